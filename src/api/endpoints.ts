@@ -1,0 +1,21 @@
+/** Paths of the calls in spec section 7 (and the not-shown calls in the same style). */
+export const Endpoint = {
+  login: '/api/user/login',
+  register: '/api/user/register',
+  verifyCode: '/api/user/verify-code',
+  resetPassword: '/api/user/reset-password',
+  logout: '/api/user/logout',
+  refresh: '/api/user/refresh',
+  me: '/api/user/me',
+  tradeList: '/api/trade/list',
+  tradeAdd: '/api/trade/add',
+  tradeAction: '/api/trade/action',
+  tradeDetail: (id: string) => `/api/trade/detail/${encodeURIComponent(id)}`,
+  tradePairs: '/api/trade/pairs',
+  tradeHotPairs: '/api/trade/hot-pairs',
+  tradeConfigTemplates: '/api/trade/config-templates',
+  tradeOrderHistory: '/api/trade/order-history',
+  tradeCoinPrice: '/api/trade/coin-price',
+  tradeUpdate: '/api/trade/update',
+  tradeCloseOrder: (id: string) => `/api/trade/close-order/${encodeURIComponent(id)}`,
+} as const;

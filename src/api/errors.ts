@@ -1,0 +1,58 @@
+/**
+ * The error catalogue (spec section 8). Codes are the wire contract shared by
+ * the server and the browser; the display texts live in `src/i18n` under
+ * `error.<code>`.
+ */
+export const ErrorCode = {
+  SUCCESS: 0,
+  PARAM_REQUIRED: 10000,
+  PARAM_TYPE: 10001,
+  PARAM_RANGE: 10002,
+  PARAM_FORMAT: 10003,
+  PARAM_LENGTH: 10004,
+  PARAM_SIZE: 10005,
+  PARAM_NOT_EXIST: 10006,
+  ALREADY_EXISTS: 10007,
+  INVALID: 10008,
+  CAPTCHA_EXPIRED: 10100,
+  CAPTCHA_ERROR: 10101,
+  USER_NOT_EXIST: 11000,
+  USER_NOT_ACTIVATED: 11001,
+  PASSWORD_ERROR: 11002,
+  INSUFFICIENT_BALANCE: 11003,
+  STRATEGY_LIMIT: 11004,
+  UNAUTHORIZED: 11005,
+  API_KEY_NOT_BOUND: 11006,
+  LOGOUT_FAILED: 11007,
+  STRATEGY_EXISTS: 13000,
+  STRATEGY_NOT_EXIST: 13001,
+  STRATEGY_IN_USE: 13002,
+  NO_POSITION: 14000,
+  TASK_PER_COIN_LIMIT: 14001,
+  ROBOT_NOT_STARTED: 15000,
+  ROBOT_START_FAILED: 15001,
+  ROBOT_STOP_FAILED: 15002,
+  POINTS_SUBORDINATE_ONLY: 16000,
+  POINTS_SELF_TRANSFER: 16001,
+  PAIR_NOT_EXIST: 20000,
+  NOT_SUPPORTED: 20001,
+  NOT_ENABLED: 20002,
+  NOT_CONFIGURED: 20003,
+  EMAIL_SERVICE_ERROR: 30000,
+  EXCHANGE_NOT_EXIST: 30100,
+  EXCHANGE_NOT_SUPPORTED: 30101,
+  EXCHANGE_PERMISSION_DENIED: 30102,
+  UNDEFINED_ERROR: 99999,
+} as const;
+
+export type ErrorCodeName = keyof typeof ErrorCode;
+export type ErrorCodeValue = (typeof ErrorCode)[ErrorCodeName];
+/** Every non-success code of the catalogue (the 38 rows of spec section 8). */
+export type CatalogueCode = Exclude<ErrorCodeValue, 0>;
+
+export const CATALOGUE_CODES: readonly CatalogueCode[] = Object.values(ErrorCode).filter(
+  (code): code is CatalogueCode => code !== 0,
+);
+
+export const isCatalogueCode = (code: unknown): code is CatalogueCode =>
+  typeof code === 'number' && (CATALOGUE_CODES as readonly number[]).includes(code);

@@ -1,0 +1,266 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { WIZARD_STORAGE_KEY, defaultWizardDraft } from '../api/defaults';
+import { createI18nProvider } from '../i18n/i18nProvider';
+import zhCN from '../i18n/messages/zh-CN';
+import { ok, unauthorized } from '../testing/fakeServer';
+import { findHeading, renderApp, signIn } from '../testing/renderApp';
+import { guestRoutes, protectedRoutes } from './routes';
+import { resetWizardNavigationTracker } from './trade/wizard/navigation';
+import { wizardDraft } from './trade/wizard/draftStore';
+
+const me = { id: 'u1', email: 'demo@example.com', nickname: 'Demo', avatar: null, inviteCode: 'ABC123', level: 0, activated: true, role: 'user' };
+const identity = { 'GET /api/user/me': () => ok(me) };
+
+const titleOf = (key: string) => {
+  const [group, name] = key.split('.') as [keyof typeof zhCN, string];
+  return String((zhCN[group] as Record<string, string>)[name]);
+};
+const samplePath = (path: string) => path.replace(':id', '42').replace(':date', '2026-11-20');
+
+beforeEach(async () => {
+  const provider = await createI18nProvider();
+  if (provider.getLocale() !== 'zh-CN') await provider.changeLocale('zh-CN');
+  localStorage.clear();
+  wizardDraft.reset();
+  resetWizardNavigationTracker();
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('route table', () => {
+  it('registers every protected route of the spec at its exact path', () => {
+    expect(protectedRoutes.map((r) => r.path).sort()).toEqual(
+      [
+        '/trade', '/strategy', '/profile', '/article', '/article/:id', '/strategy/add', '/strategy/edit/:id',
+        '/trade/add', '/trade/detail/:id', '/trade/order-history', '/trade/all-order-history', '/trade/pair-select',
+        '/exchange', '/exchange/add', '/exchange/edit/:id', '/profile/edit', '/profile/activate', '/profile/member-level',
+        '/profile/fuel', '/profile/security', '/profile/profit-detail', '/profile/daily-profit-detail/:date',
+        '/profile/profit-rank', '/profile/invite', '/profile/community', '/profile/wallet', '/profile/wallet/recharge',
+        '/profile/wallet/withdraw', '/profile/wallet/transfer', '/profile/wallet/exchange',
+        '/profile/wallet/points-transfer', '/profile/wallet/usdt-records', '/profile/wallet/card-records',
+        '/profile/wallet/points-records',
+      ].sort(),
+    );
+    expect(guestRoutes.map((r) => r.path)).toEqual(['/auth/login', '/auth/register', '/auth/forgot-password']);
+    expect(new Set(protectedRoutes.map((r) => r.titleKey)).size).toBe(protectedRoutes.length);
+  });
+
+  it.each(protectedRoutes.filter((r) => r.path !== '/profile/daily-profit-detail/:date'))(
+    'renders $path with its own title ($titleKey) for a signed-in user',
+    async ({ path, titleKey }) => {
+      signIn();
+      await renderApp(samplePath(path), identity);
+      expect(await findHeading(titleOf(titleKey))).toBeInTheDocument();
+      expect(document.querySelector(`[data-title-key="${titleKey}"]`)).not.toBeNull();
+    },
+  );
+
+  it('passes the date of /profile/daily-profit-detail/:date to its title', async () => {
+    signIn();
+    await renderApp('/profile/daily-profit-detail/2026-11-20', identity);
+    expect(await findHeading('2026-11-20 收益')).toBeInTheDocument();
+  });
+
+  it('passes the taskId query of /trade/order-history to the page as its id', async () => {
+    signIn();
+    await renderApp('/trade/order-history?taskId=t-77', identity);
+    await findHeading('任务订单');
+    expect(document.querySelector('[data-task-id="t-77"]')).not.toBeNull();
+  });
+
+  it('renders the home page at /', async () => {
+    signIn();
+    await renderApp('/', identity);
+    expect(await findHeading('首页')).toBeInTheDocument();
+  });
+
+  it('shows the not-found page for any other path', async () => {
+    signIn();
+    const app = await renderApp('/no/such/page', identity);
+    expect(await findHeading('页面不存在')).toBeInTheDocument();
+    expect(app.pathname()).toBe('/no/such/page');
+  });
+});
+
+describe('navigation guard', () => {
+  it('protected route with an access token: allowed', async () => {
+    signIn(false);
+    const app = await renderApp('/strategy', identity);
+    expect(await findHeading('策略')).toBeInTheDocument();
+    expect(app.server.requests.some((r) => r.path === '/api/user/refresh')).toBe(false);
+  });
+
+  it('protected route with only a refresh token: refreshes, then allowed', async () => {
+    localStorage.setItem('refreshToken', 'refresh-1');
+    const app = await renderApp('/profile', {
+      ...identity,
+      'PUT /api/user/refresh': (req) => {
+        expect(req.body?.refreshToken).toBe('refresh-1');
+        return ok({ accessToken: 'access-2', refreshToken: 'refresh-2' });
+      },
+    });
+    expect(await findHeading('我的')).toBeInTheDocument();
+    expect(app.server.requests.filter((r) => r.path === '/api/user/refresh')).toHaveLength(1);
+    expect(localStorage.getItem('accessToken')).toBe('access-2');
+    expect(localStorage.getItem('refreshToken')).toBe('refresh-2');
+  });
+
+  it('protected route with only a refresh token that fails: tokens cleared, login route', async () => {
+    localStorage.setItem('refreshToken', 'refresh-dead');
+    const app = await renderApp('/profile', { 'PUT /api/user/refresh': () => ({ body: { code: 11005, message: 'revoked', data: null } }) });
+    expect(await findHeading('登录')).toBeInTheDocument();
+    await waitFor(() => expect(app.pathname()).toBe('/auth/login'));
+    expect(localStorage.getItem('refreshToken')).toBeNull();
+  });
+
+  it('protected route with neither token: login route', async () => {
+    const app = await renderApp('/trade/detail/9');
+    expect(await findHeading('登录')).toBeInTheDocument();
+    await waitFor(() => expect(app.pathname()).toBe('/auth/login'));
+    expect(app.server.requests.filter((r) => r.path.startsWith('/api/trade'))).toHaveLength(0);
+  });
+
+  it('guest route with an access token: redirected to /', async () => {
+    signIn();
+    const app = await renderApp('/auth/register', identity);
+    expect(await findHeading('首页')).toBeInTheDocument();
+    expect(app.pathname()).toBe('/');
+  });
+
+  it.each(guestRoutes)('guest route $path without a token: shown in the auth layout', async ({ path, titleKey }) => {
+    const app = await renderApp(path);
+    expect(await findHeading(titleOf(titleKey))).toBeInTheDocument();
+    expect(app.pathname()).toBe(path);
+    expect(screen.queryByRole('navigation')).toBeNull();
+  });
+
+  it('an API 401 mid-session that cannot be refreshed ends on the login route', async () => {
+    sessionStorage.setItem('accessToken', 'access-expired');
+    const app = await renderApp('/trade/add', { 'GET /api/user/me': () => unauthorized() });
+    await waitFor(() => expect(app.server.requests.map((r) => r.path)).toContain('/api/user/me'), { timeout: 5000 });
+    await waitFor(() => expect(app.pathname()).toBe('/auth/login'), { timeout: 5000 });
+    expect(sessionStorage.getItem('accessToken')).toBeNull();
+  });
+});
+
+describe('trade wizard draft', () => {
+  const stored = () => JSON.parse(sessionStorage.getItem(WIZARD_STORAGE_KEY) ?? 'null');
+
+  it('is saved to session storage under wizard-trade on every change', async () => {
+    signIn();
+    await renderApp('/trade/add', identity);
+    const amount = await screen.findByRole('textbox', { name: /首单金额/ });
+    await userEvent.clear(amount);
+    await userEvent.type(amount, '25.5');
+    expect(stored()).toMatchObject({ firstOrderAmount: '25.5', cycleTimes: 9999, running: true, status: 'replenish_open' });
+    await userEvent.click(screen.getByRole('switch', { name: '首单加倍' }));
+    expect(stored().firstOrderLeverage).toBe(true);
+  });
+
+  it('survives moving between /trade/add and /trade/pair-select, and resets when leaving them', async () => {
+    signIn();
+    await renderApp('/trade/add', identity);
+    wizardDraft.update({ selectedPairs: ['BTC/USDT', { id: 'ETH/USDT' }] });
+    await userEvent.click(await screen.findByRole('link', { name: '选择交易对' }));
+    expect(await findHeading('选择交易对')).toBeInTheDocument();
+    expect(screen.getByText('ETH/USDT')).toBeInTheDocument();
+    expect(stored().selectedPairs).toHaveLength(2);
+
+    await userEvent.click(screen.getByRole('menuitem', { name: '交易' }));
+    await findHeading('交易任务');
+    expect(wizardDraft.get()).toEqual(defaultWizardDraft());
+    expect(sessionStorage.getItem(WIZARD_STORAGE_KEY)).toBeNull();
+  });
+
+  it('is reset on a first load of another page while pairs are selected', async () => {
+    sessionStorage.setItem(WIZARD_STORAGE_KEY, JSON.stringify({ ...defaultWizardDraft(), selectedPairs: ['SOL/USDT'] }));
+    wizardDraft.reload();
+    signIn();
+    await renderApp('/strategy', identity);
+    await findHeading('策略');
+    await waitFor(() => expect(wizardDraft.get().selectedPairs).toEqual([]));
+    expect(sessionStorage.getItem(WIZARD_STORAGE_KEY)).toBeNull();
+  });
+
+  it('is kept on a first load of the wizard itself', async () => {
+    sessionStorage.setItem(WIZARD_STORAGE_KEY, JSON.stringify({ ...defaultWizardDraft(), selectedPairs: ['SOL/USDT'] }));
+    wizardDraft.reload();
+    signIn();
+    await renderApp('/trade/pair-select', identity);
+    await findHeading('选择交易对');
+    expect(screen.getByText('SOL/USDT')).toBeInTheDocument();
+    expect(stored().selectedPairs).toEqual(['SOL/USDT']);
+  });
+});
+
+describe('wizard submission', () => {
+  it("refuses an incomplete form with '表单未填写完整' and sends nothing", async () => {
+    signIn();
+    const app = await renderApp('/trade/add', identity);
+    await userEvent.click(await screen.findByRole('button', { name: '创建任务' }));
+    expect(await screen.findByText('表单未填写完整')).toBeInTheDocument();
+    expect(app.server.requests.filter((r) => r.path === '/api/trade/add')).toHaveLength(0);
+  });
+
+  it("creates the tasks, toasts '创建交易成功' and clears the draft", async () => {
+    signIn();
+    wizardDraft.update({ selectedApi: 'ex-1', selectedApiName: 'Paper', selectedPairs: ['BTC/USDT', { id: 'ETH/USDT' }], selectedTemplate: 'st-1', templateName: 'Balanced' });
+    const app = await renderApp('/trade/add', { ...identity, 'POST /api/trade/add': () => ok([{ id: 't1' }, { id: 't2' }]) });
+    await userEvent.click(await screen.findByRole('button', { name: '创建任务' }));
+    expect(await screen.findByText('创建交易成功')).toBeInTheDocument();
+    const sent = app.server.requests.find((r) => r.path === '/api/trade/add');
+    expect(sent?.body).toEqual({
+      exchangeId: 'ex-1',
+      coinIdList: ['BTC/USDT', 'ETH/USDT'],
+      cycleCount: 9999,
+      firstOrderAmount: '10',
+      firstOrderMultiple: false,
+      running: true,
+      replenishStatus: 'replenish_open',
+      strategyId: 'st-1',
+    });
+    await waitFor(() => expect(app.pathname()).toBe('/trade'));
+    expect(sessionStorage.getItem(WIZARD_STORAGE_KEY)).toBeNull();
+  });
+
+  it('shows the localized text of a server error code and keeps the draft', async () => {
+    signIn();
+    wizardDraft.update({ selectedApi: 'ex-1', selectedPairs: ['BTC/USDT'], selectedTemplate: 'st-1' });
+    await renderApp('/trade/add', { ...identity, 'POST /api/trade/add': () => ({ body: { code: 14001, message: 'max 3', data: null } }) });
+    await userEvent.click(await screen.findByRole('button', { name: '创建任务' }));
+    expect(await screen.findByText('每个币种最多 3 个任务')).toBeInTheDocument();
+    expect(wizardDraft.get().selectedPairs).toEqual(['BTC/USDT']);
+  });
+});
+
+describe('notifications', () => {
+  it('stay 5000 ms by default', async () => {
+    signIn();
+    await renderApp('/trade/add', identity);
+    const button = await screen.findByRole('button', { name: '创建任务' });
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      await userEvent.click(button);
+      expect(await screen.findByText('表单未填写完整')).toBeInTheDocument();
+      await vi.advanceTimersByTimeAsync(4800);
+      expect(screen.getByText('表单未填写完整')).toBeInTheDocument();
+      await vi.advanceTimersByTimeAsync(1500);
+      await waitFor(() => expect(screen.queryByText('表单未填写完整')).toBeNull());
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe('language', () => {
+  it('switches from the auth layout, persists under `locale` and survives logout', async () => {
+    await renderApp('/auth/login');
+    await findHeading('登录');
+    await userEvent.click(screen.getByRole('button', { name: '切换语言' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: /English/ }));
+    expect(await findHeading('Log in')).toBeInTheDocument();
+    expect(localStorage.getItem('locale')).toBe('en-US');
+    expect(document.documentElement.lang).toBe('en-US');
+  });
+});

@@ -1,0 +1,78 @@
+import { useEffect, useMemo, useState } from 'react';
+import { Admin, CustomRoutes, Notification, type I18nProvider } from 'react-admin';
+import { Route } from 'react-router-dom';
+import { NOTIFICATION_TIMEOUT_MS } from '../api/defaults';
+import { authProvider as defaultAuthProvider } from '../authProvider/authProvider';
+import { GuestOnly, Protected } from '../authProvider/guards';
+import { dataProvider as defaultDataProvider } from '../dataProvider/dataProvider';
+import { currentLocale, i18next } from '../i18n/i18nProvider';
+import { HomePage } from './home/HomePage';
+import { AppLayout } from './layout/AppLayout';
+import { AuthLayout } from './layout/AuthLayout';
+import { NotFound } from './layout/NotFound';
+import { themeFor } from './layout/theme';
+import { guestRoutes, protectedRoutes } from './routes';
+
+const AppNotification = () => <Notification autoHideDuration={NOTIFICATION_TIMEOUT_MS} anchorOrigin={{ vertical: 'top', horizontal: 'center' }} />;
+
+const useLocaleTheme = () => {
+  const [locale, setLocale] = useState(currentLocale);
+  useEffect(() => {
+    const onChange = () => setLocale(currentLocale());
+    i18next.on('languageChanged', onChange);
+    return () => i18next.off('languageChanged', onChange);
+  }, []);
+  return useMemo(() => themeFor(locale), [locale]);
+};
+
+export interface AppProps {
+  i18nProvider: I18nProvider;
+  dataProvider?: typeof defaultDataProvider;
+  authProvider?: typeof defaultAuthProvider;
+}
+
+/** Composition only: providers, layouts and the route table. */
+export const App = ({ i18nProvider, dataProvider = defaultDataProvider, authProvider = defaultAuthProvider }: AppProps) => (
+  <Admin
+    title="Quant Trader"
+    dataProvider={dataProvider}
+    authProvider={authProvider}
+    i18nProvider={i18nProvider}
+    theme={useLocaleTheme()}
+    layout={AppLayout}
+    dashboard={HomePage}
+    catchAll={NotFound}
+    loginPage={false}
+    notification={AppNotification}
+    disableTelemetry
+  >
+    <CustomRoutes noLayout>
+      {guestRoutes.map(({ path, Component }) => (
+        <Route
+          key={path}
+          path={path}
+          element={
+            <GuestOnly>
+              <AuthLayout>
+                <Component />
+              </AuthLayout>
+            </GuestOnly>
+          }
+        />
+      ))}
+    </CustomRoutes>
+    <CustomRoutes>
+      {protectedRoutes.map(({ path, Component }) => (
+        <Route
+          key={path}
+          path={path}
+          element={
+            <Protected>
+              <Component />
+            </Protected>
+          }
+        />
+      ))}
+    </CustomRoutes>
+  </Admin>
+);

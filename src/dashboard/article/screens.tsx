@@ -1,0 +1,4 @@
+import { placeholderScreen } from '../layout/Screen';
+
+export const ArticleListPage = placeholderScreen('page.article');
+export const ArticleDetailPage = placeholderScreen('page.articleDetail');

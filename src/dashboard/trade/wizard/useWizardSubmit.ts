@@ -1,0 +1,52 @@
+import { useDataProvider, useNotify, useTranslate } from 'react-admin';
+import { useNavigate } from 'react-router-dom';
+import type { AppDataProvider } from '../../../dataProvider/dataProvider';
+import { wizardDraft } from './draftStore';
+import { WizardError, toCreatePayload, toUpdatePayload } from './submit';
+
+/**
+ * Submits the wizard: local rules first, then the call, then the toasts of
+ * spec section 7 ('创建交易成功' / '更新交易成功', or the error's message,
+ * else '创建交易失败' / '更新交易失败').
+ */
+export const useWizardSubmit = () => {
+  const dataProvider = useDataProvider<AppDataProvider>();
+  const notify = useNotify();
+  const translate = useTranslate();
+  const navigate = useNavigate();
+
+  const failure = (error: unknown, fallbackKey: string) => {
+    const message =
+      error instanceof WizardError
+        ? translate(error.messageKey)
+        : error instanceof Error && error.message
+          ? error.message
+          : translate(fallbackKey);
+    notify(message, { type: 'error' });
+    return false;
+  };
+
+  const create = async (): Promise<boolean> => {
+    try {
+      await dataProvider.tradeAdd(toCreatePayload(wizardDraft.get()));
+    } catch (error) {
+      return failure(error, 'trade.createFailed');
+    }
+    wizardDraft.reset();
+    notify(translate('trade.createSuccess'), { type: 'success' });
+    navigate('/trade');
+    return true;
+  };
+
+  const update = async (taskId: string | null | undefined): Promise<boolean> => {
+    try {
+      await dataProvider.tradeUpdate(toUpdatePayload(wizardDraft.get(), taskId));
+    } catch (error) {
+      return failure(error, 'trade.updateFailed');
+    }
+    notify(translate('trade.updateSuccess'), { type: 'success' });
+    return true;
+  };
+
+  return { create, update };
+};

@@ -1,0 +1,64 @@
+import { isCatalogueCode } from '../api/errors';
+import { translate } from '../i18n/i18nProvider';
+
+/**
+ * What went wrong with a call:
+ * - `business`: the server answered with an envelope whose code is not 0;
+ * - `http`: an HTTP error status without a usable envelope;
+ * - `unauthorized`: 401 that one refresh and one retry could not cure;
+ * - `timeout` / `network`: no answer at all;
+ * - `local`: a rule checked in the browser before any call.
+ */
+export type ApiErrorKind = 'business' | 'http' | 'unauthorized' | 'timeout' | 'network' | 'local';
+
+export interface ApiErrorInit {
+  kind: ApiErrorKind;
+  code?: number | undefined;
+  status?: number | undefined;
+  data?: unknown;
+  serverMessage?: string | undefined;
+  messageKey?: string | undefined;
+  cause?: unknown;
+}
+
+/**
+ * The display text of spec section 8: the localized text of the code, else
+ * the server's message, else `API Error: {code}`, else 'Operation failed'.
+ * Errors without a code get the text of their own kind (timeout, network...).
+ */
+export const displayMessage = (init: ApiErrorInit, t: (key: string, options?: Record<string, unknown>) => string = translate): string => {
+  if (init.messageKey) return t(init.messageKey, { status: init.status });
+  if (init.code !== undefined && isCatalogueCode(init.code)) return t(`error.${init.code}`);
+  if (init.serverMessage) return init.serverMessage;
+  if (init.code !== undefined) return t('error.api', { code: init.code });
+  return t('error.fallback');
+};
+
+export class ApiError extends Error {
+  readonly kind: ApiErrorKind;
+  readonly code: number | undefined;
+  /** HTTP status; react-admin's checkError reads it (401 logs out). */
+  readonly status: number | undefined;
+  readonly data: unknown;
+  /** The server's own message, kept as it came. */
+  readonly serverMessage: string | undefined;
+  readonly messageKey: string | undefined;
+
+  constructor(init: ApiErrorInit) {
+    super(displayMessage(init), init.cause === undefined ? undefined : { cause: init.cause });
+    this.name = 'ApiError';
+    this.kind = init.kind;
+    this.code = init.code;
+    this.status = init.status;
+    this.data = init.data;
+    this.serverMessage = init.serverMessage;
+    this.messageKey = init.messageKey;
+  }
+
+  /** The display text in the current locale (it may have changed since the error was raised). */
+  localizedMessage(t?: (key: string, options?: Record<string, unknown>) => string): string {
+    return displayMessage(this, t);
+  }
+}
+
+export const isApiError = (error: unknown): error is ApiError => error instanceof ApiError;

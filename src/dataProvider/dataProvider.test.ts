@@ -1,0 +1,274 @@
+import { describe, it, expect, vi } from 'vitest';
+import type { RefreshResponse } from '../api/types';
+import { computeSign } from '../api/signing';
+import { createFakeServer, ok, type Handler, type RecordedRequest } from '../testing/fakeServer';
+import { createDataProvider } from './dataProvider';
+import { createHttpClient } from './httpClient';
+
+const SECRET = 'data-provider-test-secret';
+
+const setup = (routes: Record<string, Handler> = {}) => {
+  const server = createFakeServer(routes);
+  const state = { accessToken: 'at-1' as string | null, refreshToken: 'rt-1' as string | null };
+  const http = createHttpClient({
+    baseUrl: '',
+    signSecret: SECRET,
+    tokens: {
+      getAccessToken: () => state.accessToken,
+      getRefreshToken: () => state.refreshToken,
+      updateTokens: (t: RefreshResponse) => Object.assign(state, t),
+      clear: () => Object.assign(state, { accessToken: null, refreshToken: null }),
+    },
+    getLocale: () => 'zh-CN',
+    onSessionExpired: vi.fn(),
+    fetch: server.fetch,
+  });
+  const only = (): RecordedRequest => {
+    expect(server.requests).toHaveLength(1);
+    return server.requests[0]!;
+  };
+  return { dataProvider: createDataProvider(http), server, only };
+};
+
+const query = (request: RecordedRequest) => Object.fromEntries(new URL(request.url, 'http://localhost').searchParams);
+
+const verifies = (request: RecordedRequest) => {
+  const { uuid, timestamp, sign, ...fields } = request.body ?? {};
+  return computeSign(request.method, request.path, fields, uuid as string, timestamp as number, SECRET) === sign;
+};
+
+describe('dataProvider: react-admin CRUD verbs', () => {
+  it('getList -> GET /api/<res>/list with page, pageSize, sort, order and filters; answers {data: list, total}', async () => {
+    const { dataProvider, only } = setup({
+      'GET /api/strategy/list': () => ok({ list: [{ id: 's1' }, { id: 's2' }], total: 42 }),
+    });
+    const result = await dataProvider.getList('strategy', {
+      pagination: { page: 3, perPage: 25 },
+      sort: { field: 'createdAt', order: 'DESC' },
+      filter: { name: 'dca', running: true, empty: '' },
+    });
+    expect(result).toEqual({ data: [{ id: 's1' }, { id: 's2' }], total: 42 });
+    const request = only();
+    expect(request.method).toBe('GET');
+    expect(request.path).toBe('/api/strategy/list');
+    expect(query(request)).toEqual({
+      page: '3',
+      pageSize: '25',
+      sort: 'createdAt',
+      order: 'DESC',
+      name: 'dca',
+      running: 'true',
+    });
+    expect(request.headers.Authorization).toBe('Bearer at-1');
+  });
+
+  it('getOne -> GET /api/<res>/detail/<id>', async () => {
+    const { dataProvider, only } = setup({ 'GET /api/article/detail/17': () => ok({ id: 17, title: 'hello' }) });
+    await expect(dataProvider.getOne('article', { id: 17 })).resolves.toEqual({ data: { id: 17, title: 'hello' } });
+    expect(only().method).toBe('GET');
+  });
+
+  it('getOne encodes the id into the path', async () => {
+    const { dataProvider, only } = setup({ 'GET /api/article/detail/a%2Fb': () => ok({ id: 'a/b' }) });
+    await expect(dataProvider.getOne('article', { id: 'a/b' })).resolves.toEqual({ data: { id: 'a/b' } });
+    expect(only().path).toBe('/api/article/detail/a%2Fb');
+  });
+
+  it('getMany -> GET /api/<res>/list?ids=...', async () => {
+    const { dataProvider, only } = setup({ 'GET /api/exchange/list': () => ok({ list: [{ id: 1 }, { id: 2 }], total: 2 }) });
+    await expect(dataProvider.getMany('exchange', { ids: [1, 2] })).resolves.toEqual({ data: [{ id: 1 }, { id: 2 }] });
+    expect(query(only())).toEqual({ ids: '1,2' });
+  });
+
+  it('getManyReference -> GET /api/<res>/list with the target as a filter', async () => {
+    const { dataProvider, only } = setup({ 'GET /api/trade/order-list/list': () => ok({ list: [], total: 0 }) });
+    const result = await dataProvider.getManyReference('trade/order-list', {
+      target: 'taskId',
+      id: 7,
+      pagination: { page: 1, perPage: 10 },
+      sort: { field: 'id', order: 'ASC' },
+      filter: {},
+    });
+    expect(result).toEqual({ data: [], total: 0 });
+    expect(query(only())).toEqual({ page: '1', pageSize: '10', sort: 'id', order: 'ASC', taskId: '7' });
+  });
+
+  it('create -> POST /api/<res>/add with the record as body', async () => {
+    const { dataProvider, only } = setup({ 'POST /api/strategy/add': (req) => ok({ id: 's9', ...req.body }) });
+    const result = await dataProvider.create('strategy', { data: { name: 'ladder' } });
+    expect(result).toEqual({ data: { id: 's9', name: 'ladder' } });
+    const request = only();
+    expect(request.body).toEqual({ name: 'ladder' });
+    expect(request.headers['Content-Type']).toBe('application/json');
+  });
+
+  it('update -> POST /api/<res>/edit with the id in the body', async () => {
+    const { dataProvider, only } = setup({ 'POST /api/strategy/edit': (req) => ok(req.body) });
+    const result = await dataProvider.update('strategy', { id: 's1', data: { name: 'new' }, previousData: { id: 's1' } });
+    expect(result).toEqual({ data: { name: 'new', id: 's1' } });
+    expect(only().body).toEqual({ name: 'new', id: 's1' });
+  });
+
+  it('update of a trade -> POST /api/trade/update', async () => {
+    const { dataProvider, only } = setup({ 'POST /api/trade/update': (req) => ok(req.body) });
+    await dataProvider.update('trade', { id: 't1', data: { cycleCount: 5 }, previousData: { id: 't1' } });
+    const request = only();
+    expect(`${request.method} ${request.path}`).toBe('POST /api/trade/update');
+    expect(request.body).toEqual({ cycleCount: 5, id: 't1' });
+  });
+
+  it('updateMany posts one edit per id', async () => {
+    const { dataProvider, server } = setup({ 'POST /api/article/edit': (req) => ok(req.body) });
+    await expect(dataProvider.updateMany('article', { ids: [1, 2], data: { read: true } })).resolves.toEqual({ data: [1, 2] });
+    expect(server.requests.map((r) => [r.path, r.body])).toEqual([
+      ['/api/article/edit', { read: true, id: 1 }],
+      ['/api/article/edit', { read: true, id: 2 }],
+    ]);
+  });
+
+  it('delete -> POST /api/<res>/delete {id}; answers the previous record', async () => {
+    const { dataProvider, only } = setup({ 'POST /api/exchange/delete': () => ok(null) });
+    const result = await dataProvider.delete('exchange', { id: 'e1', previousData: { id: 'e1', name: 'binance' } });
+    expect(result).toEqual({ data: { id: 'e1', name: 'binance' } });
+    const request = only();
+    expect(`${request.method} ${request.path}`).toBe('POST /api/exchange/delete');
+    expect(request.body).toEqual({ id: 'e1' });
+  });
+
+  it('deleteMany posts one delete per id', async () => {
+    const { dataProvider, server } = setup({ 'POST /api/exchange/delete': () => ok(null) });
+    await expect(dataProvider.deleteMany('exchange', { ids: ['a', 'b'] })).resolves.toEqual({ data: ['a', 'b'] });
+    expect(server.requests.map((r) => r.body)).toEqual([{ id: 'a' }, { id: 'b' }]);
+  });
+});
+
+describe('dataProvider: the typed calls of spec section 7', () => {
+  type Dp = ReturnType<typeof createDataProvider>;
+  const tradePayload = {
+    exchangeId: 'e1',
+    coinIdList: ['c1'],
+    cycleCount: 9999,
+    firstOrderAmount: '10',
+    firstOrderMultiple: false,
+    running: true,
+    replenishStatus: 'replenish_open' as const,
+    strategyId: 's1',
+  };
+  const updatePayload = {
+    id: 't1',
+    cycleCount: 5,
+    firstOrderAmount: '12.5',
+    firstOrderMultiple: true,
+    running: false,
+    status: 'replenish_closed' as const,
+    strategyId: 's2',
+  };
+
+  const rows: Array<{ name: string; call: (dp: Dp) => Promise<unknown>; route: string; body?: unknown; signed?: boolean }> = [
+    { name: 'login', call: (dp) => dp.login({ email: 'a@b.c', password: 'pw' }), route: 'POST /api/user/login', signed: true },
+    {
+      name: 'register',
+      call: (dp) =>
+        dp.register({
+          email: 'a@b.c',
+          nickname: 'n',
+          password: 'p',
+          secondPassword: 'p',
+          captcha: '1234',
+          inviteCode: 'I1',
+          rememberMe: false,
+        }),
+      route: 'POST /api/user/register',
+      signed: true,
+    },
+    {
+      name: 'sendVerifyCode',
+      call: (dp) => dp.sendVerifyCode({ email: 'a@b.c', type: 'register' }),
+      route: 'POST /api/user/verify-code',
+      signed: true,
+    },
+    {
+      name: 'resetPassword',
+      call: (dp) => dp.resetPassword({ email: 'a@b.c', newPassword: 'n', captcha: '1' }),
+      route: 'POST /api/user/reset-password',
+      signed: true,
+    },
+    { name: 'logout', call: (dp) => dp.logout(), route: 'POST /api/user/logout' },
+    { name: 'refresh', call: (dp) => dp.refresh('rt-1'), route: 'PUT /api/user/refresh', signed: true },
+    { name: 'tradeList', call: (dp) => dp.tradeList({ page: 1 }), route: 'GET /api/trade/list' },
+    { name: 'tradeAdd', call: (dp) => dp.tradeAdd(tradePayload), route: 'POST /api/trade/add', body: tradePayload },
+    {
+      name: 'tradeAction',
+      call: (dp) => dp.tradeAction({ id: 't1', action: 'stop' }),
+      route: 'POST /api/trade/action',
+      body: { id: 't1', action: 'stop' },
+    },
+    { name: 'tradeDetail', call: (dp) => dp.tradeDetail('t1'), route: 'GET /api/trade/detail/t1' },
+    { name: 'tradePairs', call: (dp) => dp.tradePairs({ exchangeId: 'e1' }), route: 'GET /api/trade/pairs' },
+    { name: 'tradeHotPairs', call: (dp) => dp.tradeHotPairs(), route: 'GET /api/trade/hot-pairs' },
+    { name: 'tradeConfigTemplates', call: (dp) => dp.tradeConfigTemplates(), route: 'GET /api/trade/config-templates' },
+    { name: 'tradeOrderHistory', call: (dp) => dp.tradeOrderHistory({ taskId: 't1' }), route: 'GET /api/trade/order-history' },
+    {
+      name: 'tradeCoinPrice',
+      call: (dp) => dp.tradeCoinPrice({ coins: ['BTC'] }),
+      route: 'POST /api/trade/coin-price',
+      body: { coins: ['BTC'] },
+    },
+    { name: 'tradeUpdate', call: (dp) => dp.tradeUpdate(updatePayload), route: 'POST /api/trade/update', body: updatePayload },
+    { name: 'tradeCloseOrder', call: (dp) => dp.tradeCloseOrder('7'), route: 'POST /api/trade/close-order/7' },
+  ];
+
+  it('covers every call of the spec table', () => {
+    expect(rows.map((r) => r.route)).toEqual([
+      'POST /api/user/login',
+      'POST /api/user/register',
+      'POST /api/user/verify-code',
+      'POST /api/user/reset-password',
+      'POST /api/user/logout',
+      'PUT /api/user/refresh',
+      'GET /api/trade/list',
+      'POST /api/trade/add',
+      'POST /api/trade/action',
+      'GET /api/trade/detail/t1',
+      'GET /api/trade/pairs',
+      'GET /api/trade/hot-pairs',
+      'GET /api/trade/config-templates',
+      'GET /api/trade/order-history',
+      'POST /api/trade/coin-price',
+      'POST /api/trade/update',
+      'POST /api/trade/close-order/7',
+    ]);
+  });
+
+  it.each(rows)('$name -> $route', async ({ call, route, body, signed }) => {
+    const { dataProvider, only } = setup({ [route]: () => ok({ answered: route }) });
+    await expect(call(dataProvider)).resolves.toEqual({ answered: route });
+    const request = only();
+    expect(`${request.method} ${request.path}`).toBe(route);
+    if (body !== undefined) expect(request.body).toEqual(body);
+    if (signed) {
+      expect(request.body).toHaveProperty('sign');
+      expect(verifies(request)).toBe(true);
+      // The user calls are made before (or without) a session: no bearer token.
+      expect(request.headers).not.toHaveProperty('Authorization');
+    } else {
+      expect(request.body ?? {}).not.toHaveProperty('sign');
+      expect(request.headers.Authorization).toBe('Bearer at-1');
+    }
+  });
+
+  it('refresh sends the refresh token signed', async () => {
+    const { dataProvider, only } = setup({ 'PUT /api/user/refresh': () => ok({ accessToken: 'a', refreshToken: 'r' }) });
+    await dataProvider.refresh('rt-xyz');
+    const request = only();
+    expect(request.body).toMatchObject({ refreshToken: 'rt-xyz' });
+    expect(Object.keys(request.body!).sort()).toEqual(['refreshToken', 'sign', 'timestamp', 'uuid']);
+    expect(verifies(request)).toBe(true);
+  });
+
+  it('query calls pass their parameters in the query string', async () => {
+    const { dataProvider, only } = setup({ 'GET /api/trade/order-history': () => ok({ list: [], total: 0 }) });
+    await dataProvider.tradeOrderHistory({ taskId: 't1', page: 2, pageSize: 20, coin: '' });
+    expect(query(only())).toEqual({ taskId: 't1', page: '2', pageSize: '20' });
+  });
+});

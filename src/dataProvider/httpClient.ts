@@ -1,0 +1,177 @@
+import { HTTP_TIMEOUT_MS } from '../api/defaults';
+import { Endpoint } from '../api/endpoints';
+import { isSignedCall, signBody } from '../api/signing';
+import type { ApiEnvelope, LocaleCode, RefreshResponse } from '../api/types';
+import { ApiError } from './ApiError';
+
+/** Where the client keeps and finds the session's tokens (implemented by the authProvider's session store). */
+export interface TokenStore {
+  getAccessToken(): string | null;
+  getRefreshToken(): string | null;
+  /** Saves a rotated pair in the same place the session already lives. */
+  updateTokens(tokens: RefreshResponse): void;
+  clear(): void;
+}
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+export type QueryValue = string | number | boolean | null | undefined | readonly (string | number)[];
+
+export interface RequestOptions {
+  body?: object | undefined;
+  query?: Record<string, QueryValue> | undefined;
+  /** A caller's abort signal; aborting rejects with the platform's AbortError. */
+  signal?: AbortSignal | undefined;
+  /** Send the bearer token and cure a 401 with one refresh (default true). */
+  auth?: boolean;
+  timeoutMs?: number;
+}
+
+export interface HttpClientConfig {
+  /** Prefix of every path: '' for the same origin, or e.g. 'https://api.example.com'. */
+  baseUrl: string;
+  signSecret: string;
+  tokens: TokenStore;
+  getLocale: () => LocaleCode;
+  /** Called once the session cannot be cured: tokens are already cleared. */
+  onSessionExpired: () => void;
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+export const NO_REFRESH_TOKEN = 'No refresh token available';
+
+const buildQuery = (query: Record<string, QueryValue> | undefined): string => {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null || value === '') continue;
+    if (Array.isArray(value)) value.forEach((v) => params.append(key, String(v)));
+    else params.append(key, String(value));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+};
+
+const isEnvelope = (value: unknown): value is ApiEnvelope =>
+  typeof value === 'object' && value !== null && typeof (value as { code?: unknown }).code === 'number';
+
+const abortError = (signal: AbortSignal): unknown =>
+  signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
+
+/**
+ * The one HTTP client of the browser code (dashboard and widgets). Every call:
+ * JSON body, `Authorization: Bearer`, `Accept-Language`, a 10 s timeout, the
+ * `{code, message, data}` envelope unwrapped, signed calls signed, and a 401
+ * cured by one shared refresh and one retry.
+ */
+export const createHttpClient = (config: HttpClientConfig) => {
+  const doFetch = config.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args));
+  let refreshing: Promise<void> | null = null;
+
+  const send = async (method: HttpMethod, path: string, options: RequestOptions, accessToken: string | null) => {
+    const timeoutMs = options.timeoutMs ?? config.timeoutMs ?? HTTP_TIMEOUT_MS;
+    const controller = new AbortController();
+    const callerSignal = options.signal;
+    if (callerSignal?.aborted) throw abortError(callerSignal);
+    const onCallerAbort = () => controller.abort(callerSignal ? abortError(callerSignal) : undefined);
+    callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+
+    const headers: Record<string, string> = {
+      Accept: 'application/json',
+      'Accept-Language': config.getLocale(),
+    };
+    if (accessToken) headers.Authorization = `Bearer ${accessToken}`;
+    let body: string | undefined;
+    if (options.body !== undefined || method !== 'GET') {
+      const payload = options.body ?? {};
+      // A new uuid and timestamp per attempt: the server refuses a replayed uuid.
+      body = JSON.stringify(isSignedCall(method, path) ? signBody(method, path, payload, config.signSecret) : payload);
+      headers['Content-Type'] = 'application/json';
+    }
+
+    try {
+      const response = await doFetch(`${config.baseUrl}${path}${buildQuery(options.query)}`, {
+        method,
+        headers,
+        body,
+        signal: controller.signal,
+      });
+      const text = await response.text();
+      return { response, text };
+    } catch (error) {
+      if (timedOut) throw new ApiError({ kind: 'timeout', messageKey: 'error.timeout', cause: error });
+      if (callerSignal?.aborted) throw abortError(callerSignal);
+      throw new ApiError({ kind: 'network', messageKey: 'error.network', cause: error });
+    } finally {
+      clearTimeout(timer);
+      callerSignal?.removeEventListener('abort', onCallerAbort);
+    }
+  };
+
+  const unwrap = <T>(response: Response, text: string): T => {
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    if (isEnvelope(parsed)) {
+      if (parsed.code === 0) return parsed.data as T;
+      throw new ApiError({
+        kind: 'business',
+        code: parsed.code,
+        status: response.status,
+        data: parsed.data,
+        serverMessage: typeof parsed.message === 'string' ? parsed.message : undefined,
+      });
+    }
+    throw new ApiError({ kind: 'http', status: response.status, messageKey: 'error.http' });
+  };
+
+  const expire = (cause?: unknown): never => {
+    config.tokens.clear();
+    config.onSessionExpired();
+    throw new ApiError({ kind: 'unauthorized', status: 401, messageKey: 'error.sessionExpired', cause });
+  };
+
+  /** Rotates the token pair; concurrent callers share one refresh call. */
+  const refreshTokens = (): Promise<void> => {
+    refreshing ??= (async () => {
+      const refreshToken = config.tokens.getRefreshToken();
+      if (!refreshToken) throw new Error(NO_REFRESH_TOKEN);
+      const tokens = await request<RefreshResponse>('PUT', Endpoint.refresh, { body: { refreshToken }, auth: false });
+      config.tokens.updateTokens(tokens);
+    })().finally(() => {
+      refreshing = null;
+    });
+    return refreshing;
+  };
+
+  const request = async <T>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<T> => {
+    const auth = options.auth ?? true;
+    const usedToken = auth ? config.tokens.getAccessToken() : null;
+    const first = await send(method, path, options, usedToken);
+    if (first.response.status !== 401 || !auth) return unwrap<T>(first.response, first.text);
+
+    // Another request may already have rotated the pair while this one was in flight.
+    if (config.tokens.getAccessToken() === usedToken || usedToken === null) {
+      try {
+        await refreshTokens();
+      } catch (error) {
+        return expire(error);
+      }
+    }
+    const retry = await send(method, path, options, config.tokens.getAccessToken());
+    if (retry.response.status === 401) return expire();
+    return unwrap<T>(retry.response, retry.text);
+  };
+
+  return { request, refreshTokens };
+};
+
+export type HttpClient = ReturnType<typeof createHttpClient>;

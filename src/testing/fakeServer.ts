@@ -1,0 +1,52 @@
+import { vi } from 'vitest';
+
+/**
+ * A fake `fetch` standing in for the network (not for our client): each
+ * handler gets the parsed request and answers with a status and a JSON body.
+ * Requests are recorded so tests can assert on headers, bodies and counts.
+ */
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  path: string;
+  headers: Record<string, string>;
+  body: Record<string, unknown> | undefined;
+}
+
+export type Handler = (
+  request: RecordedRequest,
+) => { status?: number; body: unknown; delayMs?: number } | Promise<{ status?: number; body: unknown; delayMs?: number }>;
+
+export const ok = (data: unknown) => ({ body: { code: 0, message: 'ok', data } });
+export const fail = (code: number, message = '', data: unknown = null) => ({ body: { code, message, data } });
+export const unauthorized = () => ({ status: 401, body: { code: 11005, message: 'token expired', data: null } });
+
+export const createFakeServer = (routes: Record<string, Handler>) => {
+  const requests: RecordedRequest[] = [];
+  const fetch = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const url = String(input);
+    const method = (init.method ?? 'GET').toUpperCase();
+    const path = new URL(url, 'http://localhost').pathname;
+    const headers = { ...(init.headers as Record<string, string>) };
+    const body = typeof init.body === 'string' ? (JSON.parse(init.body) as Record<string, unknown>) : undefined;
+    const request = { method, url, path, headers, body };
+    requests.push(request);
+    const handler = routes[`${method} ${path}`];
+    if (!handler) return new Response(JSON.stringify({ code: 10006, message: 'no route', data: null }), { status: 404 });
+    const answer = await handler(request);
+    if (answer.delayMs) {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(resolve, answer.delayMs);
+        init.signal?.addEventListener('abort', () => {
+          clearTimeout(timer);
+          reject(init.signal?.reason ?? new DOMException('aborted', 'AbortError'));
+        });
+      });
+    }
+    return new Response(JSON.stringify(answer.body), {
+      status: answer.status ?? 200,
+      headers: { 'Content-Type': 'application/json' },
+    });
+  });
+  return { fetch: fetch as unknown as typeof globalThis.fetch, requests, calls: () => requests.length };
+};

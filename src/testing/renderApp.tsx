@@ -1,0 +1,35 @@
+import { render, screen } from '@testing-library/react';
+import { TestMemoryRouter } from 'react-admin';
+import { vi } from 'vitest';
+import { App } from '../dashboard/App';
+import { createI18nProvider } from '../i18n/i18nProvider';
+import { createFakeServer, type Handler } from './fakeServer';
+
+/**
+ * Renders the whole dashboard (<Admin> with the real providers) at a path,
+ * with the network replaced by a fake server.
+ */
+export const renderApp = async (path: string, routes: Record<string, Handler> = {}) => {
+  const server = createFakeServer(routes);
+  vi.stubGlobal('fetch', server.fetch);
+  const i18nProvider = await createI18nProvider();
+  let pathname = '';
+  const view = render(
+    <TestMemoryRouter initialEntries={[path]} locationCallback={(location) => (pathname = location.pathname)}>
+      <App i18nProvider={i18nProvider} />
+    </TestMemoryRouter>,
+  );
+  return { ...view, server, pathname: () => pathname };
+};
+
+/** The page heading (h1) once it shows the expected text. */
+export const findHeading = (name: string | RegExp) => screen.findByRole('heading', { level: 1, name }, { timeout: 5000 });
+
+export const signIn = (remember = true) => {
+  if (remember) {
+    localStorage.setItem('accessToken', 'access-1');
+    localStorage.setItem('refreshToken', 'refresh-1');
+  } else {
+    sessionStorage.setItem('accessToken', 'access-1');
+  }
+};
