@@ -1,12 +1,10 @@
 // `npm start`: build the dashboard when its build is missing or older than its
-// sources, then serve it on one port.
-import { spawnSync, spawn } from 'node:child_process';
+// sources, then start the API server, which serves it and /api on one port.
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
-const port = process.env.PORT ?? '3000';
-const host = process.env.HOST ?? '127.0.0.1';
 
 const newest = (path) => {
   const stat = statSync(path);
@@ -25,9 +23,11 @@ if (stale) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const server = spawn(process.execPath, [vite, 'preview', '--port', port, '--host', host, '--strictPort'], {
+// The API server serves the built dashboard and /api on one port (PORT, default 3000).
+const server = spawn(process.execPath, ['--import', 'tsx', join(root, 'server', 'src', 'main.ts')], {
   cwd: root,
   stdio: 'inherit',
+  env: process.env,
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code) => process.exit(code ?? 0));

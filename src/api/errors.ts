@@ -1,5 +1,5 @@
 /**
- * The error catalogue (spec section 8). Codes are the wire contract shared by
+ * The error catalogue (spec section 8, plus the product's additions). Codes are the wire contract shared by
  * the server and the browser; the display texts live in `src/i18n` under
  * `error.<code>`.
  */
@@ -14,6 +14,8 @@ export const ErrorCode = {
   PARAM_NOT_EXIST: 10006,
   ALREADY_EXISTS: 10007,
   INVALID: 10008,
+  /** Product extension (not in the spec's table): throttled; data.retryAfter holds the seconds to wait. */
+  TOO_MANY_REQUESTS: 10009,
   CAPTCHA_EXPIRED: 10100,
   CAPTCHA_ERROR: 10101,
   USER_NOT_EXIST: 11000,

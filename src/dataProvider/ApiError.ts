@@ -28,7 +28,9 @@ export interface ApiErrorInit {
  */
 export const displayMessage = (init: ApiErrorInit, t: (key: string, options?: Record<string, unknown>) => string = translate): string => {
   if (init.messageKey) return t(init.messageKey, { status: init.status });
-  if (init.code !== undefined && isCatalogueCode(init.code)) return t(`error.${init.code}`);
+  if (init.code !== undefined && isCatalogueCode(init.code)) {
+    return t(`error.${init.code}`, typeof init.data === 'object' && init.data !== null ? (init.data as Record<string, unknown>) : {});
+  }
   if (init.serverMessage) return init.serverMessage;
   if (init.code !== undefined) return t('error.api', { code: init.code });
   return t('error.fallback');

@@ -69,6 +69,7 @@ const enUS = {
     '10006': 'The parameter does not exist',
     '10007': 'Already exists',
     '10008': 'Invalid',
+    '10009': 'Too many attempts. Please try again in {{retryAfter}} s.',
     '10100': 'The verification code does not exist or has expired',
     '10101': 'Wrong verification code',
     '11000': 'The user does not exist',

@@ -1,0 +1,98 @@
+import { join } from 'node:path';
+import cors from '@fastify/cors';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import type { ServerConfig } from './config';
+import { migrate, openDatabase, type Db } from './db/database';
+import { createEngine, type Engine } from './engine/engine';
+import { createAccessTokens, registerAuth } from './http/auth';
+import { registerEnvelope } from './http/envelope';
+import { registerSignatureCheck } from './http/signature';
+import { registerValidation } from './http/validation';
+import { createMailer } from './mail/mailer';
+import { createVerificationCodes } from './user/codes';
+import { userRoutes } from './user/routes';
+import { createSessions } from './user/sessions';
+import { createThrottle } from './user/throttle';
+
+export interface BuildOptions {
+  /** An opened, migrated database (tests); otherwise one is opened from the configuration. */
+  db?: Db;
+  /** Where log lines go (tests capture them); default stdout. */
+  logStream?: NodeJS.WritableStream;
+  now?: () => number;
+}
+
+/** Paths never written to the log, whatever their value. */
+const REDACT = ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'];
+
+/** The app factory: every part wired, nothing listening yet. */
+export const buildApp = async (config: ServerConfig, options: BuildOptions = {}) => {
+  const logger: FastifyServerOptions['logger'] = {
+    level: config.logLevel,
+    redact: { paths: REDACT, censor: '[redacted]' },
+    ...(options.logStream ? { stream: options.logStream } : {}),
+  };
+  const app = Fastify({
+    logger,
+    bodyLimit: 64 * 1024,
+    trustProxy: config.trustProxy,
+    return503OnClosing: true,
+  });
+
+  const ownDb = !options.db;
+  const db = options.db ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
+  if (ownDb) await migrate(db);
+
+  registerEnvelope(app);
+  registerValidation(app);
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Quant Trader API', version: '1' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+  });
+  await app.register(cors, {
+    // Same-origin calls need no CORS; browsers on other origins only when configured (partner sites).
+    origin: config.corsOrigins.length > 0 ? config.corsOrigins : false,
+    methods: ['GET', 'POST', 'PUT', 'DELETE'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'Accept-Language'],
+    maxAge: 600,
+  });
+
+  const tokens = createAccessTokens(config.tokenSecret, config.accessTokenTtlSeconds);
+  registerAuth(app, db, tokens);
+  registerSignatureCheck(app, db, config.signSecret, options.now);
+
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, outboxDir: join(config.dataDir, 'outbox'), from: config.mailFrom, log: app.log });
+  const sessions = createSessions(db, tokens, config);
+  await app.register(
+    userRoutes({
+      db,
+      sessions,
+      codes: createVerificationCodes(db, config.tokenSecret),
+      throttle: createThrottle(db),
+      mailer,
+      scryptCost: config.scryptCost,
+    }),
+  );
+
+  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  if (config.dashboardDir) {
+    await app.register(fastifyStatic, { root: config.dashboardDir, prefix: '/', index: ['index.html'], wildcard: false });
+  }
+
+  const engine: Engine = createEngine({ db, log: app.log });
+  app.addHook('onReady', () => engine.start());
+  app.addHook('onClose', async () => {
+    await engine.stop();
+    mailer.close();
+    if (ownDb) await db.destroy();
+  });
+
+  return app;
+};
+
+export type App = Awaited<ReturnType<typeof buildApp>>;

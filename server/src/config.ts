@@ -1,0 +1,132 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { DEV_SIGN_SECRET } from '../../src/api/signing';
+
+export interface ServerConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Unset: embedded PGlite under dataDir. */
+  databaseUrl: string | undefined;
+  signSecret: string;
+  tokenSecret: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  /** Origins allowed to call the API from a browser (partner sites embedding the widgets). */
+  corsOrigins: string[];
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlDays: number;
+  /** A just-rotated refresh token may be rotated again this long (two tabs refreshing at once). */
+  refreshGraceSeconds: number;
+  /** scrypt cost N (a power of two). */
+  scryptCost: number;
+  /** Folder of the built dashboard; served at / when it exists. */
+  dashboardDir: string | undefined;
+  demoAccount: boolean;
+  logLevel: string;
+  trustProxy: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+const integer = (env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number => {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
+  }
+  return value;
+};
+
+const bool = (env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean => {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
+  if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+};
+
+const url = (env: NodeJS.ProcessEnv, name: string, protocols: string[]): string | undefined => {
+  const raw = env[name];
+  if (!raw) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} is not a valid URL`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(`${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+  }
+  return raw;
+};
+
+/** A secret from the environment, else one generated on first run into the data folder (owner-only). */
+export const persistentSecret = (dataDir: string, name: string): string => {
+  const dir = join(dataDir, 'secrets');
+  const file = join(dir, name);
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const secret = randomBytes(32).toString('hex');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+  chmodSync(file, 0o600);
+  return secret;
+};
+
+export const loadConfig = (env: NodeJS.ProcessEnv = process.env, root: string = process.cwd()): ServerConfig => {
+  const dataDir = resolve(root, env.DATA_DIR || 'data');
+  try {
+    mkdirSync(dataDir, { recursive: true });
+  } catch (error) {
+    throw new ConfigError(`DATA_DIR "${dataDir}" cannot be created: ${(error as Error).message}`);
+  }
+  const tokenSecret = env.TOKEN_SECRET || persistentSecret(dataDir, 'token-secret');
+  if (tokenSecret.length < 32) throw new ConfigError('TOKEN_SECRET must be at least 32 characters');
+  const signSecret = env.API_SIGN_SECRET || DEV_SIGN_SECRET;
+
+  const corsOrigins = (env.CORS_ORIGINS ?? '')
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean);
+  for (const origin of corsOrigins) {
+    let parsed: URL;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      throw new ConfigError(`CORS_ORIGINS: "${origin}" is not an origin like https://partner.example`);
+    }
+    if (parsed.origin !== origin) throw new ConfigError(`CORS_ORIGINS: "${origin}" must be an origin without path, e.g. ${parsed.origin}`);
+  }
+
+  const scryptCost = integer(env, 'SCRYPT_COST', 2 ** 17, 2 ** 10, 2 ** 20);
+  if ((scryptCost & (scryptCost - 1)) !== 0) throw new ConfigError('SCRYPT_COST must be a power of two');
+
+  const dashboardDir = resolve(root, env.DASHBOARD_DIR || 'dist');
+
+  return {
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    host: env.HOST || '127.0.0.1',
+    dataDir,
+    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    signSecret,
+    tokenSecret,
+    smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+    mailFrom: env.MAIL_FROM || 'Quant Trader <no-reply@quant-trader.local>',
+    corsOrigins,
+    accessTokenTtlSeconds: integer(env, 'ACCESS_TOKEN_TTL', 15 * 60, 5, 24 * 3600),
+    refreshTokenTtlDays: integer(env, 'REFRESH_TOKEN_TTL_DAYS', 30, 1, 365),
+    refreshGraceSeconds: integer(env, 'REFRESH_GRACE_SECONDS', 10, 0, 120),
+    scryptCost,
+    dashboardDir: existsSync(join(dashboardDir, 'index.html')) ? dashboardDir : undefined,
+    demoAccount: bool(env, 'DEMO_ACCOUNT', true),
+    logLevel: env.LOG_LEVEL || 'info',
+    trustProxy: bool(env, 'TRUST_PROXY', false),
+  };
+};

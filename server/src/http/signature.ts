@@ -1,0 +1,46 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
+import { ErrorCode } from '../../../src/api/errors';
+import { SIGN_WINDOW_SECONDS, computeSign, isSignedCall, unixSeconds } from '../../../src/api/signing';
+import type { Db } from '../db/database';
+import { fail } from './errors';
+
+/** The JSON schema fragment every signed body carries. */
+export const signatureProperties = {
+  uuid: { type: 'string', pattern: '^[0-9a-f]{32}$' },
+  timestamp: { type: 'integer', minimum: 0 },
+  sign: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+} as const;
+export const signatureRequired = ['uuid', 'timestamp', 'sign'] as const;
+
+/**
+ * Signed calls (the key-field table of src/api): a wrong sign, a timestamp
+ * outside +-60 s and a uuid seen before are refused. Used uuids are kept in
+ * the database for twice the window, so processes sharing it share the check.
+ */
+export const registerSignatureCheck = (app: FastifyInstance, db: Db, secret: string, now: () => number = Date.now) => {
+  let lastPurge = 0;
+  app.addHook('preHandler', async (request: FastifyRequest) => {
+    const path = request.routeOptions.url;
+    if (!path || !isSignedCall(request.method, path)) return;
+    const body = request.body as Record<string, unknown> & { uuid: string; timestamp: number; sign: string };
+    const expected = computeSign(request.method, path, body, body.uuid, body.timestamp, secret);
+    if (expected !== body.sign) fail(ErrorCode.INVALID, 'bad request signature');
+    const nowMs = now();
+    if (Math.abs(unixSeconds(nowMs) - body.timestamp) > SIGN_WINDOW_SECONDS) {
+      fail(ErrorCode.PARAM_RANGE, 'request timestamp outside the allowed window');
+    }
+    const expires = new Date(nowMs + 2 * SIGN_WINDOW_SECONDS * 1000);
+    const inserted = await db
+      .insertInto('request_nonces')
+      .values({ uuid: body.uuid, expires_at: expires })
+      .onConflict((oc) => oc.column('uuid').doNothing())
+      .returning('uuid')
+      .executeTakeFirst();
+    if (!inserted) fail(ErrorCode.ALREADY_EXISTS, 'request uuid already used');
+    if (nowMs - lastPurge > 60_000) {
+      lastPurge = nowMs;
+      await db.deleteFrom('request_nonces').where('expires_at', '<', sql<Date>`now()`).execute();
+    }
+  });
+};

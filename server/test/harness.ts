@@ -1,0 +1,170 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { PGlite } from '@electric-sql/pglite';
+import { DEV_SIGN_SECRET, isSignedCall, signBody } from '../../src/api/signing';
+import { buildApp, type App } from '../src/app';
+import type { ServerConfig } from '../src/config';
+import { dropSchema, migrate, openDatabase, type Db } from '../src/db/database';
+
+/** PGlite always; PostgreSQL too when TEST_DATABASE_URL is set. */
+export const BACKENDS: readonly ('pglite' | 'postgres')[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+
+let sharedPglite: PGlite | undefined;
+
+export interface Envelope<T = any> {
+  code: number;
+  message: string;
+  data: T;
+}
+
+export interface TestServer {
+  app: App;
+  db: Db;
+  base: string;
+  config: ServerConfig;
+  /** Every log line the server wrote, as text. */
+  logs: string[];
+  call<T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    options?: { token?: string; headers?: Record<string, string>; raw?: string; sign?: boolean; signAt?: { uuid?: string; timestamp?: number } },
+  ): Promise<{ status: number; body: Envelope<T> }>;
+  /** Texts of the mails in the outbox, oldest first. */
+  outbox(): string[];
+  /** The 6-digit code of the newest mail to an address. */
+  lastCode(email: string): string;
+  close(): Promise<void>;
+}
+
+export const testConfig = (dataDir: string, overrides: Partial<ServerConfig> = {}): ServerConfig => ({
+  port: 0,
+  host: '127.0.0.1',
+  dataDir,
+  databaseUrl: undefined,
+  signSecret: DEV_SIGN_SECRET,
+  tokenSecret: randomBytes(32).toString('hex'),
+  smtpUrl: undefined,
+  mailFrom: 'Quant Trader <no-reply@quant-trader.local>',
+  corsOrigins: [],
+  accessTokenTtlSeconds: 900,
+  refreshTokenTtlDays: 30,
+  refreshGraceSeconds: 10,
+  // The cheapest cost scrypt allows: tests hash many passwords; production uses 2^17.
+  scryptCost: 1024,
+  dashboardDir: undefined,
+  demoAccount: false,
+  logLevel: 'info',
+  trustProxy: false,
+  ...overrides,
+});
+
+/** A fresh schema, a server on a random port, talking HTTP. */
+export const startServer = async (
+  backend: 'pglite' | 'postgres',
+  overrides: Partial<ServerConfig> = {},
+  options: { now?: () => number } = {},
+): Promise<TestServer> => {
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  let db: Db;
+  if (backend === 'postgres') {
+    db = await openDatabase({ url: process.env.TEST_DATABASE_URL, schema });
+  } else {
+    sharedPglite ??= new PGlite();
+    db = await openDatabase({ pglite: sharedPglite, schema });
+  }
+  await migrate(db, schema);
+  const dataDir = mkdtempSync(join(tmpdir(), 'qt-test-'));
+  const config = testConfig(dataDir, overrides);
+  const logs: string[] = [];
+  const logStream = new Writable({
+    write(chunk, _encoding, done) {
+      logs.push(String(chunk));
+      done();
+    },
+  });
+  const app = await buildApp(config, { db, logStream, ...options });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+
+  const outboxDir = join(dataDir, 'outbox');
+  const outbox = () => {
+    let files: string[] = [];
+    try {
+      files = readdirSync(outboxDir).sort();
+    } catch {
+      return [];
+    }
+    return files.map((file) => readFileSync(join(outboxDir, file), 'utf8'));
+  };
+
+  return {
+    app,
+    db,
+    base,
+    config,
+    logs,
+    outbox,
+    lastCode(email) {
+      const mail = [...outbox()].reverse().find((text) => text.includes(`To: ${email}`));
+      const code = mail ? decodeMail(mail).match(/\b(\d{6})\b/)?.[1] : undefined;
+      if (!code) throw new Error(`no code mailed to ${email}`);
+      return code;
+    },
+    async call(method, path, body, options = {}) {
+      const headers: Record<string, string> = { 'Accept-Language': 'zh-CN', ...options.headers };
+      if (options.token) headers.Authorization = `Bearer ${options.token}`;
+      let payload: string | undefined = options.raw;
+      if (payload === undefined && body !== undefined) {
+        const shouldSign = options.sign ?? isSignedCall(method, path);
+        payload = JSON.stringify(shouldSign ? signBody(method, path, body as object, DEV_SIGN_SECRET, options.signAt) : body);
+      }
+      if (payload !== undefined) headers['Content-Type'] ??= 'application/json';
+      const response = await fetch(`${base}${path}`, { method, headers, body: payload });
+      const text = await response.text();
+      return { status: response.status, body: JSON.parse(text) as Envelope };
+    },
+    async close() {
+      await app.close();
+      await dropSchema(db, schema);
+      if (backend === 'postgres') await db.destroy();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+};
+
+/** The text of an .eml as a person reads it (quoted-printable or base64 bodies decoded). */
+export const decodeMail = (eml: string): string => {
+  const [head = '', ...rest] = eml.split('\n\n');
+  const body = rest.join('\n\n');
+  if (/Content-Transfer-Encoding: base64/i.test(head)) return `${head}\n\n${Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8')}`;
+  if (/Content-Transfer-Encoding: quoted-printable/i.test(head)) {
+    const decoded = body.replace(/=\r?\n/g, '').replace(/(=[0-9A-F]{2})+/gi, (run) => Buffer.from(run.replace(/=/g, ''), 'hex').toString('utf8'));
+    return `${head}\n\n${decoded}`;
+  }
+  return eml;
+};
+
+/** Registers a user through the API (code from the outbox) and returns its tokens and user. */
+export const registerUser = async (
+  server: TestServer,
+  fields: { email: string; nickname?: string; password?: string; inviteCode?: string; rememberMe?: boolean },
+) => {
+  const password = fields.password ?? 'Sturdy-Passw0rd!';
+  const sent = await server.call('POST', '/api/user/verify-code', { email: fields.email, type: 'register' });
+  if (sent.body.code !== 0) throw new Error(`verify-code failed: ${JSON.stringify(sent.body)}`);
+  const answer = await server.call('POST', '/api/user/register', {
+    email: fields.email,
+    nickname: fields.nickname ?? 'Trader',
+    password,
+    secondPassword: password,
+    captcha: server.lastCode(fields.email),
+    inviteCode: fields.inviteCode ?? '',
+    rememberMe: fields.rememberMe ?? true,
+  });
+  if (answer.body.code !== 0) throw new Error(`register failed: ${JSON.stringify(answer.body)}`);
+  return { ...answer.body.data, password } as { accessToken: string; refreshToken: string; user: any; password: string };
+};
