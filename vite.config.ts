@@ -40,6 +40,7 @@ export default defineConfig({
           name: 'journeys',
           environment: 'node',
           include: ['e2e/**/*.test.ts'],
+          globalSetup: ['e2e/globalSetup.ts'],
           testTimeout: 60000,
           hookTimeout: 120000,
           // One Chromium at a time on two cores.

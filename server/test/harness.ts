@@ -94,7 +94,7 @@ export const startServer = async (
   const outbox = () => {
     let files: string[] = [];
     try {
-      files = readdirSync(outboxDir).sort();
+      files = readdirSync(outboxDir).filter((name) => name.endsWith('.eml')).sort();
     } catch {
       return [];
     }

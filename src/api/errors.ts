@@ -49,12 +49,19 @@ export const ErrorCode = {
 
 export type ErrorCodeName = keyof typeof ErrorCode;
 export type ErrorCodeValue = (typeof ErrorCode)[ErrorCodeName];
-/** Every non-success code of the catalogue (the 38 rows of spec section 8). */
+/** Codes the product adds to the spec's table. */
+export const PRODUCT_CODES = [ErrorCode.TOO_MANY_REQUESTS] as const;
+
+/** Every non-success code the browser has a localized text for. */
 export type CatalogueCode = Exclude<ErrorCodeValue, 0>;
 
+/** The non-success codes of the spec's table (section 8, 38 rows), without the product's additions. */
 export const CATALOGUE_CODES: readonly CatalogueCode[] = Object.values(ErrorCode).filter(
-  (code): code is CatalogueCode => code !== 0,
+  (code): code is CatalogueCode => code !== 0 && !(PRODUCT_CODES as readonly number[]).includes(code),
 );
 
+/** The spec's codes and the product's additions. */
+export const KNOWN_CODES: readonly CatalogueCode[] = [...CATALOGUE_CODES, ...PRODUCT_CODES];
+
 export const isCatalogueCode = (code: unknown): code is CatalogueCode =>
-  typeof code === 'number' && (CATALOGUE_CODES as readonly number[]).includes(code);
+  typeof code === 'number' && (KNOWN_CODES as readonly number[]).includes(code);

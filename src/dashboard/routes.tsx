@@ -1,7 +1,8 @@
 import type { ComponentType } from 'react';
 import { ArticleDetailPage, ArticleListPage } from './article/screens';
 import { LoginPage } from './auth/LoginPage';
-import { ForgotPasswordPage, RegisterPage } from './auth/screens';
+import { ForgotPasswordPage } from './auth/ForgotPasswordPage';
+import { RegisterPage } from './auth/RegisterPage';
 import { ExchangeAddPage, ExchangeEditPage, ExchangeListPage } from './exchange/screens';
 import { HomePage } from './home/HomePage';
 import {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer from 'nodemailer';
@@ -22,6 +22,23 @@ export const maskEmail = (email: string): string => {
 };
 
 /**
+ * A failed send as it may be logged: nodemailer's errors list the rejected
+ * recipients in full, so the address is masked everywhere in the error.
+ */
+const withoutAddress = (error: unknown, address: string): Error => {
+  const source = (error ?? {}) as { message?: string; stack?: string; code?: string; response?: string; responseCode?: number; command?: string };
+  const scrub = (text: string | undefined) => (text === undefined ? undefined : text.split(address).join(maskEmail(address)));
+  const safe = Object.assign(new Error(scrub(source.message) ?? 'the mail could not be sent'), {
+    code: source.code,
+    response: scrub(source.response),
+    responseCode: source.responseCode,
+    command: source.command,
+  });
+  if (source.stack) safe.stack = scrub(source.stack);
+  return safe;
+};
+
+/**
  * SMTP when SMTP_URL is set; otherwise every mail is written as an .eml file
  * to DATA_DIR/outbox and the log names the file, so the embedded default
  * works offline. The log never holds a mail's body (it carries codes).
@@ -31,7 +48,11 @@ export const createMailer = (options: { smtpUrl?: string | undefined; outboxDir:
     const transport = nodemailer.createTransport(options.smtpUrl);
     return {
       async send(mail) {
-        await transport.sendMail({ from: options.from, ...mail });
+        try {
+          await transport.sendMail({ from: options.from, ...mail });
+        } catch (error) {
+          throw withoutAddress(error, mail.to);
+        }
         options.log.info({ to: maskEmail(mail.to), subject: mail.subject }, 'mail sent over SMTP');
       },
       close: () => transport.close(),
@@ -43,7 +64,10 @@ export const createMailer = (options: { smtpUrl?: string | undefined; outboxDir:
       const info = await transport.sendMail({ from: options.from, ...mail });
       await mkdir(options.outboxDir, { recursive: true });
       const file = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`;
-      await writeFile(join(options.outboxDir, file), info.message as Buffer, { mode: 0o600 });
+      // Written aside, then renamed: a reader of the outbox never sees half a mail.
+      const partial = join(options.outboxDir, `.${file}.partial`);
+      await writeFile(partial, info.message as Buffer, { mode: 0o600 });
+      await rename(partial, join(options.outboxDir, file));
       options.log.info({ to: maskEmail(mail.to), subject: mail.subject, file: join('outbox', file) }, 'mail written to the outbox');
     },
     close: () => transport.close(),

@@ -41,6 +41,17 @@ export const createVerificationCodes = (db: Db, secret: string) => {
       return code;
     },
 
+    /** Retires every open code of an address and purpose (one that could not be delivered). */
+    async discard(email: string, purpose: VerifyCodeType): Promise<void> {
+      await db
+        .updateTable('verification_codes')
+        .set({ consumed_at: sql`now()` })
+        .where('email', '=', email)
+        .where('purpose', '=', purpose)
+        .where('consumed_at', 'is', null)
+        .execute();
+    },
+
     /**
      * Checks and consumes a code in a transaction of its own, so a wrong try
      * is counted even though the request is refused; then refuses with 10100

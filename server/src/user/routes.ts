@@ -82,11 +82,11 @@ export const userRoutes = (deps: UserDeps) => async (app: FastifyInstance) => {
   app.post('/api/user/verify-code', { schema: verifyCodeSchema }, async (request) => {
     const body = request.body as { email: string; type: VerifyCodeType };
     const email = normalizeEmail(body.email);
-    await throttle.check(`code:email:${email}`, CODE_LIMITS_EMAIL);
+    await throttle.check(`code:${body.type}:email:${email}`, CODE_LIMITS_EMAIL);
     await throttle.check(`code:ip:${request.ip}`, CODE_LIMITS_IP);
     const existing = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
     if (body.type === 'register' && existing) fail(ErrorCode.ALREADY_EXISTS, 'this email is already registered', { field: 'email' });
-    await throttle.hit(`code:email:${email}`);
+    await throttle.hit(`code:${body.type}:email:${email}`);
     await throttle.hit(`code:ip:${request.ip}`);
     // A reset code for an unknown email is answered like any other, so the call does not reveal who is registered.
     if (body.type === 'register' || existing) {
@@ -95,6 +95,10 @@ export const userRoutes = (deps: UserDeps) => async (app: FastifyInstance) => {
         await mailer.send({ to: email, ...verificationMail(requestLocale(request), body.type, code, CODE_TTL_MINUTES) });
       } catch (error) {
         request.log.error({ err: error }, 'verification mail failed');
+        // Nobody received this code: it must not stay usable in the database.
+        await codes.discard(email, body.type).catch((discardError: unknown) =>
+          request.log.error({ err: discardError }, 'undelivered verification code could not be retired'),
+        );
         fail(ErrorCode.EMAIL_SERVICE_ERROR, 'the email service failed');
       }
     }

@@ -1,0 +1,63 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { inject } from 'vitest';
+import type { ServerConfig } from '../server/src/config';
+import { startServer, type TestServer } from '../server/test/harness';
+import { VIEWPORTS, launchChromium } from './browser';
+
+export const ARTIFACTS = join(process.cwd(), 'e2e', 'artifacts');
+
+export interface Journey {
+  server: TestServer;
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  url(hashPath: string): string;
+  shot(name: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The real server (PGlite, outbox mail) serving the built dashboard, and a Chromium page on it. */
+export const startJourney = async (
+  options: { viewport?: keyof typeof VIEWPORTS; locale?: 'zh-CN' | 'en-US' | 'zh-TW'; config?: Partial<ServerConfig> } = {},
+): Promise<Journey> => {
+  const server = await startServer('pglite', { dashboardDir: inject('dashboardDir'), ...options.config });
+  const browser = await launchChromium();
+  const context = await browser.newContext({ viewport: VIEWPORTS[options.viewport ?? 'desktop'], locale: options.locale ?? 'zh-CN' });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  if (options.locale) {
+    await context.addInitScript((code) => {
+      if (location.protocol.startsWith('http') && !localStorage.getItem('locale')) localStorage.setItem('locale', code);
+    }, options.locale);
+  }
+  mkdirSync(ARTIFACTS, { recursive: true });
+  return {
+    server,
+    browser,
+    context,
+    page,
+    url: (hashPath) => `${server.base}/#${hashPath}`,
+    shot: async (name) => {
+      await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+    },
+    async close() {
+      await browser.close();
+      await server.close();
+      if (errors.length > 0) throw new Error(`page errors: ${errors.join('; ')}`);
+    },
+  };
+};
+
+/** The hash path the page shows now. */
+export const hashPath = (page: Page) => new URL(page.url()).hash.replace(/^#/, '').split('?')[0] || '/';
+
+export const storage = (page: Page) =>
+  page.evaluate(() => ({
+    localAccess: localStorage.getItem('accessToken'),
+    localRefresh: localStorage.getItem('refreshToken'),
+    sessionAccess: sessionStorage.getItem('accessToken'),
+    sessionRefresh: sessionStorage.getItem('refreshToken'),
+  }));

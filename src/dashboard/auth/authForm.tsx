@@ -1,0 +1,101 @@
+import { Button, Link as MuiLink, Typography } from '@mui/material';
+import { useEffect, useState } from 'react';
+import { email as emailRule, maxLength, minLength, regex, required, useDataProvider, useNotify, useTranslate } from 'react-admin';
+import { useWatch } from 'react-hook-form';
+import { Link } from 'react-router-dom';
+import { ErrorCode } from '../../api/errors';
+import type { VerifyCodeType } from '../../api/types';
+import { isApiError } from '../../dataProvider/ApiError';
+import type { AppDataProvider } from '../../dataProvider/dataProvider';
+
+/** Field rules shared by the guest forms (the server checks the same). */
+export const rules = {
+  email: [required(), emailRule()],
+  nickname: [required(), minLength(2), maxLength(20)],
+  password: [required(), minLength(8), maxLength(128)],
+  captcha: [required(), regex(/^\d{6}$/, 'auth.captchaFormat')],
+  sameAs: (field: string) => (value: string, values: Record<string, unknown>) =>
+    value && value !== values[field] ? 'auth.passwordsDiffer' : undefined,
+};
+
+const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/**
+ * A server refusal shown where it belongs: on its field when the answer
+ * names one (react-admin's submission errors), and always as a toast.
+ */
+export const useServerErrors = () => {
+  const notify = useNotify();
+  const translate = useTranslate();
+  return (error: unknown): Record<string, string> | undefined => {
+    let message = error instanceof Error && error.message ? error.message : translate('error.fallback');
+    const data = isApiError(error) ? (error.data as { field?: string; rule?: string } | null) : null;
+    if (isApiError(error) && error.code === ErrorCode.INVALID && data?.rule === 'common') message = translate('auth.passwordTooCommon');
+    notify(message, { type: 'error' });
+    return data?.field ? { [data.field]: message } : undefined;
+  };
+};
+
+/** "Send code" with a countdown before the next one (the server allows one a minute). */
+export const SendCodeButton = ({ type }: { type: VerifyCodeType }) => {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const dataProvider = useDataProvider<AppDataProvider>();
+  const email = (useWatch({ name: 'email' }) as string | undefined)?.trim() ?? '';
+  const [seconds, setSeconds] = useState(0);
+  const [pending, setPending] = useState(false);
+
+  useEffect(() => {
+    if (seconds <= 0) return undefined;
+    const timer = setTimeout(() => setSeconds((s) => s - 1), 1000);
+    return () => clearTimeout(timer);
+  }, [seconds]);
+
+  const send = async () => {
+    if (!EMAIL_SHAPE.test(email)) {
+      notify(translate('auth.emailFirst'), { type: 'warning' });
+      return;
+    }
+    setPending(true);
+    try {
+      const answer = (await dataProvider.sendVerifyCode({ email, type })) as { resendAfter?: number } | null;
+      setSeconds(answer?.resendAfter ?? 60);
+      notify(translate('auth.codeSent', { email }), { type: 'info' });
+    } catch (error) {
+      const retryAfter = isApiError(error) ? (error.data as { retryAfter?: number } | null)?.retryAfter : undefined;
+      if (retryAfter) setSeconds(retryAfter);
+      notify(error instanceof Error ? error.message : translate('error.fallback'), { type: 'error' });
+    } finally {
+      setPending(false);
+    }
+  };
+
+  return (
+    <Button
+      variant="outlined"
+      onClick={send}
+      disabled={pending || seconds > 0}
+      sx={{ minWidth: 128, height: 48, mt: '8px', flexShrink: 0, whiteSpace: 'nowrap' }}
+    >
+      {seconds > 0 ? translate('auth.resendIn', { seconds }) : translate('auth.sendCode')}
+    </Button>
+  );
+};
+
+export const FormHeading = ({ titleKey }: { titleKey: string }) => {
+  const translate = useTranslate();
+  return (
+    <Typography variant="h5" component="h1" sx={{ fontWeight: 600, mb: 2 }}>
+      {translate(titleKey)}
+    </Typography>
+  );
+};
+
+export const GuestLink = ({ to, labelKey }: { to: string; labelKey: string }) => {
+  const translate = useTranslate();
+  return (
+    <MuiLink component={Link} to={to} underline="hover">
+      {translate(labelKey)}
+    </MuiLink>
+  );
+};
