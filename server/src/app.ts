@@ -7,6 +7,7 @@ import type { ServerConfig } from './config';
 import { migrate, openDatabase, type Db } from './db/database';
 import { createEngine, type Engine } from './engine/engine';
 import { createAccessTokens, registerAuth } from './http/auth';
+import { registerDrain } from './http/drain';
 import { registerEnvelope } from './http/envelope';
 import { registerSignatureCheck } from './http/signature';
 import { registerValidation } from './http/validation';
@@ -45,6 +46,7 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
   const db = options.db ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
   if (ownDb) await migrate(db);
 
+  const drained = registerDrain(app);
   registerEnvelope(app);
   registerValidation(app);
   await app.register(swagger, {
@@ -87,6 +89,7 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
   const engine: Engine = createEngine({ db, log: app.log });
   app.addHook('onReady', () => engine.start());
   app.addHook('onClose', async () => {
+    await drained(10_000);
     await engine.stop();
     mailer.close();
     if (ownDb) await db.destroy();

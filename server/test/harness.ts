@@ -87,6 +87,10 @@ export const startServer = async (
     },
   });
   const app = await buildApp(config, { db, logStream, ...options });
+  let closed = false;
+  app.addHook('onClose', async () => {
+    closed = true;
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
 
@@ -128,7 +132,7 @@ export const startServer = async (
       return { status: response.status, body: JSON.parse(text) as Envelope };
     },
     async close() {
-      await app.close();
+      if (!closed) await app.close();
       await dropSchema(db, schema);
       if (backend === 'postgres') await db.destroy();
       rmSync(dataDir, { recursive: true, force: true });

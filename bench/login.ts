@@ -1,0 +1,57 @@
+/**
+ * Login request latency: the real server (PGlite on disk in a temporary
+ * folder, production scrypt cost) under autocannon on loopback. Every request
+ * is signed afresh (the server refuses a reused uuid).
+ *
+ *   npm run bench:login
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { DEV_SIGN_SECRET, signBody } from '../src/api/signing';
+import { buildApp } from '../server/src/app';
+import { loadConfig } from '../server/src/config';
+import { DEMO_EMAIL, DEMO_PASSWORD, ensureDemoAccount } from '../server/src/user/demo';
+import { migrate, openDatabase } from '../server/src/db/database';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'qt-bench-'));
+const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'warn', PORT: '0', DASHBOARD_DIR: join(dataDir, 'none') });
+const db = await openDatabase({ dataDir });
+await migrate(db);
+await ensureDemoAccount(db, config.scryptCost);
+const app = await buildApp(config, { db });
+await app.listen({ port: 0, host: '127.0.0.1' });
+const url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+
+const run = async (connections: number) => {
+  const result = await autocannon({
+    url,
+    connections,
+    duration: Number(process.env.BENCH_SECONDS ?? 15),
+    requests: [
+      {
+        method: 'POST',
+        path: '/api/user/login',
+        headers: { 'content-type': 'application/json' },
+        setupRequest: (request) => ({
+          ...request,
+          body: JSON.stringify(signBody('POST', '/api/user/login', { email: DEMO_EMAIL, password: DEMO_PASSWORD }, DEV_SIGN_SECRET)),
+        }),
+      },
+    ],
+  });
+  return {
+    connections,
+    seconds: result.duration,
+    requests: result.requests.total,
+    failures: result.non2xx + result.errors,
+    latencyMs: { median: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99 },
+    requestsPerSecond: result.requests.average,
+  };
+};
+
+console.log(JSON.stringify({ bench: 'POST /api/user/login', scryptCost: config.scryptCost, runs: [await run(1), await run(4)] }, null, 2));
+await app.close();
+await db.destroy();
+rmSync(dataDir, { recursive: true, force: true });

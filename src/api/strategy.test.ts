@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { buildLevels, ladder, levelMultiples, maxCycleFunds, stepScaleDrops, strategyProblem, type StrategySettings } from './strategy';
+
+/** The 3Commas worked example: base and safety 10 USDT, step 1 %, step scale 1.5, volume scale 2, 5 levels. */
+const drops = stepScaleDrops('1', '1.5', 5);
+const multiples = levelMultiples('doubling', 5);
+const settings: StrategySettings = {
+  levels: buildLevels(drops, multiples),
+  takeProfitPercent: '1.5',
+  takeProfitCallbackPercent: '0.3',
+  replenishCallbackPercent: '0.2',
+  stopLossPercent: null,
+  cooldownSeconds: 60,
+};
+
+describe('ladder math', () => {
+  it('gives the 3Commas deviations 1, 2.5, 4.75, 8.125, 13.19 %', () => {
+    expect(drops).toEqual(['1', '2.5', '4.75', '8.125', '13.1875']);
+    expect(Number(drops[4]).toFixed(2)).toBe('13.19');
+  });
+
+  it('gives the 3Commas sizes 10, 20, 40, 80, 160 and 320 USDT at most per cycle', () => {
+    const rows = ladder(settings, '10', '100');
+    expect(rows.map((r) => r.amount)).toEqual(['10', '10', '20', '40', '80', '160']);
+    expect(maxCycleFunds(settings, '10')).toBe('320');
+    expect(rows.at(-1)?.cumulativeCost).toBe('320');
+    // The first order doubled adds 10 more.
+    expect(maxCycleFunds(settings, '10', true)).toBe('330');
+  });
+
+  it('computes trigger prices, the average after each fill and the take-profit price', () => {
+    const rows = ladder(settings, '10', '100');
+    expect(rows.map((r) => r.price)).toEqual(['100', '99', '97.5', '95.25', '91.875', '86.8125']);
+    // After the first level: 20 USDT bought 0.1 + 0.1010101 units.
+    expect(Number(rows[1]!.averagePrice)).toBeCloseTo(20 / (10 / 100 + 10 / 99), 6);
+    expect(Number(rows[1]!.takeProfitPrice)).toBeCloseTo((20 / (10 / 100 + 10 / 99)) * 1.015, 6);
+    // The average only falls as the ladder goes down.
+    for (let i = 1; i < rows.length; i++) expect(Number(rows[i]!.averagePrice)).toBeLessThan(Number(rows[i - 1]!.averagePrice));
+  });
+
+  it('has equal and arithmetic amount generators and an equal-step drop generator', () => {
+    expect(levelMultiples('equal', 3, '1.5')).toEqual(['1.5', '1.5', '1.5']);
+    expect(levelMultiples('arithmetic', 4, '1', '0.5')).toEqual(['1', '1.5', '2', '2.5']);
+    expect(stepScaleDrops('2', '1', 4)).toEqual(['2', '4', '6', '8']);
+  });
+
+  it('never uses binary floating point for money', () => {
+    const rows = ladder({ levels: [{ dropPercent: '10', multiple: '3' }], takeProfitPercent: '1' }, '0.1', '0.3');
+    expect(rows[1]!.amount).toBe('0.3');
+    expect(rows[1]!.cumulativeCost).toBe('0.4');
+  });
+
+  it('refuses templates that make no sense', () => {
+    expect(strategyProblem(settings)).toBeNull();
+    expect(strategyProblem({ ...settings, levels: [{ dropPercent: '2', multiple: '1' }, { dropPercent: '1', multiple: '1' }] })).toMatch(/increase/);
+    expect(strategyProblem({ ...settings, levels: [{ dropPercent: '100', multiple: '1' }] })).toMatch(/below 100/);
+    expect(strategyProblem({ ...settings, levels: [{ dropPercent: '1', multiple: '0' }] })).toMatch(/multiple/);
+    expect(strategyProblem({ ...settings, takeProfitPercent: '0' })).toMatch(/take profit/);
+    expect(strategyProblem({ ...settings, takeProfitCallbackPercent: '2' })).toMatch(/callback/);
+    expect(strategyProblem({ ...settings, stopLossPercent: '10' })).toMatch(/deeper than the last level/);
+    expect(strategyProblem({ ...settings, stopLossPercent: '20' })).toBeNull();
+    expect(strategyProblem({ ...settings, cooldownSeconds: -1 })).toMatch(/cooldown/);
+  });
+});

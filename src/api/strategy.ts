@@ -1,0 +1,159 @@
+/**
+ * The DCA ("replenish", 补仓) ladder of a strategy template (design section 5):
+ * level n triggers when the price falls `dropPercent` below the first order's
+ * fill price and buys `firstOrderAmount * multiple` (quote currency). Shared by
+ * the editor's preview and the engine, so both compute the same numbers.
+ */
+import Big from 'big.js';
+import type { DecimalString } from './types';
+
+export interface ReplenishLevel {
+  /** Percent below the first fill price, e.g. "2.5". */
+  dropPercent: DecimalString;
+  /** Multiple of the first order amount, e.g. "2". */
+  multiple: DecimalString;
+}
+
+export interface StrategySettings {
+  levels: ReplenishLevel[];
+  /** Profit over the average cost at which take profit arms. */
+  takeProfitPercent: DecimalString;
+  /** Trailing sell: after arming, sell when the price falls back this much from its high. "0" sells at once. */
+  takeProfitCallbackPercent: DecimalString;
+  /** Trailing buy: after touching a level, buy on a rebound of this much from the low. "0" buys at once. */
+  replenishCallbackPercent: DecimalString;
+  /** Loss below the average cost that sells everything; null: no stop loss. */
+  stopLossPercent: DecimalString | null;
+  /** Pause between a cycle's end and the next first order. */
+  cooldownSeconds: number;
+}
+
+export interface StrategyTemplate extends StrategySettings {
+  id: string;
+  name: string;
+  /** System templates can be copied, not changed. */
+  system: boolean;
+}
+
+export const MAX_LEVELS = 30;
+
+/** Level k's drop (k = 1..count): first step d, step scale S: d * (S^k - 1) / (S - 1); d * k when S = 1. */
+export const stepScaleDrops = (firstStepPercent: DecimalString, stepScale: DecimalString, count: number): DecimalString[] => {
+  const d = new Big(firstStepPercent);
+  const s = new Big(stepScale);
+  return Array.from({ length: count }, (_, i) => {
+    const k = i + 1;
+    const drop = s.eq(1) ? d.times(k) : d.times(s.pow(k).minus(1)).div(s.minus(1));
+    return drop.round(4).toString();
+  });
+};
+
+export type MultipleMode = 'equal' | 'doubling' | 'arithmetic';
+
+/**
+ * Amount multiples of the levels: equal (all `first`), doubling (first,
+ * 2*first, 4*first, ...; volume scale 2) or arithmetic (first, first+step, ...).
+ */
+export const levelMultiples = (mode: MultipleMode, count: number, first: DecimalString = '1', step: DecimalString = '1'): DecimalString[] =>
+  Array.from({ length: count }, (_, i) => {
+    const base = new Big(first);
+    if (mode === 'equal') return base.toString();
+    if (mode === 'doubling') return base.times(new Big(2).pow(i)).toString();
+    return base.plus(new Big(step).times(i)).toString();
+  });
+
+export const buildLevels = (drops: DecimalString[], multiples: DecimalString[]): ReplenishLevel[] =>
+  drops.map((dropPercent, i) => ({ dropPercent, multiple: multiples[i] ?? multiples[multiples.length - 1] ?? '1' }));
+
+export interface LadderRow {
+  /** 0 is the first order; 1..n the replenish levels. */
+  level: number;
+  dropPercent: DecimalString;
+  price: DecimalString;
+  amount: DecimalString;
+  quantity: DecimalString;
+  cumulativeCost: DecimalString;
+  averagePrice: DecimalString;
+  takeProfitPrice: DecimalString;
+}
+
+const PRICE_DP = 8;
+const QUOTE_DP = 8;
+
+/**
+ * The ladder as the editor shows it: for a first fill at `firstPrice`, each
+ * level's trigger price, amount, cumulative cost, the average price after
+ * its fill and the take-profit price at that point. Fees are not included.
+ */
+export const ladder = (
+  settings: Pick<StrategySettings, 'levels' | 'takeProfitPercent'>,
+  firstOrderAmount: DecimalString,
+  firstPrice: DecimalString,
+  firstOrderMultiple = false,
+): LadderRow[] => {
+  const first = new Big(firstOrderAmount);
+  const p0 = new Big(firstPrice);
+  const tp = new Big(settings.takeProfitPercent).div(100).plus(1);
+  let cost = new Big(0);
+  let quantity = new Big(0);
+  const rows: LadderRow[] = [];
+  const entries = [{ dropPercent: '0', amount: firstOrderMultiple ? first.times(2) : first }].concat(
+    settings.levels.map((level) => ({ dropPercent: level.dropPercent, amount: first.times(level.multiple) })),
+  );
+  entries.forEach((entry, level) => {
+    const price = p0.times(new Big(1).minus(new Big(entry.dropPercent).div(100)));
+    const bought = entry.amount.div(price);
+    cost = cost.plus(entry.amount);
+    quantity = quantity.plus(bought);
+    const average = cost.div(quantity);
+    rows.push({
+      level,
+      dropPercent: entry.dropPercent,
+      price: price.round(PRICE_DP).toString(),
+      amount: entry.amount.round(QUOTE_DP).toString(),
+      quantity: bought.round(PRICE_DP).toString(),
+      cumulativeCost: cost.round(QUOTE_DP).toString(),
+      averagePrice: average.round(PRICE_DP).toString(),
+      takeProfitPrice: average.times(tp).round(PRICE_DP).toString(),
+    });
+  });
+  return rows;
+};
+
+/** The most quote currency one cycle can spend: the first order and every level. */
+export const maxCycleFunds = (
+  settings: Pick<StrategySettings, 'levels'>,
+  firstOrderAmount: DecimalString,
+  firstOrderMultiple = false,
+): DecimalString => {
+  const first = new Big(firstOrderAmount);
+  return settings.levels
+    .reduce((sum, level) => sum.plus(first.times(level.multiple)), firstOrderMultiple ? first.times(2) : first)
+    .toString();
+};
+
+/** Why a template cannot be saved, or null. Drops must rise strictly and stay below 100 %. */
+export const strategyProblem = (settings: StrategySettings): string | null => {
+  if (settings.levels.length > MAX_LEVELS) return `at most ${MAX_LEVELS} levels`;
+  let previous = new Big(0);
+  for (const [i, level] of settings.levels.entries()) {
+    const drop = new Big(level.dropPercent);
+    if (drop.lte(previous)) return `level ${i + 1}: drops must increase`;
+    if (drop.gte(100)) return `level ${i + 1}: a drop must be below 100 %`;
+    if (new Big(level.multiple).lte(0)) return `level ${i + 1}: the multiple must be above 0`;
+    previous = drop;
+  }
+  if (new Big(settings.takeProfitPercent).lte(0)) return 'take profit must be above 0 %';
+  if (new Big(settings.takeProfitCallbackPercent).lt(0) || new Big(settings.takeProfitCallbackPercent).gte(new Big(settings.takeProfitPercent))) {
+    return 'the take-profit callback must be at least 0 and below the take profit';
+  }
+  if (new Big(settings.replenishCallbackPercent).lt(0) || new Big(settings.replenishCallbackPercent).gte(50)) return 'the replenish callback must be 0 to 50 %';
+  if (settings.stopLossPercent !== null) {
+    const stop = new Big(settings.stopLossPercent);
+    const deepest = settings.levels.length > 0 ? new Big(settings.levels[settings.levels.length - 1]!.dropPercent) : new Big(0);
+    if (stop.lte(0) || stop.gte(100)) return 'the stop loss must be between 0 and 100 %';
+    if (stop.lte(deepest)) return 'the stop loss must be deeper than the last level';
+  }
+  if (!Number.isInteger(settings.cooldownSeconds) || settings.cooldownSeconds < 0) return 'the cooldown must be whole seconds, 0 or more';
+  return null;
+};
