@@ -6,6 +6,8 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { ServerConfig } from './config';
 import { migrate, openDatabase, type Db } from './db/database';
 import { createEngine, type Engine } from './engine/engine';
+import { exchangeRoutes } from './exchange/routes';
+import type { ExchangeFactory } from './exchange/verify';
 import { createAccessTokens, registerAuth } from './http/auth';
 import { registerDrain } from './http/drain';
 import { registerEnvelope } from './http/envelope';
@@ -13,6 +15,7 @@ import { registerSignatureCheck } from './http/signature';
 import { registerValidation } from './http/validation';
 import { createMailer } from './mail/mailer';
 import { createVerificationCodes } from './user/codes';
+import { strategyRoutes } from './strategy/routes';
 import { userRoutes } from './user/routes';
 import { createSessions } from './user/sessions';
 import { createThrottle } from './user/throttle';
@@ -23,6 +26,8 @@ export interface BuildOptions {
   /** Where log lines go (tests capture them); default stdout. */
   logStream?: NodeJS.WritableStream;
   now?: () => number;
+  /** Builds the ccxt instances that check API keys (tests replay recorded exchange answers). */
+  exchangeFactory?: ExchangeFactory;
 }
 
 /** Paths never written to the log, whatever their value. */
@@ -79,6 +84,9 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
       scryptCost: config.scryptCost,
     }),
   );
+  await app.register(exchangeRoutes({ db, config, createExchange: options.exchangeFactory }));
+
+  await app.register(strategyRoutes(db));
 
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 

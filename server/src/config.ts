@@ -26,6 +26,10 @@ export interface ServerConfig {
   demoAccount: boolean;
   logLevel: string;
   trustProxy: boolean;
+  /** AES-256 key (64 hex characters) that encrypts the exchange API keys users bind. */
+  exchangeMasterKey: string;
+  /** Virtual USDT a new paper-trading account starts with (decimal string). */
+  paperStartUsdt: string;
 }
 
 export class ConfigError extends Error {
@@ -110,6 +114,16 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env, root: string = 
 
   const dashboardDir = resolve(root, env.DASHBOARD_DIR || 'dist');
 
+  const exchangeMasterKey = env.EXCHANGE_MASTER_KEY || persistentSecret(dataDir, 'exchange-master-key');
+  if (!/^[0-9a-fA-F]{64}$/.test(exchangeMasterKey)) {
+    const source = env.EXCHANGE_MASTER_KEY ? 'EXCHANGE_MASTER_KEY' : join(dataDir, 'secrets', 'exchange-master-key');
+    throw new ConfigError(`${source} must hold 64 hex characters (32 bytes)`);
+  }
+  const paperStartUsdt = env.PAPER_START_USDT || '10000';
+  if (!/^(0|[1-9][0-9]{0,14})(\.[0-9]{1,8})?$/.test(paperStartUsdt) || /^0(\.0*)?$/.test(paperStartUsdt)) {
+    throw new ConfigError(`PAPER_START_USDT must be a positive decimal number with at most 8 decimals, got "${paperStartUsdt}"`);
+  }
+
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '127.0.0.1',
@@ -128,5 +142,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env, root: string = 
     demoAccount: bool(env, 'DEMO_ACCOUNT', true),
     logLevel: env.LOG_LEVEL || 'info',
     trustProxy: bool(env, 'TRUST_PROXY', false),
+    exchangeMasterKey: exchangeMasterKey.toLowerCase(),
+    paperStartUsdt,
   };
 };

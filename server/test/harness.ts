@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { PGlite } from '@electric-sql/pglite';
 import { DEV_SIGN_SECRET, isSignedCall, signBody } from '../../src/api/signing';
-import { buildApp, type App } from '../src/app';
+import { buildApp, type App, type BuildOptions } from '../src/app';
 import type { ServerConfig } from '../src/config';
 import { dropSchema, migrate, openDatabase, type Db } from '../src/db/database';
 
@@ -59,6 +59,8 @@ export const testConfig = (dataDir: string, overrides: Partial<ServerConfig> = {
   demoAccount: false,
   logLevel: 'info',
   trustProxy: false,
+  exchangeMasterKey: randomBytes(32).toString('hex'),
+  paperStartUsdt: '10000',
   ...overrides,
 });
 
@@ -66,7 +68,7 @@ export const testConfig = (dataDir: string, overrides: Partial<ServerConfig> = {
 export const startServer = async (
   backend: 'pglite' | 'postgres',
   overrides: Partial<ServerConfig> = {},
-  options: { now?: () => number } = {},
+  options: Pick<BuildOptions, 'now' | 'exchangeFactory'> = {},
 ): Promise<TestServer> => {
   const schema = `t_${randomBytes(6).toString('hex')}`;
   let db: Db;

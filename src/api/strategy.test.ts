@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { buildLevels, ladder, levelMultiples, maxCycleFunds, stepScaleDrops, strategyProblem, type StrategySettings } from './strategy';
+import { buildLevels, describeProblem, ladder, levelMultiples, maxCycleFunds, stepScaleDrops, strategyProblem, type StrategySettings } from './strategy';
+
+const problem = (s: StrategySettings) => {
+  const found = strategyProblem(s);
+  return found ? describeProblem(found) : null;
+};
 
 /** The 3Commas worked example: base and safety 10 USDT, step 1 %, step scale 1.5, volume scale 2, 5 levels. */
 const drops = stepScaleDrops('1', '1.5', 5);
@@ -51,14 +56,14 @@ describe('ladder math', () => {
   });
 
   it('refuses templates that make no sense', () => {
-    expect(strategyProblem(settings)).toBeNull();
-    expect(strategyProblem({ ...settings, levels: [{ dropPercent: '2', multiple: '1' }, { dropPercent: '1', multiple: '1' }] })).toMatch(/increase/);
-    expect(strategyProblem({ ...settings, levels: [{ dropPercent: '100', multiple: '1' }] })).toMatch(/below 100/);
-    expect(strategyProblem({ ...settings, levels: [{ dropPercent: '1', multiple: '0' }] })).toMatch(/multiple/);
-    expect(strategyProblem({ ...settings, takeProfitPercent: '0' })).toMatch(/take profit/);
-    expect(strategyProblem({ ...settings, takeProfitCallbackPercent: '2' })).toMatch(/callback/);
-    expect(strategyProblem({ ...settings, stopLossPercent: '10' })).toMatch(/deeper than the last level/);
-    expect(strategyProblem({ ...settings, stopLossPercent: '20' })).toBeNull();
-    expect(strategyProblem({ ...settings, cooldownSeconds: -1 })).toMatch(/cooldown/);
+    expect(problem(settings)).toBeNull();
+    expect(problem({ ...settings, levels: [{ dropPercent: '2', multiple: '1' }, { dropPercent: '1', multiple: '1' }] })).toMatch(/increase/);
+    expect(problem({ ...settings, levels: [{ dropPercent: '100', multiple: '1' }] })).toMatch(/below 100/);
+    expect(problem({ ...settings, levels: [{ dropPercent: '1', multiple: '0' }] })).toMatch(/multiple/);
+    expect(problem({ ...settings, takeProfitPercent: '0' })).toMatch(/take profit/);
+    expect(problem({ ...settings, takeProfitCallbackPercent: '2' })).toMatch(/callback/);
+    expect(problem({ ...settings, stopLossPercent: '10' })).toMatch(/deeper than the last level/);
+    expect(problem({ ...settings, stopLossPercent: '20' })).toBeNull();
+    expect(problem({ ...settings, cooldownSeconds: -1 })).toMatch(/cooldown/);
   });
 });

@@ -132,28 +132,63 @@ export const maxCycleFunds = (
     .toString();
 };
 
+export type StrategyProblemCode =
+  | 'too_many_levels'
+  | 'drops_increase'
+  | 'drop_below_100'
+  | 'multiple_positive'
+  | 'take_profit_positive'
+  | 'take_profit_callback'
+  | 'replenish_callback'
+  | 'stop_loss_range'
+  | 'stop_loss_deeper'
+  | 'cooldown';
+
+export interface StrategyProblem {
+  code: StrategyProblemCode;
+  /** The 1-based level concerned, when there is one. */
+  level?: number;
+}
+
+const PROBLEM_TEXT: Record<StrategyProblemCode, string> = {
+  too_many_levels: `at most ${MAX_LEVELS} levels`,
+  drops_increase: 'drops must increase from level to level',
+  drop_below_100: 'a drop must be below 100 %',
+  multiple_positive: 'the multiple must be above 0',
+  take_profit_positive: 'take profit must be above 0 %',
+  take_profit_callback: 'the take-profit callback must be at least 0 and below the take profit',
+  replenish_callback: 'the replenish callback must be 0 to 50 %',
+  stop_loss_range: 'the stop loss must be between 0 and 100 %',
+  stop_loss_deeper: 'the stop loss must be deeper than the last level',
+  cooldown: 'the cooldown must be whole seconds, 0 or more',
+};
+
+/** English text of a problem (API messages); the dashboard shows `strategy.problem.<code>` instead. */
+export const describeProblem = (problem: StrategyProblem): string =>
+  problem.level ? `level ${problem.level}: ${PROBLEM_TEXT[problem.code]}` : PROBLEM_TEXT[problem.code];
+
 /** Why a template cannot be saved, or null. Drops must rise strictly and stay below 100 %. */
-export const strategyProblem = (settings: StrategySettings): string | null => {
-  if (settings.levels.length > MAX_LEVELS) return `at most ${MAX_LEVELS} levels`;
+export const strategyProblem = (settings: StrategySettings): StrategyProblem | null => {
+  if (settings.levels.length > MAX_LEVELS) return { code: 'too_many_levels' };
   let previous = new Big(0);
   for (const [i, level] of settings.levels.entries()) {
     const drop = new Big(level.dropPercent);
-    if (drop.lte(previous)) return `level ${i + 1}: drops must increase`;
-    if (drop.gte(100)) return `level ${i + 1}: a drop must be below 100 %`;
-    if (new Big(level.multiple).lte(0)) return `level ${i + 1}: the multiple must be above 0`;
+    if (drop.lte(previous)) return { code: 'drops_increase', level: i + 1 };
+    if (drop.gte(100)) return { code: 'drop_below_100', level: i + 1 };
+    if (new Big(level.multiple).lte(0)) return { code: 'multiple_positive', level: i + 1 };
     previous = drop;
   }
-  if (new Big(settings.takeProfitPercent).lte(0)) return 'take profit must be above 0 %';
-  if (new Big(settings.takeProfitCallbackPercent).lt(0) || new Big(settings.takeProfitCallbackPercent).gte(new Big(settings.takeProfitPercent))) {
-    return 'the take-profit callback must be at least 0 and below the take profit';
-  }
-  if (new Big(settings.replenishCallbackPercent).lt(0) || new Big(settings.replenishCallbackPercent).gte(50)) return 'the replenish callback must be 0 to 50 %';
+  const takeProfit = new Big(settings.takeProfitPercent);
+  if (takeProfit.lte(0)) return { code: 'take_profit_positive' };
+  const takeProfitCallback = new Big(settings.takeProfitCallbackPercent);
+  if (takeProfitCallback.lt(0) || takeProfitCallback.gte(takeProfit)) return { code: 'take_profit_callback' };
+  const replenishCallback = new Big(settings.replenishCallbackPercent);
+  if (replenishCallback.lt(0) || replenishCallback.gte(50)) return { code: 'replenish_callback' };
   if (settings.stopLossPercent !== null) {
     const stop = new Big(settings.stopLossPercent);
-    const deepest = settings.levels.length > 0 ? new Big(settings.levels[settings.levels.length - 1]!.dropPercent) : new Big(0);
-    if (stop.lte(0) || stop.gte(100)) return 'the stop loss must be between 0 and 100 %';
-    if (stop.lte(deepest)) return 'the stop loss must be deeper than the last level';
+    if (stop.lte(0) || stop.gte(100)) return { code: 'stop_loss_range' };
+    if (stop.lte(previous)) return { code: 'stop_loss_deeper' };
   }
-  if (!Number.isInteger(settings.cooldownSeconds) || settings.cooldownSeconds < 0) return 'the cooldown must be whole seconds, 0 or more';
+  if (!Number.isInteger(settings.cooldownSeconds) || settings.cooldownSeconds < 0) return { code: 'cooldown' };
   return null;
 };

@@ -18,7 +18,8 @@ import {
   ProfitRankPage,
   SecurityPage,
 } from './profile/screens';
-import { StrategyAddPage, StrategyEditPage, StrategyListPage } from './strategy/screens';
+import { StrategyEditPage } from './strategy/StrategyEditPage';
+import { StrategyListPage } from './strategy/StrategyListPage';
 import { TradeAddPage } from './trade/TradeAddPage';
 import {
   AllOrderHistoryPage,
@@ -55,7 +56,7 @@ export const protectedRoutes: readonly AppRoute[] = [
   { path: '/profile', titleKey: 'page.profile', Component: ProfilePage },
   { path: '/article', titleKey: 'page.article', Component: ArticleListPage },
   { path: '/article/:id', titleKey: 'page.articleDetail', Component: ArticleDetailPage },
-  { path: '/strategy/add', titleKey: 'page.strategyAdd', Component: StrategyAddPage },
+  { path: '/strategy/add', titleKey: 'page.strategyAdd', Component: StrategyEditPage },
   { path: '/strategy/edit/:id', titleKey: 'page.strategyEdit', Component: StrategyEditPage },
   { path: '/trade/add', titleKey: 'page.tradeAdd', Component: TradeAddPage },
   { path: '/trade/detail/:id', titleKey: 'page.tradeDetail', Component: TradeDetailPage },

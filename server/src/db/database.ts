@@ -5,11 +5,15 @@ import { Kysely, Migrator, PostgresDialect, sql, type Migration, type MigrationP
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import * as accounts from './migrations/001_accounts';
+import * as strategies from './migrations/002_strategies';
+import * as exchangeAccounts from './migrations/003_exchange_accounts';
 import type { Database } from './schema';
 
 /** Migrations in order; one SQL dialect (PostgreSQL) for PGlite and the server. */
 const migrations: Record<string, Migration> = {
   '001_accounts': accounts,
+  '002_strategies': strategies,
+  '003_exchange_accounts': exchangeAccounts,
 };
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 

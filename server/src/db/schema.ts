@@ -66,6 +66,38 @@ export interface ThrottleEventsTable {
   created_at: CreatedAt;
 }
 
+export interface StrategiesTable {
+  id: Generated<string>;
+  /** null: a system template. */
+  user_id: string | null;
+  name: string;
+  levels: ColumnType<{ dropPercent: string; multiple: string }[], string, string>;
+  take_profit_percent: string;
+  take_profit_callback_percent: string;
+  replenish_callback_percent: string;
+  stop_loss_percent: string | null;
+  cooldown_seconds: number;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** Credentials only as ciphertexts (exchange/crypto.ts); paper accounts have balances and no keys. */
+export interface ExchangeAccountsTable {
+  id: Generated<string>;
+  user_id: string;
+  exchange: string;
+  name: string;
+  api_key_ciphertext: string | null;
+  secret_ciphertext: string | null;
+  password_ciphertext: string | null;
+  uid_ciphertext: string | null;
+  api_key_hint: string | null;
+  /** Asset -> decimal string, e.g. {"USDT": "10000"}. */
+  paper_balances: ColumnType<Record<string, string> | null, string | null, string | null>;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
 export interface Database {
   users: UsersTable;
   verification_codes: VerificationCodesTable;
@@ -73,4 +105,6 @@ export interface Database {
   sessions: SessionsTable;
   request_nonces: RequestNoncesTable;
   throttle_events: ThrottleEventsTable;
+  exchange_accounts: ExchangeAccountsTable;
+  strategies: StrategiesTable;
 }

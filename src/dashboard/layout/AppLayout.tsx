@@ -53,7 +53,12 @@ const BottomTabs = () => {
 export const AppLayout = ({ children }: { children: ReactNode }) => {
   const isPhone = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'), { noSsr: true });
   return (
-    <Layout appBar={AppAppBar} menu={AppMenu} sx={isPhone ? { '& .RaLayout-content': { pb: 9 } } : undefined}>
+    <Layout appBar={AppAppBar} menu={AppMenu} sx={{
+        // react-admin sizes the layout to its widest content; pages scroll their own wide parts (tables) instead.
+        minWidth: 0,
+        '& .RaLayout-appFrame, & .RaLayout-contentWithSidebar': { minWidth: 0 },
+        '& .RaLayout-content': { minWidth: 0, ...(isPhone ? { pb: 9 } : {}) },
+      }}>
       <WizardRouteWatcher />
       <SessionExpiryRedirect />
       {children}

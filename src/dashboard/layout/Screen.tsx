@@ -51,7 +51,7 @@ export const Screen = ({
   const title = translate(titleKey, titleOptions);
   useDocumentTitle(title);
   return (
-    <Box component="section" data-title-key={titleKey} sx={{ py: { xs: 1.5, md: 3 }, px: { xs: 0.5, md: 1 }, maxWidth: 1080 }}>
+    <Box component="section" data-title-key={titleKey} sx={{ py: { xs: 1.5, md: 3 }, px: { xs: 0.5, md: 1 }, maxWidth: 1080, minWidth: 0, width: '100%', boxSizing: 'border-box' }}>
       <Title title={title} />
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 2 }}>
         {back && <BackButton />}

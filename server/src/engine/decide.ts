@@ -1,0 +1,418 @@
+/**
+ * The DCA strategy's decision per price (design section 5): a pure function
+ * from a task's settings, its cycle state and the latest price to the next
+ * state and the actions the runner carries out. No I/O, no clock, no
+ * randomness: the same inputs always give the same decision.
+ *
+ *   decide(params, strategy, state, price, nowMs, mayOpenCycle) -> { state, actions }
+ *
+ * - `ready`: places the first order (level 0) when `mayOpenCycle`.
+ * - `open`: stop loss first, then take profit (arm, trail the high, sell or
+ *   disarm), then, only while take profit is not armed and the status is
+ *   `replenish_open`, the next unfilled level (touch, trail the low, buy).
+ *   One trading action per decision: a price that gaps through several levels
+ *   buys the next one now and the following ones on later prices.
+ * - `cooldown`: waits until `cooldownUntil`, then opens the next cycle, or
+ *   emits `cycle_wait` and waits in `ready` while `mayOpenCycle` is false.
+ * - A cycle count reached (`UNTIL_STOPPED` never is) moves `ready` or
+ *   `cooldown` to `finished` with a `finished` event; an open cycle always
+ *   runs to its end.
+ * - A stopped task, a pending order or a finished task: nothing.
+ *
+ * A buy or sell sets `pendingOrder`; the runner then reports the outcome with
+ * applyBuyFill, applySellFill or applyOrderFailed. Trailing state is kept
+ * until the fill, so a failed order is retried on the next price that still
+ * meets its condition.
+ *
+ * Every decision is exact: thresholds are compared by cross-multiplying
+ * decimals (100·p·q against cost·(100 ± x)), never by dividing. Because
+ * decide() runs for every task on every tick, a float pre-check comes first:
+ * per (strategy, state) the open interval of prices where nothing can happen
+ * is computed once, narrowed by a relative margin far wider than float
+ * rounding, and cached per state object. A price inside it returns the cached
+ * no-op decision without creating a single decimal; anything else is decided
+ * exactly. The cache only works if the runner keeps passing the same state
+ * and strategy objects while they do not change, and treats them as
+ * immutable (decide returns the very same state object when nothing changed).
+ */
+import Big from 'big.js';
+import type { DecimalString } from '../../../src/api/types';
+import type { StrategySettings } from '../../../src/api/strategy';
+
+/** `cycleCount` that never finishes: the task runs until it is stopped. */
+export const UNTIL_STOPPED = 9999;
+
+export interface TaskParams {
+  /** Quote amount of the first order. */
+  firstOrderAmount: DecimalString;
+  /** Doubles the first order (not the levels). */
+  firstOrderMultiple: boolean;
+  /** Cycles to run, 1..9999; UNTIL_STOPPED runs until stopped. */
+  cycleCount: number;
+  replenishStatus: 'replenish_open' | 'replenish_closed';
+  running: boolean;
+}
+
+export type CyclePhase = 'ready' | 'open' | 'cooldown' | 'finished';
+
+export interface CycleState {
+  cyclesDone: number;
+  phase: CyclePhase;
+  /** End of the pause after a cycle (epoch ms), while `cooldown`. */
+  cooldownUntil: number | null;
+  /** The first order's fill price: the base every level's drop is measured from. */
+  firstFillPrice: DecimalString | null;
+  /** Replenish levels bought in this cycle (level n is the n-th of the template). */
+  levelsFilled: number;
+  /** Base held, net of fees paid in base. */
+  quantity: DecimalString;
+  /** Quote spent, fees paid in quote included. */
+  cost: DecimalString;
+  /** A level touched, waiting for the rebound from its low. */
+  trailingBuy: { level: number; low: DecimalString } | null;
+  /** Take profit armed, waiting for the fall back from its high. */
+  trailingSell: { high: DecimalString } | null;
+  /** An order is out; nothing is decided until its outcome is applied. */
+  pendingOrder: boolean;
+}
+
+export type Action =
+  | { kind: 'buy'; reason: 'first' | 'replenish'; level: number; quoteAmount: DecimalString }
+  | { kind: 'sell'; reason: 'take_profit' | 'stop_loss'; quantity: DecimalString }
+  | {
+      kind: 'event';
+      event: 'take_profit_armed' | 'take_profit_disarmed' | 'replenish_touched' | 'cycle_wait' | 'finished';
+      level?: number;
+    };
+
+export interface Decision {
+  state: CycleState;
+  /** Shared and empty when nothing happens: do not modify. */
+  actions: readonly Action[];
+}
+
+export interface BuyFill {
+  price: DecimalString;
+  /** Base received, net of a fee paid in base. */
+  quantity: DecimalString;
+  /** Quote spent, a fee paid in quote included. */
+  cost: DecimalString;
+  /** 0 for the first order, n for replenish level n. */
+  level: number;
+}
+
+/** Our own decimal constructor, so another module changing big.js settings cannot change a decision. */
+const Dec = Big();
+Dec.DP = 20;
+Dec.RM = Big.roundHalfUp;
+
+const NO_ACTIONS: readonly Action[] = Object.freeze([]);
+
+export const initialCycleState = (): CycleState => ({
+  cyclesDone: 0,
+  phase: 'ready',
+  cooldownUntil: null,
+  firstFillPrice: null,
+  levelsFilled: 0,
+  quantity: '0',
+  cost: '0',
+  trailingBuy: null,
+  trailingSell: null,
+  pendingOrder: false,
+});
+
+/** Average cost per unit (cost / quantity, 20 decimals), or null without a position. */
+export const averagePrice = (state: CycleState): DecimalString | null => {
+  const quantity = new Dec(state.quantity);
+  return quantity.gt(0) ? new Dec(state.cost).div(quantity).toFixed() : null;
+};
+
+/** The quote amount of the first order: doubled when `firstOrderMultiple`. */
+export const firstOrderQuote = (params: Pick<TaskParams, 'firstOrderAmount' | 'firstOrderMultiple'>): DecimalString =>
+  new Dec(params.firstOrderAmount).times(params.firstOrderMultiple ? 2 : 1).toFixed();
+
+/** A buy order filled: the first order opens the cycle, a level adds to the position. */
+export const applyBuyFill = (state: CycleState, fill: BuyFill): CycleState => {
+  const first = fill.level === 0;
+  return {
+    ...state,
+    phase: 'open',
+    cooldownUntil: null,
+    firstFillPrice: first ? fill.price : state.firstFillPrice,
+    levelsFilled: first ? 0 : Math.max(state.levelsFilled, fill.level),
+    quantity: first ? new Dec(fill.quantity).toFixed() : new Dec(state.quantity).plus(fill.quantity).toFixed(),
+    cost: first ? new Dec(fill.cost).toFixed() : new Dec(state.cost).plus(fill.cost).toFixed(),
+    // A new average: take profit arms again against it.
+    trailingBuy: null,
+    trailingSell: null,
+    pendingOrder: false,
+  };
+};
+
+/**
+ * The position was sold: the cycle is closed (its profit is the runner's to
+ * book) and the cooldown starts. Whether the task is then finished depends on
+ * the task's cycle count, which the next decide() applies.
+ */
+export const applySellFill = (state: CycleState, strategy: Pick<StrategySettings, 'cooldownSeconds'>, nowMs: number): CycleState => ({
+  cyclesDone: state.cyclesDone + 1,
+  phase: 'cooldown',
+  cooldownUntil: nowMs + strategy.cooldownSeconds * 1000,
+  firstFillPrice: null,
+  levelsFilled: 0,
+  quantity: '0',
+  cost: '0',
+  trailingBuy: null,
+  trailingSell: null,
+  pendingOrder: false,
+});
+
+/** The order was rejected or canceled unfilled: decide again on the next price. */
+export const applyOrderFailed = (state: CycleState): CycleState => ({ ...state, pendingOrder: false });
+
+const cyclesReached = (params: TaskParams, state: CycleState): boolean =>
+  params.cycleCount !== UNTIL_STOPPED && state.cyclesDone >= params.cycleCount;
+
+/** The decision for `ready` and `cooldown`: finish, wait, or open the next cycle. */
+const decideBetweenCycles = (params: TaskParams, state: CycleState, nowMs: number, mayOpenCycle: boolean): Decision => {
+  if (cyclesReached(params, state)) {
+    return { state: { ...state, phase: 'finished', cooldownUntil: null }, actions: [{ kind: 'event', event: 'finished' }] };
+  }
+  if (state.phase === 'cooldown' && state.cooldownUntil !== null && nowMs < state.cooldownUntil) return { state, actions: NO_ACTIONS };
+  if (mayOpenCycle) {
+    return {
+      state: { ...state, phase: 'ready', cooldownUntil: null, pendingOrder: true },
+      actions: [{ kind: 'buy', reason: 'first', level: 0, quoteAmount: firstOrderQuote(params) }],
+    };
+  }
+  if (state.phase === 'cooldown') {
+    return { state: { ...state, phase: 'ready', cooldownUntil: null }, actions: [{ kind: 'event', event: 'cycle_wait' }] };
+  }
+  return { state, actions: NO_ACTIONS };
+};
+
+/**
+ * A strategy's percentages as factors over 100, parsed once per strategy
+ * object: exact decimals for the decisions, floats for the pre-check.
+ */
+interface Factors {
+  /** 100 - stop loss; null without a stop loss. */
+  stopLoss: Big | null;
+  /** 100 + take profit. */
+  takeProfit: Big;
+  /** 100 - take-profit callback; null: sell as soon as take profit arms. */
+  takeProfitCallback: Big | null;
+  /** 100 + replenish callback; null: buy as soon as a level is touched. */
+  replenishCallback: Big | null;
+  /** 100 - drop, per level. */
+  levelTriggers: Big[];
+  approx: { stopLoss: number; takeProfit: number; takeProfitCallback: number; replenishCallback: number; levelTriggers: number[] };
+}
+
+const factorsCache = new WeakMap<StrategySettings, Factors>();
+
+const factorsOf = (strategy: StrategySettings): Factors => {
+  let factors = factorsCache.get(strategy);
+  if (factors) return factors;
+  const hundred = new Dec(100);
+  const takeProfitCallback = new Dec(strategy.takeProfitCallbackPercent);
+  const replenishCallback = new Dec(strategy.replenishCallbackPercent);
+  const approx = (percent: DecimalString | null, sign: 1 | -1) => (percent === null ? 0 : 1 + (sign * Number(percent)) / 100);
+  factors = {
+    stopLoss: strategy.stopLossPercent === null ? null : hundred.minus(strategy.stopLossPercent),
+    takeProfit: hundred.plus(strategy.takeProfitPercent),
+    takeProfitCallback: takeProfitCallback.eq(0) ? null : hundred.minus(takeProfitCallback),
+    replenishCallback: replenishCallback.eq(0) ? null : hundred.plus(replenishCallback),
+    levelTriggers: strategy.levels.map((level) => hundred.minus(level.dropPercent)),
+    approx: {
+      stopLoss: approx(strategy.stopLossPercent, -1),
+      takeProfit: approx(strategy.takeProfitPercent, 1),
+      takeProfitCallback: approx(strategy.takeProfitCallbackPercent, -1),
+      replenishCallback: approx(strategy.replenishCallbackPercent, 1),
+      levelTriggers: strategy.levels.map((level) => approx(level.dropPercent, -1)),
+    },
+  };
+  factorsCache.set(strategy, factors);
+  return factors;
+};
+
+/**
+ * The exact decision for an open cycle, in decimals: every threshold is
+ * compared as 100·p·q against cost·factor (or 100·p against price·factor).
+ */
+const decideOpen = (params: TaskParams, strategy: StrategySettings, state: CycleState, price: DecimalString): Decision => {
+  const p = new Dec(price);
+  if (p.lte(0)) throw new RangeError(`price must be above 0: ${price}`);
+  const quantity = new Dec(state.quantity);
+  if (quantity.lte(0)) return { state, actions: NO_ACTIONS };
+  const factors = factorsOf(strategy);
+  const cost = new Dec(state.cost);
+  const value = p.times(quantity);
+  const value100 = value.times(100);
+  const p100 = p.times(100);
+  const sellAll = (reason: 'take_profit' | 'stop_loss', events: Action[] = []): Decision => ({
+    state: { ...state, pendingOrder: true },
+    actions: [...events, { kind: 'sell', reason, quantity: state.quantity }],
+  });
+
+  if (factors.stopLoss && value100.lte(cost.times(factors.stopLoss))) return sellAll('stop_loss');
+
+  const actions: Action[] = [];
+  let trailingSell = state.trailingSell;
+  let trailingBuy = state.trailingBuy;
+  let levelsAllowed = true;
+  if (trailingSell) {
+    const high = new Dec(trailingSell.high);
+    if (value.lte(cost)) {
+      // Back at the average before the callback: selling now would not be a profit.
+      trailingSell = null;
+      actions.push({ kind: 'event', event: 'take_profit_disarmed' });
+    } else if (p.gt(high)) {
+      trailingSell = { high: price };
+      levelsAllowed = false;
+    } else if (p100.lte(high.times(factors.takeProfitCallback ?? 100))) {
+      return sellAll('take_profit');
+    } else {
+      levelsAllowed = false;
+    }
+  } else if (value100.gte(cost.times(factors.takeProfit))) {
+    const armed: Action = { kind: 'event', event: 'take_profit_armed' };
+    if (!factors.takeProfitCallback) return sellAll('take_profit', [armed]);
+    actions.push(armed);
+    trailingSell = { high: price };
+    levelsAllowed = false;
+  }
+
+  const nextLevel = state.levelsFilled + 1;
+  const trigger = factors.levelTriggers[nextLevel - 1];
+  let buy: Action | null = null;
+  if (!levelsAllowed || params.replenishStatus !== 'replenish_open' || !trigger || state.firstFillPrice === null) {
+    trailingBuy = null;
+  } else {
+    if (trailingBuy && trailingBuy.level !== nextLevel) trailingBuy = null;
+    const buyLevel = (): Action => ({
+      kind: 'buy',
+      reason: 'replenish',
+      level: nextLevel,
+      quoteAmount: new Dec(params.firstOrderAmount).times(strategy.levels[nextLevel - 1]!.multiple).toFixed(),
+    });
+    if (!trailingBuy) {
+      if (p100.lte(new Dec(state.firstFillPrice).times(trigger))) {
+        if (!factors.replenishCallback) buy = buyLevel();
+        else {
+          trailingBuy = { level: nextLevel, low: price };
+          actions.push({ kind: 'event', event: 'replenish_touched', level: nextLevel });
+        }
+      }
+    } else {
+      const low = new Dec(trailingBuy.low);
+      if (p.lt(low)) trailingBuy = { level: nextLevel, low: price };
+      else if (p100.gte(low.times(factors.replenishCallback ?? 100))) buy = buyLevel();
+    }
+  }
+
+  if (buy) actions.push(buy);
+  if (!buy && actions.length === 0 && trailingBuy === state.trailingBuy && trailingSell === state.trailingSell) {
+    return { state, actions: NO_ACTIONS };
+  }
+  return { state: { ...state, trailingBuy, trailingSell, pendingOrder: buy !== null }, actions };
+};
+
+/** Relative margin of the float pre-check; float rounding here is below 1e-15. */
+const MARGIN = 1e-9;
+
+interface QuietRange {
+  strategy: StrategySettings;
+  replenishStatus: TaskParams['replenishStatus'];
+  /** Prices strictly between these (floats, margin applied) change nothing. */
+  above: number;
+  below: number;
+  idle: Decision;
+}
+
+const quietRanges = new WeakMap<CycleState, QuietRange>();
+
+/**
+ * The open interval of prices at which decideOpen returns the state unchanged
+ * with no action, as floats narrowed by MARGIN: it only screens, the exact
+ * decision is always the decimal one.
+ */
+const quietRange = (params: TaskParams, strategy: StrategySettings, state: CycleState): QuietRange => {
+  const range = { strategy, replenishStatus: params.replenishStatus, above: Infinity, below: -Infinity, idle: { state, actions: NO_ACTIONS } };
+  const quantity = Number(state.quantity);
+  if (!(quantity > 0)) {
+    // decideOpen changes nothing without a position (a price not above 0 still goes the exact way and throws).
+    return { ...range, above: 0, below: Infinity };
+  }
+  const factors = factorsOf(strategy).approx;
+  const average = Number(state.cost) / quantity;
+  let above: number;
+  let below: number;
+  const trigger = factors.levelTriggers[state.levelsFilled];
+  const levelsOpen = params.replenishStatus === 'replenish_open' && trigger !== undefined && state.firstFillPrice !== null;
+  if (state.trailingSell) {
+    if (state.trailingBuy) return range;
+    const high = Number(state.trailingSell.high);
+    above = Math.max(average, high * factors.takeProfitCallback);
+    below = high;
+  } else {
+    above = average * factors.stopLoss;
+    below = average * factors.takeProfit;
+    const trailing = state.trailingBuy;
+    if (trailing && (!levelsOpen || trailing.level !== state.levelsFilled + 1)) return range;
+    if (levelsOpen && trailing) {
+      const low = Number(trailing.low);
+      above = Math.max(above, low);
+      below = Math.min(below, low * factors.replenishCallback);
+    } else if (levelsOpen) {
+      above = Math.max(above, Number(state.firstFillPrice) * trigger);
+    }
+  }
+  above *= 1 + MARGIN;
+  below *= 1 - MARGIN;
+  if (!Number.isFinite(above) || !Number.isFinite(below) || !(above < below)) return range;
+  return { ...range, above, below };
+};
+
+/**
+ * The strategy's decision for one task at one price. `mayOpenCycle` false
+ * (no fuel left, the task being stopped) lets an open cycle finish but opens
+ * no new one. See the top of this file for the rules. `price` must be a plain
+ * decimal string above 0, as the exchange layer gives it: a malformed one
+ * throws when it reaches the exact decision, but the float pre-check does not
+ * validate it.
+ */
+export const decide = (
+  params: TaskParams,
+  strategy: StrategySettings,
+  state: CycleState,
+  price: DecimalString,
+  nowMs: number,
+  mayOpenCycle: boolean,
+): Decision => {
+  if (!params.running || state.pendingOrder || state.phase === 'finished') return { state, actions: NO_ACTIONS };
+  if (state.phase !== 'open') return decideBetweenCycles(params, state, nowMs, mayOpenCycle);
+  let range = quietRanges.get(state);
+  if (!range || range.strategy !== strategy || range.replenishStatus !== params.replenishStatus) {
+    range = quietRange(params, strategy, state);
+    quietRanges.set(state, range);
+  }
+  const p = +price;
+  if (p > range.above && p < range.below) return range.idle;
+  const decision = decideOpen(params, strategy, state, price);
+  return decision.state === state ? range.idle : decision;
+};
+
+/** decide() without the float pre-check: the reference the pre-check must agree with. */
+export const decideExact = (
+  params: TaskParams,
+  strategy: StrategySettings,
+  state: CycleState,
+  price: DecimalString,
+  nowMs: number,
+  mayOpenCycle: boolean,
+): Decision => {
+  if (!params.running || state.pendingOrder || state.phase === 'finished') return { state, actions: NO_ACTIONS };
+  if (state.phase !== 'open') return decideBetweenCycles(params, state, nowMs, mayOpenCycle);
+  return decideOpen(params, strategy, state, price);
+};

@@ -1,0 +1,58 @@
+import { PAPER_EXCHANGE, type ExchangeCatalogEntry } from '../../../src/api/exchange';
+import { ErrorCode } from '../../../src/api/errors';
+import { fail } from '../http/errors';
+import { ccxtExchangeIds, checksPermissions, requiredCredentialFields } from './verify';
+
+/**
+ * The exchanges a user can bind: the built-in paper exchange and a chosen
+ * few of ccxt's. Any other ccxt id is known but not offered (30101); an id
+ * ccxt does not know does not exist (30100).
+ */
+const OFFERED: readonly { id: string; name: string }[] = [
+  { id: 'binance', name: 'Binance' },
+  { id: 'okx', name: 'OKX' },
+  { id: 'gate', name: 'Gate' },
+  { id: 'bybit', name: 'Bybit' },
+  { id: 'htx', name: 'HTX' },
+  { id: 'bitget', name: 'Bitget' },
+];
+
+export type Catalog = ReturnType<typeof createCatalog>;
+
+/** `paperStartUsdt`: the virtual USDT a new paper account starts with (configuration). */
+export const createCatalog = (paperStartUsdt: string) => {
+  const entries: ExchangeCatalogEntry[] = [
+    {
+      id: PAPER_EXCHANGE,
+      name: 'Paper trading',
+      kind: 'paper',
+      credentials: [],
+      checksPermissions: false,
+      startBalances: { USDT: paperStartUsdt },
+    },
+    ...OFFERED.map(
+      ({ id, name }): ExchangeCatalogEntry => ({
+        id,
+        name,
+        kind: 'real',
+        credentials: requiredCredentialFields(id),
+        checksPermissions: checksPermissions(id),
+        startBalances: null,
+      }),
+    ),
+  ];
+  const byId = new Map(entries.map((entry) => [entry.id, entry]));
+  const known = new Set(ccxtExchangeIds());
+
+  return {
+    entries,
+    /** The offered exchange with this id, or the refusal: 30101 known but not offered, 30100 unknown. */
+    find(exchangeId: string): ExchangeCatalogEntry {
+      const id = exchangeId.trim().toLowerCase();
+      const entry = byId.get(id);
+      if (entry) return entry;
+      if (known.has(id)) return fail(ErrorCode.EXCHANGE_NOT_SUPPORTED, `exchange ${id} is not supported`, { field: 'exchange', exchange: id });
+      return fail(ErrorCode.EXCHANGE_NOT_EXIST, `exchange ${id} does not exist`, { field: 'exchange', exchange: id });
+    },
+  };
+};

@@ -1,0 +1,307 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql, type Selectable, type Updateable } from 'kysely';
+import { PAPER_EXCHANGE, type CredentialField, type ExchangeAccount, type ExchangeCatalogEntry } from '../../../src/api/exchange';
+import { ErrorCode } from '../../../src/api/errors';
+import type { Page } from '../../../src/api/types';
+import type { ServerConfig } from '../config';
+import type { Db } from '../db/database';
+import type { ExchangeAccountsTable } from '../db/schema';
+import { ok } from '../http/envelope';
+import { fail } from '../http/errors';
+import { createThrottle, type Limit } from '../user/throttle';
+import { createCatalog } from './catalog';
+import { createSecretBox, type SecretBox } from './crypto';
+import { addSchema, catalogSchema, deleteSchema, detailSchema, editSchema, listSchema } from './schemas';
+import { createKeyVerifier, type Credentials, type ExchangeFactory, type KeyVerifier } from './verify';
+
+export interface ExchangeDeps {
+  db: Db;
+  config: Pick<ServerConfig, 'exchangeMasterKey' | 'paperStartUsdt'>;
+  /** Tests: a ccxt factory whose HTTP layer replays recorded exchange answers. */
+  createExchange?: ExchangeFactory | undefined;
+  /** Replaces the whole key check (default: ccxt through `createExchange`). */
+  verifyKey?: KeyVerifier;
+}
+
+/** Each key check calls the exchange: per user 10 in 10 minutes and 50 a day, so nobody gets our IP banned. */
+const KEY_CHECK_LIMITS: Limit[] = [
+  { max: 10, windowSeconds: 600 },
+  { max: 50, windowSeconds: 86_400 },
+];
+
+const CREDENTIAL_FIELDS: readonly CredentialField[] = ['apiKey', 'secret', 'password', 'uid'];
+const CIPHERTEXT_COLUMN = {
+  apiKey: 'api_key_ciphertext',
+  secret: 'secret_ciphertext',
+  password: 'password_ciphertext',
+  uid: 'uid_ciphertext',
+} as const satisfies Record<CredentialField, keyof ExchangeAccountsTable>;
+
+/** What list and detail read: never a ciphertext. */
+const PUBLIC_COLUMNS = ['id', 'exchange', 'name', 'api_key_hint', 'paper_balances', 'created_at', 'updated_at'] as const;
+type PublicRow = Pick<Selectable<ExchangeAccountsTable>, (typeof PUBLIC_COLUMNS)[number]>;
+
+const SORT_COLUMN = { name: 'name', exchange: 'exchange', createdAt: 'created_at', updatedAt: 'updated_at' } as const;
+
+type CredentialInput = Partial<Record<CredentialField, string>>;
+
+const toAccount = (row: PublicRow): ExchangeAccount => ({
+  id: row.id,
+  exchange: row.exchange,
+  name: row.name,
+  apiKeyHint: row.api_key_hint,
+  paperBalances: row.paper_balances,
+  createdAt: new Date(row.created_at).toISOString(),
+  updatedAt: new Date(row.updated_at).toISOString(),
+});
+
+/** 'abcd****wxyz' for a 64-character key; never more than a third of a short key. */
+export const maskApiKey = (apiKey: string): string => {
+  const shown = Math.min(4, Math.floor(apiKey.length / 6));
+  return shown === 0 ? '****' : `${apiKey.slice(0, shown)}****${apiKey.slice(-shown)}`;
+};
+
+/** The credential fields given with a value, without surrounding whitespace (a paste). */
+const givenCredentials = (body: CredentialInput): CredentialInput => {
+  const given: CredentialInput = {};
+  for (const field of CREDENTIAL_FIELDS) {
+    const value = body[field]?.trim();
+    if (value) given[field] = value;
+  }
+  return given;
+};
+
+const cleanName = (name: string): string => {
+  const trimmed = name.trim();
+  if (!trimmed) fail(ErrorCode.PARAM_LENGTH, 'name must be 1 to 32 characters', { field: 'name' });
+  return trimmed;
+};
+
+/** Ciphertexts are bound to their owner and field: swapped in the database, they no longer open. */
+export const sealContext = (userId: string, field: CredentialField) => `exchange_accounts:${userId}:${field}`;
+
+const notFound = (): never => fail(ErrorCode.PARAM_NOT_EXIST, 'exchange account does not exist', { field: 'id' });
+
+const duplicateName = (): never => fail(ErrorCode.ALREADY_EXISTS, 'an exchange account with this name already exists', { field: 'name' });
+
+export const exchangeRoutes = (deps: ExchangeDeps) => async (app: FastifyInstance) => {
+  const { db } = deps;
+  const catalog = createCatalog(deps.config.paperStartUsdt);
+  const box: SecretBox = createSecretBox(deps.config.exchangeMasterKey);
+  const verifyKey = deps.verifyKey ?? createKeyVerifier({ createExchange: deps.createExchange });
+  const throttle = createThrottle(db);
+
+  const nameTaken = async (userId: string, name: string, exceptId?: string) => {
+    let query = db
+      .selectFrom('exchange_accounts')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where((eb) => eb(eb.fn('lower', ['name']), '=', name.toLowerCase()));
+    if (exceptId) query = query.where('id', '<>', exceptId);
+    return (await query.executeTakeFirst()) !== undefined;
+  };
+
+  /** Required fields present, no field the exchange does not use; refusals before anything is sent. */
+  const checkCredentialFields = (entry: ExchangeCatalogEntry, given: CredentialInput, requireAll: boolean) => {
+    for (const field of CREDENTIAL_FIELDS) {
+      if (given[field] && !entry.credentials.includes(field)) {
+        fail(ErrorCode.INVALID, entry.kind === 'paper' ? 'a paper account takes no credentials' : `${entry.name} does not use ${field}`, {
+          field,
+        });
+      }
+    }
+    if (requireAll) {
+      for (const field of entry.credentials) {
+        if (!given[field]) fail(ErrorCode.PARAM_REQUIRED, `${entry.name} needs ${field}`, { field });
+      }
+    }
+  };
+
+  /** Counted before the exchange is asked, so failed attempts count too. */
+  const checkKey = async (request: FastifyRequest, exchangeId: string, credentials: Credentials) => {
+    const key = `exchange-key-check:user:${request.user!.id}`;
+    await throttle.check(key, KEY_CHECK_LIMITS);
+    await throttle.hit(key);
+    await verifyKey(exchangeId, credentials, request.log);
+  };
+
+  const sealAll = (userId: string, credentials: CredentialInput) => {
+    const sealed: Partial<Record<(typeof CIPHERTEXT_COLUMN)[CredentialField], string>> = {};
+    for (const field of CREDENTIAL_FIELDS) {
+      const value = credentials[field];
+      if (value) sealed[CIPHERTEXT_COLUMN[field]] = box.seal(value, sealContext(userId, field));
+    }
+    return sealed;
+  };
+
+  const uniqueName = async <T>(write: () => Promise<T>): Promise<T> => {
+    try {
+      return await write();
+    } catch (error) {
+      if ((error as { code?: string }).code === '23505') duplicateName();
+      throw error;
+    }
+  };
+
+  app.register(async (scope) => {
+    scope.addHook('onRequest', app.authenticate);
+
+    scope.get('/api/exchange/catalog', { schema: catalogSchema }, async () => ok({ list: catalog.entries, total: catalog.entries.length }));
+
+    scope.get('/api/exchange/list', { schema: listSchema }, async (request): Promise<ReturnType<typeof ok<Page<ExchangeAccount>>>> => {
+      const query = request.query as {
+        page: number;
+        pageSize: number;
+        sort: keyof typeof SORT_COLUMN;
+        order: 'ASC' | 'DESC';
+        ids?: string;
+        exchange?: string;
+      };
+      let filtered = db.selectFrom('exchange_accounts').where('user_id', '=', request.user!.id);
+      if (query.ids) filtered = filtered.where('id', 'in', query.ids.split(',').map((id) => id.toLowerCase()));
+      if (query.exchange) filtered = filtered.where('exchange', '=', query.exchange.toLowerCase());
+      const { total } = await filtered.select((eb) => eb.fn.countAll<string>().as('total')).executeTakeFirstOrThrow();
+      const direction = query.order === 'DESC' ? 'desc' : 'asc';
+      const column = SORT_COLUMN[query.sort];
+      const rows = await filtered
+        .select(PUBLIC_COLUMNS)
+        // Names sort as people read them, whatever the letter case or the database collation.
+        .orderBy(column === 'name' ? sql`lower(name) collate "C"` : column, direction)
+        .orderBy('id', direction)
+        .limit(query.pageSize)
+        .offset((query.page - 1) * query.pageSize)
+        .execute();
+      return ok({ list: rows.map(toAccount), total: Number(total) });
+    });
+
+    scope.get('/api/exchange/detail/:id', { schema: detailSchema }, async (request) => {
+      const { id } = request.params as { id: string };
+      const row = await db
+        .selectFrom('exchange_accounts')
+        .select(PUBLIC_COLUMNS)
+        .where('id', '=', id)
+        .where('user_id', '=', request.user!.id)
+        .executeTakeFirst();
+      return ok(toAccount(row ?? notFound()));
+    });
+
+    scope.post('/api/exchange/add', { schema: addSchema }, async (request) => {
+      const body = request.body as { exchange: string; name: string } & CredentialInput;
+      const userId = request.user!.id;
+      const entry = catalog.find(body.exchange);
+      const name = cleanName(body.name);
+      const given = givenCredentials(body);
+      checkCredentialFields(entry, given, true);
+      if (await nameTaken(userId, name)) duplicateName();
+
+      if (entry.kind === 'paper') {
+        const row = await uniqueName(() =>
+          db
+            .insertInto('exchange_accounts')
+            .values({ user_id: userId, exchange: PAPER_EXCHANGE, name, paper_balances: JSON.stringify(entry.startBalances) })
+            .returning(PUBLIC_COLUMNS)
+            .executeTakeFirstOrThrow(),
+        );
+        return ok(toAccount(row));
+      }
+
+      const credentials = given as Credentials;
+      await checkKey(request, entry.id, credentials);
+      const row = await uniqueName(() =>
+        db
+          .insertInto('exchange_accounts')
+          .values({
+            user_id: userId,
+            exchange: entry.id,
+            name,
+            api_key_hint: maskApiKey(credentials.apiKey),
+            ...sealAll(userId, credentials),
+          })
+          .returning(PUBLIC_COLUMNS)
+          .executeTakeFirstOrThrow(),
+      );
+      request.log.info({ exchangeAccountId: row.id, exchange: entry.id }, 'exchange account bound');
+      return ok(toAccount(row));
+    });
+
+    scope.post('/api/exchange/edit', { schema: editSchema }, async (request) => {
+      const body = request.body as { id: string; name?: string } & CredentialInput;
+      const userId = request.user!.id;
+      const current = await db
+        .selectFrom('exchange_accounts')
+        .selectAll()
+        .where('id', '=', body.id)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      if (!current) return notFound();
+
+      const changes: Updateable<ExchangeAccountsTable> = {};
+      if (body.name !== undefined) {
+        const name = cleanName(body.name);
+        if (name !== current.name) {
+          if (await nameTaken(userId, name, current.id)) duplicateName();
+          changes.name = name;
+        }
+      }
+
+      const given = givenCredentials(body);
+      if (Object.keys(given).length > 0) {
+        const entry = catalog.find(current.exchange);
+        checkCredentialFields(entry, given, false);
+        // The new values with the stored ones for the rest: the key is checked as it will be used.
+        const stored: CredentialInput = {};
+        for (const field of entry.credentials) {
+          const sealed = current[CIPHERTEXT_COLUMN[field]];
+          if (!sealed) continue;
+          try {
+            stored[field] = box.open(sealed, sealContext(userId, field));
+          } catch (error) {
+            // Sealed under another master key (lost or replaced): the user enters every field again.
+            request.log.warn({ exchangeAccountId: current.id, field, err: error }, 'stored exchange credential does not open');
+          }
+        }
+        const credentials = { ...stored, ...given } as Credentials;
+        checkCredentialFields(entry, credentials, true);
+        await checkKey(request, entry.id, credentials);
+        Object.assign(changes, sealAll(userId, given));
+        if (given.apiKey) changes.api_key_hint = maskApiKey(given.apiKey);
+      }
+
+      if (Object.keys(changes).length === 0) return ok(toAccount(current));
+      const row = await uniqueName(() =>
+        db
+          .updateTable('exchange_accounts')
+          .set({ ...changes, updated_at: new Date() })
+          .where('id', '=', current.id)
+          .where('user_id', '=', userId)
+          .returning(PUBLIC_COLUMNS)
+          .executeTakeFirst(),
+      );
+      if (!row) return notFound();
+      if (Object.keys(given).length > 0) request.log.info({ exchangeAccountId: row.id, exchange: row.exchange }, 'exchange account keys replaced');
+      return ok(toAccount(row));
+    });
+
+    scope.post('/api/exchange/delete', { schema: deleteSchema }, async (request) => {
+      const { id } = request.body as { id: string };
+      let deleted: { id: string } | undefined;
+      try {
+        deleted = await db
+          .deleteFrom('exchange_accounts')
+          .where('id', '=', id)
+          .where('user_id', '=', request.user!.id)
+          .returning('id')
+          .executeTakeFirst();
+      } catch (error) {
+        // Trading tasks and their orders keep pointing at the account they traded on.
+        if ((error as { code?: string }).code === '23503') {
+          fail(ErrorCode.INVALID, 'the exchange account is used by trading tasks; remove them first', { field: 'id', reason: 'in_use' });
+        }
+        throw error;
+      }
+      if (!deleted) notFound();
+      request.log.info({ exchangeAccountId: id }, 'exchange account removed');
+      return ok(null);
+    });
+  });
+};

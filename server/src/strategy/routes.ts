@@ -1,0 +1,192 @@
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { ErrorCode } from '../../../src/api/errors';
+import { MAX_LEVELS, describeProblem, strategyProblem, type StrategySettings, type StrategyTemplate } from '../../../src/api/strategy';
+import type { Db } from '../db/database';
+import type { StrategiesTable } from '../db/schema';
+import type { Selectable } from 'kysely';
+import { ok } from '../http/envelope';
+import { fail } from '../http/errors';
+
+/** How many templates one user may keep (11004 beyond). */
+export const STRATEGY_LIMIT = 20;
+
+const percent = { type: 'string', pattern: '^\\d{1,3}(\\.\\d{1,4})?$' } as const;
+const multiple = { type: 'string', pattern: '^\\d{1,4}(\\.\\d{1,4})?$' } as const;
+const settingsProperties = {
+  name: { type: 'string', minLength: 1, maxLength: 40, pattern: '^[^\\u0000-\\u001f<>]*$' },
+  levels: {
+    type: 'array',
+    maxItems: MAX_LEVELS,
+    items: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['dropPercent', 'multiple'],
+      properties: { dropPercent: percent, multiple },
+    },
+  },
+  takeProfitPercent: percent,
+  takeProfitCallbackPercent: percent,
+  replenishCallbackPercent: percent,
+  stopLossPercent: { anyOf: [percent, { type: 'null' }] },
+  cooldownSeconds: { type: 'integer', minimum: 0, maximum: 7 * 24 * 3600 },
+} as const;
+const settingsRequired = ['name', 'levels', 'takeProfitPercent', 'takeProfitCallbackPercent', 'replenishCallbackPercent', 'stopLossPercent', 'cooldownSeconds'];
+
+const idParam = { type: 'object', required: ['id'], properties: { id: { type: 'string', format: 'uuid' } } } as const;
+
+type Row = Omit<Selectable<StrategiesTable>, 'created_at' | 'updated_at'>;
+
+export const toTemplate = (row: Row): StrategyTemplate => ({
+  id: row.id,
+  name: row.name,
+  system: row.user_id === null,
+  levels: row.levels,
+  takeProfitPercent: row.take_profit_percent,
+  takeProfitCallbackPercent: row.take_profit_callback_percent,
+  replenishCallbackPercent: row.replenish_callback_percent,
+  stopLossPercent: row.stop_loss_percent,
+  cooldownSeconds: row.cooldown_seconds,
+});
+
+const toColumns = (body: StrategySettings & { name: string }) => ({
+  name: body.name.trim(),
+  levels: JSON.stringify(body.levels),
+  take_profit_percent: body.takeProfitPercent,
+  take_profit_callback_percent: body.takeProfitCallbackPercent,
+  replenish_callback_percent: body.replenishCallbackPercent,
+  stop_loss_percent: body.stopLossPercent,
+  cooldown_seconds: body.cooldownSeconds,
+});
+
+const COLUMNS = [
+  'id',
+  'user_id',
+  'name',
+  'levels',
+  'take_profit_percent',
+  'take_profit_callback_percent',
+  'replenish_callback_percent',
+  'stop_loss_percent',
+  'cooldown_seconds',
+] as const;
+
+const checkSettings = (body: StrategySettings & { name: string }) => {
+  if (!body.name.trim()) fail(ErrorCode.PARAM_REQUIRED, 'name is required', { field: 'name' });
+  const problem = strategyProblem(body);
+  if (problem) fail(ErrorCode.INVALID, describeProblem(problem), problem);
+};
+
+const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === '23505';
+
+/** Strategy templates: `/api/strategy/list|add|edit|detail|delete` and the system templates. */
+export const strategyRoutes = (db: Db) => async (app: FastifyInstance) => {
+  app.addHook('onRequest', app.authenticate);
+
+  app.get('/api/trade/config-templates', { schema: { summary: 'System strategy templates' } }, async () => {
+    const rows = await db.selectFrom('strategies').select(COLUMNS).where('user_id', 'is', null).orderBy('id').execute();
+    return ok(rows.map(toTemplate));
+  });
+
+  app.get(
+    '/api/strategy/list',
+    {
+      schema: {
+        summary: "The user's strategy templates",
+        querystring: {
+          type: 'object',
+          properties: {
+            page: { type: 'integer', minimum: 1, default: 1 },
+            pageSize: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+            q: { type: 'string', maxLength: 40 },
+          },
+        },
+      },
+    },
+    async (request) => {
+      const { page, pageSize, q } = request.query as { page: number; pageSize: number; q?: string };
+      let query = db.selectFrom('strategies').where('user_id', '=', request.user!.id);
+      if (q) query = query.where(sql<boolean>`name ilike ${`%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`);
+      const [rows, count] = await Promise.all([
+        query.select(COLUMNS).orderBy('updated_at', 'desc').orderBy('id').limit(pageSize).offset((page - 1) * pageSize).execute(),
+        query.select(db.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      ]);
+      return ok({ list: rows.map(toTemplate), total: Number(count.n) });
+    },
+  );
+
+  app.get('/api/strategy/detail/:id', { schema: { summary: 'One template (own or system)', params: idParam } }, async (request) => {
+    const { id } = request.params as { id: string };
+    const row = await db
+      .selectFrom('strategies')
+      .select(COLUMNS)
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb('user_id', '=', request.user!.id), eb('user_id', 'is', null)]))
+      .executeTakeFirst();
+    if (!row) fail(ErrorCode.STRATEGY_NOT_EXIST, 'strategy does not exist');
+    return ok(toTemplate(row!));
+  });
+
+  app.post(
+    '/api/strategy/add',
+    { schema: { summary: 'Create a template', body: { type: 'object', additionalProperties: false, required: settingsRequired, properties: settingsProperties } } },
+    async (request) => {
+      const body = request.body as StrategySettings & { name: string };
+      checkSettings(body);
+      const userId = request.user!.id;
+      try {
+        const row = await db.transaction().execute(async (trx) => {
+          // Serialize a user's additions so two at once cannot both pass the limit.
+          await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
+          const count = await trx.selectFrom('strategies').select(trx.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+          if (Number(count.n) >= STRATEGY_LIMIT) fail(ErrorCode.STRATEGY_LIMIT, `at most ${STRATEGY_LIMIT} strategies`, { limit: STRATEGY_LIMIT });
+          return trx.insertInto('strategies').values({ ...toColumns(body), user_id: userId }).returning(COLUMNS).executeTakeFirstOrThrow();
+        });
+        return ok(toTemplate(row));
+      } catch (error) {
+        if (isUniqueViolation(error)) fail(ErrorCode.STRATEGY_EXISTS, 'a strategy with this name exists', { field: 'name' });
+        throw error;
+      }
+    },
+  );
+
+  app.post(
+    '/api/strategy/edit',
+    {
+      schema: {
+        summary: 'Change a template of ones own',
+        body: { type: 'object', additionalProperties: false, required: ['id', ...settingsRequired], properties: { id: { type: 'string', format: 'uuid' }, ...settingsProperties } },
+      },
+    },
+    async (request) => {
+      const body = request.body as StrategySettings & { name: string; id: string };
+      checkSettings(body);
+      try {
+        const row = await db
+          .updateTable('strategies')
+          .set({ ...toColumns(body), updated_at: sql`now()` })
+          .where('id', '=', body.id)
+          .where('user_id', '=', request.user!.id)
+          .returning(COLUMNS)
+          .executeTakeFirst();
+        if (!row) fail(ErrorCode.STRATEGY_NOT_EXIST, 'strategy does not exist');
+        return ok(toTemplate(row!));
+      } catch (error) {
+        if (isUniqueViolation(error)) fail(ErrorCode.STRATEGY_EXISTS, 'a strategy with this name exists', { field: 'name' });
+        throw error;
+      }
+    },
+  );
+
+  app.post(
+    '/api/strategy/delete',
+    { schema: { summary: 'Delete a template of ones own', body: { type: 'object', additionalProperties: false, required: ['id'], properties: { id: { type: 'string', format: 'uuid' } } } } },
+    async (request) => {
+      const { id } = request.body as { id: string };
+      // 13002 (in use by a task) is checked here once tasks exist.
+      const deleted = await db.deleteFrom('strategies').where('id', '=', id).where('user_id', '=', request.user!.id).executeTakeFirst();
+      if (Number(deleted.numDeletedRows) !== 1) fail(ErrorCode.STRATEGY_NOT_EXIST, 'strategy does not exist');
+      return ok(null);
+    },
+  );
+};

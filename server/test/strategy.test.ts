@@ -1,0 +1,101 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BACKENDS, registerUser, startServer, type TestServer } from './harness';
+
+const template = (name: string) => ({
+  name,
+  levels: [
+    { dropPercent: '1', multiple: '1' },
+    { dropPercent: '2.5', multiple: '2' },
+    { dropPercent: '4.75', multiple: '4' },
+  ],
+  takeProfitPercent: '1.5',
+  takeProfitCallbackPercent: '0.3',
+  replenishCallbackPercent: '0.2',
+  stopLossPercent: null,
+  cooldownSeconds: 60,
+});
+
+describe.each(BACKENDS)('strategy templates (%s)', (backend) => {
+  let server: TestServer;
+  let alice: string;
+  let bob: string;
+  beforeEach(async () => {
+    server = await startServer(backend);
+    alice = (await registerUser(server, { email: 'alice@example.com' })).accessToken;
+    bob = (await registerUser(server, { email: 'bob@example.com' })).accessToken;
+  });
+  afterEach(async () => server.close());
+
+  it('offers the system templates to everyone, read-only', async () => {
+    const answer = await server.call('GET', '/api/trade/config-templates', undefined, { token: alice });
+    expect(answer.body.code).toBe(0);
+    expect(answer.body.data.map((t: { name: string }) => t.name)).toEqual(['conservative', 'balanced', 'aggressive']);
+    expect(answer.body.data.every((t: { system: boolean }) => t.system)).toBe(true);
+    const balanced = answer.body.data[1];
+    expect((await server.call('GET', `/api/strategy/detail/${balanced.id}`, undefined, { token: bob })).body.data.name).toBe('balanced');
+    expect((await server.call('POST', '/api/strategy/edit', { id: balanced.id, ...template('mine') }, { token: alice })).body.code).toBe(13001);
+    expect((await server.call('POST', '/api/strategy/delete', { id: balanced.id }, { token: alice })).body.code).toBe(13001);
+  });
+
+  it('creates, lists, reads, changes and deletes a template of ones own', async () => {
+    const added = await server.call('POST', '/api/strategy/add', template('Steady'), { token: alice });
+    expect(added.body).toMatchObject({ code: 0, data: { name: 'Steady', system: false, takeProfitPercent: '1.5', stopLossPercent: null } });
+    const id = added.body.data.id;
+    expect(added.body.data.levels).toEqual(template('x').levels);
+
+    const list = await server.call('GET', '/api/strategy/list?page=1&pageSize=10', undefined, { token: alice });
+    expect(list.body.data).toMatchObject({ total: 1, list: [{ id, name: 'Steady' }] });
+
+    const edited = await server.call('POST', '/api/strategy/edit', { id, ...template('Steadier'), stopLossPercent: '20' }, { token: alice });
+    expect(edited.body.data).toMatchObject({ name: 'Steadier', stopLossPercent: '20' });
+    expect((await server.call('GET', `/api/strategy/detail/${id}`, undefined, { token: alice })).body.data.name).toBe('Steadier');
+
+    expect((await server.call('POST', '/api/strategy/delete', { id }, { token: alice })).body.code).toBe(0);
+    expect((await server.call('GET', `/api/strategy/detail/${id}`, undefined, { token: alice })).body.code).toBe(13001);
+  });
+
+  it('keeps templates private: another user neither sees nor touches them', async () => {
+    const id = (await server.call('POST', '/api/strategy/add', template('Secret'), { token: alice })).body.data.id;
+    expect((await server.call('GET', '/api/strategy/list', undefined, { token: bob })).body.data).toEqual({ list: [], total: 0 });
+    expect((await server.call('GET', `/api/strategy/detail/${id}`, undefined, { token: bob })).body.code).toBe(13001);
+    expect((await server.call('POST', '/api/strategy/edit', { id, ...template('Mine now') }, { token: bob })).body.code).toBe(13001);
+    expect((await server.call('POST', '/api/strategy/delete', { id }, { token: bob })).body.code).toBe(13001);
+    expect((await server.call('GET', `/api/strategy/detail/${id}`, undefined, { token: alice })).body.data.name).toBe('Secret');
+    // The same name is fine for another user.
+    expect((await server.call('POST', '/api/strategy/add', template('Secret'), { token: bob })).body.code).toBe(0);
+  });
+
+  it('refuses a second template of the same name (13000), whatever its case, and changes nothing', async () => {
+    await server.call('POST', '/api/strategy/add', template('Steady'), { token: alice });
+    expect((await server.call('POST', '/api/strategy/add', template('STEADY'), { token: alice })).body.code).toBe(13000);
+    const other = (await server.call('POST', '/api/strategy/add', template('Other'), { token: alice })).body.data.id;
+    expect((await server.call('POST', '/api/strategy/edit', { id: other, ...template('steady') }, { token: alice })).body.code).toBe(13000);
+    expect((await server.call('GET', '/api/strategy/list', undefined, { token: alice })).body.data.total).toBe(2);
+  });
+
+  it('stops at 20 templates per user with 11004', async () => {
+    for (let i = 0; i < 20; i++) {
+      expect((await server.call('POST', '/api/strategy/add', template(`T${i}`), { token: alice })).body.code).toBe(0);
+    }
+    const refused = await server.call('POST', '/api/strategy/add', template('T20'), { token: alice });
+    expect(refused.body).toMatchObject({ code: 11004, data: { limit: 20 } });
+    expect((await server.call('GET', '/api/strategy/list?pageSize=100', undefined, { token: alice })).body.data.total).toBe(20);
+  });
+
+  it('refuses ladders that make no sense and malformed numbers', async () => {
+    const falling = { ...template('Bad'), levels: [{ dropPercent: '3', multiple: '1' }, { dropPercent: '2', multiple: '1' }] };
+    expect((await server.call('POST', '/api/strategy/add', falling, { token: alice })).body).toMatchObject({ code: 10008, message: expect.stringMatching(/increase/) });
+    expect((await server.call('POST', '/api/strategy/add', { ...template('Bad'), takeProfitPercent: '1,5' }, { token: alice })).body.code).toBe(10003);
+    expect((await server.call('POST', '/api/strategy/add', { ...template('Bad'), takeProfitPercent: 1.5 }, { token: alice })).body.code).toBe(10001);
+    expect((await server.call('POST', '/api/strategy/add', { ...template('Bad'), cooldownSeconds: -5 }, { token: alice })).body.code).toBe(10002);
+    const tooMany = { ...template('Bad'), levels: Array.from({ length: 31 }, (_, i) => ({ dropPercent: String(i + 1), multiple: '1' })) };
+    expect((await server.call('POST', '/api/strategy/add', tooMany, { token: alice })).body.code).toBe(10005);
+    expect((await server.call('POST', '/api/strategy/add', { ...template('Bad'), extra: 1 }, { token: alice })).body.code).toBe(10008);
+    expect((await server.call('GET', '/api/strategy/list', undefined, { token: alice })).body.data.total).toBe(0);
+  });
+
+  it('needs a signed-in user', async () => {
+    expect((await server.call('GET', '/api/strategy/list')).status).toBe(401);
+    expect((await server.call('GET', '/api/trade/config-templates')).status).toBe(401);
+  });
+});

@@ -1,0 +1,72 @@
+/**
+ * Exchange accounts: the API keys a user binds (or a paper-trading account),
+ * as the /api/exchange/* calls send and answer them. Secrets travel only in
+ * the add and edit payloads; no answer ever carries one back.
+ */
+import type { DecimalString } from './types';
+
+/** The built-in simulated exchange: no keys, virtual balances. */
+export const PAPER_EXCHANGE = 'paper';
+
+/** Credentials an exchange may ask for; `password` is the passphrase of OKX, Bitget and others. */
+export type CredentialField = 'apiKey' | 'secret' | 'password' | 'uid';
+
+/** One exchange the product offers (GET /api/exchange/catalog). */
+export interface ExchangeCatalogEntry {
+  /** 'paper' or the ccxt id ('binance', 'okx', ...). */
+  id: string;
+  name: string;
+  kind: 'paper' | 'real';
+  /** The fields the add form asks for, in this order; empty for paper. */
+  credentials: CredentialField[];
+  /** True when the exchange reports a key's permissions, so a key that can withdraw or cannot trade is refused. */
+  checksPermissions: boolean;
+  /** Paper only: the virtual balances a new account starts with. */
+  startBalances: Record<string, DecimalString> | null;
+}
+
+/** A bound account as the list and detail calls answer it. */
+export interface ExchangeAccount {
+  id: string;
+  exchange: string;
+  name: string;
+  /** The masked API key ('abcd****wxyz'); null for paper accounts. */
+  apiKeyHint: string | null;
+  /** Paper accounts: starting virtual balances; null for real exchanges. */
+  paperBalances: Record<string, DecimalString> | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface AddExchangeAccountPayload {
+  exchange: string;
+  name: string;
+  apiKey?: string;
+  secret?: string;
+  password?: string;
+  uid?: string;
+}
+
+/** Omitted or empty credential fields keep the stored value; new ones are verified with the exchange first. */
+export interface EditExchangeAccountPayload {
+  id: string;
+  name?: string;
+  apiKey?: string;
+  secret?: string;
+  password?: string;
+  uid?: string;
+}
+
+/**
+ * `data.reason` of a refused key: 30102 (EXCHANGE_PERMISSION_DENIED) when the
+ * exchange refuses the key or the key has the wrong permissions; 20002
+ * (NOT_ENABLED) when the exchange could not be asked.
+ */
+export type KeyRefusalReason =
+  | 'invalid_key'
+  | 'permission_denied'
+  | 'account_suspended'
+  | 'cannot_trade'
+  | 'can_withdraw'
+  | 'exchange_refused';
+export type ExchangeUnavailableReason = 'exchange_unreachable' | 'exchange_busy' | 'clock_skew' | 'restricted_location' | 'bad_response';

@@ -1,0 +1,80 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createI18nProvider } from '../../i18n/i18nProvider';
+import { ok } from '../../testing/fakeServer';
+import { findHeading, renderApp, signIn } from '../../testing/renderApp';
+
+const me = { 'GET /api/user/me': () => ok({ id: 'u1', email: 'a@example.com', nickname: 'A', avatar: null, inviteCode: 'X', level: 0, activated: true, role: 'user' }) };
+const balanced = {
+  id: '00000000-0000-4000-8000-000000000002',
+  name: 'balanced',
+  system: true,
+  levels: [
+    { dropPercent: '1', multiple: '1' },
+    { dropPercent: '2.5', multiple: '2' },
+  ],
+  takeProfitPercent: '1.5',
+  takeProfitCallbackPercent: '0.3',
+  replenishCallbackPercent: '0.3',
+  stopLossPercent: null,
+  cooldownSeconds: 120,
+};
+
+beforeEach(async () => {
+  const provider = await createI18nProvider();
+  if (provider.getLocale() !== 'zh-CN') await provider.changeLocale('zh-CN');
+  signIn();
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('strategy editor', () => {
+  it('copies a system template, previews its ladder and saves it under a new name', async () => {
+    const app = await renderApp(`/strategy/add?copy=${balanced.id}`, {
+      ...me,
+      [`GET /api/strategy/detail/${balanced.id}`]: () => ok(balanced),
+      'POST /api/strategy/add': (req) => ok({ ...balanced, ...req.body, id: 'new-1', system: false }),
+      'GET /api/strategy/list': () => ok({ list: [], total: 0 }),
+      'GET /api/trade/config-templates': () => ok([balanced]),
+    });
+    await findHeading('新建策略');
+    expect(await screen.findByDisplayValue('均衡型 2')).toBeInTheDocument();
+    // First order 10 + levels 10 and 20.
+    expect(await screen.findByText('单轮最多占用资金：40 USDT')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: '保存' }));
+    await waitFor(() => expect(app.pathname()).toBe('/strategy'));
+    const sent = app.server.requests.find((r) => r.path === '/api/strategy/add');
+    expect(sent?.body).toEqual({
+      name: '均衡型 2',
+      levels: balanced.levels,
+      takeProfitPercent: '1.5',
+      takeProfitCallbackPercent: '0.3',
+      replenishCallbackPercent: '0.3',
+      stopLossPercent: null,
+      cooldownSeconds: 120,
+    });
+  });
+
+  it('explains a ladder that makes no sense and does not let it be saved', async () => {
+    const app = await renderApp('/strategy/add', me);
+    await findHeading('新建策略');
+    const drops = screen.getAllByRole('textbox', { name: '跌幅（%）' });
+    await userEvent.clear(drops[1]!);
+    await userEvent.type(drops[1]!, '0.5');
+    expect(await screen.findByRole('alert')).toHaveTextContent('第 2 档：跌幅必须大于上一档');
+    expect(screen.getByRole('button', { name: '保存' })).toBeDisabled();
+    expect(app.server.requests.filter((r) => r.path === '/api/strategy/add')).toHaveLength(0);
+  });
+
+  it('generates a 3Commas-style ladder', async () => {
+    await renderApp('/strategy/add', me);
+    await findHeading('新建策略');
+    const count = screen.getByRole('textbox', { name: '档数' });
+    await userEvent.clear(count);
+    await userEvent.type(count, '3');
+    await userEvent.click(screen.getByRole('button', { name: '生成阶梯' }));
+    const drops = screen.getAllByRole('textbox', { name: '跌幅（%）' }).map((input) => (input as HTMLInputElement).value);
+    expect(drops).toEqual(['1', '2.5', '4.75']);
+    expect(screen.getByText('单轮最多占用资金：80 USDT')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,104 @@
+import AddIcon from '@mui/icons-material/Add';
+import { Alert, Box, Button, Typography } from '@mui/material';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Confirm, useDataProvider, useDelete, useGetList, useNotify, useTranslate } from 'react-admin';
+import { Link } from 'react-router-dom';
+import type { StrategyTemplate } from '../../api/strategy';
+import type { AppDataProvider } from '../../dataProvider/dataProvider';
+import { Screen } from '../layout/Screen';
+import { StrategyCard } from './StrategyCard';
+
+const grid = { display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, 1fr)', lg: 'repeat(3, 1fr)' } } as const;
+
+/** `/strategy`: the user's templates and the system templates to copy. */
+export const StrategyListPage = () => {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const dataProvider = useDataProvider<AppDataProvider>();
+  const [toDelete, setToDelete] = useState<StrategyTemplate | null>(null);
+  const [deleteOne, { isPending: deleting }] = useDelete();
+  const mine = useGetList<StrategyTemplate>('strategy', { pagination: { page: 1, perPage: 100 } });
+  const system = useQuery({
+    queryKey: ['strategy', 'config-templates'],
+    queryFn: ({ signal }) => dataProvider.tradeConfigTemplates(signal) as Promise<StrategyTemplate[]>,
+  });
+
+  return (
+    <Screen titleKey="page.strategy" back={false}>
+      <Box sx={{ display: 'flex', alignItems: 'center', mb: 1.5 }}>
+        <Typography variant="h6" component="h2" sx={{ flexGrow: 1 }}>
+          {translate('strategy.mine')}
+        </Typography>
+        <Button component={Link} to="/strategy/add" variant="contained" startIcon={<AddIcon />}>
+          {translate('strategy.add')}
+        </Button>
+      </Box>
+      {mine.error && <Alert severity="error">{mine.error.message}</Alert>}
+      {mine.data?.length === 0 && (
+        <Alert severity="info" sx={{ mb: 2 }}>
+          {translate('strategy.empty')}
+        </Alert>
+      )}
+      <Box sx={grid}>
+        {mine.data?.map((template) => (
+          <StrategyCard
+            key={template.id}
+            template={template}
+            actions={
+              <>
+                <Button size="small" color="error" onClick={() => setToDelete(template)}>
+                  {translate('strategy.delete')}
+                </Button>
+                <Button size="small" component={Link} to={`/strategy/edit/${template.id}`}>
+                  {translate('strategy.edit')}
+                </Button>
+              </>
+            }
+          />
+        ))}
+      </Box>
+
+      <Typography variant="h6" component="h2" sx={{ mt: 4 }}>
+        {translate('strategy.system')}
+      </Typography>
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }}>
+        {translate('strategy.systemHint')}
+      </Typography>
+      {system.error && <Alert severity="error">{system.error.message}</Alert>}
+      <Box sx={grid}>
+        {system.data?.map((template) => (
+          <StrategyCard
+            key={template.id}
+            template={template}
+            actions={
+              <Button size="small" component={Link} to={`/strategy/add?copy=${template.id}`}>
+                {translate('strategy.copy')}
+              </Button>
+            }
+          />
+        ))}
+      </Box>
+
+      <Confirm
+        isOpen={toDelete !== null}
+        loading={deleting}
+        title={translate('strategy.delete')}
+        content={translate('strategy.deleteConfirm', { name: toDelete?.name ?? '' })}
+        onClose={() => setToDelete(null)}
+        onConfirm={() => {
+          if (!toDelete) return;
+          deleteOne(
+            'strategy',
+            { id: toDelete.id, previousData: toDelete },
+            {
+              onSuccess: () => notify(translate('strategy.deleted'), { type: 'success' }),
+              onError: (error) => notify(error instanceof Error ? error.message : translate('error.fallback'), { type: 'error' }),
+              onSettled: () => setToDelete(null),
+            },
+          );
+        }}
+      />
+    </Screen>
+  );
+};
