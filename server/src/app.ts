@@ -5,7 +5,7 @@ import swagger from '@fastify/swagger';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { ServerConfig } from './config';
 import { migrate, openDatabase, type Db } from './db/database';
-import { createEngine, type Engine } from './engine/engine';
+import { createRunner, type Runner } from './engine/runner';
 import { exchangeRoutes } from './exchange/routes';
 import type { ExchangeFactory } from './exchange/verify';
 import { createAccessTokens, registerAuth } from './http/auth';
@@ -16,6 +16,7 @@ import { registerValidation } from './http/validation';
 import { createMailer } from './mail/mailer';
 import { createVerificationCodes } from './user/codes';
 import { strategyRoutes } from './strategy/routes';
+import { tradeRoutes } from './trade/routes';
 import { userRoutes } from './user/routes';
 import { createSessions } from './user/sessions';
 import { createThrottle } from './user/throttle';
@@ -29,6 +30,15 @@ export interface BuildOptions {
   /** Builds the ccxt instances that check API keys (tests replay recorded exchange answers). */
   exchangeFactory?: ExchangeFactory;
 }
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    engine: Runner;
+  }
+}
+
+/** Fee of the paper exchange, per fill. */
+const PAPER_FEE_RATE = '0.001';
 
 /** Paths never written to the log, whatever their value. */
 const REDACT = ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'];
@@ -88,13 +98,17 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
 
   await app.register(strategyRoutes(db));
 
+  // The trading engine: the simulated market and every running task, one tick a second.
+  const engine: Runner = createRunner({ db, log: app.log, seed: config.paperSeed, tickMs: config.engineTickMs, feeRate: PAPER_FEE_RATE });
+  app.decorate('engine', engine);
+  await app.register(tradeRoutes({ db, runner: engine, feeRate: PAPER_FEE_RATE }));
+
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   if (config.dashboardDir) {
     await app.register(fastifyStatic, { root: config.dashboardDir, prefix: '/', index: ['index.html'], wildcard: false });
   }
 
-  const engine: Engine = createEngine({ db, log: app.log });
   app.addHook('onReady', () => engine.start());
   app.addHook('onClose', async () => {
     await drained(10_000);

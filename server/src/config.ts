@@ -30,6 +30,10 @@ export interface ServerConfig {
   exchangeMasterKey: string;
   /** Virtual USDT a new paper-trading account starts with (decimal string). */
   paperStartUsdt: string;
+  /** Seed of the simulated market (the same seed replays the same prices). */
+  paperSeed: number;
+  /** Milliseconds between engine ticks; 0 ticks only on demand (tests). */
+  engineTickMs: number;
 }
 
 export class ConfigError extends Error {
@@ -144,5 +148,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env, root: string = 
     trustProxy: bool(env, 'TRUST_PROXY', false),
     exchangeMasterKey: exchangeMasterKey.toLowerCase(),
     paperStartUsdt,
+    paperSeed: integer(env, 'PAPER_SEED', Math.floor(Date.now() / 1000) % 2 ** 31, 0, 2 ** 31 - 1),
+    engineTickMs: integer(env, 'ENGINE_TICK_MS', 1000, 0, 60_000),
   };
 };

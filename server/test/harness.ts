@@ -59,6 +59,9 @@ export const testConfig = (dataDir: string, overrides: Partial<ServerConfig> = {
   demoAccount: false,
   logLevel: 'info',
   trustProxy: false,
+  paperSeed: 42,
+  // The engine ticks only when a test calls server.app.engine.tick().
+  engineTickMs: 0,
   exchangeMasterKey: randomBytes(32).toString('hex'),
   paperStartUsdt: '10000',
   ...overrides,

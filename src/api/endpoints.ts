@@ -18,4 +18,5 @@ export const Endpoint = {
   tradeCoinPrice: '/api/trade/coin-price',
   tradeUpdate: '/api/trade/update',
   tradeCloseOrder: (id: string) => `/api/trade/close-order/${encodeURIComponent(id)}`,
+  exchangeCatalog: '/api/exchange/catalog',
 } as const;

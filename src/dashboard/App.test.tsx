@@ -12,6 +12,12 @@ import { wizardDraft } from './trade/wizard/draftStore';
 
 const me = { id: 'u1', email: 'demo@example.com', nickname: 'Demo', avatar: null, inviteCode: 'ABC123', level: 0, activated: true, role: 'user' };
 const identity = { 'GET /api/user/me': () => ok(me) };
+const pair = (symbol: string) => ({ id: symbol, symbol, base: symbol.split('/')[0], quote: 'USDT', price: '100', change24h: '1.5', quoteVolume24h: '1000000', minCost: '5' });
+const market = {
+  ...identity,
+  'GET /api/trade/pairs': () => ok({ list: ['BTC/USDT', 'ETH/USDT', 'SOL/USDT'].map(pair), total: 3 }),
+  'GET /api/trade/hot-pairs': () => ok([pair('BTC/USDT')]),
+};
 
 const titleOf = (key: string) => {
   const [group, name] = key.split('.') as [keyof typeof zhCN, string];
@@ -160,11 +166,12 @@ describe('trade wizard draft', () => {
 
   it('survives moving between /trade/add and /trade/pair-select, and resets when leaving them', async () => {
     signIn();
-    await renderApp('/trade/add', identity);
-    wizardDraft.update({ selectedPairs: ['BTC/USDT', { id: 'ETH/USDT' }] });
+    await renderApp('/trade/add', market);
+    wizardDraft.update({ selectedApi: 'ex-1', selectedPairs: ['BTC/USDT', { id: 'ETH/USDT' }] });
     await userEvent.click(await screen.findByRole('link', { name: '选择交易对' }));
     expect(await findHeading('选择交易对')).toBeInTheDocument();
-    expect(screen.getByText('ETH/USDT')).toBeInTheDocument();
+    expect(await screen.findByRole('checkbox', { name: 'ETH/USDT' })).toBeChecked();
+    expect(screen.getByRole('checkbox', { name: 'SOL/USDT' })).not.toBeChecked();
     expect(stored().selectedPairs).toHaveLength(2);
 
     await userEvent.click(screen.getByRole('menuitem', { name: '交易' }));
@@ -184,12 +191,12 @@ describe('trade wizard draft', () => {
   });
 
   it('is kept on a first load of the wizard itself', async () => {
-    sessionStorage.setItem(WIZARD_STORAGE_KEY, JSON.stringify({ ...defaultWizardDraft(), selectedPairs: ['SOL/USDT'] }));
+    sessionStorage.setItem(WIZARD_STORAGE_KEY, JSON.stringify({ ...defaultWizardDraft(), selectedApi: 'ex-1', selectedPairs: ['SOL/USDT'] }));
     wizardDraft.reload();
     signIn();
-    await renderApp('/trade/pair-select', identity);
+    await renderApp('/trade/pair-select', market);
     await findHeading('选择交易对');
-    expect(screen.getByText('SOL/USDT')).toBeInTheDocument();
+    expect(await screen.findByRole('checkbox', { name: 'SOL/USDT' })).toBeChecked();
     expect(stored().selectedPairs).toEqual(['SOL/USDT']);
   });
 });

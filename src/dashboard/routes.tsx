@@ -3,7 +3,8 @@ import { ArticleDetailPage, ArticleListPage } from './article/screens';
 import { LoginPage } from './auth/LoginPage';
 import { ForgotPasswordPage } from './auth/ForgotPasswordPage';
 import { RegisterPage } from './auth/RegisterPage';
-import { ExchangeAddPage, ExchangeEditPage, ExchangeListPage } from './exchange/screens';
+import { ExchangeConfigPage } from './exchange/ExchangeConfigPage';
+import { ExchangeListPage } from './exchange/ExchangeListPage';
 import { HomePage } from './home/HomePage';
 import {
   ActivatePage,
@@ -20,14 +21,11 @@ import {
 } from './profile/screens';
 import { StrategyEditPage } from './strategy/StrategyEditPage';
 import { StrategyListPage } from './strategy/StrategyListPage';
+import { PairSelectPage } from './trade/PairSelectPage';
 import { TradeAddPage } from './trade/TradeAddPage';
-import {
-  AllOrderHistoryPage,
-  OrderHistoryRoute,
-  PairSelectPage,
-  TradeDetailPage,
-  TradeListPage,
-} from './trade/screens';
+import { AllOrderHistoryPage, OrderHistoryRoute } from './trade/OrderHistoryPage';
+import { TaskDetailPage } from './trade/TaskDetailPage';
+import { TaskListPage } from './trade/TaskListPage';
 import {
   CardRecordsPage,
   PointsRecordsPage,
@@ -51,7 +49,7 @@ export const homeRoute: AppRoute = { path: '/', titleKey: 'page.home', Component
 
 /** Protected routes of spec section 2, at their exact paths, inside the main layout. */
 export const protectedRoutes: readonly AppRoute[] = [
-  { path: '/trade', titleKey: 'page.trade', Component: TradeListPage },
+  { path: '/trade', titleKey: 'page.trade', Component: TaskListPage },
   { path: '/strategy', titleKey: 'page.strategy', Component: StrategyListPage },
   { path: '/profile', titleKey: 'page.profile', Component: ProfilePage },
   { path: '/article', titleKey: 'page.article', Component: ArticleListPage },
@@ -59,13 +57,13 @@ export const protectedRoutes: readonly AppRoute[] = [
   { path: '/strategy/add', titleKey: 'page.strategyAdd', Component: StrategyEditPage },
   { path: '/strategy/edit/:id', titleKey: 'page.strategyEdit', Component: StrategyEditPage },
   { path: '/trade/add', titleKey: 'page.tradeAdd', Component: TradeAddPage },
-  { path: '/trade/detail/:id', titleKey: 'page.tradeDetail', Component: TradeDetailPage },
+  { path: '/trade/detail/:id', titleKey: 'page.tradeDetail', Component: TaskDetailPage },
   { path: '/trade/order-history', titleKey: 'page.orderHistory', Component: OrderHistoryRoute },
   { path: '/trade/all-order-history', titleKey: 'page.allOrderHistory', Component: AllOrderHistoryPage },
   { path: '/trade/pair-select', titleKey: 'page.pairSelect', Component: PairSelectPage },
   { path: '/exchange', titleKey: 'page.exchange', Component: ExchangeListPage },
-  { path: '/exchange/add', titleKey: 'page.exchangeAdd', Component: ExchangeAddPage },
-  { path: '/exchange/edit/:id', titleKey: 'page.exchangeEdit', Component: ExchangeEditPage },
+  { path: '/exchange/add', titleKey: 'page.exchangeAdd', Component: ExchangeConfigPage },
+  { path: '/exchange/edit/:id', titleKey: 'page.exchangeEdit', Component: ExchangeConfigPage },
   { path: '/profile/edit', titleKey: 'page.profileEdit', Component: ProfileEditPage },
   { path: '/profile/activate', titleKey: 'page.activate', Component: ActivatePage },
   { path: '/profile/member-level', titleKey: 'page.memberLevel', Component: MemberLevelPage },

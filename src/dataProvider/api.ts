@@ -1,9 +1,13 @@
 import { Endpoint } from '../api/endpoints';
+import type { StrategyTemplate } from '../api/strategy';
+import type { TradeOrder, TradePair, TradeTask, TradeTaskDetail } from '../api/trade';
+import type { ExchangeCatalogEntry } from '../api/exchange';
 import type {
   CoinPricePayload,
   CreateTradePayload,
   LoginPayload,
   LoginResponse,
+  Page,
   PageQuery,
   RefreshResponse,
   RegisterFields,
@@ -35,25 +39,29 @@ export const createApi = (http: HttpClient) => ({
   me: (signal?: AbortSignal) => http.request<User>('GET', Endpoint.me, { signal }),
 
   tradeList: (query: Query = {}, signal?: AbortSignal) =>
-    http.request<unknown>('GET', Endpoint.tradeList, { query, signal }),
-  tradeAdd: (payload: CreateTradePayload) => http.request<unknown>('POST', Endpoint.tradeAdd, { body: payload }),
+    http.request<Page<TradeTask>>('GET', Endpoint.tradeList, { query, signal }),
+  tradeAdd: (payload: CreateTradePayload) => http.request<{ id: string }[]>('POST', Endpoint.tradeAdd, { body: payload }),
   tradeAction: (payload: TradeActionPayload) =>
-    http.request<unknown>('POST', Endpoint.tradeAction, { body: payload }),
+    http.request<null>('POST', Endpoint.tradeAction, { body: payload }),
   tradeDetail: (id: string, signal?: AbortSignal) =>
-    http.request<unknown>('GET', Endpoint.tradeDetail(id), { signal }),
+    http.request<TradeTaskDetail>('GET', Endpoint.tradeDetail(id), { signal }),
   tradePairs: (query: Query = {}, signal?: AbortSignal) =>
-    http.request<unknown>('GET', Endpoint.tradePairs, { query, signal }),
+    http.request<Page<TradePair>>('GET', Endpoint.tradePairs, { query, signal }),
   tradeHotPairs: (query: Query = {}, signal?: AbortSignal) =>
-    http.request<unknown>('GET', Endpoint.tradeHotPairs, { query, signal }),
+    http.request<TradePair[]>('GET', Endpoint.tradeHotPairs, { query, signal }),
   tradeConfigTemplates: (signal?: AbortSignal) =>
-    http.request<unknown>('GET', Endpoint.tradeConfigTemplates, { signal }),
+    http.request<StrategyTemplate[]>('GET', Endpoint.tradeConfigTemplates, { signal }),
   tradeOrderHistory: (query: Query = {}, signal?: AbortSignal) =>
-    http.request<unknown>('GET', Endpoint.tradeOrderHistory, { query, signal }),
+    http.request<Page<TradeOrder>>('GET', Endpoint.tradeOrderHistory, { query, signal }),
   tradeCoinPrice: (payload: CoinPricePayload) =>
-    http.request<unknown>('POST', Endpoint.tradeCoinPrice, { body: payload }),
+    http.request<Record<string, string>>('POST', Endpoint.tradeCoinPrice, { body: payload }),
   tradeUpdate: (payload: UpdateTradePayload) =>
-    http.request<unknown>('POST', Endpoint.tradeUpdate, { body: payload }),
-  tradeCloseOrder: (id: string) => http.request<unknown>('POST', Endpoint.tradeCloseOrder(id)),
+    http.request<{ id: string }>('POST', Endpoint.tradeUpdate, { body: payload }),
+  tradeCloseOrder: (id: string) => http.request<null>('POST', Endpoint.tradeCloseOrder(id)),
+
+  /** The exchanges a user can bind and the credentials each asks for (paper first). */
+  exchangeCatalog: (signal?: AbortSignal) =>
+    http.request<Page<ExchangeCatalogEntry>>('GET', Endpoint.exchangeCatalog, { signal }),
 });
 
 export type Api = ReturnType<typeof createApi>;

@@ -2,6 +2,8 @@ import englishMessages from 'ra-language-english';
 import { convertRaTranslationsToI18next } from 'ra-i18n-i18next';
 import type { LocaleCode } from '../api/types';
 import enUS from './messages/en-US';
+import { exchangeMessages } from './messages/exchange';
+import { tradePageMessages } from './messages/tradePages';
 import zhCN from './messages/zh-CN';
 import zhTW from './messages/zh-TW';
 import raZhCN from './ra/zh-CN';
@@ -14,6 +16,14 @@ export const raMessages: Record<LocaleCode, object> = { 'zh-CN': raZhCN, 'en-US'
 export const resources = Object.fromEntries(
   (Object.keys(appMessages) as LocaleCode[]).map((code) => [
     code,
-    { translation: { ...convertRaTranslationsToI18next(raMessages[code]), ...appMessages[code] } },
+    {
+      translation: {
+        ...convertRaTranslationsToI18next(raMessages[code]),
+        ...appMessages[code],
+        exchange: exchangeMessages[code].exchange,
+        tasks: tradePageMessages[code].tasks,
+        home: tradePageMessages[code].home,
+      } as Record<string, unknown>,
+    },
   ]),
 ) as Record<LocaleCode, { translation: Record<string, unknown> }>;

@@ -7,6 +7,7 @@ import pg from 'pg';
 import * as accounts from './migrations/001_accounts';
 import * as strategies from './migrations/002_strategies';
 import * as exchangeAccounts from './migrations/003_exchange_accounts';
+import * as trading from './migrations/004_trading';
 import type { Database } from './schema';
 
 /** Migrations in order; one SQL dialect (PostgreSQL) for PGlite and the server. */
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '001_accounts': accounts,
   '002_strategies': strategies,
   '003_exchange_accounts': exchangeAccounts,
+  '004_trading': trading,
 };
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 

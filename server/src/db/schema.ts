@@ -98,6 +98,76 @@ export interface ExchangeAccountsTable {
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
+export interface TradeTasksTable {
+  id: Generated<string>;
+  user_id: string;
+  exchange_account_id: string;
+  symbol: string;
+  strategy_id: string;
+  first_order_amount: string;
+  first_order_multiple: boolean;
+  cycle_count: number;
+  running: boolean;
+  replenish_status: 'replenish_open' | 'replenish_closed';
+  status: Generated<'active' | 'finished'>;
+  /** The engine's CycleState. */
+  state: ColumnType<Record<string, unknown>, string, string>;
+  last_error: string | null;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface OrdersTable {
+  id: Generated<string>;
+  task_id: string;
+  user_id: string;
+  exchange_account_id: string;
+  client_order_id: string;
+  exchange_order_id: string | null;
+  symbol: string;
+  cycle: number;
+  level: number;
+  side: 'buy' | 'sell';
+  reason: string;
+  status: 'intent' | 'open' | 'closed' | 'canceled' | 'failed';
+  /** Quote to spend (buy) or base to sell (sell), as asked. */
+  requested: string;
+  price: string | null;
+  filled: Generated<string>;
+  cost: Generated<string>;
+  fee: Generated<string>;
+  fee_currency: string | null;
+  error: string | null;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface TaskEventsTable {
+  id: Generated<string>;
+  task_id: string;
+  kind: string;
+  data: ColumnType<Record<string, unknown>, string | undefined, string>;
+  created_at: CreatedAt;
+}
+
+export interface CyclesTable {
+  id: Generated<string>;
+  task_id: string;
+  user_id: string;
+  cycle: number;
+  buy_cost: string;
+  sell_proceeds: string;
+  realized_profit: string;
+  closed_at: CreatedAt;
+}
+
+export interface PaperBalancesTable {
+  exchange_account_id: string;
+  asset: string;
+  free: string;
+  used: string;
+}
+
 export interface Database {
   users: UsersTable;
   verification_codes: VerificationCodesTable;
@@ -107,4 +177,9 @@ export interface Database {
   throttle_events: ThrottleEventsTable;
   exchange_accounts: ExchangeAccountsTable;
   strategies: StrategiesTable;
+  trade_tasks: TradeTasksTable;
+  orders: OrdersTable;
+  task_events: TaskEventsTable;
+  cycles: CyclesTable;
+  paper_balances: PaperBalancesTable;
 }

@@ -183,7 +183,8 @@ export const strategyRoutes = (db: Db) => async (app: FastifyInstance) => {
     { schema: { summary: 'Delete a template of ones own', body: { type: 'object', additionalProperties: false, required: ['id'], properties: { id: { type: 'string', format: 'uuid' } } } } },
     async (request) => {
       const { id } = request.body as { id: string };
-      // 13002 (in use by a task) is checked here once tasks exist.
+      const inUse = await db.selectFrom('trade_tasks').select('id').where('strategy_id', '=', id).limit(1).executeTakeFirst();
+      if (inUse) fail(ErrorCode.STRATEGY_IN_USE, 'a task uses this strategy', { taskId: inUse.id });
       const deleted = await db.deleteFrom('strategies').where('id', '=', id).where('user_id', '=', request.user!.id).executeTakeFirst();
       if (Number(deleted.numDeletedRows) !== 1) fail(ErrorCode.STRATEGY_NOT_EXIST, 'strategy does not exist');
       return ok(null);

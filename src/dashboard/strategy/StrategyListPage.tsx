@@ -21,7 +21,7 @@ export const StrategyListPage = () => {
   const mine = useGetList<StrategyTemplate>('strategy', { pagination: { page: 1, perPage: 100 } });
   const system = useQuery({
     queryKey: ['strategy', 'config-templates'],
-    queryFn: ({ signal }) => dataProvider.tradeConfigTemplates(signal) as Promise<StrategyTemplate[]>,
+    queryFn: ({ signal }) => dataProvider.tradeConfigTemplates(signal),
   });
 
   return (

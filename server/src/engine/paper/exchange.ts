@@ -155,6 +155,11 @@ export interface PaperExchange {
   fetchMarkets(): PaperMarketInfo[];
   /** Adds free funds (funding a demo account). */
   deposit(accountId: string, asset: string, amount: DecimalString): void;
+  /**
+   * Replaces an account's free balances with stored ones (the account is
+   * reloaded after its fill could not be recorded). Refused while it has open orders.
+   */
+  restoreBalances(accountId: string, free: Record<string, DecimalString>): void;
   /** Fills the resting limit orders the market now crosses, oldest first; call it after each market tick. Returns them. */
   onTick(): PaperOrder[];
 }
@@ -435,6 +440,11 @@ export const createPaperExchange = ({ market, feeRate = '0.001', balances = {} }
         },
       })),
     deposit,
+    restoreBalances: (accountId, free) => {
+      if ([...open].some((record) => record.accountId === accountId)) throw new Error(`paper account ${accountId} has open orders`);
+      wallets.delete(accountId);
+      for (const [asset, amount] of Object.entries(free)) deposit(accountId, asset, amount);
+    },
     onTick: () => {
       const filled: PaperOrder[] = [];
       // A copy of the set: fill() removes from it as we go.

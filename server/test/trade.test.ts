@@ -1,0 +1,237 @@
+import Big from 'big.js';
+import { sql } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BACKENDS, registerUser, startServer, type TestServer } from './harness';
+
+/** A tight ladder so that the simulated market (seed 42) fills and closes cycles within minutes. */
+const quickStrategy = {
+  name: 'Quick',
+  levels: [
+    { dropPercent: '0.05', multiple: '1' },
+    { dropPercent: '0.1', multiple: '2' },
+    { dropPercent: '0.2', multiple: '4' },
+  ],
+  takeProfitPercent: '0.05',
+  takeProfitCallbackPercent: '0',
+  replenishCallbackPercent: '0',
+  stopLossPercent: null,
+  cooldownSeconds: 5,
+};
+
+describe.each(BACKENDS)('trading tasks (%s)', (backend) => {
+  let server: TestServer;
+  let token: string;
+  let exchangeId: string;
+  let strategyId: string;
+
+  const call = (method: string, path: string, body?: unknown, as = token) => server.call(method, path, body, { token: as });
+  const createTasks = async (coins: string[], overrides: Record<string, unknown> = {}) =>
+    call('POST', '/api/trade/add', {
+      exchangeId,
+      coinIdList: coins,
+      cycleCount: 9999,
+      firstOrderAmount: '10',
+      firstOrderMultiple: false,
+      running: true,
+      replenishStatus: 'replenish_open',
+      strategyId,
+      ...overrides,
+    });
+  const ticks = async (n: number) => {
+    for (let i = 0; i < n; i++) await server.app.engine.tick();
+  };
+
+  beforeEach(async () => {
+    server = await startServer(backend);
+    token = (await registerUser(server, { email: 'trader@example.com' })).accessToken;
+    expect((await createTasksWithoutAccount()).body.code).toBe(11006);
+    exchangeId = (await call('POST', '/api/exchange/add', { exchange: 'paper', name: 'Paper' })).body.data.id;
+    strategyId = (await call('POST', '/api/strategy/add', quickStrategy)).body.data.id;
+  });
+  afterEach(async () => server.close());
+
+  const createTasksWithoutAccount = () =>
+    call('POST', '/api/trade/add', {
+      exchangeId: '00000000-0000-4000-8000-0000000000ff',
+      coinIdList: ['BTC/USDT'],
+      cycleCount: 9999,
+      firstOrderAmount: '10',
+      firstOrderMultiple: false,
+      running: true,
+      replenishStatus: 'replenish_open',
+      strategyId: '00000000-0000-4000-8000-000000000002',
+    });
+
+  it('lists pairs, hot pairs and prices of the paper market', async () => {
+    const pairs = await call('GET', `/api/trade/pairs?exchangeId=${exchangeId}&q=btc`);
+    expect(pairs.body.data.list).toEqual([expect.objectContaining({ id: 'BTC/USDT', base: 'BTC', quote: 'USDT', minCost: '5' })]);
+    expect((await call('GET', `/api/trade/pairs?exchangeId=${exchangeId}&pageSize=100`)).body.data.total).toBe(20);
+    const hot = await call('GET', `/api/trade/hot-pairs?exchangeId=${exchangeId}&sort=volume&limit=5`);
+    expect(hot.body.data).toHaveLength(5);
+    expect(hot.body.data[0].id).toBe('BTC/USDT');
+    const prices = await call('POST', '/api/trade/coin-price', { exchangeId, coins: ['BTC', 'ETH/USDT', 'NOPE'] });
+    expect(Object.keys(prices.body.data).sort()).toEqual(['BTC', 'ETH/USDT']);
+    expect(Number(prices.body.data.BTC)).toBeGreaterThan(1000);
+  });
+
+  it('creates one task per coin and the robot buys, replenishes, takes profit and starts the next cycle', async () => {
+    const created = await createTasks(['BTC/USDT', 'ETH/USDT']);
+    expect(created.body.code).toBe(0);
+    expect(created.body.data).toHaveLength(2);
+    await ticks(900);
+
+    const list = (await call('GET', '/api/trade/list')).body.data;
+    expect(list.total).toBe(2);
+    const orders = (await call('GET', '/api/trade/order-history?pageSize=100')).body.data;
+    expect(orders.total).toBeGreaterThan(2);
+    const sells = orders.list.filter((o: { side: string }) => o.side === 'sell');
+    expect(sells.length).toBeGreaterThan(0);
+    for (const order of orders.list) {
+      expect(order.status).toBe('closed');
+      expect(new Big(order.cost).eq(new Big(order.amount).times(order.price))).toBe(true);
+      expect(new Big(order.fee).gt(0)).toBe(true);
+    }
+    const btc = list.list.find((t: { symbol: string }) => t.symbol === 'BTC/USDT');
+    const detail = (await call('GET', `/api/trade/detail/${btc.id}`)).body.data;
+    expect(detail.cyclesDone).toBeGreaterThan(0);
+    expect(detail.events.map((e: { kind: string }) => e.kind)).toEqual(expect.arrayContaining(['created', 'cycle_started', 'sold', 'cycle_complete']));
+
+    // Realized profit is booked per cycle and adds up to the task's figure.
+    const cycles = await server.db.selectFrom('cycles').selectAll().where('task_id', '=', btc.id).execute();
+    const sum = cycles.reduce((acc, c) => acc.plus(c.realized_profit), new Big(0));
+    expect(sum.eq(btc.realizedProfit)).toBe(true);
+    for (const cycle of cycles) expect(new Big(cycle.sell_proceeds).minus(cycle.buy_cost).eq(cycle.realized_profit)).toBe(true);
+
+    // The open cycle's position is the sum of its buys (net of the fee taken in the coin).
+    const open = await server.db
+      .selectFrom('orders')
+      .selectAll()
+      .where('task_id', '=', btc.id)
+      .where('cycle', '=', detail.cyclesDone + 1)
+      .where('status', '=', 'closed')
+      .execute();
+    const bought = open.reduce((acc, o) => acc.plus(new Big(o.filled).minus(o.fee)), new Big(0));
+    expect(bought.eq(detail.quantity)).toBe(true);
+  });
+
+  it('replays the same orders for the same seed', async () => {
+    await createTasks(['SOL/USDT']);
+    await ticks(300);
+    const first = (await call('GET', '/api/trade/order-history?pageSize=100')).body.data.list.map((o: { side: string; price: string; level: number }) => `${o.side}@${o.price}#${o.level}`);
+    await server.close();
+
+    server = await startServer(backend);
+    token = (await registerUser(server, { email: 'trader@example.com' })).accessToken;
+    exchangeId = (await call('POST', '/api/exchange/add', { exchange: 'paper', name: 'Paper' })).body.data.id;
+    strategyId = (await call('POST', '/api/strategy/add', quickStrategy)).body.data.id;
+    await createTasks(['SOL/USDT']);
+    await ticks(300);
+    const second = (await call('GET', '/api/trade/order-history?pageSize=100')).body.data.list.map((o: { side: string; price: string; level: number }) => `${o.side}@${o.price}#${o.level}`);
+    expect(first.length).toBeGreaterThan(1);
+    expect(second).toEqual(first);
+  });
+
+  it('refuses a fourth task for one coin (14001) and changes nothing', async () => {
+    for (let i = 0; i < 3; i++) expect((await createTasks(['ETH/USDT'], { running: false })).body.code).toBe(0);
+    const refused = await createTasks(['ETH/USDT', 'SOL/USDT'], { running: false });
+    expect(refused.body).toMatchObject({ code: 14001, data: { symbol: 'ETH/USDT' } });
+    expect((await call('GET', '/api/trade/list')).body.data.total).toBe(3);
+  });
+
+  it('checks the ladder and the funds before a task runs', async () => {
+    const tooSmall = await createTasks(['BTC/USDT'], { firstOrderAmount: '1' });
+    expect(tooSmall.body).toMatchObject({ code: 10002, data: { reason: 'below_min_order', level: 0 } });
+    const tooBig = await createTasks(['BTC/USDT'], { firstOrderAmount: '2000' });
+    expect(tooBig.body).toMatchObject({ code: 11003, data: { reason: 'insufficient_funds', available: '10000' } });
+    expect((await createTasks(['NOPE/USDT'])).body.code).toBe(10006);
+    expect((await createTasks(['BTC/USDT'], { strategyId: '00000000-0000-4000-8000-0000000000aa' })).body.code).toBe(10006);
+    expect((await call('GET', '/api/trade/list')).body.data.total).toBe(0);
+  });
+
+  it('replenishes now only with a position (14000), closes the position at market and stops', async () => {
+    const id = (await createTasks(['BTC/USDT'], { running: false })).body.data[0].id;
+    expect((await call('POST', '/api/trade/action', { id, action: 'replenish' })).body.code).toBe(14000);
+    expect((await call('POST', `/api/trade/close-order/${id}`)).body.code).toBe(14000);
+
+    expect((await call('POST', '/api/trade/action', { id, action: 'start' })).body.code).toBe(0);
+    await ticks(1);
+    let detail = (await call('GET', `/api/trade/detail/${id}`)).body.data;
+    expect(detail.phase).toBe('open');
+    expect(detail.levelsFilled).toBe(0);
+    expect((await call('POST', '/api/trade/action', { id, action: 'replenish' })).body.code).toBe(0);
+    detail = (await call('GET', `/api/trade/detail/${id}`)).body.data;
+    expect(detail.levelsFilled).toBe(1);
+
+    expect((await call('POST', `/api/trade/close-order/${id}`)).body.code).toBe(0);
+    detail = (await call('GET', `/api/trade/detail/${id}`)).body.data;
+    expect(detail).toMatchObject({ running: false, quantity: '0', cyclesDone: 1 });
+    const orders = (await call('GET', `/api/trade/order-history?taskId=${id}`)).body.data.list;
+    expect(orders.map((o: { side: string; reason: string }) => `${o.side}:${o.reason}`)).toEqual(['sell:close', 'buy:replenish', 'buy:first']);
+    await ticks(30);
+    expect((await call('GET', `/api/trade/order-history?taskId=${id}`)).body.data.total).toBe(3);
+  });
+
+  it('stops and starts a task, keeping its position', async () => {
+    const id = (await createTasks(['BTC/USDT'])).body.data[0].id;
+    await ticks(1);
+    expect((await call('POST', '/api/trade/action', { id, action: 'stop' })).body.code).toBe(0);
+    const stopped = (await call('GET', `/api/trade/detail/${id}`)).body.data;
+    expect(stopped.running).toBe(false);
+    await ticks(120);
+    const after = (await call('GET', `/api/trade/detail/${id}`)).body.data;
+    expect(after.quantity).toBe(stopped.quantity);
+    expect((await call('GET', `/api/trade/order-history?taskId=${id}`)).body.data.total).toBe(1);
+  });
+
+  it('updates a task and refuses a strategy in use from being deleted (13002)', async () => {
+    const id = (await createTasks(['BTC/USDT'], { running: false })).body.data[0].id;
+    const updated = await call('POST', '/api/trade/update', { id, cycleCount: 3, firstOrderAmount: '12.5', firstOrderMultiple: true, running: false, status: 'replenish_closed', strategyId });
+    expect(updated.body.code).toBe(0);
+    expect((await call('GET', `/api/trade/detail/${id}`)).body.data).toMatchObject({ cycleCount: 3, firstOrderAmount: '12.5', firstOrderMultiple: true, status: 'replenish_closed' });
+    expect((await call('POST', '/api/strategy/delete', { id: strategyId })).body.code).toBe(13002);
+    expect((await call('POST', '/api/exchange/delete', { id: exchangeId })).body).toMatchObject({ code: 10008 });
+  });
+
+  it('never loses or doubles an order when its transaction dies half way (a crash), and resolves intents left behind', async () => {
+    const id = (await createTasks(['BTC/USDT'])).body.data[0].id;
+    // The transaction that records the fill cannot finish: like a crash between sending and storing.
+    await sql`alter table task_events rename to task_events_gone`.execute(server.db);
+    await ticks(1);
+    await sql`alter table task_events_gone rename to task_events`.execute(server.db);
+    expect(await server.db.selectFrom('orders').selectAll().execute()).toEqual([]);
+    const untouched = await server.db.selectFrom('paper_balances').select(['asset', 'free']).execute();
+    expect(untouched.filter((b) => b.asset === 'BTC')).toEqual([]);
+
+    // An intent stored before a crash and never answered: resolved on the next start, never sent twice.
+    await server.db
+      .insertInto('orders')
+      .values({ task_id: id, user_id: (await server.db.selectFrom('trade_tasks').select('user_id').executeTakeFirstOrThrow()).user_id, exchange_account_id: exchangeId, client_order_id: 'qt-left-behind', symbol: 'BTC/USDT', cycle: 1, level: 0, side: 'buy', reason: 'first', status: 'intent', requested: '10' })
+      .execute();
+    await server.app.engine.stop();
+    await server.app.engine.start();
+    await ticks(61);
+    const orders = await server.db.selectFrom('orders').select(['side', 'status', 'error', 'filled', 'fee', 'cost']).where('task_id', '=', id).orderBy('created_at').execute();
+    expect(orders.filter((o) => o.status === 'failed')).toEqual([expect.objectContaining({ error: 'not_sent' })]);
+    const filled = orders.filter((o) => o.status === 'closed');
+    expect(filled.filter((o) => o.side === 'buy').length).toBeGreaterThanOrEqual(1);
+    // The paper account and the orders agree to the last decimal.
+    const balances = Object.fromEntries((await server.db.selectFrom('paper_balances').select(['asset', 'free']).execute()).map((b) => [b.asset, b.free]));
+    const spent = filled.reduce((acc, o) => (o.side === 'buy' ? acc.plus(o.cost) : acc.minus(new Big(o.cost).minus(o.fee))), new Big(0));
+    const coins = filled.reduce((acc, o) => (o.side === 'buy' ? acc.plus(new Big(o.filled).minus(o.fee)) : acc.minus(o.filled)), new Big(0));
+    expect(new Big(10000).minus(spent).eq(balances.USDT!)).toBe(true);
+    expect(coins.eq(balances.BTC ?? '0')).toBe(true);
+  });
+
+  it('keeps tasks and orders private', async () => {
+    const id = (await createTasks(['BTC/USDT'])).body.data[0].id;
+    await ticks(1);
+    const other = (await registerUser(server, { email: 'other@example.com' })).accessToken;
+    expect((await call('GET', '/api/trade/list', undefined, other)).body.data).toEqual({ list: [], total: 0 });
+    expect((await call('GET', `/api/trade/detail/${id}`, undefined, other)).body.code).toBe(10006);
+    expect((await call('GET', `/api/trade/order-history?taskId=${id}`, undefined, other)).body.code).toBe(10006);
+    expect((await call('GET', '/api/trade/order-history', undefined, other)).body.data.total).toBe(0);
+    expect((await call('POST', '/api/trade/action', { id, action: 'stop' }, other)).body.code).toBe(10006);
+    expect((await call('POST', `/api/trade/close-order/${id}`, undefined, other)).body.code).toBe(10006);
+    expect((await call('POST', '/api/trade/add', { exchangeId, coinIdList: ['ETH/USDT'], cycleCount: 1, firstOrderAmount: '10', firstOrderMultiple: false, running: false, replenishStatus: 'replenish_open', strategyId }, other)).body.code).toBe(11006);
+  });
+});

@@ -1,0 +1,106 @@
+import AddIcon from '@mui/icons-material/Add';
+import ScienceIcon from '@mui/icons-material/ScienceOutlined';
+import { Alert, Box, Button, Paper, Stack, Typography } from '@mui/material';
+import { useState } from 'react';
+import { Confirm, useDelete, useGetList, useNotify, useTranslate } from 'react-admin';
+import { Link } from 'react-router-dom';
+import { PAPER_EXCHANGE, type ExchangeAccount } from '../../api/exchange';
+import { Screen } from '../layout/Screen';
+import { ExchangeAccountCard } from './ExchangeAccountCard';
+import { exchangeLabel, refusalExplanation } from './exchangeText';
+import { useExchangeCatalog } from './useExchangeCatalog';
+
+const grid = { display: 'grid', gap: 2, gridTemplateColumns: { xs: 'minmax(0, 1fr)', sm: 'repeat(2, minmax(0, 1fr))', lg: 'repeat(3, minmax(0, 1fr))' } } as const;
+
+/** No account yet: the paper account is the way to try everything without real money. */
+const EmptyState = () => {
+  const translate = useTranslate();
+  return (
+    <Paper sx={{ p: { xs: 2.5, md: 4 }, textAlign: 'center' }}>
+      <ScienceIcon color="success" sx={{ fontSize: 48 }} />
+      <Typography variant="h6" component="h2" sx={{ fontWeight: 600, mt: 1 }}>
+        {translate('exchange.emptyTitle')}
+      </Typography>
+      <Typography color="text.secondary" sx={{ mt: 1, mx: 'auto', maxWidth: 560 }}>
+        {translate('exchange.emptyText')}
+      </Typography>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ mt: 3, justifyContent: 'center' }}>
+        <Button component={Link} to={`/exchange/add?exchange=${PAPER_EXCHANGE}`} variant="contained" startIcon={<ScienceIcon />}>
+          {translate('exchange.addPaper')}
+        </Button>
+        <Button component={Link} to="/exchange/add" variant="outlined">
+          {translate('exchange.addReal')}
+        </Button>
+      </Stack>
+    </Paper>
+  );
+};
+
+/** `/exchange`: the exchange accounts the user has bound (spec: API list). */
+export const ExchangeListPage = () => {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const [toDelete, setToDelete] = useState<ExchangeAccount | null>(null);
+  const [deleteOne, { isPending: deleting }] = useDelete();
+  const accounts = useGetList<ExchangeAccount>('exchange', { pagination: { page: 1, perPage: 100 }, sort: { field: 'createdAt', order: 'ASC' } });
+  const catalog = useExchangeCatalog();
+
+  return (
+    <Screen titleKey="page.exchange">
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, mb: 2 }}>
+        <Typography color="text.secondary" sx={{ flexGrow: 1, minWidth: 0 }}>
+          {translate('exchange.intro')}
+        </Typography>
+        <Button component={Link} to="/exchange/add" variant="contained" startIcon={<AddIcon />} sx={{ flexShrink: 0 }}>
+          {translate('exchange.add')}
+        </Button>
+      </Box>
+      {accounts.error && <Alert severity="error">{accounts.error.message}</Alert>}
+      {accounts.data?.length === 0 ? (
+        <EmptyState />
+      ) : (
+        <Box sx={grid}>
+          {accounts.data?.map((account) => (
+            <ExchangeAccountCard
+              key={account.id}
+              account={account}
+              exchangeName={exchangeLabel(account.exchange, catalog.data, translate)}
+              actions={
+                <>
+                  <Button size="small" color="error" onClick={() => setToDelete(account)}>
+                    {translate('exchange.delete')}
+                  </Button>
+                  <Button size="small" component={Link} to={`/exchange/edit/${account.id}`}>
+                    {translate('exchange.edit')}
+                  </Button>
+                </>
+              }
+            />
+          ))}
+        </Box>
+      )}
+
+      <Confirm
+        isOpen={toDelete !== null}
+        loading={deleting}
+        title={translate('exchange.delete')}
+        content={translate(toDelete?.exchange === PAPER_EXCHANGE ? 'exchange.deleteConfirm' : 'exchange.deleteConfirmKeys', { name: toDelete?.name ?? '' })}
+        onClose={() => setToDelete(null)}
+        onConfirm={() => {
+          if (!toDelete) return;
+          deleteOne(
+            'exchange',
+            { id: toDelete.id, previousData: toDelete },
+            {
+              onSuccess: () => notify(translate('exchange.deleted'), { type: 'success' }),
+              // "In use" comes as a bare 10008: its own explanation says what to do.
+              onError: (error) =>
+                notify(refusalExplanation(error, translate) ?? (error instanceof Error ? error.message : translate('error.fallback')), { type: 'error' }),
+              onSettled: () => setToDelete(null),
+            },
+          );
+        }}
+      />
+    </Screen>
+  );
+};

@@ -1,0 +1,66 @@
+import {
+  PAPER_EXCHANGE,
+  type CredentialField,
+  type ExchangeCatalogEntry,
+  type ExchangeUnavailableReason,
+  type KeyRefusalReason,
+} from '../../api/exchange';
+import type { DecimalString } from '../../api/types';
+import { isApiError } from '../../dataProvider/ApiError';
+
+type Translate = (key: string, options?: Record<string, unknown>) => string;
+
+export const CREDENTIAL_FIELDS: readonly CredentialField[] = ['apiKey', 'secret', 'password', 'uid'];
+
+/** Secrets are typed into password inputs; the key and the uid are not secret on their own. */
+export const isSecretField = (field: CredentialField) => field === 'secret' || field === 'password';
+
+/** The catalog names the paper exchange in English; every other name is a brand and stays as it is. */
+export const exchangeLabel = (exchangeId: string, catalog: readonly ExchangeCatalogEntry[] | undefined, translate: Translate) =>
+  exchangeId === PAPER_EXCHANGE ? translate('exchange.paperName') : (catalog?.find((entry) => entry.id === exchangeId)?.name ?? exchangeId);
+
+/** Reasons with their own explanation under `exchange.reason.*` (the server's `data.reason`). */
+const EXPLAINED_REASONS = {
+  invalid_key: true,
+  permission_denied: true,
+  account_suspended: true,
+  exchange_refused: true,
+  cannot_trade: true,
+  can_withdraw: true,
+  exchange_unreachable: true,
+  exchange_busy: true,
+  clock_skew: true,
+  restricted_location: true,
+  bad_response: true,
+  in_use: true,
+} as const satisfies Record<KeyRefusalReason | ExchangeUnavailableReason | 'in_use', true>;
+
+const errorData = (error: unknown): { reason?: unknown; field?: unknown } | null =>
+  isApiError(error) && typeof error.data === 'object' && error.data !== null ? (error.data as { reason?: unknown; field?: unknown }) : null;
+
+/** The explanation of a refusal's reason in the current language, or null when the refusal gives none we know. */
+export const refusalExplanation = (error: unknown, translate: Translate): string | null => {
+  const reason = errorData(error)?.reason;
+  return typeof reason === 'string' && Object.hasOwn(EXPLAINED_REASONS, reason) ? translate(`exchange.reason.${reason}`) : null;
+};
+
+/** The form field a refusal points at (`data.field`), if any. */
+export const refusedField = (error: unknown): string | null => {
+  const field = errorData(error)?.field;
+  return typeof field === 'string' ? field : null;
+};
+
+/** '10,000 USDT' in the reader's number format (display only: the amounts stay strings everywhere else). */
+export const formatBalances = (balances: Record<string, DecimalString>, locale: string) => {
+  const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 8 });
+  return Object.entries(balances)
+    .map(([asset, amount]) => `${number.format(Number(amount))} ${asset}`)
+    .join(', ');
+};
+
+/** The exchange's name, or 'OKX 2', 'OKX 3'... when the user already has an account called that. */
+export const suggestedName = (label: string, taken: readonly string[]) => {
+  const names = new Set(taken.map((name) => name.toLowerCase()));
+  if (!names.has(label.toLowerCase())) return label;
+  for (let n = 2; ; n += 1) if (!names.has(`${label} ${n}`.toLowerCase())) return `${label} ${n}`;
+};

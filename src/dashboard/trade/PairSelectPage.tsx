@@ -1,0 +1,112 @@
+import { Alert, Box, Button, Checkbox, Chip, InputAdornment, List, ListItemButton, ListItemIcon, ListItemText, Paper, Stack, TextField, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
+import SearchIcon from '@mui/icons-material/Search';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useDataProvider, useTranslate } from 'react-admin';
+import { Link, useNavigate } from 'react-router-dom';
+import type { TradePair } from '../../api/trade';
+import type { AppDataProvider } from '../../dataProvider/dataProvider';
+import { Screen } from '../layout/Screen';
+import { pairId, useWizardDraft, wizardDraft } from './wizard/draftStore';
+
+const changeColor = (change: string) => (change.startsWith('-') ? 'error.main' : 'success.main');
+
+/** `/trade/pair-select`: search, hot pairs and multi-select for the wizard draft. */
+export const PairSelectPage = () => {
+  const translate = useTranslate();
+  const navigate = useNavigate();
+  const dataProvider = useDataProvider<AppDataProvider>();
+  const draft = useWizardDraft();
+  const [q, setQ] = useState('');
+  const [sort, setSort] = useState<'volume' | 'change'>('volume');
+  const exchangeId = draft.selectedApi ?? undefined;
+  const selected = new Set(draft.selectedPairs.map(pairId));
+
+  const pairs = useQuery({
+    queryKey: ['trade', 'pairs', exchangeId, q],
+    queryFn: ({ signal }) => dataProvider.tradePairs({ exchangeId, q, pageSize: 100 }, signal),
+    enabled: Boolean(exchangeId),
+  });
+  const hot = useQuery({
+    queryKey: ['trade', 'hot-pairs', exchangeId, sort],
+    queryFn: ({ signal }) => dataProvider.tradeHotPairs({ exchangeId, sort, limit: 8 }, signal),
+    enabled: Boolean(exchangeId),
+  });
+
+  const toggle = (id: string) =>
+    wizardDraft.update({ selectedPairs: selected.has(id) ? draft.selectedPairs.filter((p) => pairId(p) !== id) : [...draft.selectedPairs, id] });
+
+  if (!exchangeId) {
+    return (
+      <Screen titleKey="page.pairSelect">
+        <Alert severity="info" action={<Button component={Link} to="/trade/add">{translate('app.back')}</Button>}>
+          {translate('wizard.chooseExchangeFirst')}
+        </Alert>
+      </Screen>
+    );
+  }
+
+  return (
+    <Screen titleKey="page.pairSelect">
+      <Stack spacing={2}>
+        <Paper sx={{ p: 2, minWidth: 0 }}>
+          <Stack direction="row" sx={{ alignItems: 'center', mb: 1, gap: 1, flexWrap: 'wrap' }}>
+            <Typography variant="subtitle1" sx={{ fontWeight: 600, flexGrow: 1 }}>
+              {translate('wizard.hotPairs')}
+            </Typography>
+            <ToggleButtonGroup size="small" exclusive value={sort} onChange={(_, value: 'volume' | 'change' | null) => value && setSort(value)}>
+              <ToggleButton value="volume">{translate('wizard.byVolume')}</ToggleButton>
+              <ToggleButton value="change">{translate('wizard.byChange')}</ToggleButton>
+            </ToggleButtonGroup>
+          </Stack>
+          <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1 }}>
+            {hot.data?.map((pair) => (
+              <Chip
+                key={pair.id}
+                label={`${pair.base} ${pair.change24h}%`}
+                color={selected.has(pair.id) ? 'primary' : 'default'}
+                variant={selected.has(pair.id) ? 'filled' : 'outlined'}
+                onClick={() => toggle(pair.id)}
+              />
+            ))}
+          </Stack>
+        </Paper>
+
+        <Paper sx={{ p: 2, minWidth: 0 }}>
+          <TextField
+            fullWidth
+            size="small"
+            placeholder={translate('wizard.searchPairs')}
+            value={q}
+            onChange={(event) => setQ(event.target.value)}
+            slotProps={{ input: { startAdornment: <InputAdornment position="start"><SearchIcon /></InputAdornment> }, htmlInput: { 'aria-label': translate('wizard.searchPairs') } }}
+          />
+          {pairs.error && <Alert severity="error" sx={{ mt: 1 }}>{pairs.error.message}</Alert>}
+          {pairs.data?.list.length === 0 && <Typography sx={{ mt: 2 }} color="text.secondary">{translate('wizard.noPairs')}</Typography>}
+          <List dense>
+            {pairs.data?.list.map((pair: TradePair) => (
+              <ListItemButton key={pair.id} onClick={() => toggle(pair.id)} selected={selected.has(pair.id)}>
+                <ListItemIcon sx={{ minWidth: 36 }}>
+                  <Checkbox edge="start" checked={selected.has(pair.id)} tabIndex={-1} disableRipple slotProps={{ input: { 'aria-label': pair.symbol } }} />
+                </ListItemIcon>
+                <ListItemText primary={pair.symbol} secondary={`${translate('wizard.price')} ${pair.price}`} />
+                <Typography variant="body2" sx={{ color: changeColor(pair.change24h), whiteSpace: 'nowrap' }}>
+                  {pair.change24h}%
+                </Typography>
+              </ListItemButton>
+            ))}
+          </List>
+        </Paper>
+
+        <Box sx={{ position: 'sticky', bottom: { xs: 72, md: 8 }, display: 'flex', gap: 1, alignItems: 'center' }}>
+          <Typography sx={{ flexGrow: 1, bgcolor: 'background.paper', px: 1.5, py: 1, borderRadius: 1 }}>
+            {translate('wizard.selectedCount', { count: selected.size })}
+          </Typography>
+          <Button variant="contained" size="large" onClick={() => navigate('/trade/add')}>
+            {translate('wizard.done')}
+          </Button>
+        </Box>
+      </Stack>
+    </Screen>
+  );
+};

@@ -1,0 +1,267 @@
+import CallMadeIcon from '@mui/icons-material/CallMade';
+import ReceiptLongIcon from '@mui/icons-material/ReceiptLongOutlined';
+import SellIcon from '@mui/icons-material/SellOutlined';
+import {
+  Alert,
+  Box,
+  Button,
+  List,
+  ListItem,
+  ListItemText,
+  Paper,
+  Skeleton,
+  Stack,
+  Typography,
+} from '@mui/material';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Confirm, useDataProvider, useLocaleState, useNotify, useTranslate } from 'react-admin';
+import { Link, useParams } from 'react-router-dom';
+import type { TradeTaskDetail } from '../../api/trade';
+import type { AppDataProvider } from '../../dataProvider/dataProvider';
+import { Screen } from '../layout/Screen';
+import { templateLabel } from '../strategy/strategyText';
+import { chartFills, chartLines } from './chartGeometry';
+import { Figure } from './Figure';
+import { PriceChart } from './PriceChart';
+import { RunningSwitch } from './RunningSwitch';
+import { TaskStatusChips } from './TaskStatusChips';
+import { useLivePrices } from './useLivePrices';
+import {
+  baseOf,
+  currentCycle,
+  cycleText,
+  eventText,
+  eventTone,
+  formatPrice,
+  formatQuantity,
+  formatQuote,
+  formatSigned,
+  formatTime,
+  profitColor,
+  refusalText,
+  taskState,
+  TASK_REFRESH_MS,
+} from './taskText';
+
+const section = { p: { xs: 2, md: 3 }, minWidth: 0 } as const;
+const figures = { display: 'grid', gap: 2, gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', sm: 'repeat(3, minmax(0, 1fr))', md: 'repeat(4, minmax(0, 1fr))' } } as const;
+
+const SectionTitle = ({ children }: { children: string }) => (
+  <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600, mb: 1.5 }}>
+    {children}
+  </Typography>
+);
+
+/** The header: what the task trades, where, with which template, and what can be done to it. */
+const TaskHeader = ({ task }: { task: TradeTaskDetail }) => {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const queryClient = useQueryClient();
+  const dataProvider = useDataProvider<AppDataProvider>();
+  const [locale] = useLocaleState();
+  const [confirmClose, setConfirmClose] = useState(false);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['trade'] });
+
+  const replenish = useMutation({
+    mutationFn: () => dataProvider.tradeAction({ id: task.id, action: 'replenish' }),
+    onSuccess: () => {
+      notify(translate('tasks.detail.replenishSent'), { type: 'success' });
+      return refresh();
+    },
+    onError: (error) => notify(refusalText(error, translate), { type: 'error' }),
+  });
+  const close = useMutation({
+    mutationFn: () => dataProvider.tradeCloseOrder(task.id),
+    onSuccess: () => {
+      notify(translate('tasks.detail.closed'), { type: 'success' });
+      return refresh();
+    },
+    onError: (error) => notify(refusalText(error, translate), { type: 'error' }),
+    onSettled: () => setConfirmClose(false),
+  });
+  const hasPosition = Number(task.quantity) > 0;
+
+  return (
+    <Paper sx={section}>
+      <Stack direction="row" spacing={1.5} sx={{ alignItems: 'flex-start', minWidth: 0 }}>
+        <Box sx={{ minWidth: 0, flexGrow: 1 }}>
+          <Typography variant="h5" component="h2" sx={{ fontWeight: 700, overflowWrap: 'anywhere' }}>
+            {task.symbol}
+          </Typography>
+          <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
+            {task.exchangeName} · {templateLabel({ name: task.strategyName, system: task.strategySystem }, translate)} · {cycleText(task, translate)}
+          </Typography>
+          <Box sx={{ mt: 1 }}>
+            <TaskStatusChips task={task} />
+          </Box>
+        </Box>
+        <Box sx={{ flexShrink: 0 }}>
+          <RunningSwitch task={task} />
+        </Box>
+      </Stack>
+      <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1, mt: 2 }}>
+        <Button variant="contained" startIcon={<CallMadeIcon />} disabled={task.finished || replenish.isPending} onClick={() => replenish.mutate()}>
+          {translate('tasks.detail.replenishNow')}
+        </Button>
+        <Button variant="outlined" color="error" startIcon={<SellIcon />} disabled={task.finished || close.isPending} onClick={() => setConfirmClose(true)}>
+          {translate('tasks.detail.close')}
+        </Button>
+        <Button component={Link} to={`/trade/order-history?taskId=${task.id}`} startIcon={<ReceiptLongIcon />}>
+          {translate('tasks.detail.orders')}
+        </Button>
+      </Stack>
+      <Confirm
+        isOpen={confirmClose}
+        loading={close.isPending}
+        title={translate('tasks.detail.closeTitle')}
+        content={
+          hasPosition
+            ? translate('tasks.detail.closeConfirm', { symbol: task.symbol, quantity: `${formatQuantity(task.quantity, locale)} ${baseOf(task.symbol)}` })
+            : translate('tasks.detail.closeConfirmNoPosition', { symbol: task.symbol })
+        }
+        confirm={translate('tasks.detail.close')}
+        confirmColor="warning"
+        onClose={() => setConfirmClose(false)}
+        onConfirm={() => close.mutate()}
+      />
+    </Paper>
+  );
+};
+
+/** The cycle under way: its phase and the numbers the robot decides on. */
+const CycleState = ({ task }: { task: TradeTaskDetail }) => {
+  const translate = useTranslate();
+  const [locale] = useLocaleState();
+  const lines = chartLines(task);
+  const next = lines.find((line) => line.kind === 'level' && line.level === task.levelsFilled + 1);
+  const takeProfit = lines.find((line) => line.kind === 'takeProfit');
+  const hasPosition = Number(task.quantity) > 0;
+  return (
+    <Paper sx={section} data-section="cycle">
+      <SectionTitle>{translate('tasks.detail.cycleTitle')}</SectionTitle>
+      {!hasPosition && (
+        <Typography color="text.secondary" sx={{ mb: 2 }}>
+          {translate('tasks.detail.noPosition')}
+        </Typography>
+      )}
+      <Box sx={figures}>
+        <Figure testId="phase" label={translate('tasks.figure.phase')} value={translate(`tasks.phase.${taskState(task)}`)} />
+        <Figure testId="firstFill" label={translate('tasks.figure.firstFill')} value={formatPrice(task.firstFillPrice, locale)} />
+        <Figure testId="average" label={translate('tasks.figure.average')} value={formatPrice(task.averagePrice, locale)} />
+        <Figure testId="last" label={translate('tasks.figure.lastPrice')} value={formatPrice(task.lastPrice, locale)} />
+        <Figure
+          testId="position"
+          label={translate('tasks.figure.positionOf', { base: baseOf(task.symbol) })}
+          value={hasPosition ? formatQuantity(task.quantity, locale) : '—'}
+        />
+        <Figure testId="cost" label={translate('tasks.figure.cost')} value={`${formatQuote(task.cost, locale)} USDT`} />
+        <Figure testId="floating" label={translate('tasks.figure.floating')} value={formatSigned(task.floatingProfit, locale)} color={profitColor(task.floatingProfit)} />
+        <Figure testId="realized" label={translate('tasks.figure.realized')} value={formatSigned(task.realizedProfit, locale)} color={profitColor(task.realizedProfit)} />
+        <Figure testId="levels" label={translate('tasks.figure.levels')} value={`${task.levelsFilled} / ${task.levelsTotal}`} />
+        <Figure
+          testId="nextLevel"
+          label={translate('tasks.figure.nextLevel')}
+          value={next ? formatPrice(String(next.price), locale) : hasPosition ? translate('tasks.allLevelsFilled') : '—'}
+        />
+        <Figure testId="takeProfitPrice" label={translate('tasks.figure.takeProfitPrice')} value={takeProfit ? formatPrice(String(takeProfit.price), locale) : '—'} />
+        <Figure
+          testId="takeProfitArmed"
+          label={translate('tasks.figure.takeProfitArmed')}
+          value={translate(task.takeProfitArmed ? 'tasks.armed' : 'tasks.notArmed')}
+          color={task.takeProfitArmed ? 'success.main' : undefined}
+        />
+      </Box>
+    </Paper>
+  );
+};
+
+const TONE_COLOR = { success: 'success.main', error: 'error.main', warning: 'warning.main', info: 'info.main', default: 'grey.400' } as const;
+
+const Events = ({ task }: { task: TradeTaskDetail }) => {
+  const translate = useTranslate();
+  const [locale] = useLocaleState();
+  return (
+    <Paper sx={section} data-section="events">
+      <SectionTitle>{translate('tasks.detail.events')}</SectionTitle>
+      {task.events.length === 0 ? (
+        <Typography color="text.secondary">{translate('tasks.detail.noEvents')}</Typography>
+      ) : (
+        <List dense disablePadding aria-label={translate('tasks.detail.events')}>
+          {task.events.map((event) => (
+            <ListItem key={event.id} disableGutters data-event={event.kind} sx={{ alignItems: 'flex-start', gap: 1.5 }}>
+              <Box aria-hidden sx={{ width: 8, height: 8, borderRadius: '50%', bgcolor: TONE_COLOR[eventTone(event)], mt: 1, flexShrink: 0 }} />
+              <ListItemText
+                sx={{ my: 0.25, minWidth: 0 }}
+                primary={eventText(event, translate, locale)}
+                secondary={formatTime(event.createdAt, locale)}
+                slotProps={{ primary: { sx: { overflowWrap: 'anywhere' } } }}
+              />
+            </ListItem>
+          ))}
+        </List>
+      )}
+    </Paper>
+  );
+};
+
+const Chart = ({ task }: { task: TradeTaskDetail }) => {
+  const translate = useTranslate();
+  const dataProvider = useDataProvider<AppDataProvider>();
+  const { points } = useLivePrices(task.exchangeId, task.symbol);
+  const cycle = currentCycle(task);
+  const orders = useQuery({
+    queryKey: ['trade', 'orders', { taskId: task.id, chart: true }],
+    queryFn: ({ signal }) => dataProvider.tradeOrderHistory({ taskId: task.id, page: 1, pageSize: 100 }, signal),
+    refetchInterval: TASK_REFRESH_MS,
+  });
+  return (
+    <Paper sx={section} data-section="chart">
+      <SectionTitle>{translate('tasks.detail.chartTitle')}</SectionTitle>
+      <PriceChart
+        symbol={task.symbol}
+        points={points}
+        lines={chartLines(task)}
+        fills={task.phase === 'open' ? chartFills(orders.data?.list ?? [], cycle) : []}
+        levelsFilled={task.levelsFilled}
+        now={points[points.length - 1]?.t ?? Date.now()}
+      />
+    </Paper>
+  );
+};
+
+/** `/trade/detail/:id`: one task, its cycle, its price against its ladder and what it has done. */
+export const TaskDetailPage = () => {
+  const { id = '' } = useParams();
+  const translate = useTranslate();
+  const dataProvider = useDataProvider<AppDataProvider>();
+  const detail = useQuery({
+    queryKey: ['trade', 'detail', id],
+    queryFn: ({ signal }) => dataProvider.tradeDetail(id, signal),
+    refetchInterval: TASK_REFRESH_MS,
+    enabled: id !== '',
+  });
+  const task = detail.data;
+
+  return (
+    <Screen titleKey="page.tradeDetail">
+      <Box data-task-id={id} sx={{ minWidth: 0 }}>
+        {detail.error && !task && <Alert severity="error">{detail.error.message || translate('tasks.detail.loadFailed')}</Alert>}
+        {detail.isPending && !detail.error && (
+          <Stack spacing={2}>
+            <Skeleton variant="rounded" height={140} />
+            <Skeleton variant="rounded" height={220} />
+          </Stack>
+        )}
+        {task && (
+          <Stack spacing={2}>
+            <TaskHeader task={task} />
+            <CycleState task={task} />
+            <Chart task={task} />
+            <Events task={task} />
+          </Stack>
+        )}
+      </Box>
+    </Screen>
+  );
+};

@@ -1,0 +1,349 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { TradeOrder, TradeTask, TradeTaskDetail } from '../../api/trade';
+import { createI18nProvider } from '../../i18n/i18nProvider';
+import { fail, ok, type Handler, type RecordedRequest } from '../../testing/fakeServer';
+import { findHeading, renderApp, signIn } from '../../testing/renderApp';
+
+const me = { 'GET /api/user/me': () => ok({ id: 'u1', email: 'a@example.com', nickname: 'A', avatar: null, inviteCode: 'X', level: 0, activated: true, role: 'user' }) };
+
+const btc: TradeTask = {
+  id: 't-1',
+  exchangeId: 'ex-1',
+  exchangeName: '练手账户',
+  symbol: 'BTC/USDT',
+  strategyId: '00000000-0000-4000-8000-000000000002',
+  strategyName: 'balanced',
+  strategySystem: true,
+  firstOrderAmount: '10',
+  firstOrderMultiple: false,
+  cycleCount: 9999,
+  cyclesDone: 2,
+  running: true,
+  status: 'replenish_open',
+  finished: false,
+  phase: 'open',
+  quantity: '0.2',
+  cost: '20.02',
+  averagePrice: '100.1',
+  lastPrice: '99',
+  floatingProfit: '-0.22',
+  realizedProfit: '1.25',
+  levelsFilled: 1,
+  levelsTotal: 2,
+  createdAt: '2026-03-01T08:00:00.000Z',
+};
+const eth: TradeTask = {
+  ...btc,
+  id: 't-2',
+  symbol: 'ETH/USDT',
+  cycleCount: 5,
+  cyclesDone: 0,
+  running: false,
+  phase: 'ready',
+  quantity: '0',
+  cost: '0',
+  averagePrice: null,
+  lastPrice: '3000',
+  floatingProfit: '0',
+  realizedProfit: '0.5',
+  levelsFilled: 0,
+};
+
+const detail: TradeTaskDetail = {
+  ...btc,
+  strategy: {
+    levels: [
+      { dropPercent: '1', multiple: '1' },
+      { dropPercent: '2.5', multiple: '2' },
+    ],
+    takeProfitPercent: '1.5',
+    takeProfitCallbackPercent: '0.3',
+    replenishCallbackPercent: '0.3',
+    stopLossPercent: null,
+    cooldownSeconds: 120,
+  },
+  firstFillPrice: '100',
+  takeProfitArmed: false,
+  events: [
+    { id: '5', kind: 'error', data: { reason: 'insufficient_funds', side: 'buy', level: 2, asset: 'USDT', required: '20', available: '5' }, createdAt: '2026-03-01T08:05:00.000Z' },
+    { id: '4', kind: 'replenished', data: { cycle: 3, level: 1, price: '99', amount: '10' }, createdAt: '2026-03-01T08:04:00.000Z' },
+    { id: '3', kind: 'cycle_started', data: { cycle: 3, level: 0, price: '100', amount: '10' }, createdAt: '2026-03-01T08:03:00.000Z' },
+    { id: '2', kind: 'cycle_complete', data: { cycle: 2, profit: '0.15' }, createdAt: '2026-03-01T08:02:00.000Z' },
+    { id: '1', kind: 'created', data: { running: true }, createdAt: '2026-03-01T08:00:00.000Z' },
+  ],
+};
+
+const order = (over: Partial<TradeOrder>): TradeOrder => ({
+  id: 'o-1',
+  taskId: 't-1',
+  symbol: 'BTC/USDT',
+  cycle: 3,
+  level: 0,
+  side: 'buy',
+  reason: 'first',
+  status: 'closed',
+  price: '100',
+  amount: '0.1',
+  cost: '10',
+  fee: '0.01',
+  feeCurrency: 'USDT',
+  error: null,
+  createdAt: '2026-03-01T08:03:00.000Z',
+  ...over,
+});
+const orders = [
+  order({ id: 'o-3', cycle: 2, side: 'sell', reason: 'take_profit', price: '101.5', amount: '0.1', cost: '10.15', createdAt: '2026-03-01T08:02:00.000Z' }),
+  order({ id: 'o-2', level: 1, reason: 'replenish', price: '99', amount: '0.10101', cost: '10', createdAt: '2026-03-01T08:04:00.000Z' }),
+  order({ id: 'o-1' }),
+];
+
+const query = (request: RecordedRequest | undefined) => Object.fromEntries(new URL(request?.url ?? '', 'http://localhost').searchParams);
+const lastRequest = (requests: RecordedRequest[], path: string) => requests.filter((r) => r.path === path).at(-1);
+
+beforeEach(async () => {
+  const provider = await createI18nProvider();
+  if (provider.getLocale() !== 'zh-CN') await provider.changeLocale('zh-CN');
+  signIn();
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('task list', () => {
+  const list = (extra: Record<string, Handler> = {}) => ({
+    ...me,
+    'GET /api/trade/list': () => ok({ list: [btc, eth], total: 2 }),
+    ...extra,
+  });
+
+  it('shows every task with its figures', async () => {
+    await renderApp('/trade', list());
+    await findHeading('交易任务');
+    const card = await screen.findByText('BTC/USDT').then((el) => el.closest('[data-task]') as HTMLElement);
+    const figure = (name: string) => card.querySelector(`[data-figure="${name}"]`)?.textContent;
+    expect(within(card).getByText('练手账户 · 均衡型')).toBeInTheDocument();
+    expect(figure('cycle')).toBe('第 3 / ∞ 轮');
+    expect(figure('position')).toBe('持仓数量（BTC）0.2');
+    expect(figure('average')).toBe('持仓均价100.10');
+    expect(figure('last')).toBe('最新价99.00');
+    expect(figure('floating')).toBe('浮动盈亏-0.22');
+    expect(figure('realized')).toBe('已实现收益+1.25');
+    expect(figure('levels')).toBe('已补仓档位1 / 2');
+    expect(within(card).getByText('持仓中')).toBeInTheDocument();
+    expect(within(card).getByText('补仓开启')).toBeInTheDocument();
+    expect(within(card).getByRole('link', { name: /BTC\/USDT/ })).toHaveAttribute('href', '/trade/detail/t-1');
+
+    const ethCard = screen.getByText('ETH/USDT').closest('[data-task]') as HTMLElement;
+    expect(ethCard.querySelector('[data-figure="cycle"]')?.textContent).toBe('第 1 / 5 轮');
+    expect(within(ethCard).getByText('已停止')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: '全部订单' })).toHaveAttribute('href', '/trade/all-order-history');
+    expect(screen.getByRole('link', { name: '新建任务' })).toHaveAttribute('href', '/trade/add');
+  });
+
+  it('stops a robot with its switch', async () => {
+    const app = await renderApp('/trade', list({ 'POST /api/trade/action': () => ok(null) }));
+    const toggle = await screen.findByRole('switch', { name: 'BTC/USDT 运行' });
+    expect(toggle).toBeChecked();
+    await userEvent.click(toggle);
+    await waitFor(() => expect(lastRequest(app.server.requests, '/api/trade/action')?.body).toEqual({ id: 't-1', action: 'stop' }));
+    expect(await screen.findByText('机器人已停止')).toBeInTheDocument();
+  });
+
+  it('puts the switch back and says why when the robot cannot start', async () => {
+    const app = await renderApp(
+      '/trade',
+      list({ 'POST /api/trade/action': () => fail(11003, 'the free balance does not cover a full cycle', { reason: 'insufficient_funds', required: '640.64', available: '100' }) }),
+    );
+    const toggle = await screen.findByRole('switch', { name: 'ETH/USDT 运行' });
+    expect(toggle).not.toBeChecked();
+    await userEvent.click(toggle);
+    expect(await screen.findByText('可用余额不足以完成一整轮：需要 640.64 USDT，可用 100 USDT。')).toBeInTheDocument();
+    expect(lastRequest(app.server.requests, '/api/trade/action')?.body).toEqual({ id: 't-2', action: 'start' });
+    await waitFor(() => expect(screen.getByRole('switch', { name: 'ETH/USDT 运行' })).not.toBeChecked());
+  });
+
+  it('filters by state and symbol through the list call', async () => {
+    const app = await renderApp('/trade', list());
+    await screen.findByText('BTC/USDT');
+    await userEvent.click(screen.getByRole('button', { name: '已停止' }));
+    await waitFor(() => expect(query(lastRequest(app.server.requests, '/api/trade/list'))).toMatchObject({ running: 'false', finished: 'false', page: '1' }));
+    await userEvent.type(screen.getByRole('searchbox', { name: '搜索币种' }), 'eth');
+    await waitFor(() => expect(query(lastRequest(app.server.requests, '/api/trade/list'))).toMatchObject({ symbol: 'ETH', running: 'false' }));
+  });
+
+  it('invites to create a first task when there is none', async () => {
+    await renderApp('/trade', { ...me, 'GET /api/trade/list': () => ok({ list: [], total: 0 }) });
+    expect(await screen.findByText('还没有交易任务')).toBeInTheDocument();
+    expect(screen.getAllByRole('link', { name: '新建任务' }).every((link) => link.getAttribute('href') === '/trade/add')).toBe(true);
+  });
+});
+
+describe('task detail', () => {
+  const api = (extra: Record<string, Handler> = {}) => ({
+    ...me,
+    'GET /api/trade/detail/t-1': () => ok(detail),
+    'POST /api/trade/coin-price': () => ok({ 'BTC/USDT': '99.2' }),
+    'GET /api/trade/order-history': () => ok({ list: orders, total: orders.length }),
+    ...extra,
+  });
+
+  it('shows the cycle, the chart lines and dots, and the localized events', async () => {
+    const app = await renderApp('/trade/detail/t-1', api());
+    await findHeading('任务详情');
+    const cycle = (await screen.findByText('本轮状态')).closest('[data-section]') as HTMLElement;
+    const figure = (name: string) => cycle.querySelector(`[data-figure="${name}"]`)?.textContent;
+    expect(figure('phase')).toBe('阶段持仓中');
+    expect(figure('firstFill')).toBe('首单成交价100.00');
+    expect(figure('average')).toBe('持仓均价100.10');
+    expect(figure('position')).toBe('持仓数量（BTC）0.2');
+    expect(figure('cost')).toBe('持仓成本20.02 USDT');
+    expect(figure('floating')).toBe('浮动盈亏-0.22');
+    expect(figure('nextLevel')).toBe('下一档触发价97.50');
+    // 100.1 * 1.015
+    expect(figure('takeProfitPrice')).toBe('止盈价101.6015');
+    expect(figure('takeProfitArmed')).toBe('止盈追踪未触发');
+
+    // The ladder from the first fill at 100: level 1 at 99, level 2 at 97.5.
+    const svg = screen.getByRole('img', { name: 'BTC/USDT 价格走势与补仓档位' });
+    const levels = [...svg.querySelectorAll('[data-level]')].map((g) => [g.getAttribute('data-level'), g.getAttribute('data-price')]);
+    expect(levels).toEqual([
+      ['0', '100'],
+      ['1', '99'],
+      ['2', '97.5'],
+    ]);
+    expect(svg.querySelector('[data-level="1"]')).toHaveAttribute('data-filled', 'true');
+    expect(svg.querySelector('[data-level="2"]')).not.toHaveAttribute('data-filled');
+    expect(svg.querySelector('[data-line="average"]')).toHaveAttribute('data-price', '100.1');
+    expect(svg.querySelector('[data-line="takeProfit"]')).toHaveAttribute('data-price', '101.6015');
+    // This cycle's two buys; the sell of cycle 2 is not drawn.
+    await waitFor(() => expect(svg.querySelectorAll('[data-fill="buy"]')).toHaveLength(2));
+    expect(svg.querySelectorAll('[data-fill="sell"]')).toHaveLength(0);
+    await waitFor(() => expect(svg.querySelector('circle:not([data-fill])')).not.toBeNull());
+    expect(query(lastRequest(app.server.requests, '/api/trade/order-history'))).toMatchObject({ taskId: 't-1' });
+    expect(lastRequest(app.server.requests, '/api/trade/coin-price')?.body).toEqual({ exchangeId: 'ex-1', coins: ['BTC/USDT'] });
+
+    const events = screen.getByRole('list', { name: '任务日志' });
+    expect(within(events).getByText('下单被拒绝：余额不足（需要 20 USDT，可用 5）')).toBeInTheDocument();
+    expect(within(events).getByText('第 1 档补仓成交：10.00 USDT，成交价 99.00')).toBeInTheDocument();
+    expect(within(events).getByText('第 3 轮开始：首单 10.00 USDT，成交价 100.00')).toBeInTheDocument();
+    expect(within(events).getByText('第 2 轮结束，收益 +0.15 USDT')).toBeInTheDocument();
+    expect(within(events).getByText('任务已创建')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: '订单记录' })).toHaveAttribute('href', '/trade/order-history?taskId=t-1');
+  });
+
+  it('shows the whole ladder on demand', async () => {
+    await renderApp('/trade/detail/t-1', api({ 'GET /api/trade/detail/t-1': () => ok({ ...detail, levelsFilled: 0 }) }));
+    const svg = await screen.findByRole('img', { name: 'BTC/USDT 价格走势与补仓档位' });
+    // Zoomed on the recent price: the next level is drawn, the deeper one is not.
+    expect([...svg.querySelectorAll('[data-level]')].map((g) => g.getAttribute('data-level'))).toEqual(['0', '1']);
+    expect(screen.getByText('另有 1 个档位在当前视图之外')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: '完整阶梯' }));
+    expect([...svg.querySelectorAll('[data-level]')].map((g) => g.getAttribute('data-level'))).toEqual(['0', '1', '2']);
+  });
+
+  it('closes the position only after confirmation', async () => {
+    const app = await renderApp('/trade/detail/t-1', api({ 'POST /api/trade/close-order/t-1': () => ok(null) }));
+    await userEvent.click(await screen.findByRole('button', { name: '平仓' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog).toHaveTextContent('将以市价卖出 BTC/USDT 的全部持仓（0.2 BTC），并停止此任务。确定吗？');
+    expect(app.server.requests.some((r) => r.path === '/api/trade/close-order/t-1')).toBe(false);
+    await userEvent.click(within(dialog).getByRole('button', { name: '平仓' }));
+    await waitFor(() => expect(app.server.requests.filter((r) => r.path === '/api/trade/close-order/t-1' && r.method === 'POST')).toHaveLength(1));
+    expect(await screen.findByText('已按市价平仓，任务已停止')).toBeInTheDocument();
+  });
+
+  it('says why a replenish is refused', async () => {
+    const app = await renderApp('/trade/detail/t-1', api({ 'POST /api/trade/action': () => fail(14000, 'no position to replenish') }));
+    await userEvent.click(await screen.findByRole('button', { name: '立即补仓' }));
+    expect(await screen.findByText('没有可补仓的持仓')).toBeInTheDocument();
+    expect(lastRequest(app.server.requests, '/api/trade/action')?.body).toEqual({ id: 't-1', action: 'replenish' });
+  });
+});
+
+describe('order history', () => {
+  it("sends the task's id and the page, and shows its orders", async () => {
+    const app = await renderApp('/trade/order-history?taskId=t-1', {
+      ...me,
+      'GET /api/trade/detail/t-1': () => ok(detail),
+      'GET /api/trade/order-history': (request) => {
+        const side = query(request).side;
+        const list = side ? orders.filter((o) => o.side === side) : orders;
+        return ok({ list, total: 45 });
+      },
+    });
+    await findHeading('任务订单');
+    expect(document.querySelector('[data-task-id="t-1"]')).not.toBeNull();
+    const table = await screen.findByRole('table', { name: '任务订单' });
+    await within(table).findByText('第 1 档补仓');
+    expect(query(lastRequest(app.server.requests, '/api/trade/order-history'))).toEqual({ taskId: 't-1', page: '1', pageSize: '20' });
+
+    const row = (id: string) => table.querySelector(`[data-order="${id}"]`) as HTMLElement;
+    const cells = (id: string) => [...row(id).querySelectorAll('td')].map((td) => td.textContent);
+    expect(cells('o-2').slice(1)).toEqual(['BTC/USDT', '买入', '第 1 档补仓', '3', '99.00', '0.10101 BTC', '10.00', '0.01 USDT', '已成交']);
+    expect(cells('o-3').slice(1, 4)).toEqual(['BTC/USDT', '卖出', '止盈']);
+    expect(row('o-3').querySelector('[data-side="sell"]')).not.toBeNull();
+    expect(screen.getByRole('link', { name: 'BTC/USDT · 练手账户 的订单' })).toHaveAttribute('href', '/trade/detail/t-1');
+
+    await userEvent.click(screen.getByRole('button', { name: /下一页/ }));
+    await waitFor(() => expect(query(lastRequest(app.server.requests, '/api/trade/order-history'))).toEqual({ taskId: 't-1', page: '2', pageSize: '20' }));
+
+    await userEvent.click(screen.getByRole('button', { name: '卖出' }));
+    await waitFor(() => expect(query(lastRequest(app.server.requests, '/api/trade/order-history'))).toEqual({ taskId: 't-1', side: 'sell', page: '1', pageSize: '20' }));
+    await waitFor(() => expect(table.querySelectorAll('[data-order]')).toHaveLength(1));
+  });
+
+  it('lists every order with a link to its task', async () => {
+    const app = await renderApp('/trade/all-order-history', {
+      ...me,
+      'GET /api/trade/order-history': () => ok({ list: [order({ id: 'o-9', status: 'failed', price: null, error: 'below_min_cost' })], total: 1 }),
+    });
+    await findHeading('全部订单');
+    const table = await screen.findByRole('table', { name: '全部订单' });
+    expect(await within(table).findByRole('link', { name: 'BTC/USDT' })).toHaveAttribute('href', '/trade/detail/t-1');
+    expect(within(table).getByText('失败 · 低于交易所最低下单金额')).toBeInTheDocument();
+    expect(query(lastRequest(app.server.requests, '/api/trade/order-history'))).toEqual({ page: '1', pageSize: '20' });
+  });
+});
+
+describe('home', () => {
+  it('sums up the tasks and shows the prices of the coins in use', async () => {
+    const app = await renderApp('/', {
+      ...me,
+      'GET /api/trade/list': () => ok({ list: [btc, eth, { ...eth, id: 't-3', symbol: 'SOL/USDT', finished: true, realizedProfit: '-2', running: false }], total: 3 }),
+      'POST /api/trade/coin-price': () => ok({ 'BTC/USDT': '99000.5', 'ETH/USDT': '3000' }),
+    });
+    await findHeading('首页');
+    const stat = async (name: string) =>
+      (
+        await waitFor(() => {
+          const element = document.querySelector(`[data-stat="${name}"]`);
+          expect(element).not.toBeNull();
+          return element!;
+        })
+      ).textContent;
+    // 1.25 + 0.5 - 2
+    expect(await stat('realized')).toBe('已实现收益-0.25USDT所有已结束轮次');
+    expect(await stat('floating')).toBe('浮动盈亏-0.22USDT当前持仓按最新价计算');
+    expect(await stat('running')).toBe('运行中的任务1共 3 个任务');
+    expect(await stat('capital')).toBe('占用资金20.02USDT当前持仓成本之和');
+    expect(document.querySelector('[data-result="表现最好"]')).toHaveTextContent('BTC/USDT');
+    expect(document.querySelector('[data-result="表现最好"]')).toHaveTextContent('+1.03 USDT');
+    expect(document.querySelector('[data-result="表现最差"]')).toHaveTextContent('SOL/USDT');
+    await waitFor(() => expect(document.querySelector('[data-price="BTC/USDT"]')).toHaveTextContent('99,000.50'));
+    expect(document.querySelector('[data-price="ETH/USDT"]')).toHaveTextContent('3,000.00');
+    // Finished tasks' coins are not asked for.
+    expect(lastRequest(app.server.requests, '/api/trade/coin-price')?.body).toEqual({ exchangeId: 'ex-1', coins: ['BTC/USDT', 'ETH/USDT'] });
+    expect(screen.getByRole('link', { name: '交易所 API' })).toHaveAttribute('href', '/exchange');
+  });
+
+  it('invites to bind a paper account and create a task when there is none', async () => {
+    await renderApp('/', {
+      ...me,
+      'GET /api/trade/list': () => ok({ list: [], total: 0 }),
+      'GET /api/exchange/list': () => ok({ list: [], total: 0 }),
+    });
+    expect(await screen.findByText('启动你的第一个机器人')).toBeInTheDocument();
+    expect(await screen.findByRole('link', { name: '绑定模拟盘账户' })).toHaveAttribute('href', '/exchange/add?exchange=paper');
+    expect(screen.getByRole('link', { name: '创建交易任务' })).toHaveAttribute('href', '/trade/add');
+  });
+});

@@ -1,0 +1,150 @@
+import Big from 'big.js';
+import type { TranslateFunction as Translate } from 'react-admin';
+import { UNLIMITED_CYCLES } from '../../api/defaults';
+import type { TaskEvent, TradeOrder, TradeTask } from '../../api/trade';
+import { isApiError } from '../../dataProvider/ApiError';
+
+/** Tasks, their figures and their orders refresh this often while a page shows them. */
+export const TASK_REFRESH_MS = 5_000;
+
+/** Decimal strings as the pages show them; the values themselves stay exact decimals. */
+const formatWith = (value: string | null | undefined, locale: string, min: number, max: number) => {
+  if (value === null || value === undefined || value === '') return '—';
+  const number = Number(value);
+  if (!Number.isFinite(number)) return value;
+  return new Intl.NumberFormat(locale, { minimumFractionDigits: min, maximumFractionDigits: max }).format(number);
+};
+
+/** A price: fewer decimals for big prices, enough significant digits for small ones. */
+export const formatPrice = (value: string | null | undefined, locale: string) => {
+  const abs = Math.abs(Number(value ?? 0));
+  if (abs >= 1000) return formatWith(value, locale, 2, 2);
+  if (abs >= 1) return formatWith(value, locale, 2, 4);
+  return formatWith(value, locale, 2, 8);
+};
+
+/** Quote currency (USDT) amounts: cents, and up to 4 decimals for the small profits of small orders. */
+export const formatQuote = (value: string | null | undefined, locale: string) => {
+  const abs = Math.abs(Number(value ?? 0));
+  return formatWith(value, locale, 2, abs >= 100 ? 2 : 4);
+};
+
+/** Base currency quantities: up to 8 decimals, no padding. */
+export const formatQuantity = (value: string | null | undefined, locale: string) => formatWith(value, locale, 0, 8);
+
+/** A profit with its sign: "+1.23", "-0.50", "0.00". */
+export const formatSigned = (value: string | null | undefined, locale: string) => {
+  const text = formatQuote(value, locale);
+  return Number(value ?? 0) > 0 ? `+${text}` : text;
+};
+
+export const profitColor = (value: string | null | undefined) => {
+  const number = Number(value ?? 0);
+  if (number > 0) return 'success.main';
+  if (number < 0) return 'error.main';
+  return 'text.primary';
+};
+
+export const baseOf = (symbol: string) => symbol.split('/')[0] ?? symbol;
+export const quoteOf = (symbol: string) => symbol.split('/')[1] ?? '';
+
+export const formatTime = (iso: string, locale: string) =>
+  new Intl.DateTimeFormat(locale, { month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false }).format(new Date(iso));
+
+/** The cycle under way (or the last one when finished) and the total, 9999 being "until stopped". */
+export const cycleText = (task: Pick<TradeTask, 'cyclesDone' | 'cycleCount' | 'finished'>, translate: Translate) => {
+  const current = task.finished ? task.cyclesDone : Math.min(task.cyclesDone + 1, task.cycleCount);
+  const total = task.cycleCount >= UNLIMITED_CYCLES ? translate('tasks.unlimited') : String(task.cycleCount);
+  return translate('tasks.cycle', { current, total });
+};
+
+export type TaskState = 'finished' | 'stopped' | TradeTask['phase'];
+
+/** What the robot is doing for a task: finished and stopped win over the cycle's phase. */
+export const taskState = (task: Pick<TradeTask, 'finished' | 'running' | 'phase'>): TaskState => {
+  if (task.finished) return 'finished';
+  if (!task.running) return 'stopped';
+  return task.phase;
+};
+
+/** Realized plus floating: how a task has done so far. */
+export const taskResult = (task: Pick<TradeTask, 'realizedProfit' | 'floatingProfit'>) => new Big(task.realizedProfit).plus(task.floatingProfit);
+
+/** The cycle's orders are those numbered one past the cycles done. */
+export const currentCycle = (task: Pick<TradeTask, 'cyclesDone'>) => task.cyclesDone + 1;
+
+export const orderReasonText = (order: Pick<TradeOrder, 'reason' | 'level'>, translate: Translate) =>
+  translate(`tasks.orders.reasons.${order.reason}`, { level: order.level, _: order.reason });
+
+const errorReasonText = (data: Record<string, unknown>, translate: Translate) => {
+  const reason = String(data.reason ?? '');
+  if (reason === 'insufficient_funds' && data.required !== undefined) {
+    return translate('tasks.errorReason.insufficientDetail', { required: data.required, asset: data.asset ?? '', available: data.available ?? '' });
+  }
+  return translate(`tasks.errorReason.${reason}`, { _: reason });
+};
+
+/** One line of the task's activity, with its numbers formatted. */
+export const eventText = (event: TaskEvent, translate: Translate, locale: string) => {
+  const data = event.data ?? {};
+  const text = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
+  switch (event.kind) {
+    case 'stopped':
+      return translate(data.by === 'close' ? 'tasks.event.stoppedByClose' : 'tasks.event.stopped');
+    case 'cycle_started':
+    case 'replenished':
+      return translate(`tasks.event.${event.kind}`, {
+        cycle: text(data.cycle),
+        level: text(data.level),
+        amount: formatQuote(text(data.amount), locale),
+        price: formatPrice(text(data.price), locale),
+      });
+    case 'sold':
+    case 'stop_loss':
+      return translate(`tasks.event.${event.kind}`, { price: formatPrice(text(data.price), locale), profit: formatSigned(text(data.profit), locale) });
+    case 'cycle_complete':
+      return translate('tasks.event.cycle_complete', { cycle: text(data.cycle), profit: formatSigned(text(data.profit), locale) });
+    case 'replenish_touched':
+      return translate('tasks.event.replenish_touched', { level: text(data.level) });
+    case 'error':
+      return translate('tasks.event.error', { reason: errorReasonText(data, translate) });
+    case 'created':
+    case 'started':
+    case 'updated':
+    case 'take_profit_armed':
+    case 'take_profit_disarmed':
+    case 'cycle_wait':
+    case 'finished':
+      return translate(`tasks.event.${event.kind}`);
+    default:
+      return translate('tasks.event.unknown', { kind: event.kind });
+  }
+};
+
+export type EventTone = 'success' | 'error' | 'warning' | 'info' | 'default';
+
+/** The dot beside an event: a sale or a cycle's end is green or red by its profit. */
+export const eventTone = ({ kind, data }: Pick<TaskEvent, 'kind' | 'data'>): EventTone => {
+  if (kind === 'error' || kind === 'stop_loss') return 'error';
+  if (kind === 'sold' || kind === 'cycle_complete') return Number(data?.profit ?? 0) < 0 ? 'error' : 'success';
+  if (kind === 'take_profit_armed') return 'success';
+  if (kind === 'cycle_started' || kind === 'replenished') return 'info';
+  if (kind === 'replenish_touched' || kind === 'take_profit_disarmed' || kind === 'cycle_wait') return 'warning';
+  return 'default';
+};
+
+/**
+ * The text of a refused call: the catalogue text the error already carries, or,
+ * when the server says why in `data.reason`, that explanation (it says what to do).
+ */
+export const refusalText = (error: unknown, translate: Translate) => {
+  if (isApiError(error) && typeof error.data === 'object' && error.data !== null) {
+    const data = error.data as Record<string, unknown>;
+    const reason = typeof data.reason === 'string' ? data.reason : null;
+    if (reason) {
+      const explained = translate(`tasks.refusal.${reason}`, { ...data, _: '' });
+      if (explained) return explained;
+    }
+  }
+  return error instanceof Error ? error.message : translate('error.fallback');
+};
