@@ -5,13 +5,12 @@ import { WIZARD_STORAGE_KEY, defaultWizardDraft } from '../api/defaults';
 import { createI18nProvider } from '../i18n/i18nProvider';
 import zhCN from '../i18n/messages/zh-CN';
 import { ok, unauthorized } from '../testing/fakeServer';
-import { findHeading, renderApp, signIn } from '../testing/renderApp';
+import { findHeading, identityRoute, renderApp, signIn } from '../testing/renderApp';
 import { guestRoutes, protectedRoutes } from './routes';
 import { resetWizardNavigationTracker } from './trade/wizard/navigation';
 import { wizardDraft } from './trade/wizard/draftStore';
 
-const me = { id: 'u1', email: 'demo@example.com', nickname: 'Demo', avatar: null, inviteCode: 'ABC123', level: 0, activated: true, role: 'user' };
-const identity = { 'GET /api/user/me': () => ok(me) };
+const identity = identityRoute;
 const pair = (symbol: string) => ({ id: symbol, symbol, base: symbol.split('/')[0], quote: 'USDT', price: '100', change24h: '1.5', quoteVolume24h: '1000000', minCost: '5' });
 const market = {
   ...identity,

@@ -3,7 +3,7 @@ import { TestMemoryRouter } from 'react-admin';
 import { vi } from 'vitest';
 import { App } from '../dashboard/App';
 import { createI18nProvider } from '../i18n/i18nProvider';
-import { createFakeServer, type Handler } from './fakeServer';
+import { createFakeServer, ok, type Handler } from './fakeServer';
 
 /**
  * Renders the whole dashboard (<Admin> with the real providers) at a path,
@@ -32,4 +32,15 @@ export const signIn = (remember = true) => {
   } else {
     sessionStorage.setItem('accessToken', 'access-1');
   }
+};
+
+/** The signed-in user the fake server answers GET /api/user/me with. */
+export const TEST_USER = { id: 'u1', email: 'demo@example.com', nickname: 'Demo', avatar: null, inviteCode: 'ABC123', level: 0, activated: true, role: 'user' };
+export const identityRoute: Record<string, Handler> = { 'GET /api/user/me': () => ok(TEST_USER) };
+
+/** Page tests start signed in, in zh-CN (the i18n module is one instance per test file). */
+export const startSignedInZhCN = async () => {
+  const provider = await createI18nProvider();
+  if (provider.getLocale() !== 'zh-CN') await provider.changeLocale('zh-CN');
+  signIn();
 };

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import type { StrategySettings } from '../../../src/api/strategy';
 import type { Db } from '../db/database';
+import { settingsOf } from '../strategy/routes';
 import {
   applyBuyFill,
   applyOrderFailed,
@@ -65,22 +66,6 @@ const toParams = (row: {
   cycleCount: row.cycle_count,
   replenishStatus: row.replenish_status,
   running: row.running,
-});
-
-const toStrategy = (row: {
-  levels: StrategySettings['levels'];
-  take_profit_percent: string;
-  take_profit_callback_percent: string;
-  replenish_callback_percent: string;
-  stop_loss_percent: string | null;
-  cooldown_seconds: number;
-}): StrategySettings => ({
-  levels: row.levels,
-  takeProfitPercent: row.take_profit_percent,
-  takeProfitCallbackPercent: row.take_profit_callback_percent,
-  replenishCallbackPercent: row.replenish_callback_percent,
-  stopLossPercent: row.stop_loss_percent,
-  cooldownSeconds: row.cooldown_seconds,
 });
 
 /**
@@ -307,7 +292,7 @@ export const createRunner = (options: EngineOptions) => {
         accountId: row.exchange_account_id,
         symbol: row.symbol,
         params: toParams(row),
-        strategy: toStrategy(row),
+        strategy: settingsOf(row),
         state: { ...initialCycleState(), ...(row.state as Partial<CycleState>) },
         finished: row.status === 'finished',
         dirty: false,

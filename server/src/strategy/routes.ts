@@ -37,10 +37,10 @@ const idParam = { type: 'object', required: ['id'], properties: { id: { type: 's
 
 type Row = Omit<Selectable<StrategiesTable>, 'created_at' | 'updated_at'>;
 
-export const toTemplate = (row: Row): StrategyTemplate => ({
-  id: row.id,
-  name: row.name,
-  system: row.user_id === null,
+/** A stored template's settings, as the ladder math and the engine take them. */
+export const settingsOf = (
+  row: Pick<Row, 'levels' | 'take_profit_percent' | 'take_profit_callback_percent' | 'replenish_callback_percent' | 'stop_loss_percent' | 'cooldown_seconds'>,
+): StrategySettings => ({
   levels: row.levels,
   takeProfitPercent: row.take_profit_percent,
   takeProfitCallbackPercent: row.take_profit_callback_percent,
@@ -48,6 +48,8 @@ export const toTemplate = (row: Row): StrategyTemplate => ({
   stopLossPercent: row.stop_loss_percent,
   cooldownSeconds: row.cooldown_seconds,
 });
+
+export const toTemplate = (row: Row): StrategyTemplate => ({ id: row.id, name: row.name, system: row.user_id === null, ...settingsOf(row) });
 
 const toColumns = (body: StrategySettings & { name: string }) => ({
   name: body.name.trim(),

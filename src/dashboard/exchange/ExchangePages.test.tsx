@@ -2,9 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ExchangeAccount, ExchangeCatalogEntry } from '../../api/exchange';
-import { createI18nProvider } from '../../i18n/i18nProvider';
 import { fail, ok, type Handler } from '../../testing/fakeServer';
-import { findHeading, renderApp, signIn } from '../../testing/renderApp';
+import { findHeading, identityRoute, renderApp, startSignedInZhCN } from '../../testing/renderApp';
 
 const catalog: ExchangeCatalogEntry[] = [
   { id: 'paper', name: 'Paper trading', kind: 'paper', credentials: [], checksPermissions: false, startBalances: { USDT: '10000' } },
@@ -33,7 +32,7 @@ const okxAccount: ExchangeAccount = {
 };
 
 const api = (accounts: ExchangeAccount[], extra: Record<string, Handler> = {}): Record<string, Handler> => ({
-  'GET /api/user/me': () => ok({ id: 'u1', email: 'a@example.com', nickname: 'A', avatar: null, inviteCode: 'X', level: 0, activated: true, role: 'user' }),
+  ...identityRoute,
   'GET /api/exchange/catalog': () => ok({ list: catalog, total: catalog.length }),
   'GET /api/exchange/list': () => ok({ list: accounts, total: accounts.length }),
   ...extra,
@@ -43,11 +42,7 @@ const sent = (app: Awaited<ReturnType<typeof renderApp>>, path: string) => app.s
 
 const cardOf = (name: string) => document.querySelector<HTMLElement>(`[data-exchange-account="${name}"]`)!;
 
-beforeEach(async () => {
-  const provider = await createI18nProvider();
-  if (provider.getLocale() !== 'zh-CN') await provider.changeLocale('zh-CN');
-  signIn();
-});
+beforeEach(startSignedInZhCN);
 afterEach(() => vi.unstubAllGlobals());
 
 describe('exchange account list', () => {

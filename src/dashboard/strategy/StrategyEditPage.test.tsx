@@ -1,11 +1,10 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createI18nProvider } from '../../i18n/i18nProvider';
 import { ok } from '../../testing/fakeServer';
-import { findHeading, renderApp, signIn } from '../../testing/renderApp';
+import { findHeading, identityRoute, renderApp, startSignedInZhCN } from '../../testing/renderApp';
 
-const me = { 'GET /api/user/me': () => ok({ id: 'u1', email: 'a@example.com', nickname: 'A', avatar: null, inviteCode: 'X', level: 0, activated: true, role: 'user' }) };
+const me = identityRoute;
 const balanced = {
   id: '00000000-0000-4000-8000-000000000002',
   name: 'balanced',
@@ -21,11 +20,7 @@ const balanced = {
   cooldownSeconds: 120,
 };
 
-beforeEach(async () => {
-  const provider = await createI18nProvider();
-  if (provider.getLocale() !== 'zh-CN') await provider.changeLocale('zh-CN');
-  signIn();
-});
+beforeEach(startSignedInZhCN);
 afterEach(() => vi.unstubAllGlobals());
 
 describe('strategy editor', () => {

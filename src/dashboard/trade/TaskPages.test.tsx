@@ -2,11 +2,10 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TradeOrder, TradeTask, TradeTaskDetail } from '../../api/trade';
-import { createI18nProvider } from '../../i18n/i18nProvider';
 import { fail, ok, type Handler, type RecordedRequest } from '../../testing/fakeServer';
-import { findHeading, renderApp, signIn } from '../../testing/renderApp';
+import { findHeading, identityRoute, renderApp, startSignedInZhCN } from '../../testing/renderApp';
 
-const me = { 'GET /api/user/me': () => ok({ id: 'u1', email: 'a@example.com', nickname: 'A', avatar: null, inviteCode: 'X', level: 0, activated: true, role: 'user' }) };
+const me = identityRoute;
 
 const btc: TradeTask = {
   id: 't-1',
@@ -102,11 +101,7 @@ const orders = [
 const query = (request: RecordedRequest | undefined) => Object.fromEntries(new URL(request?.url ?? '', 'http://localhost').searchParams);
 const lastRequest = (requests: RecordedRequest[], path: string) => requests.filter((r) => r.path === path).at(-1);
 
-beforeEach(async () => {
-  const provider = await createI18nProvider();
-  if (provider.getLocale() !== 'zh-CN') await provider.changeLocale('zh-CN');
-  signIn();
-});
+beforeEach(startSignedInZhCN);
 afterEach(() => vi.unstubAllGlobals());
 
 describe('task list', () => {
