@@ -102,6 +102,15 @@ describe.each(BACKENDS)('trading tasks (%s)', (backend) => {
     expect(sum.eq(btc.realizedProfit)).toBe(true);
     for (const cycle of cycles) expect(new Big(cycle.sell_proceeds).minus(cycle.buy_cost).eq(cycle.realized_profit)).toBe(true);
 
+    // Today's profit in the user's time zone: every cycle of this test closed today.
+    const everyCycle = await server.db.selectFrom('cycles').select('realized_profit').execute();
+    const total = everyCycle.reduce((acc, c) => acc.plus(c.realized_profit), new Big(0));
+    const summary = (await call('GET', '/api/trade/profit-summary?timeZone=Asia/Shanghai')).body.data;
+    expect(summary).toMatchObject({ cyclesToday: everyCycle.length });
+    expect(new Big(summary.realizedTotal).eq(total)).toBe(true);
+    expect(new Big(summary.realizedToday).eq(total)).toBe(true);
+    expect((await call('GET', '/api/trade/profit-summary?timeZone=Mars/Olympus')).body.code).toBe(10003);
+
     // The open cycle's position is the sum of its buys (net of the fee taken in the coin).
     const open = await server.db
       .selectFrom('orders')

@@ -17,6 +17,7 @@ export const Endpoint = {
   tradeOrderHistory: '/api/trade/order-history',
   tradeCoinPrice: '/api/trade/coin-price',
   tradeUpdate: '/api/trade/update',
+  tradeProfitSummary: '/api/trade/profit-summary',
   tradeCloseOrder: (id: string) => `/api/trade/close-order/${encodeURIComponent(id)}`,
   exchangeCatalog: '/api/exchange/catalog',
 } as const;

@@ -79,3 +79,11 @@ export interface TradePair {
 }
 
 export type TradeAction = 'start' | 'stop' | 'replenish';
+
+export interface ProfitSummary {
+  /** Today in the asked time zone, YYYY-MM-DD. */
+  date: string;
+  realizedTotal: DecimalString;
+  realizedToday: DecimalString;
+  cyclesToday: number;
+}

@@ -1,6 +1,6 @@
 import { Endpoint } from '../api/endpoints';
 import type { StrategyTemplate } from '../api/strategy';
-import type { TradeOrder, TradePair, TradeTask, TradeTaskDetail } from '../api/trade';
+import type { ProfitSummary, TradeOrder, TradePair, TradeTask, TradeTaskDetail } from '../api/trade';
 import type { ExchangeCatalogEntry } from '../api/exchange';
 import type {
   CoinPricePayload,
@@ -58,6 +58,9 @@ export const createApi = (http: HttpClient) => ({
   tradeUpdate: (payload: UpdateTradePayload) =>
     http.request<{ id: string }>('POST', Endpoint.tradeUpdate, { body: payload }),
   tradeCloseOrder: (id: string) => http.request<null>('POST', Endpoint.tradeCloseOrder(id)),
+  /** Realized profit in total and today; days follow the given time zone (the browser's). */
+  tradeProfitSummary: (timeZone: string, signal?: AbortSignal) =>
+    http.request<ProfitSummary>('GET', Endpoint.tradeProfitSummary, { query: { timeZone }, signal }),
 
   /** The exchanges a user can bind and the credentials each asks for (paper first). */
   exchangeCatalog: (signal?: AbortSignal) =>

@@ -465,6 +465,35 @@ export const tradeRoutes = (deps: TradeDeps) => async (app: FastifyInstance) => 
   );
 
   app.get(
+    '/api/trade/profit-summary',
+    {
+      schema: {
+        summary: 'Realized profit in total and today (in the given time zone)',
+        querystring: { type: 'object', properties: { timeZone: { type: 'string', maxLength: 64, default: 'Asia/Shanghai' } } },
+      },
+    },
+    async (request) => {
+      const { timeZone } = request.query as { timeZone: string };
+      try {
+        new Intl.DateTimeFormat('en', { timeZone });
+      } catch {
+        fail(ErrorCode.PARAM_FORMAT, 'unknown time zone', { field: 'timeZone' });
+      }
+      const row = await db
+        .selectFrom('cycles')
+        .select([
+          sql<string>`coalesce(sum(realized_profit), 0)`.as('total'),
+          sql<string>`coalesce(sum(realized_profit) filter (where (closed_at at time zone ${timeZone})::date = (now() at time zone ${timeZone})::date), 0)`.as('today'),
+          sql<number>`(count(*) filter (where (closed_at at time zone ${timeZone})::date = (now() at time zone ${timeZone})::date))::int`.as('cycles_today'),
+          sql<string>`to_char(now() at time zone ${timeZone}, 'YYYY-MM-DD')`.as('date'),
+        ])
+        .where('user_id', '=', request.user!.id)
+        .executeTakeFirstOrThrow();
+      return ok({ date: row.date, realizedTotal: new Big(row.total).toFixed(), realizedToday: new Big(row.today).toFixed(), cyclesToday: row.cycles_today });
+    },
+  );
+
+  app.get(
     '/api/trade/order-history',
     {
       schema: {

@@ -53,6 +53,17 @@ const useCoinPrices = (symbolsByExchange: Record<string, string[]> | undefined) 
   });
 };
 
+/** Realized profit today, in the browser's time zone. */
+const useProfitSummary = () => {
+  const dataProvider = useDataProvider<AppDataProvider>();
+  const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'Asia/Shanghai';
+  return useQuery({
+    queryKey: ['trade', 'profit-summary', timeZone],
+    queryFn: ({ signal }) => dataProvider.tradeProfitSummary(timeZone, signal),
+    refetchInterval: TASK_REFRESH_MS,
+  });
+};
+
 const Stat = ({ label, value, unit, hint, color, name }: { label: string; value: ReactNode; unit?: string; hint: string; color?: string; name: string }) => (
   <Paper sx={section} data-stat={name}>
     <Typography variant="body2" color="text.secondary" noWrap>
@@ -162,6 +173,7 @@ const Home = () => {
   const tasks = useAllTasks();
   const totals = tasks.data ? homeTotals(tasks.data) : null;
   const prices = useCoinPrices(totals?.symbolsByExchange);
+  const summary = useProfitSummary();
   const accounts = useGetList<ExchangeAccount>('exchange', { pagination: { page: 1, perPage: 1 } }, { enabled: tasks.data?.length === 0 });
   const symbols = [...new Set(Object.values(totals?.symbolsByExchange ?? {}).flat())].sort();
 
@@ -175,8 +187,18 @@ const Home = () => {
         {totals && totals.total === 0 && <EmptyState hasAccount={(accounts.total ?? 0) > 0} />}
         {totals && totals.total > 0 && (
           <>
-            <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', md: 'repeat(4, minmax(0, 1fr))' } }}>
+            <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', md: 'repeat(3, minmax(0, 1fr))', lg: 'repeat(5, minmax(0, 1fr))' } }}>
               <Stat name="realized" unit="USDT" label={translate('home.realized')} value={formatSigned(totals.realized, locale)} color={profitColor(totals.realized)} hint={translate('home.realizedHint')} />
+              {summary.data && (
+                <Stat
+                  name="today"
+                  unit="USDT"
+                  label={translate('home.today')}
+                  value={formatSigned(summary.data.realizedToday, locale)}
+                  color={profitColor(summary.data.realizedToday)}
+                  hint={translate('home.todayHint', { count: summary.data.cyclesToday })}
+                />
+              )}
               <Stat name="floating" unit="USDT" label={translate('home.floating')} value={formatSigned(totals.floating, locale)} color={profitColor(totals.floating)} hint={translate('home.floatingHint')} />
               <Stat name="running" label={translate('home.running')} value={totals.running} hint={translate('home.runningOf', { total: totals.total })} />
               <Stat name="capital" unit="USDT" label={translate('home.capital')} value={formatQuote(totals.capital, locale)} hint={translate('home.capitalHint')} />

@@ -1,0 +1,201 @@
+/**
+ * What the engine asks of an exchange, real (through ccxt, see ccxtClient.ts)
+ * or paper: its markets, a price, the balance, and market orders identified by
+ * our own client order id. Money and prices are decimal strings throughout
+ * (design section 3); refusals are `ExchangeClientError`s whose `failure` says
+ * what the engine should do about them.
+ */
+import type { DecimalString } from '../../../src/api/types';
+import type { ExchangeUnavailableReason, KeyRefusalReason } from '../../../src/api/exchange';
+import { PaperExchangeError, type InvalidOrderReason as PaperInvalidOrderReason, type PaperExchange, type PaperFailure, type PaperOrder } from './paper/exchange';
+
+export interface MarketInfo {
+  symbol: string;
+  base: string;
+  quote: string;
+  /** Step sizes: order amounts are multiples of `amount`, prices of `price` ('0.00001', '0.01'). */
+  precision: { amount: DecimalString; price: DecimalString };
+  /** Smallest order amount (base) and value (quote); '0' where the exchange states none. */
+  limits: { amount: { min: DecimalString }; cost: { min: DecimalString } };
+}
+
+export interface Ticker {
+  symbol: string;
+  timestamp: number | null;
+  /** Null when the exchange reports none (an empty book side). */
+  bid: DecimalString | null;
+  ask: DecimalString | null;
+  last: DecimalString | null;
+}
+
+export interface Balance {
+  free: Record<string, DecimalString>;
+  used: Record<string, DecimalString>;
+  total: Record<string, DecimalString>;
+}
+
+/** ccxt's statuses; an order that expired (a market order the book could not fill in full) counts as canceled. */
+export type OrderStatus = 'open' | 'closed' | 'canceled' | 'rejected';
+
+export interface OrderFee {
+  currency: string;
+  cost: DecimalString;
+}
+
+export interface Order {
+  id: string;
+  clientOrderId: string;
+  symbol: string;
+  side: 'buy' | 'sell';
+  status: OrderStatus;
+  /** Average fill price; null while nothing filled. */
+  average: DecimalString | null;
+  /** Base amount filled. */
+  filled: DecimalString;
+  /** Quote value filled. */
+  cost: DecimalString;
+  /**
+   * Null when the answer does not report it (Binance's order query carries no
+   * fills) or reports it in more than one currency.
+   */
+  fee: OrderFee | null;
+  timestamp: number | null;
+}
+
+export interface MarketOrderRequest {
+  symbol: string;
+  side: 'buy' | 'sell';
+  /** Base amount; rounded down to the market's step. */
+  amount?: DecimalString;
+  /** Market buys only, instead of `amount`: the quote value to spend. */
+  cost?: DecimalString;
+  /** Our id, recorded with the order intent before the order is sent. */
+  clientOrderId: string;
+}
+
+export type InvalidOrderReason =
+  | PaperInvalidOrderReason
+  | 'precision'
+  | 'bad_symbol'
+  | 'order_not_found'
+  | 'duplicate_client_order_id'
+  /** Refused as invalid for a reason the exchange's message does not make clear. */
+  | 'rejected';
+
+export type ExchangeFailure =
+  /** The key is refused or may not do this (30102 at the API). */
+  | { kind: 'permission'; reason: Extract<KeyRefusalReason, 'invalid_key' | 'permission_denied' | 'account_suspended'> }
+  /** The runner pauses replenishing and records the event. The paper exchange says which asset and how much. */
+  | { kind: 'insufficient_funds'; asset?: string; required?: DecimalString; available?: DecimalString }
+  | { kind: 'invalid_order'; reason: InvalidOrderReason }
+  /** Any other refusal by the exchange (a closed market, a restricted location...): asking again will not help. */
+  | { kind: 'refused' }
+  /** The exchange could not answer now. Only reads fail this way, after their retries; they may be tried again later. */
+  | { kind: 'transient'; reason: Exclude<ExchangeUnavailableReason, 'restricted_location'>; retryable: boolean }
+  /** An order creation whose answer was lost: the order may exist. Reconcile with fetchOrderByClientOrderId before anything else. */
+  | { kind: 'unknown_outcome'; clientOrderId: string };
+
+export class ExchangeClientError extends Error {
+  readonly failure: ExchangeFailure;
+  constructor(failure: ExchangeFailure, detail?: string) {
+    super(`exchange: ${failure.kind}${'reason' in failure ? ` (${failure.reason})` : ''}${detail ? `: ${detail}` : ''}`);
+    this.name = 'ExchangeClientError';
+    this.failure = failure;
+  }
+}
+
+export interface ExchangeClient {
+  /** Spot markets that can be traded; loaded once, later calls answer from memory. */
+  loadMarkets(): Promise<MarketInfo[]>;
+  fetchTicker(symbol: string): Promise<Ticker>;
+  fetchBalance(): Promise<Balance>;
+  /** Never retried: a lost answer is an `unknown_outcome` failure. */
+  createMarketOrder(request: MarketOrderRequest): Promise<Order>;
+  /** Null when the exchange has no order with this id, i.e. it was never placed. */
+  fetchOrderByClientOrderId(symbol: string, clientOrderId: string): Promise<Order | null>;
+  fetchOpenOrders(symbol?: string): Promise<Order[]>;
+}
+
+const fromPaperFailure = (failure: PaperFailure): ExchangeFailure => {
+  switch (failure.kind) {
+    case 'invalid_order':
+      return failure;
+    case 'insufficient_funds':
+      return failure;
+    case 'order_not_found':
+      return { kind: 'invalid_order', reason: 'order_not_found' };
+    case 'bad_symbol':
+      return { kind: 'invalid_order', reason: 'bad_symbol' };
+  }
+};
+
+const fromPaperOrder = (order: PaperOrder): Order => ({
+  id: order.id,
+  clientOrderId: order.clientOrderId,
+  symbol: order.symbol,
+  side: order.side,
+  status: order.status,
+  average: order.average,
+  filled: order.filled,
+  cost: order.cost,
+  fee: { currency: order.fee.currency, cost: order.fee.cost },
+  timestamp: order.timestamp,
+});
+
+/** The paper exchange's refusals as ours; anything else (a bug) passes through. */
+const paperCall = async <T>(call: () => T): Promise<T> => {
+  try {
+    return call();
+  } catch (error) {
+    if (error instanceof PaperExchangeError) throw new ExchangeClientError(fromPaperFailure(error.failure));
+    throw error;
+  }
+};
+
+/** One paper account of the paper exchange as an ExchangeClient. */
+export const paperClient = (paper: PaperExchange, accountId: string): ExchangeClient => ({
+  loadMarkets: () =>
+    paperCall(() =>
+      paper.fetchMarkets().map((market) => ({
+        symbol: market.symbol,
+        base: market.base,
+        quote: market.quote,
+        precision: { ...market.precision },
+        limits: { amount: { min: market.limits.amount.min }, cost: { min: market.limits.cost.min } },
+      })),
+    ),
+  fetchTicker: (symbol) =>
+    paperCall(() => {
+      const { timestamp, bid, ask, last } = paper.fetchTicker(symbol);
+      return { symbol, timestamp, bid, ask, last };
+    }),
+  fetchBalance: () =>
+    paperCall(() => {
+      const { free, used, total } = paper.fetchBalance(accountId);
+      return { free, used, total };
+    }),
+  createMarketOrder: ({ symbol, side, amount, cost, clientOrderId }) =>
+    paperCall(() =>
+      fromPaperOrder(
+        paper.createOrder({
+          accountId,
+          symbol,
+          side,
+          type: 'market',
+          clientOrderId,
+          ...(amount === undefined ? {} : { amount }),
+          ...(cost === undefined ? {} : { cost }),
+        }),
+      ),
+    ),
+  fetchOrderByClientOrderId: async (symbol, clientOrderId) => {
+    try {
+      const order = paper.fetchOrderByClientOrderId(accountId, clientOrderId);
+      return order.symbol === symbol ? fromPaperOrder(order) : null;
+    } catch (error) {
+      if (error instanceof PaperExchangeError && error.kind === 'order_not_found') return null;
+      throw error;
+    }
+  },
+  fetchOpenOrders: (symbol) => paperCall(() => paper.fetchOpenOrders(accountId, symbol).map(fromPaperOrder)),
+});
