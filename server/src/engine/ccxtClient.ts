@@ -1,0 +1,392 @@
+/**
+ * The engine's ExchangeClient over a ccxt exchange. With the key check in
+ * exchange/verify.ts, the only place that knows ccxt: its errors become our
+ * failures in the one table below, reads are retried with backoff, and an
+ * order creation is never retried.
+ *
+ * Money out of ccxt. ccxt parses the exchange's decimal strings with string
+ * arithmetic and turns each result into a JavaScript number once, at the end.
+ * A double holds any decimal of up to 15 significant digits faithfully, so
+ * `toPrecision(15)` gives back the exchange's own digits (every 8-decimal
+ * amount below ten million units), and cuts the binary tail of a value ccxt
+ * derived itself (Binance's average is cost / filled). We do not read `info`,
+ * whose field names differ per exchange, and we do not round reported values
+ * to the market's grid: an average or a fee is not on it, and a reported fill
+ * is a fact, not something to correct.
+ *
+ * Money into ccxt. Our amounts are rounded down to the market's step with
+ * big.js and handed to ccxt as numbers only when they have at most 15
+ * significant digits, so ccxt's own formatting (amountToPrecision,
+ * costToPrecision) writes exactly our digits into the request.
+ */
+import Big from 'big.js';
+import {
+  AccountSuspended,
+  AuthenticationError,
+  BadRequest,
+  BadResponse,
+  BadSymbol,
+  DDoSProtection,
+  DuplicateOrderId,
+  ExchangeError,
+  ExchangeNotAvailable,
+  InsufficientFunds,
+  InvalidNonce,
+  InvalidOrder,
+  NetworkError,
+  OperationFailed,
+  OrderNotFound,
+  PermissionDenied,
+  RateLimitExceeded,
+  RequestTimeout,
+  functions,
+  type Exchange,
+  type MarketInterface,
+  type Order as CcxtOrder,
+} from 'ccxt';
+import type { DecimalString } from '../../../src/api/types';
+import { createCcxtExchange, redact, type Credentials, type ExchangeFactory } from '../exchange/verify';
+import {
+  ExchangeClientError,
+  type Balance,
+  type ExchangeClient,
+  type ExchangeFailure,
+  type InvalidOrderReason,
+  type MarketInfo,
+  type MarketOrderRequest,
+  type Order,
+  type OrderStatus,
+  type Ticker,
+} from './exchangeClient';
+import { floorToStep, isDecimalString } from './paper/decimal';
+
+type ErrorClass = abstract new (...args: never[]) => Error;
+type Transient = Extract<ExchangeFailure, { kind: 'transient' }>;
+
+/** Decided from the error's message: exchanges share one ccxt class for every kind of invalid order. */
+const FROM_MESSAGE = 'invalid_order_from_message';
+
+const transient = (reason: Transient['reason']): Transient => ({ kind: 'transient', reason, retryable: true });
+
+/**
+ * ccxt's errors as ours. The first class that matches wins, so subclasses
+ * come before their parents (ccxt's hierarchy: InvalidOrder, BadRequest,
+ * AuthenticationError and InsufficientFunds are ExchangeErrors; the rest are
+ * OperationFailed). Transient failures are written as a read sees them;
+ * createMarketOrder turns them into unknown_outcome.
+ */
+const ERROR_TABLE: readonly (readonly [ErrorClass, ExchangeFailure | typeof FROM_MESSAGE])[] = [
+  [InsufficientFunds, { kind: 'insufficient_funds' }],
+  [OrderNotFound, { kind: 'invalid_order', reason: 'order_not_found' }],
+  [DuplicateOrderId, { kind: 'invalid_order', reason: 'duplicate_client_order_id' }],
+  [BadSymbol, { kind: 'invalid_order', reason: 'bad_symbol' }],
+  [InvalidOrder, FROM_MESSAGE],
+  // Binance's filter failures (-1013 NOTIONAL, LOT_SIZE) and -1111 precision arrive as BadRequest.
+  [BadRequest, FROM_MESSAGE],
+  [PermissionDenied, { kind: 'permission', reason: 'permission_denied' }],
+  [AccountSuspended, { kind: 'permission', reason: 'account_suspended' }],
+  [AuthenticationError, { kind: 'permission', reason: 'invalid_key' }],
+  [ExchangeError, { kind: 'refused' }],
+  // Binance answers HTTP 429 / 418 with DDoSProtection, its -1003 body with RateLimitExceeded.
+  [RateLimitExceeded, transient('exchange_busy')],
+  [DDoSProtection, transient('exchange_busy')],
+  [InvalidNonce, transient('clock_skew')],
+  [RequestTimeout, transient('exchange_unreachable')],
+  [ExchangeNotAvailable, transient('exchange_unreachable')],
+  [NetworkError, transient('exchange_unreachable')],
+  [BadResponse, transient('bad_response')],
+  // Binance -1006 "execution status unknown" and other OperationFailed: the exchange itself does not know.
+  [OperationFailed, transient('exchange_unreachable')],
+];
+
+/** Exchange messages that say which rule an order broke; the first match wins. */
+const INVALID_ORDER_REASONS: readonly (readonly [RegExp, InvalidOrderReason])[] = [
+  // Binance's NOTIONAL / MIN_NOTIONAL filters.
+  [/NOTIONAL|min(imum)?\s+(order\s+)?(value|cost)/i, 'below_min_cost'],
+  // Binance's LOT_SIZE (our amounts are already on the step, so it is the minimum); OKX 51020.
+  [/LOT_SIZE|min(imum)?\s+(available\s+)?(amount|size|quantity)/i, 'below_min_amount'],
+  // Binance -1111 and PRICE_FILTER; OKX 51121 "integer multiples of the lot size".
+  [/precision|PRICE_FILTER|multiple/i, 'precision'],
+];
+
+const invalidOrderReason = (message: string): InvalidOrderReason =>
+  INVALID_ORDER_REASONS.find(([pattern]) => pattern.test(message))?.[1] ?? 'rejected';
+
+/** Our failure for a ccxt error; undefined for anything else (a bug, not an answer from the exchange). */
+export const classifyCcxtError = (error: unknown): ExchangeFailure | undefined => {
+  const row = ERROR_TABLE.find(([errorClass]) => error instanceof errorClass);
+  if (!row) return undefined;
+  const failure = row[1];
+  return failure === FROM_MESSAGE ? { kind: 'invalid_order', reason: invalidOrderReason((error as Error).message) } : failure;
+};
+
+/** A number from ccxt as the exchange wrote it (see the top of this file). */
+const decimal = (value: number): DecimalString => new Big(value.toPrecision(15)).toFixed();
+
+const decimalOrNull = (value: number | undefined): DecimalString | null =>
+  value === undefined || value === null || !Number.isFinite(value) ? null : decimal(value);
+
+/** Refused before anything is sent. */
+const refuse = (reason: InvalidOrderReason, detail?: string): never => {
+  throw new ExchangeClientError({ kind: 'invalid_order', reason }, detail);
+};
+
+/** One of our decimals as the number ccxt takes, refused when a double would not carry it exactly. */
+const toCcxtNumber = (value: Big): number => {
+  const number = Number(value.toFixed());
+  if (!new Big(number.toPrecision(15)).eq(value)) refuse('precision', value.toFixed());
+  return number;
+};
+
+/**
+ * ccxt's precision as a step size: TICK_SIZE markets state the step, DECIMAL_PLACES
+ * markets a number of decimals; SIGNIFICANT_DIGITS has no fixed step (undefined).
+ */
+const stepOf = (exchange: Exchange, precision: number | undefined): DecimalString | undefined => {
+  if (precision === undefined || precision === null) return undefined;
+  if (exchange.precisionMode === functions.TICK_SIZE) return decimal(precision);
+  if (exchange.precisionMode === functions.DECIMAL_PLACES) return new Big(exchange.parsePrecision(String(precision))!).toFixed();
+  return undefined;
+};
+
+/** A spot market the engine can trade, or undefined (derivatives, delisted, no fixed steps). */
+const toMarketInfo = (exchange: Exchange, market: MarketInterface): MarketInfo | undefined => {
+  if (market.spot !== true || market.active === false) return undefined;
+  const amount = stepOf(exchange, market.precision.amount);
+  const price = stepOf(exchange, market.precision.price);
+  if (amount === undefined || price === undefined) return undefined;
+  return {
+    symbol: market.symbol,
+    base: market.base,
+    quote: market.quote,
+    precision: { amount, price },
+    limits: {
+      amount: { min: decimalOrNull(market.limits.amount?.min) ?? '0' },
+      cost: { min: decimalOrNull(market.limits.cost?.min) ?? '0' },
+    },
+  };
+};
+
+const STATUSES: Record<string, OrderStatus> = { open: 'open', closed: 'closed', canceled: 'canceled', expired: 'canceled', rejected: 'rejected' };
+
+/** A single fee; several fees in one currency are summed by ccxt already, several currencies give null. */
+const feeOf = (order: CcxtOrder & { fees?: CcxtOrder['fee'][] }): Order['fee'] => {
+  const fees = order.fees?.length ? order.fees : order.fee ? [order.fee] : [];
+  if (fees.length !== 1) return null;
+  const [fee] = fees;
+  return fee?.currency && fee.cost !== undefined ? { currency: fee.currency, cost: decimal(fee.cost) } : null;
+};
+
+/** An order as ccxt parsed it. An acknowledgement without a status (OKX's order placement) counts as open. */
+const toOrder = (order: CcxtOrder, request: { symbol: string; clientOrderId: string }): Order => ({
+  id: order.id ?? '',
+  clientOrderId: order.clientOrderId ?? request.clientOrderId,
+  symbol: order.symbol ?? request.symbol,
+  side: order.side === 'sell' ? 'sell' : 'buy',
+  status: STATUSES[order.status ?? 'open'] ?? 'open',
+  average: order.filled ? decimalOrNull(order.average) : null,
+  filled: decimalOrNull(order.filled) ?? '0',
+  cost: decimalOrNull(order.cost) ?? '0',
+  fee: feeOf(order),
+  timestamp: order.timestamp ?? null,
+});
+
+const balanceOf = (amounts: unknown): Record<string, DecimalString> => {
+  const result: Record<string, DecimalString> = {};
+  for (const [asset, value] of Object.entries((amounts ?? {}) as Record<string, number | undefined>)) {
+    const amount = decimalOrNull(value);
+    if (amount !== null) result[asset] = amount;
+  }
+  return result;
+};
+
+/** A positive decimal string, or a refusal. */
+const positive = (value: string | undefined, reason: InvalidOrderReason): Big => {
+  if (!isDecimalString(value) || new Big(value).lte(0)) return refuse(reason);
+  return new Big(value);
+};
+
+/** The base amount to send, on the market's step. */
+const amountToSend = (amount: Big, market: MarketInfo): number => {
+  const onStep = floorToStep(amount, market.precision.amount);
+  if (onStep.lte(0) || onStep.lt(market.limits.amount.min)) refuse('below_min_amount', `${onStep.toFixed()} ${market.base}`);
+  return toCcxtNumber(onStep);
+};
+
+/** Accepted by Binance (newClientOrderId: 1-36 of [.A-Za-z0-9:/_-]) and OKX (clOrdId: 1-32 letters and digits, a letter first). */
+const CLIENT_ORDER_ID = /^[A-Za-z][A-Za-z0-9]{0,31}$/;
+
+/** Reads get this many attempts in all. */
+const READ_ATTEMPTS = 3;
+
+export interface CcxtClientOptions {
+  /** ccxt's id: 'binance', 'okx'... */
+  exchangeId: string;
+  credentials: Credentials;
+  /** Tests pass one whose HTTP layer replays recorded answers. */
+  createExchange?: ExchangeFactory;
+  /** Per HTTP request. */
+  timeoutMs?: number;
+  /** Pause before a read's second attempt; it doubles before each next one. */
+  retryDelayMs?: number;
+}
+
+export const createCcxtClient = ({
+  exchangeId,
+  credentials,
+  createExchange = createCcxtExchange,
+  timeoutMs = 10_000,
+  retryDelayMs = 500,
+}: CcxtClientOptions): ExchangeClient => {
+  const exchange = createExchange(exchangeId, {
+    ...credentials,
+    timeout: timeoutMs,
+    // ccxt spaces requests to the exchange's published limits.
+    enableRateLimit: true,
+    // The engine trades spot: no derivative or margin market lists, and no
+    // currency list (a private call on Binance and OKX that the engine does not need).
+    has: { fetchCurrencies: false },
+    options: {
+      defaultType: 'spot',
+      fetchMarkets: { types: ['spot'] },
+      fetchMargins: false,
+      warnOnFetchOpenOrdersWithoutSymbol: false,
+    },
+  });
+  let markets: Promise<Map<string, MarketInfo>> | undefined;
+
+  const failure = (kind: ExchangeFailure, error: unknown) =>
+    new ExchangeClientError(kind, redact(error instanceof Error ? error.message : String(error), credentials));
+
+  /** A read: transient failures are tried again with exponential backoff, READ_ATTEMPTS in all. */
+  const read = async <T>(call: () => Promise<T>): Promise<T> => {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await call();
+      } catch (error) {
+        const known = classifyCcxtError(error);
+        if (!known) throw error;
+        if (known.kind !== 'transient' || attempt >= READ_ATTEMPTS) throw failure(known, error);
+        await new Promise((resolve) => setTimeout(resolve, retryDelayMs * 2 ** (attempt - 1)));
+      }
+    }
+  };
+
+  /**
+   * Every call goes through here first: ccxt would load the markets itself
+   * inside any call, but it keeps a failed load's rejection and hands it to
+   * every later caller, so we load them (reload: true) with our retries.
+   */
+  const loadMarkets = (): Promise<Map<string, MarketInfo>> => {
+    markets ??= read(() => exchange.loadMarkets(true)).then(
+      (loaded) => {
+        const tradable = new Map<string, MarketInfo>();
+        for (const market of Object.values(loaded)) {
+          const info = market && toMarketInfo(exchange, market);
+          if (info) tradable.set(info.symbol, info);
+        }
+        return tradable;
+      },
+      (error: unknown) => {
+        markets = undefined;
+        throw error;
+      },
+    );
+    return markets;
+  };
+
+  const marketOf = async (symbol: string): Promise<MarketInfo> => {
+    const market = (await loadMarkets()).get(symbol);
+    if (!market) throw new ExchangeClientError({ kind: 'invalid_order', reason: 'bad_symbol' }, symbol);
+    return market;
+  };
+
+  const fetchTicker = async (symbol: string): Promise<Ticker> => {
+    await marketOf(symbol);
+    const ticker = await read(() => exchange.fetchTicker(symbol));
+    return {
+      symbol,
+      timestamp: ticker.timestamp ?? null,
+      bid: decimalOrNull(ticker.bid),
+      ask: decimalOrNull(ticker.ask),
+      last: decimalOrNull(ticker.last),
+    };
+  };
+
+  const fetchOrderByClientOrderId = async (symbol: string, clientOrderId: string): Promise<Order | null> => {
+    await marketOf(symbol);
+    try {
+      // Binance sends it as origClientOrderId, OKX as clOrdId; the id argument is then unused.
+      const order = await read(() => exchange.fetchOrder(clientOrderId, symbol, { clientOrderId }));
+      return toOrder(order, { symbol, clientOrderId });
+    } catch (error) {
+      if (error instanceof ExchangeClientError && error.failure.kind === 'invalid_order' && error.failure.reason === 'order_not_found') return null;
+      throw error;
+    }
+  };
+
+  const createMarketOrder = async ({ symbol, side, amount, cost, clientOrderId }: MarketOrderRequest): Promise<Order> => {
+    if (typeof clientOrderId !== 'string' || !CLIENT_ORDER_ID.test(clientOrderId)) refuse('bad_client_order_id');
+    if (side !== 'buy' && side !== 'sell') refuse('bad_side');
+    const market = await marketOf(symbol);
+    // Both exchanges read ccxt's unified clientOrderId: Binance sends newClientOrderId, OKX clOrdId.
+    const params = { clientOrderId };
+    let send: () => Promise<CcxtOrder>;
+    if (cost !== undefined) {
+      if (side !== 'buy' || amount !== undefined) refuse('bad_cost');
+      const quote = positive(cost, 'bad_cost');
+      if (exchange.has.createMarketBuyOrderWithCost === true) {
+        // Binance: quoteOrderQty; OKX: sz in the quote currency with tgtCcy=quote_ccy.
+        const value = toCcxtNumber(quote);
+        send = () => exchange.createMarketBuyOrderWithCost(symbol, value, params);
+      } else {
+        // No spend-this-much order here: buy what the cost pays at the ask, rounded down to the step.
+        const { ask, last } = await fetchTicker(symbol);
+        const price = ask ?? last;
+        if (price === null) throw new ExchangeClientError(transient('bad_response'), `${symbol} has no price`);
+        const base = amountToSend(quote.div(price), market);
+        send = () => exchange.createOrder(symbol, 'market', 'buy', base, undefined, params);
+      }
+    } else {
+      const base = amountToSend(positive(amount, 'bad_amount'), market);
+      send = () => exchange.createOrder(symbol, 'market', side, base, undefined, params);
+    }
+
+    let placed: CcxtOrder;
+    try {
+      placed = await send();
+    } catch (error) {
+      // Only the exchange's explicit refusal says the order does not exist; a
+      // lost or garbled answer, or an error of ours after sending, may hide one.
+      const known = classifyCcxtError(error);
+      throw failure(!known || known.kind === 'transient' ? { kind: 'unknown_outcome', clientOrderId } : known, error);
+    }
+    const order = toOrder(placed, { symbol, clientOrderId });
+    if (placed.status !== undefined) return order;
+    // Acknowledged without its fill (OKX answers with the ids only): ask for the order itself.
+    try {
+      return (await fetchOrderByClientOrderId(symbol, clientOrderId)) ?? order;
+    } catch {
+      // It was placed; the caller finds it open and asks again later.
+      return order;
+    }
+  };
+
+  return {
+    loadMarkets: async () => [...(await loadMarkets()).values()],
+    fetchTicker,
+    fetchBalance: async (): Promise<Balance> => {
+      await loadMarkets();
+      const balance = await read(() => exchange.fetchBalance());
+      return { free: balanceOf(balance.free), used: balanceOf(balance.used), total: balanceOf(balance.total) };
+    },
+    createMarketOrder,
+    fetchOrderByClientOrderId,
+    fetchOpenOrders: async (symbol) => {
+      if (symbol === undefined) await loadMarkets();
+      else await marketOf(symbol);
+      const orders = await read(() => exchange.fetchOpenOrders(symbol));
+      return orders.map((order) => toOrder(order, { symbol: symbol ?? '', clientOrderId: '' }));
+    },
+  };
+};
