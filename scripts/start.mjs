@@ -12,14 +12,19 @@ const newest = (path) => {
   return readdirSync(path).reduce((max, name) => Math.max(max, newest(join(path, name))), stat.mtimeMs);
 };
 
-const built = join(root, 'dist', 'index.html');
-const sources = ['src', 'index.html', 'vite.config.ts', 'package-lock.json'].map((p) => join(root, p)).filter(existsSync);
-const stale = !existsSync(built) || Math.max(...sources.map(newest)) > statSync(built).mtimeMs;
-
 const vite = join(root, 'node_modules', 'vite', 'bin', 'vite.js');
-if (stale) {
-  console.log('Building the dashboard…');
-  const build = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+const stale = (output, config) => {
+  const sources = ['src', 'index.html', config, 'package-lock.json'].map((p) => join(root, p)).filter(existsSync);
+  return !existsSync(output) || Math.max(...sources.map(newest)) > statSync(output).mtimeMs;
+};
+// The dashboard, and the widgets bundle partner pages embed (served at /widgets/).
+for (const [what, output, config] of [
+  ['dashboard', join(root, 'dist', 'index.html'), 'vite.config.ts'],
+  ['widgets', join(root, 'dist-widgets', 'qt-widgets.iife.js'), 'vite.widgets.config.ts'],
+]) {
+  if (!stale(output, config)) continue;
+  console.log(`Building the ${what}…`);
+  const build = spawnSync(process.execPath, [vite, 'build', '-c', config, '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 

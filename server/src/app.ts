@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import cors from '@fastify/cors';
 import fastifyStatic from '@fastify/static';
@@ -107,6 +108,13 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
 
   if (config.dashboardDir) {
     await app.register(fastifyStatic, { root: config.dashboardDir, prefix: '/', index: ['index.html'], wildcard: false });
+  }
+  // The embeddable widgets bundle at /widgets/ and the partner example page at /examples/, when present.
+  for (const [root, prefix] of [
+    [config.widgetsDir ?? join(process.cwd(), 'dist-widgets'), '/widgets/'],
+    [join(process.cwd(), 'examples'), '/examples/'],
+  ] as const) {
+    if (existsSync(root)) await app.register(fastifyStatic, { root, prefix, decorateReply: false });
   }
 
   app.addHook('onReady', () => engine.start());

@@ -23,6 +23,8 @@ export interface ServerConfig {
   scryptCost: number;
   /** Folder of the built dashboard; served at / when it exists. */
   dashboardDir: string | undefined;
+  /** Folder of the built widgets, served at /widgets/ when it exists (default: dist-widgets in the working folder). */
+  widgetsDir?: string | undefined;
   demoAccount: boolean;
   logLevel: string;
   trustProxy: boolean;

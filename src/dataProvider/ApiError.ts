@@ -1,5 +1,5 @@
 import { isCatalogueCode } from '../api/errors';
-import { translate } from '../i18n/i18nProvider';
+import { translateError, type Translate } from './errorText';
 
 /**
  * What went wrong with a call:
@@ -26,7 +26,7 @@ export interface ApiErrorInit {
  * the server's message, else `API Error: {code}`, else 'Operation failed'.
  * Errors without a code get the text of their own kind (timeout, network...).
  */
-export const displayMessage = (init: ApiErrorInit, t: (key: string, options?: Record<string, unknown>) => string = translate): string => {
+export const displayMessage = (init: ApiErrorInit, t: Translate = translateError): string => {
   if (init.messageKey) return t(init.messageKey, { status: init.status });
   if (init.code !== undefined && isCatalogueCode(init.code)) {
     return t(`error.${init.code}`, typeof init.data === 'object' && init.data !== null ? (init.data as Record<string, unknown>) : {});
@@ -58,7 +58,7 @@ export class ApiError extends Error {
   }
 
   /** The display text in the current locale (it may have changed since the error was raised). */
-  localizedMessage(t?: (key: string, options?: Record<string, unknown>) => string): string {
+  localizedMessage(t?: Translate): string {
     return displayMessage(this, t);
   }
 }

@@ -3,6 +3,7 @@ import { getI18nProvider } from 'ra-i18n-i18next';
 import type { I18nProvider } from 'ra-core';
 import { DEFAULT_LOCALE, SUPPORTED_LOCALES, isLocaleCode } from '../api/defaults';
 import type { LocaleCode } from '../api/types';
+import { setErrorTranslator } from '../dataProvider/errorText';
 import { LOCALES, localeInfo } from './locales';
 import { resources } from './resources';
 import { getStoredLocale, storeLocale } from './storage';
@@ -86,3 +87,6 @@ export const createI18nProvider = async (): Promise<I18nProvider> => {
 
 /** Translation for code outside React components. */
 export const translate = (key: string, options?: TOptions): string => String(i18next.t(key, options ?? {}));
+
+// The HTTP client's error texts speak the page's language.
+setErrorTranslator(translate);

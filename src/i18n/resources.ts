@@ -4,6 +4,7 @@ import type { LocaleCode } from '../api/types';
 import enUS from './messages/en-US';
 import { exchangeMessages } from './messages/exchange';
 import { tradePageMessages } from './messages/tradePages';
+import { widgetMessages } from './messages/widgets';
 import zhCN from './messages/zh-CN';
 import zhTW from './messages/zh-TW';
 import raZhCN from './ra/zh-CN';
@@ -23,6 +24,7 @@ export const resources = Object.fromEntries(
         exchange: exchangeMessages[code].exchange,
         tasks: tradePageMessages[code].tasks,
         home: tradePageMessages[code].home,
+        widgets: widgetMessages[code].widgets,
       } as Record<string, unknown>,
     },
   ]),

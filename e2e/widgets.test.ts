@@ -1,0 +1,88 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'vite';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { registerUser } from '../server/test/harness';
+import { startJourney, type Journey } from './harness';
+
+/**
+ * The widgets bundle in real Chromium: the partner example page on the same
+ * server as the dashboard, signed in through the dashboard's stored session.
+ * The three elements render their data inside open shadow roots, and the
+ * page's hostile `* { color: red !important }` does not reach inside.
+ */
+let widgetsDir: string;
+let journey: Journey | undefined;
+
+beforeAll(async () => {
+  widgetsDir = mkdtempSync(join(tmpdir(), 'qt-widgets-'));
+  // Vitest sets NODE_ENV=test; the page gets the production bundle a partner gets.
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({
+      configFile: join(process.cwd(), 'vite.widgets.config.ts'),
+      mode: 'production',
+      logLevel: 'warn',
+      build: { outDir: widgetsDir, emptyOutDir: true },
+    });
+  } finally {
+    process.env.NODE_ENV = nodeEnv;
+  }
+});
+afterAll(() => rmSync(widgetsDir, { recursive: true, force: true }));
+afterEach(async () => {
+  await journey?.close();
+  journey = undefined;
+});
+
+const RED = 'rgb(255, 0, 0)';
+
+describe('widgets on a partner page', () => {
+  it('render the signed-in user data in shadow roots, untouched by the page style', async () => {
+    journey = await startJourney({ viewport: 'desktop', config: { widgetsDir } });
+    const j = journey;
+    const session = await registerUser(j.server, { email: 'widgets@example.com' });
+    const added = await j.server.call('POST', '/api/exchange/add', { exchange: 'paper', name: 'Widget paper' }, { token: session.accessToken });
+    expect(added.body.code).toBe(0);
+
+    await j.page.goto(`${j.server.base}/examples/partner.html`);
+    await j.page.evaluate(
+      ([access, refresh]) => {
+        localStorage.setItem('accessToken', access!);
+        localStorage.setItem('refreshToken', refresh!);
+      },
+      [session.accessToken, session.refreshToken],
+    );
+    await j.page.reload();
+
+    // Playwright's CSS locators pierce open shadow roots.
+    const zh = j.page.locator('[data-example="zh-CN-light"]');
+    const en = j.page.locator('[data-example="en-US-dark"]');
+    await zh.locator('qt-profit-card [data-stat="total"]').waitFor();
+    await expect.poll(() => zh.locator('qt-profit-card h2').textContent()).toBe('已实现收益');
+    await expect.poll(() => en.locator('qt-profit-card h2').textContent()).toBe('Realized profit');
+    await zh.locator('qt-task-list').getByText('暂无运行中的任务。').waitFor();
+    await en.locator('qt-task-list').getByText('No running task yet.').waitFor();
+    await zh.locator('qt-wallet-balance').getByText('Widget paper').waitFor();
+    await en.locator('qt-wallet-balance').getByText('Paper trading').waitFor();
+
+    const styles = await j.page.evaluate(() =>
+      [...document.querySelectorAll('qt-profit-card, qt-task-list, qt-wallet-balance')].map((element) => {
+        const title = element.shadowRoot?.querySelector('h2');
+        const style = title ? getComputedStyle(title) : undefined;
+        return { open: element.shadowRoot !== null, color: style?.color, font: style?.fontFamily };
+      }),
+    );
+    expect(styles).toHaveLength(6);
+    for (const style of styles) {
+      expect(style.open).toBe(true);
+      expect(style.color).not.toBe(RED);
+      expect(style.font).not.toMatch(/^serif$/);
+    }
+    // The page's own text is red: the hostile style is in force outside.
+    expect(await j.page.evaluate(() => getComputedStyle(document.querySelector('h1')!).color)).toBe(RED);
+    await j.shot('widgets-partner-page');
+  });
+});

@@ -1,0 +1,75 @@
+import type { LocaleCode } from '../../api/types';
+
+/** Texts of the embeddable widgets (`qt-profit-card`, `qt-task-list`, `qt-wallet-balance`). */
+const enUS = {
+  widgets: {
+    loading: 'Loading…',
+    retry: 'Retry',
+    loggedOut: 'Log in to see your trading data.',
+    login: 'Log in',
+    openDashboard: 'Open dashboard',
+    profitTitle: 'Realized profit',
+    profitTotal: 'Total',
+    profitToday: 'Today',
+    cyclesToday: '{{count}} cycles closed today',
+    tasksTitle: 'Running tasks',
+    tasksEmpty: 'No running task yet.',
+    cycle: 'Cycle {{done}}/{{total}}',
+    cycleUnlimited: 'Cycle {{done}}/∞',
+    floatingProfit: 'Floating',
+    realizedProfit: 'Realized',
+    accountsTitle: 'Exchange accounts',
+    accountsEmpty: 'No exchange account bound yet.',
+    paper: 'Paper trading',
+  },
+};
+
+export type WidgetMessages = typeof enUS;
+
+const zhCN: WidgetMessages = {
+  widgets: {
+    loading: '加载中…',
+    retry: '重试',
+    loggedOut: '登录后查看您的交易数据。',
+    login: '登录',
+    openDashboard: '打开控制台',
+    profitTitle: '已实现收益',
+    profitTotal: '累计',
+    profitToday: '今日',
+    cyclesToday: '今日完成 {{count}} 轮',
+    tasksTitle: '运行中的任务',
+    tasksEmpty: '暂无运行中的任务。',
+    cycle: '第 {{done}}/{{total}} 轮',
+    cycleUnlimited: '第 {{done}}/∞ 轮',
+    floatingProfit: '浮动盈亏',
+    realizedProfit: '已实现',
+    accountsTitle: '交易所账户',
+    accountsEmpty: '尚未绑定交易所账户。',
+    paper: '模拟交易',
+  },
+};
+
+const zhTW: WidgetMessages = {
+  widgets: {
+    loading: '載入中…',
+    retry: '重試',
+    loggedOut: '登入後查看您的交易資料。',
+    login: '登入',
+    openDashboard: '開啟控制台',
+    profitTitle: '已實現收益',
+    profitTotal: '累計',
+    profitToday: '今日',
+    cyclesToday: '今日完成 {{count}} 輪',
+    tasksTitle: '執行中的任務',
+    tasksEmpty: '暫無執行中的任務。',
+    cycle: '第 {{done}}/{{total}} 輪',
+    cycleUnlimited: '第 {{done}}/∞ 輪',
+    floatingProfit: '浮動盈虧',
+    realizedProfit: '已實現',
+    accountsTitle: '交易所帳戶',
+    accountsEmpty: '尚未綁定交易所帳戶。',
+    paper: '模擬交易',
+  },
+};
+
+export const widgetMessages = { 'zh-CN': zhCN, 'en-US': enUS, 'zh-TW': zhTW } satisfies Record<LocaleCode, WidgetMessages>;

@@ -1,0 +1,67 @@
+import { useCallback } from 'react';
+import { UNLIMITED_CYCLES } from '../api/defaults';
+import type { TradeTask } from '../api/trade';
+import type { WidgetClient } from './client';
+import { taskUrl } from './client';
+import { Frame, StateView, formatAmount, profitClass, useWidgetData, type WidgetProps } from './shared';
+
+export interface TaskListProps extends WidgetProps {
+  /** Most tasks shown (1-100, default 10). */
+  limit?: number | string | undefined;
+}
+
+export const DEFAULT_TASK_LIMIT = 10;
+const MAX_LIMIT = 100;
+
+export const taskLimit = (value: TaskListProps['limit']): number => {
+  const n = Math.floor(Number(value));
+  return Number.isFinite(n) && n >= 1 ? Math.min(n, MAX_LIMIT) : DEFAULT_TASK_LIMIT;
+};
+
+/** The running tasks: pair, cycle, floating and realized profit. A click emits `qt-task-click` and opens the task in the dashboard. */
+export const TaskList = (props: TaskListProps) => {
+  const limit = taskLimit(props.limit);
+  const load = useCallback((client: WidgetClient, signal: AbortSignal) => client.runningTasks(limit, signal), [limit]);
+  const state = useWidgetData(props, load, String(limit));
+  const { t, locale, data } = state;
+
+  const open = (task: TradeTask) => {
+    const allowed = props.onEvent?.('qt-task-click', { id: task.id }) ?? true;
+    if (allowed && props.dashboardUrl) window.location.assign(taskUrl(props.dashboardUrl, task.id));
+  };
+
+  return (
+    <Frame props={props} name="task-list" title={t('widgets.tasksTitle')}>
+      <StateView state={state} props={props} />
+      {state.status === 'ready' && data && data.list.length === 0 && <p className="state">{t('widgets.tasksEmpty')}</p>}
+      {state.status === 'ready' && data && data.list.length > 0 && (
+        <ul>
+          {data.list.slice(0, limit).map((task) => (
+            <li key={task.id}>
+              <button type="button" className="row" data-task-id={task.id} onClick={() => open(task)}>
+                <span>
+                  <span className="pair">{task.symbol}</span>
+                  <span className="muted" style={{ display: 'block' }}>
+                    {task.cycleCount >= UNLIMITED_CYCLES
+                      ? t('widgets.cycleUnlimited', { done: task.cyclesDone })
+                      : t('widgets.cycle', { done: task.cyclesDone, total: task.cycleCount })}
+                    {' · '}
+                    {task.exchangeName}
+                  </span>
+                </span>
+                <span className="right">
+                  <span className="muted" style={{ display: 'block' }}>
+                    {t('widgets.floatingProfit')} <span className={profitClass(task.floatingProfit)}>{formatAmount(task.floatingProfit, locale, true)}</span>
+                  </span>
+                  <span className="muted" style={{ display: 'block' }}>
+                    {t('widgets.realizedProfit')} <span className={profitClass(task.realizedProfit)}>{formatAmount(task.realizedProfit, locale, true)}</span>
+                  </span>
+                </span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Frame>
+  );
+};

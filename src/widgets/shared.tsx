@@ -1,0 +1,152 @@
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import type { LocaleCode } from '../api/types';
+import type { ApiError } from '../dataProvider/ApiError';
+import { createWidgetClient, loginUrl, type WidgetClient } from './client';
+import { createTranslator, errorText, resolveLocale, type Translate } from './i18n';
+import { widgetCss } from './styles';
+
+/** Attributes every widget takes (as React props, camelCase). */
+export interface WidgetProps {
+  apiBase?: string | undefined;
+  locale?: string | undefined;
+  theme?: string | undefined;
+  token?: string | undefined;
+  /** Seconds between live refreshes (default 30; 0 = no refresh). */
+  refresh?: number | string | undefined;
+  dashboardUrl?: string | undefined;
+  /** Emits a `qt-*` event; returns false when a listener called preventDefault. */
+  onEvent?: ((type: string, detail?: unknown) => boolean) | undefined;
+}
+
+export const DEFAULT_REFRESH_SECONDS = 30;
+
+type Status = 'loading' | 'ready' | 'error' | 'loggedOut';
+
+export interface WidgetState<T> {
+  status: Status;
+  data: T | undefined;
+  error: unknown;
+  retry: () => void;
+  t: Translate;
+  locale: LocaleCode;
+}
+
+const refreshMs = (value: WidgetProps['refresh']): number => {
+  const seconds = value === undefined || value === '' ? DEFAULT_REFRESH_SECONDS : Number(value);
+  return Number.isFinite(seconds) && seconds > 0 ? Math.max(seconds, 1) * 1000 : 0;
+};
+
+/** Loads a widget's data with the shared client, refreshes it live, and tracks the four states. */
+export const useWidgetData = <T,>(props: WidgetProps, load: (client: WidgetClient, signal: AbortSignal) => Promise<T>, key = ''): WidgetState<T> => {
+  const locale = resolveLocale(props.locale);
+  const t = useMemo(() => createTranslator(locale), [locale]);
+  const onEvent = useRef(props.onEvent);
+  onEvent.current = props.onEvent;
+  const loadRef = useRef(load);
+  loadRef.current = load;
+  const [attempt, setAttempt] = useState(0);
+  const [state, setState] = useState<{ status: Status; data: T | undefined; error: unknown }>({ status: 'loading', data: undefined, error: undefined });
+
+  const client = useMemo(
+    () =>
+      createWidgetClient({
+        apiBase: props.apiBase,
+        token: props.token,
+        locale,
+        onSessionExpired: () => onEvent.current?.('qt-session-expired'),
+      }),
+    [props.apiBase, props.token, locale],
+  );
+  const interval = refreshMs(props.refresh);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let first = true;
+    const run = async () => {
+      if (!client.hasSession()) {
+        setState({ status: 'loggedOut', data: undefined, error: undefined });
+      } else {
+        if (first) setState((s) => ({ ...s, status: 'loading', error: undefined }));
+        try {
+          const data = await loadRef.current(client, controller.signal);
+          if (controller.signal.aborted) return;
+          setState({ status: 'ready', data, error: undefined });
+        } catch (error) {
+          if (controller.signal.aborted) return;
+          if ((error as ApiError).kind === 'unauthorized') setState({ status: 'loggedOut', data: undefined, error });
+          // A failed live refresh keeps the figures already shown.
+          else setState((s) => (first || s.status !== 'ready' ? { status: 'error', data: undefined, error } : s));
+        }
+      }
+      first = false;
+      if (interval > 0 && !controller.signal.aborted) timer = setTimeout(() => void run(), interval);
+    };
+    void run();
+    return () => {
+      controller.abort();
+      clearTimeout(timer);
+    };
+  }, [client, interval, attempt, key]);
+
+  const retry = useCallback(() => setAttempt((n) => n + 1), []);
+  return { ...state, retry, t, locale };
+};
+
+/** The widget's root: its styles, theme and language. */
+export const Frame = ({ props, name, title, children }: { props: WidgetProps; name: string; title: string; children: ReactNode }) => (
+  <div className="qt" part="root" data-widget={name} data-theme={props.theme === 'dark' ? 'dark' : 'light'} lang={resolveLocale(props.locale)}>
+    <style>{widgetCss}</style>
+    <h2>{title}</h2>
+    {children}
+  </div>
+);
+
+/** Loading, error (with retry) and logged-out states; null when the data is there. */
+export const StateView = ({ state, props }: { state: WidgetState<unknown>; props: WidgetProps }) => {
+  const { t } = state;
+  if (state.status === 'loading') {
+    return (
+      <p className="state" role="status" aria-busy="true">
+        {t('widgets.loading')}
+      </p>
+    );
+  }
+  if (state.status === 'error') {
+    return (
+      <div className="state" role="alert">
+        <p>{errorText(state.error, t)}</p>
+        <button type="button" className="action" onClick={state.retry}>
+          {t('widgets.retry')}
+        </button>
+      </div>
+    );
+  }
+  if (state.status === 'loggedOut') {
+    return (
+      <div className="state" data-state="logged-out">
+        <p>{t('widgets.loggedOut')}</p>
+        <a className="action" href={loginUrl(props.dashboardUrl, props.apiBase)} target="_top">
+          {t('widgets.login')}
+        </a>
+      </div>
+    );
+  }
+  return null;
+};
+
+/** A decimal string in the locale's digits (never through a float), with 2 to 8 decimals. */
+export const formatAmount = (value: string | null | undefined, locale: LocaleCode, signed = false): string => {
+  if (value === null || value === undefined || value === '') return '—';
+  const format = new Intl.NumberFormat(locale, {
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 2,
+    ...(signed ? { signDisplay: 'exceptZero' as const } : {}),
+  }).format as (value: string) => string;
+  return format(value);
+};
+
+export const profitClass = (value: string | null | undefined) => {
+  if (!value || /^-?0*(\.0*)?$/.test(value)) return 'num';
+  return value.startsWith('-') ? 'num down' : 'num up';
+};

@@ -1,0 +1,255 @@
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ExchangeAccount } from '../api/exchange';
+import type { TradeTask } from '../api/trade';
+import { createFakeServer, fail, ok, unauthorized, type Handler } from '../testing/fakeServer';
+import { ProfitCard, WIDGET_NAMES } from './index';
+
+const summary = { date: '2025-01-02', realizedTotal: '1234.5', realizedToday: '-3.25', cyclesToday: 2 };
+
+const task = (id: string, symbol: string, extra: Partial<TradeTask> = {}): TradeTask => ({
+  id,
+  exchangeId: 'e1',
+  exchangeName: 'Paper',
+  symbol,
+  strategyId: 's1',
+  strategyName: 'DCA',
+  strategySystem: true,
+  firstOrderAmount: '10',
+  firstOrderMultiple: false,
+  cycleCount: 9999,
+  cyclesDone: 3,
+  running: true,
+  status: 'replenish_open',
+  finished: false,
+  phase: 'open',
+  quantity: '0.1',
+  cost: '10',
+  averagePrice: '100',
+  lastPrice: '101',
+  floatingProfit: '0.1',
+  realizedProfit: '5.678',
+  levelsFilled: 1,
+  levelsTotal: 5,
+  createdAt: '2025-01-01T00:00:00Z',
+  ...extra,
+});
+
+const account = (id: string, name: string, exchange = 'paper'): ExchangeAccount => ({
+  id,
+  exchange,
+  name,
+  apiKeyHint: null,
+  paperBalances: null,
+  createdAt: '2025-01-01T00:00:00Z',
+  updatedAt: '2025-01-01T00:00:00Z',
+});
+
+const serve = (routes: Record<string, Handler>) => {
+  const server = createFakeServer(routes);
+  vi.stubGlobal('fetch', server.fetch);
+  return server;
+};
+
+const mount = (name: string, attributes: Record<string, string> = {}) => {
+  const element = document.createElement(name);
+  for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, value);
+  document.body.append(element);
+  return { element, shadow: within(element.shadowRoot as unknown as HTMLElement) };
+};
+
+beforeEach(() => {
+  document.documentElement.lang = '';
+});
+afterEach(() => {
+  document.body.innerHTML = '';
+  vi.unstubAllGlobals();
+});
+
+describe('custom elements', () => {
+  it('are defined once, with an open shadow root, and a second definition is a no-op', async () => {
+    const constructors = WIDGET_NAMES.map((name) => customElements.get(name));
+    expect(constructors.every(Boolean)).toBe(true);
+    vi.resetModules();
+    await import('./index');
+    expect(WIDGET_NAMES.map((name) => customElements.get(name))).toEqual(constructors);
+    serve({});
+    const { element } = mount('qt-profit-card');
+    expect(element.shadowRoot?.mode).toBe('open');
+  });
+
+  it('keeps its styles in the shadow root (nothing added to the page)', async () => {
+    serve({ 'GET /api/trade/profit-summary': () => ok(summary) });
+    const before = document.head.querySelectorAll('style').length;
+    const { element, shadow } = mount('qt-profit-card', { token: 'partner-token' });
+    await shadow.findByText('+1,234.50');
+    expect(element.shadowRoot?.querySelector('style')?.textContent).toContain(':host');
+    expect(document.head.querySelectorAll('style').length).toBe(before);
+  });
+
+  it('shows loading, then the data, with the token attribute and the locale sent', async () => {
+    const server = serve({ 'GET /api/trade/profit-summary': () => ({ ...ok(summary), delayMs: 50 }) });
+    const { shadow } = mount('qt-profit-card', { token: 'partner-token', locale: 'en-US' });
+    expect(await shadow.findByRole('status')).toHaveTextContent('Loading…');
+    expect(await shadow.findByText('+1,234.50')).toHaveClass('up');
+    expect(shadow.getByText('-3.25')).toHaveClass('down');
+    expect(shadow.getByText('2 cycles closed today')).toBeInTheDocument();
+    expect(server.requests[0]?.headers).toMatchObject({ Authorization: 'Bearer partner-token', 'Accept-Language': 'en-US' });
+  });
+
+  it("reads the dashboard's own session without a token, and defaults to the page's <html lang>", async () => {
+    localStorage.setItem('accessToken', 'dashboard-token');
+    document.documentElement.lang = 'zh-TW';
+    const server = serve({ 'GET /api/trade/profit-summary': () => ok(summary) });
+    const { shadow } = mount('qt-profit-card');
+    expect(await shadow.findByRole('heading')).toHaveTextContent('已實現收益');
+    await shadow.findByText('+1,234.50');
+    expect(server.requests[0]?.headers.Authorization).toBe('Bearer dashboard-token');
+  });
+
+  it('defaults to zh-CN and shows a login link when there is no session at all', async () => {
+    const server = serve({});
+    const { shadow } = mount('qt-task-list', { 'dashboard-url': 'https://app.example/' });
+    const link = await shadow.findByRole('link', { name: '登录' });
+    expect(link).toHaveAttribute('href', 'https://app.example/#/auth/login');
+    expect(server.calls()).toBe(0);
+
+    const other = mount('qt-wallet-balance', { 'api-base': 'https://api.example' });
+    expect(await other.shadow.findByRole('link')).toHaveAttribute('href', 'https://api.example/#/auth/login');
+  });
+
+  it('shows a localized error with a retry button that loads again', async () => {
+    let calls = 0;
+    serve({
+      'GET /api/trade/profit-summary': () => {
+        calls += 1;
+        return calls === 1 ? fail(20002) : ok(summary);
+      },
+    });
+    const { shadow } = mount('qt-profit-card', { token: 't', locale: 'en-US' });
+    expect(await shadow.findByRole('alert')).toHaveTextContent('Not enabled');
+    fireEvent.click(shadow.getByRole('button', { name: 'Retry' }));
+    await shadow.findByText('+1,234.50');
+    expect(calls).toBe(2);
+  });
+
+  it('shows the network error text when the server cannot be reached', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
+    const { shadow } = mount('qt-profit-card', { token: 't' });
+    expect(await shadow.findByRole('alert')).toHaveTextContent('无法连接服务器');
+  });
+
+  it('emits qt-session-expired and shows the login link when the API answers 401', async () => {
+    serve({ 'GET /api/trade/profit-summary': () => unauthorized() });
+    const expired = vi.fn();
+    document.addEventListener('qt-session-expired', expired);
+    const { shadow } = mount('qt-profit-card', { token: 'stale', 'api-base': 'https://api.example' });
+    expect(await shadow.findByRole('link')).toHaveAttribute('href', 'https://api.example/#/auth/login');
+    expect(expired).toHaveBeenCalledTimes(1);
+    document.removeEventListener('qt-session-expired', expired);
+  });
+
+  it('calls the API base given', async () => {
+    const server = serve({ 'GET /api/exchange/list': () => ok({ list: [], total: 0 }) });
+    const { shadow } = mount('qt-wallet-balance', { token: 't', 'api-base': 'https://api.example/' });
+    await shadow.findByText('尚未绑定交易所账户。');
+    expect(server.requests[0]?.url).toMatch(/^https:\/\/api\.example\/api\/exchange\/list\?/);
+  });
+});
+
+describe('qt-task-list', () => {
+  const tasks = [task('t1', 'BTC/USDT'), task('t2', 'ETH/USDT', { cycleCount: 10, floatingProfit: '-1.5' }), task('t3', 'SOL/USDT')];
+
+  it('shows the running tasks up to the limit, and an empty state', async () => {
+    const server = serve({ 'GET /api/trade/list': (request) => ok({ list: tasks.slice(0, Number(new URL(request.url, 'http://localhost').searchParams.get('pageSize'))), total: 3 }) });
+    const { shadow } = mount('qt-task-list', { token: 't', limit: '2', locale: 'en-US' });
+    expect(await shadow.findByText('BTC/USDT')).toBeInTheDocument();
+    expect(shadow.getAllByRole('button')).toHaveLength(2);
+    expect(shadow.getByText('Cycle 3/∞ · Paper')).toBeInTheDocument();
+    expect(shadow.getByText('Cycle 3/10 · Paper')).toBeInTheDocument();
+    expect(shadow.getByText('-1.50')).toHaveClass('down');
+    expect(shadow.getAllByText('+5.68')).toHaveLength(2);
+    const query = new URL(server.requests[0]!.url, 'http://localhost').searchParams;
+    expect(query.get('pageSize')).toBe('2');
+    expect(query.get('running')).toBe('true');
+
+    serve({ 'GET /api/trade/list': () => ok({ list: [], total: 0 }) });
+    const empty = mount('qt-task-list', { token: 't' });
+    expect(await empty.shadow.findByText('暂无运行中的任务。')).toBeInTheDocument();
+  });
+
+  it('emits a bubbling, composed qt-task-click and opens the task in the dashboard', async () => {
+    serve({ 'GET /api/trade/list': () => ok({ list: tasks, total: 3 }) });
+    const clicks: CustomEvent[] = [];
+    const listener = (event: Event) => clicks.push(event as CustomEvent);
+    document.addEventListener('qt-task-click', listener);
+    const { shadow } = mount('qt-task-list', { token: 't', 'dashboard-url': window.location.origin });
+    fireEvent.click(await shadow.findByText('ETH/USDT'));
+    expect(clicks).toHaveLength(1);
+    expect(clicks[0]?.detail).toEqual({ id: 't2' });
+    expect(clicks[0]?.composed).toBe(true);
+    await waitFor(() => expect(window.location.hash).toBe('#/trade/detail/t2'));
+    document.removeEventListener('qt-task-click', listener);
+    window.location.hash = '';
+  });
+
+  it('does not navigate without dashboard-url', async () => {
+    serve({ 'GET /api/trade/list': () => ok({ list: tasks, total: 3 }) });
+    const listener = vi.fn();
+    document.addEventListener('qt-task-click', listener);
+    const { shadow } = mount('qt-task-list', { token: 't' });
+    fireEvent.click(await shadow.findByText('SOL/USDT'));
+    expect(listener.mock.calls[0]?.[0].detail).toEqual({ id: 't3' });
+    expect(window.location.hash).toBe('');
+    document.removeEventListener('qt-task-click', listener);
+  });
+});
+
+describe('qt-wallet-balance', () => {
+  it("lists the user's exchange accounts by name", async () => {
+    serve({ 'GET /api/exchange/list': () => ok({ list: [account('a1', 'My paper'), account('a2', 'Main', 'binance')], total: 2 }) });
+    const { shadow } = mount('qt-wallet-balance', { token: 't', locale: 'en-US' });
+    expect(await shadow.findByText('My paper')).toBeInTheDocument();
+    expect(shadow.getByText('Paper trading')).toBeInTheDocument();
+    expect(shadow.getByText('Main')).toBeInTheDocument();
+    expect(shadow.getByText('binance')).toBeInTheDocument();
+  });
+});
+
+describe('attributes', () => {
+  it('re-render on change: theme and locale', async () => {
+    serve({ 'GET /api/trade/profit-summary': () => ok(summary) });
+    const { element, shadow } = mount('qt-profit-card', { token: 't', theme: 'dark' });
+    await shadow.findByText('+1,234.50');
+    const root = () => element.shadowRoot!.querySelector('.qt')!;
+    expect(root()).toHaveAttribute('data-theme', 'dark');
+    expect(shadow.getByRole('heading')).toHaveTextContent('已实现收益');
+
+    element.setAttribute('theme', 'light');
+    await waitFor(() => expect(root()).toHaveAttribute('data-theme', 'light'));
+    element.setAttribute('locale', 'en-US');
+    expect(await shadow.findByRole('heading')).toHaveTextContent('Realized profit');
+    await shadow.findByText('+1,234.50');
+    expect(root()).toHaveAttribute('lang', 'en-US');
+  });
+
+  it('re-renders with a new limit', async () => {
+    const tasks = [task('t1', 'BTC/USDT'), task('t2', 'ETH/USDT'), task('t3', 'SOL/USDT')];
+    serve({ 'GET /api/trade/list': (request) => ok({ list: tasks.slice(0, Number(new URL(request.url, 'http://localhost').searchParams.get('pageSize'))), total: 3 }) });
+    const { element, shadow } = mount('qt-task-list', { token: 't', limit: '1' });
+    await shadow.findByText('BTC/USDT');
+    expect(shadow.getAllByRole('button')).toHaveLength(1);
+    element.setAttribute('limit', '3');
+    expect(await shadow.findByText('SOL/USDT')).toBeInTheDocument();
+    expect(shadow.getAllByRole('button')).toHaveLength(3);
+  });
+});
+
+describe('as React components', () => {
+  it('render in the dashboard without a custom element', async () => {
+    serve({ 'GET /api/trade/profit-summary': () => ok(summary) });
+    const onEvent = vi.fn(() => true);
+    render(<ProfitCard token="t" locale="en-US" refresh={0} onEvent={onEvent} />);
+    expect(await screen.findByText('+1,234.50')).toBeInTheDocument();
+  });
+});
