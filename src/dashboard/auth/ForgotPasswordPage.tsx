@@ -1,10 +1,10 @@
 import { Button, Stack } from '@mui/material';
 import { useState } from 'react';
-import { Form, PasswordInput, TextInput, useDataProvider, useNotify, useTranslate } from 'react-admin';
+import { Form, PasswordInput, useDataProvider, useNotify, useTranslate } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
 import type { AppDataProvider } from '../../dataProvider/dataProvider';
 import { useDocumentTitle } from '../layout/Screen';
-import { FormHeading, GuestLink, SendCodeButton, rules, useServerErrors } from './authForm';
+import { FormHeading, GuestLink, EmailCodeFields, rules, useServerErrors } from './authForm';
 
 interface ResetForm {
   email: string;
@@ -45,11 +45,7 @@ export const ForgotPasswordPage = () => {
   return (
     <Form<ResetForm> onSubmit={submit as never} defaultValues={{ email: '', captcha: '', newPassword: '', confirmPassword: '' }} noValidate>
       <FormHeading titleKey="page.forgotPassword" />
-      <TextInput source="email" type="email" autoComplete="email" label={translate('auth.email')} validate={rules.email} fullWidth />
-      <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
-        <TextInput source="captcha" autoComplete="one-time-code" label={translate('auth.captcha')} validate={rules.captcha} fullWidth slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 6 } }} />
-        <SendCodeButton type="reset" />
-      </Stack>
+      <EmailCodeFields type="reset" />
       <PasswordInput source="newPassword" autoComplete="new-password" label={translate('auth.newPassword')} validate={rules.password} helperText={translate('auth.passwordHelp')} fullWidth />
       <PasswordInput source="confirmPassword" autoComplete="new-password" label={translate('auth.secondPassword')} validate={[...rules.password, rules.sameAs('newPassword')]} fullWidth />
       <Button type="submit" variant="contained" size="large" fullWidth disabled={pending} sx={{ mt: 1 }}>

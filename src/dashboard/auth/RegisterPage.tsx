@@ -5,7 +5,7 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import type { RegisterFields } from '../../api/types';
 import type { AppAuthProvider } from '../../authProvider/authProvider';
 import { useDocumentTitle } from '../layout/Screen';
-import { FormHeading, GuestLink, SendCodeButton, rules, useServerErrors } from './authForm';
+import { EmailCodeFields, FormHeading, GuestLink, rules, useServerErrors } from './authForm';
 
 /** `/auth/register`: all register fields; the invite code comes from the shared link (`?invite=`). */
 export const RegisterPage = () => {
@@ -47,11 +47,7 @@ export const RegisterPage = () => {
       noValidate
     >
       <FormHeading titleKey="page.register" />
-      <TextInput source="email" type="email" autoComplete="email" label={translate('auth.email')} validate={rules.email} fullWidth />
-      <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
-        <TextInput source="captcha" autoComplete="one-time-code" label={translate('auth.captcha')} validate={rules.captcha} fullWidth slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 6 } }} />
-        <SendCodeButton type="register" />
-      </Stack>
+      <EmailCodeFields type="register" />
       <TextInput source="nickname" autoComplete="nickname" label={translate('auth.nickname')} validate={rules.nickname} helperText={translate('auth.nicknameHelp')} fullWidth />
       <PasswordInput source="password" autoComplete="new-password" label={translate('auth.password')} validate={rules.password} helperText={translate('auth.passwordHelp')} fullWidth />
       <PasswordInput source="secondPassword" autoComplete="new-password" label={translate('auth.secondPassword')} validate={[...rules.password, rules.sameAs('password')]} fullWidth />

@@ -1,6 +1,6 @@
-import { Button, Link as MuiLink, Typography } from '@mui/material';
+import { Button, Link as MuiLink, Stack, Typography } from '@mui/material';
 import { useEffect, useState } from 'react';
-import { email as emailRule, maxLength, minLength, regex, required, useDataProvider, useNotify, useTranslate } from 'react-admin';
+import { TextInput, email as emailRule, maxLength, minLength, regex, required, useDataProvider, useNotify, useTranslate } from 'react-admin';
 import { useWatch } from 'react-hook-form';
 import { Link } from 'react-router-dom';
 import { ErrorCode } from '../../api/errors';
@@ -97,5 +97,19 @@ export const GuestLink = ({ to, labelKey }: { to: string; labelKey: string }) =>
     <MuiLink component={Link} to={to} underline="hover">
       {translate(labelKey)}
     </MuiLink>
+  );
+};
+
+/** Email, then the mailed code beside its send button: the start of the register and reset forms. */
+export const EmailCodeFields = ({ type }: { type: VerifyCodeType }) => {
+  const translate = useTranslate();
+  return (
+    <>
+      <TextInput source="email" type="email" autoComplete="email" label={translate('auth.email')} validate={rules.email} fullWidth />
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
+        <TextInput source="captcha" autoComplete="one-time-code" label={translate('auth.captcha')} validate={rules.captcha} fullWidth slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 6 } }} />
+        <SendCodeButton type={type} />
+      </Stack>
+    </>
   );
 };
