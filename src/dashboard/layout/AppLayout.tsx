@@ -40,7 +40,7 @@ const BottomTabs = () => {
       elevation={8}
       sx={{ position: 'fixed', left: 0, right: 0, bottom: 0, zIndex: (theme) => theme.zIndex.appBar, pb: 'env(safe-area-inset-bottom)' }}
     >
-      <BottomNavigation showLabels value={tabOf(pathname)} onChange={(_, to: string) => navigate(to)} component="nav">
+      <BottomNavigation showLabels value={tabOf(pathname) ?? false} onChange={(_, to: string) => navigate(to)} component="nav">
         {TABS.map((tab) => (
           <BottomNavigationAction key={tab.to} value={tab.to} label={translate(tab.labelKey)} icon={tab.icon} />
         ))}

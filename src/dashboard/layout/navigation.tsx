@@ -30,8 +30,8 @@ export const MORE: readonly NavItem[] = [
   { to: '/article', labelKey: 'page.article', icon: <ArticleIcon /> },
 ];
 
-/** The tab a path belongs to: its first segment. */
-export const tabOf = (pathname: string): string => {
+/** The tab a path belongs to (by its first segment), or null for pages outside the four tabs (/exchange, /article). */
+export const tabOf = (pathname: string): string | null => {
   const first = pathname.split('/')[1] ?? '';
-  return TABS.find((tab) => tab.to === `/${first}`)?.to ?? '/';
+  return TABS.find((tab) => tab.to === `/${first}`)?.to ?? null;
 };
