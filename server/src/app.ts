@@ -100,7 +100,15 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
   await app.register(strategyRoutes(db));
 
   // The trading engine: the simulated market and every running task, one tick a second.
-  const engine: Runner = createRunner({ db, log: app.log, seed: config.paperSeed, tickMs: config.engineTickMs, feeRate: PAPER_FEE_RATE });
+  const engine: Runner = createRunner({
+    db,
+    log: app.log,
+    seed: config.paperSeed,
+    tickMs: config.engineTickMs,
+    feeRate: PAPER_FEE_RATE,
+    exchangeMasterKey: config.exchangeMasterKey,
+    ...(options.exchangeFactory ? { createExchange: options.exchangeFactory } : {}),
+  });
   app.decorate('engine', engine);
   await app.register(tradeRoutes({ db, runner: engine, feeRate: PAPER_FEE_RATE }));
 

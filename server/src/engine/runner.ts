@@ -2,8 +2,12 @@ import { randomBytes } from 'node:crypto';
 import Big from 'big.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
+import { PAPER_EXCHANGE } from '../../../src/api/exchange';
 import type { StrategySettings } from '../../../src/api/strategy';
 import type { Db } from '../db/database';
+import { createSecretBox, type SecretBox } from '../exchange/crypto';
+import { sealContext } from '../exchange/routes';
+import type { Credentials, ExchangeFactory } from '../exchange/verify';
 import { settingsOf } from '../strategy/routes';
 import {
   applyBuyFill,
@@ -15,6 +19,8 @@ import {
   type CycleState,
   type TaskParams,
 } from './decide';
+import { createCcxtClient } from './ccxtClient';
+import { ExchangeClientError, type ExchangeClient, type Order } from './exchangeClient';
 import { createPaperExchange, PaperExchangeError, type PaperExchange, type PaperOrder } from './paper/exchange';
 import { createMarket, type SimulatedMarket } from './paper/market';
 
@@ -46,7 +52,33 @@ export interface EngineOptions {
   tickMs: number;
   feeRate?: string;
   market?: SimulatedMarket;
+  /** Opens the stored credentials of real exchange accounts; without it only paper accounts trade. */
+  exchangeMasterKey?: string;
+  /** Builds the ccxt instances of real accounts (tests replay recorded exchange answers). */
+  createExchange?: ExchangeFactory;
 }
+
+/** One order as the runner carries it from its intent to its outcome. */
+interface OrderContext {
+  clientOrderId: string;
+  side: 'buy' | 'sell';
+  reason: OrderRequest['reason'];
+  level: number;
+  cycle: number;
+  /** The task's state when the order was placed. */
+  before: CycleState;
+}
+
+/** A fill as both the paper exchange and a real one report it. */
+interface Fill {
+  id: string;
+  average: string | null;
+  filled: string;
+  cost: string;
+  fee: { currency: string; cost: string };
+}
+
+const quoteOf = (symbol: string) => symbol.split('/')[1] ?? '';
 
 const RETRY_AFTER_REFUSAL_MS = 60_000;
 const FLUSH_EVERY_TICKS = 10;
@@ -129,32 +161,234 @@ export const createRunner = (options: EngineOptions) => {
       .where('id', '=', task.id)
       .execute();
 
-  /** Places one order for a task and applies its outcome, all in one transaction. */
-  const placeOrder = async (task: LiveTask, action: OrderRequest) => {
-    await ensureAccount(task.accountId);
-    const clientOrderId = newClientOrderId();
-    const side = action.kind;
-    const level = action.kind === 'buy' ? action.level : task.state.levelsFilled;
-    const cycle = task.state.cyclesDone + 1;
-    const before = task.state;
+  /**
+   * Applies a filled order to the order row, the task's position and cycle,
+   * and its events, inside the caller's transaction (shared by the paper and
+   * the real exchange paths).
+   */
+  const applyFill = async (trx: Db, task: LiveTask, ctx: OrderContext, order: Fill) => {
+    const { clientOrderId, side, level, cycle, before } = ctx;
+    const fee = new Big(order.fee.cost);
+    const baseFee = order.fee.currency !== quoteOf(task.symbol);
+    await trx
+      .updateTable('orders')
+      .set({
+        status: 'closed',
+        exchange_order_id: order.id,
+        price: order.average,
+        filled: order.filled,
+        cost: order.cost,
+        fee: order.fee.cost,
+        fee_currency: order.fee.currency,
+        updated_at: sql`now()`,
+      })
+      .where('client_order_id', '=', clientOrderId)
+      .execute();
+    if (side === 'buy') {
+      // Quantity net of a fee paid in base; cost including a fee paid in quote.
+      const quantity = baseFee ? new Big(order.filled).minus(fee) : new Big(order.filled);
+      const cost = baseFee ? new Big(order.cost) : new Big(order.cost).plus(fee);
+      task.state = applyBuyFill(before, { price: order.average!, quantity: quantity.toFixed(), cost: cost.toFixed(), level });
+      await event(trx, task.id, level === 0 ? 'cycle_started' : 'replenished', { cycle, level, price: order.average, amount: order.cost });
+    } else {
+      const proceeds = baseFee ? new Big(order.cost) : new Big(order.cost).minus(fee);
+      const profit = proceeds.minus(before.cost);
+      task.state = applySellFill(before, task.strategy, now());
+      await trx
+        .insertInto('cycles')
+        .values({ task_id: task.id, user_id: task.userId, cycle, buy_cost: before.cost, sell_proceeds: proceeds.toFixed(), realized_profit: profit.toFixed() })
+        .execute();
+      await event(trx, task.id, ctx.reason === 'stop_loss' ? 'stop_loss' : 'sold', { cycle, price: order.average, proceeds: proceeds.toFixed(), profit: profit.toFixed() });
+      await event(trx, task.id, 'cycle_complete', { cycle, profit: profit.toFixed() });
+    }
+  };
+
+  /** A refused order: the row failed, an 'error' event, and no new order before the retry time. */
+  const recordFailure = async (trx: Db, task: LiveTask, ctx: OrderContext, reason: string, detail: Record<string, unknown> = {}) => {
+    await trx.updateTable('orders').set({ status: 'failed', error: reason, updated_at: sql`now()` }).where('client_order_id', '=', ctx.clientOrderId).execute();
+    task.state = applyOrderFailed(ctx.before);
+    task.retryAfter = now() + RETRY_AFTER_REFUSAL_MS;
+    await event(trx, task.id, 'error', { reason, side: ctx.side, level: ctx.level, ...detail });
+    await writeState(trx, task);
+  };
+
+  const intentRow = (task: LiveTask, action: OrderRequest, ctx: OrderContext) => ({
+    task_id: task.id,
+    user_id: task.userId,
+    exchange_account_id: task.accountId,
+    client_order_id: ctx.clientOrderId,
+    symbol: task.symbol,
+    cycle: ctx.cycle,
+    level: ctx.level,
+    side: ctx.side,
+    reason: ctx.reason,
+    status: 'intent' as const,
+    requested: action.kind === 'buy' ? action.quoteAmount : action.quantity,
+  });
+
+  /** Real accounts' clients, built once per account from the stored credentials; null for paper accounts. */
+  const box: SecretBox | null = options.exchangeMasterKey ? createSecretBox(options.exchangeMasterKey) : null;
+  const clients = new Map<string, Promise<ExchangeClient | null>>();
+
+  const openClient = async (accountId: string): Promise<ExchangeClient | null> => {
+    const row = await db
+      .selectFrom('exchange_accounts')
+      .select(['exchange', 'user_id', 'api_key_ciphertext', 'secret_ciphertext', 'password_ciphertext', 'uid_ciphertext'])
+      .where('id', '=', accountId)
+      .executeTakeFirst();
+    if (!row) throw new Error(`exchange account ${accountId} does not exist`);
+    if (row.exchange === PAPER_EXCHANGE) return null;
+    if (!box) throw new Error('no master key to open the exchange credentials');
+    const open = (field: 'apiKey' | 'secret' | 'password' | 'uid', sealed: string | null) => (sealed ? box.open(sealed, sealContext(row.user_id, field)) : undefined);
+    const apiKey = open('apiKey', row.api_key_ciphertext);
+    const secret = open('secret', row.secret_ciphertext);
+    if (!apiKey || !secret) throw new Error(`exchange account ${accountId} has no stored key`);
+    const password = open('password', row.password_ciphertext);
+    const uid = open('uid', row.uid_ciphertext);
+    const credentials: Credentials = { apiKey, secret, ...(password ? { password } : {}), ...(uid ? { uid } : {}) };
+    return createCcxtClient({ exchangeId: row.exchange, credentials, ...(options.createExchange ? { createExchange: options.createExchange } : {}) });
+  };
+
+  /** The account's exchange client, or null for a paper account. A failed build is not kept: the next call tries again. */
+  const clientFor = (accountId: string): Promise<ExchangeClient | null> => {
+    let client = clients.get(accountId);
+    if (!client) {
+      client = openClient(accountId);
+      clients.set(accountId, client);
+      client.catch(() => clients.delete(accountId));
+    }
+    return client;
+  };
+
+  /** Real orders sent (or maybe sent) whose outcome is not known yet, per task: reconciled before the task decides again. */
+  const pendingIntents = new Map<string, OrderContext>();
+
+  /** Applies what the exchange says about a real order: its fill, a refusal without fill, or (open) nothing yet. */
+  const settle = async (task: LiveTask, ctx: OrderContext, order: Order) => {
+    if (order.status === 'open') {
+      pendingIntents.set(task.id, ctx);
+      return;
+    }
+    try {
+      if (order.average === null || new Big(order.filled).lte(0)) {
+        await db.transaction().execute((trx) => recordFailure(trx, task, ctx, order.status));
+      } else {
+        // A null fee (Binance's order query carries no fills, or fees in several
+        // currencies) counts as a fee of 0 in the quote asset for now: the
+        // position may be slightly overstated until fees are fetched from the trades.
+        const fee = order.fee ?? { currency: quoteOf(task.symbol), cost: '0' };
+        await db.transaction().execute(async (trx) => {
+          await applyFill(trx, task, ctx, { id: order.id, average: order.average, filled: order.filled, cost: order.cost, fee });
+          await writeState(trx, task);
+        });
+      }
+      pendingIntents.delete(task.id);
+      task.dirty = false;
+    } catch (error) {
+      // The order exists on the exchange but its outcome is not recorded: keep the intent and ask again next tick.
+      task.state = ctx.before;
+      pendingIntents.set(task.id, ctx);
+      log.error({ err: error, taskId: task.id, clientOrderId: ctx.clientOrderId }, 'order outcome could not be recorded');
+    }
+  };
+
+  /**
+   * A real order: (1) its intent is committed; (2) it is sent outside any
+   * transaction; (3) its outcome is applied in a second transaction. When the
+   * answer is lost the intent stays and the task waits (pendingOrder) until
+   * `reconcileIntent` finds out from the exchange.
+   */
+  const placeRealOrder = async (task: LiveTask, action: OrderRequest, client: ExchangeClient, ctx: OrderContext) => {
     try {
       await db.transaction().execute(async (trx) => {
-        await trx
-          .insertInto('orders')
-          .values({
-            task_id: task.id,
-            user_id: task.userId,
-            exchange_account_id: task.accountId,
-            client_order_id: clientOrderId,
-            symbol: task.symbol,
-            cycle,
-            level,
-            side,
-            reason: action.reason,
-            status: 'intent',
-            requested: action.kind === 'buy' ? action.quoteAmount : action.quantity,
-          })
-          .execute();
+        await trx.insertInto('orders').values(intentRow(task, action, ctx)).execute();
+      });
+    } catch (error) {
+      task.state = applyOrderFailed(ctx.before);
+      task.retryAfter = now() + RETRY_AFTER_REFUSAL_MS;
+      log.error({ err: error, taskId: task.id }, 'order intent could not be recorded');
+      return;
+    }
+    pendingIntents.set(task.id, ctx);
+    let order: Order;
+    try {
+      order = await client.createMarketOrder(
+        action.kind === 'buy'
+          ? { symbol: task.symbol, side: 'buy', cost: action.quoteAmount, clientOrderId: ctx.clientOrderId }
+          : { symbol: task.symbol, side: 'sell', amount: action.quantity, clientOrderId: ctx.clientOrderId },
+      );
+    } catch (error) {
+      const failure = error instanceof ExchangeClientError ? error.failure : undefined;
+      if (!failure || failure.kind === 'unknown_outcome' || failure.kind === 'transient') {
+        // The order may exist: the intent stays and the task keeps its pending order until reconciled.
+        task.dirty = true;
+        log.warn({ err: error, taskId: task.id, clientOrderId: ctx.clientOrderId }, 'order outcome unknown; reconciling on the next tick');
+        return;
+      }
+      pendingIntents.delete(task.id);
+      const reason = failure.kind === 'invalid_order' || failure.kind === 'permission' ? failure.reason : failure.kind;
+      const detail = failure.kind === 'insufficient_funds' ? { asset: failure.asset, required: failure.required, available: failure.available } : {};
+      try {
+        await db.transaction().execute((trx) => recordFailure(trx, task, ctx, reason, detail));
+        task.dirty = false;
+      } catch (recordError) {
+        task.state = applyOrderFailed(ctx.before);
+        task.retryAfter = now() + RETRY_AFTER_REFUSAL_MS;
+        log.error({ err: recordError, taskId: task.id }, 'order failure could not be recorded');
+      }
+      return;
+    }
+    await settle(task, ctx, order);
+  };
+
+  /** Asks the exchange about a real order whose outcome is unknown: closed, apply it; open, wait; never placed, failed. */
+  const reconcileIntent = async (task: LiveTask, client: ExchangeClient, ctx: OrderContext) => {
+    let order: Order | null;
+    try {
+      order = await client.fetchOrderByClientOrderId(task.symbol, ctx.clientOrderId);
+    } catch (error) {
+      log.warn({ err: error, taskId: task.id, clientOrderId: ctx.clientOrderId }, 'order query failed; trying again next tick');
+      return;
+    }
+    if (order) {
+      await settle(task, ctx, order);
+      return;
+    }
+    await db.updateTable('orders').set({ status: 'failed', error: 'not_sent', updated_at: sql`now()` }).where('client_order_id', '=', ctx.clientOrderId).execute();
+    pendingIntents.delete(task.id);
+    task.state = applyOrderFailed(ctx.before);
+    task.dirty = true;
+  };
+
+  /** Places one order for a task. Paper: the intent, the fill and its effects in one transaction. Real: see placeRealOrder. */
+  const placeOrder = async (task: LiveTask, action: OrderRequest) => {
+    const before = task.state;
+    const ctx: OrderContext = {
+      clientOrderId: newClientOrderId(),
+      side: action.kind,
+      reason: action.reason,
+      level: action.kind === 'buy' ? action.level : task.state.levelsFilled,
+      cycle: task.state.cyclesDone + 1,
+      before,
+    };
+    let client: ExchangeClient | null;
+    try {
+      client = await clientFor(task.accountId);
+    } catch (error) {
+      task.state = applyOrderFailed(before);
+      task.retryAfter = now() + RETRY_AFTER_REFUSAL_MS;
+      log.error({ err: error, taskId: task.id }, 'exchange client could not be built');
+      return;
+    }
+    if (client) {
+      await placeRealOrder(task, action, client, ctx);
+      return;
+    }
+    await ensureAccount(task.accountId);
+    const { clientOrderId } = ctx;
+    try {
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('orders').values(intentRow(task, action, ctx)).execute();
         let order: PaperOrder;
         try {
           order =
@@ -165,46 +399,10 @@ export const createRunner = (options: EngineOptions) => {
           if (!(error instanceof PaperExchangeError)) throw error;
           const failure = error.failure;
           const reason = failure.kind === 'invalid_order' ? failure.reason : failure.kind;
-          await trx.updateTable('orders').set({ status: 'failed', error: reason, updated_at: sql`now()` }).where('client_order_id', '=', clientOrderId).execute();
-          task.state = applyOrderFailed(before);
-          task.retryAfter = now() + RETRY_AFTER_REFUSAL_MS;
-          await event(trx, task.id, 'error', { reason, side, level, ...(failure.kind === 'insufficient_funds' ? { asset: failure.asset, required: failure.required, available: failure.available } : {}) });
-          await writeState(trx, task);
+          await recordFailure(trx, task, ctx, reason, failure.kind === 'insufficient_funds' ? { asset: failure.asset, required: failure.required, available: failure.available } : {});
           return;
         }
-        const fee = new Big(order.fee.cost);
-        const baseFee = order.fee.currency !== 'USDT';
-        await trx
-          .updateTable('orders')
-          .set({
-            status: 'closed',
-            exchange_order_id: order.id,
-            price: order.average,
-            filled: order.filled,
-            cost: order.cost,
-            fee: order.fee.cost,
-            fee_currency: order.fee.currency,
-            updated_at: sql`now()`,
-          })
-          .where('client_order_id', '=', clientOrderId)
-          .execute();
-        if (side === 'buy') {
-          // Quantity net of a fee paid in base; cost including a fee paid in quote.
-          const quantity = baseFee ? new Big(order.filled).minus(fee) : new Big(order.filled);
-          const cost = baseFee ? new Big(order.cost) : new Big(order.cost).plus(fee);
-          task.state = applyBuyFill(before, { price: order.average!, quantity: quantity.toFixed(), cost: cost.toFixed(), level });
-          await event(trx, task.id, level === 0 ? 'cycle_started' : 'replenished', { cycle, level, price: order.average, amount: order.cost });
-        } else {
-          const proceeds = baseFee ? new Big(order.cost) : new Big(order.cost).minus(fee);
-          const profit = proceeds.minus(before.cost);
-          task.state = applySellFill(before, task.strategy, now());
-          await trx
-            .insertInto('cycles')
-            .values({ task_id: task.id, user_id: task.userId, cycle, buy_cost: before.cost, sell_proceeds: proceeds.toFixed(), realized_profit: profit.toFixed() })
-            .execute();
-          await event(trx, task.id, action.reason === 'stop_loss' ? 'stop_loss' : 'sold', { cycle, price: order.average, proceeds: proceeds.toFixed(), profit: profit.toFixed() });
-          await event(trx, task.id, 'cycle_complete', { cycle, profit: profit.toFixed() });
-        }
+        await applyFill(trx, task, ctx, order);
         await saveBalances(trx, task.accountId);
         await writeState(trx, task);
       });
@@ -230,9 +428,56 @@ export const createRunner = (options: EngineOptions) => {
     }
   };
 
+  /** Real accounts' prices of this tick, one ticker request per (account, symbol); null when it failed. */
+  let tickPrices = new Map<string, Promise<string | null>>();
+  /** The last price seen per (account, symbol) of a real account. */
+  const lastPrices = new Map<string, string>();
+  const priceKey = (accountId: string, symbol: string) => `${accountId}|${symbol}`;
+
+  const realPrice = (client: ExchangeClient, accountId: string, symbol: string): Promise<string | null> => {
+    const key = priceKey(accountId, symbol);
+    let price = tickPrices.get(key);
+    if (!price) {
+      price = client.fetchTicker(symbol).then(
+        (ticker) => {
+          const last = ticker.last ?? ticker.ask ?? ticker.bid;
+          if (last !== null) lastPrices.set(key, last);
+          return last;
+        },
+        (error: unknown) => {
+          log.warn({ err: error, accountId, symbol }, 'price could not be fetched; its tasks skip this tick');
+          return null;
+        },
+      );
+      tickPrices.set(key, price);
+    }
+    return price;
+  };
+
   const step = async (task: LiveTask) => {
+    let client: ExchangeClient | null;
+    try {
+      client = await clientFor(task.accountId);
+    } catch (error) {
+      log.error({ err: error, taskId: task.id }, 'exchange client could not be built; the task skips this tick');
+      return;
+    }
+    if (client) {
+      const intent = pendingIntents.get(task.id);
+      if (intent) {
+        await reconcileIntent(task, client, intent);
+        return;
+      }
+    }
     if (task.finished || !task.params.running || now() < task.retryAfter) return;
-    const price = market.price(task.symbol);
+    let price: string;
+    if (client) {
+      const fetched = await realPrice(client, task.accountId, task.symbol);
+      if (fetched === null) return;
+      price = fetched;
+    } else {
+      price = market.price(task.symbol);
+    }
     const decision = decide(task.params, task.strategy, task.state, price, now(), true);
     if (decision.state !== task.state) {
       task.state = decision.state;
@@ -254,6 +499,7 @@ export const createRunner = (options: EngineOptions) => {
     busy = busy.then(async () => {
       market.tick(seconds);
       paper.onTick();
+      tickPrices = new Map();
       for (const task of tasks.values()) await step(task);
       ticks += 1;
       if (ticks % FLUSH_EVERY_TICKS === 0) await flush();
@@ -302,16 +548,40 @@ export const createRunner = (options: EngineOptions) => {
   };
 
   /**
-   * On start: intents left by a crash between storing an order and its fill
-   * were never sent (paper orders are sent and filled inside that same
-   * transaction, which rolled back), so none can exist; any found is marked
-   * failed and its task decides again.
+   * On start. Paper: intents left by a crash between storing an order and
+   * its fill were never sent (paper orders are sent and filled inside that
+   * same transaction, which rolled back), so none can exist; any found is
+   * marked failed and its task decides again. Real accounts: the order may
+   * have reached the exchange, so the intent waits for its task's next tick,
+   * which asks the exchange (reconcileIntent).
    */
   const reconcile = async () => {
-    const stale = await db.updateTable('orders').set({ status: 'failed', error: 'not_sent' }).where('status', '=', 'intent').returning('task_id').execute();
-    for (const { task_id } of stale) {
-      const task = tasks.get(task_id);
-      if (task) task.state = applyOrderFailed(task.state);
+    const intents = await db
+      .selectFrom('orders')
+      .innerJoin('exchange_accounts', 'exchange_accounts.id', 'orders.exchange_account_id')
+      .select(['orders.task_id', 'orders.client_order_id', 'orders.side', 'orders.reason', 'orders.level', 'orders.cycle', 'exchange_accounts.exchange'])
+      .where('orders.status', '=', 'intent')
+      .execute();
+    const paperIntents = intents.filter((row) => row.exchange === PAPER_EXCHANGE).map((row) => row.client_order_id);
+    if (paperIntents.length > 0) {
+      await db.updateTable('orders').set({ status: 'failed', error: 'not_sent' }).where('client_order_id', 'in', paperIntents).execute();
+    }
+    for (const row of intents) {
+      const task = tasks.get(row.task_id);
+      if (!task) continue;
+      if (row.exchange === PAPER_EXCHANGE) {
+        task.state = applyOrderFailed(task.state);
+        continue;
+      }
+      task.state = { ...task.state, pendingOrder: true };
+      pendingIntents.set(task.id, {
+        clientOrderId: row.client_order_id,
+        side: row.side,
+        reason: row.reason as OrderRequest['reason'],
+        level: row.level,
+        cycle: row.cycle,
+        before: task.state,
+      });
     }
   };
 
@@ -322,6 +592,10 @@ export const createRunner = (options: EngineOptions) => {
     tick,
     flush,
     ensureAccount,
+    /** The account's exchange client; null for a paper account. */
+    clientFor,
+    /** The last price of a real account's pair seen by the engine, if any. */
+    lastPrice: (accountId: string, symbol: string) => lastPrices.get(priceKey(accountId, symbol)) ?? null,
     /** (Re)reads one task after the API changed it. */
     reload: async (taskId: string) => {
       await (busy = busy.then(async () => {
@@ -344,7 +618,13 @@ export const createRunner = (options: EngineOptions) => {
     async start() {
       await load();
       await reconcile();
-      for (const task of tasks.values()) await ensureAccount(task.accountId);
+      for (const task of tasks.values()) {
+        const client = await clientFor(task.accountId).catch((error: unknown) => {
+          log.error({ err: error, taskId: task.id }, 'exchange client could not be built');
+          return undefined;
+        });
+        if (client === null) await ensureAccount(task.accountId);
+      }
       if (options.tickMs > 0) {
         timer = setInterval(() => {
           tick().catch((error: unknown) => log.error({ err: error }, 'engine tick failed'));

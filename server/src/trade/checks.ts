@@ -15,8 +15,14 @@ const MIN_COST_HEADROOM = new Big('1.05');
  * the minimum amount and cost; and the funds a full cycle needs (with fees)
  * must be free on the account.
  */
+/** What the check reads of a market: the paper exchange's, or a real one's through the exchange client. */
+export type CheckedMarket = Pick<PaperMarketInfo, 'symbol'> & {
+  precision: { amount: string };
+  limits: { amount: { min: string }; cost: { min: string } };
+};
+
 export const checkTaskCanRun = (
-  market: PaperMarketInfo,
+  market: CheckedMarket,
   price: string,
   params: Pick<TaskParams, 'firstOrderAmount' | 'firstOrderMultiple'>,
   strategy: StrategySettings,

@@ -8,11 +8,12 @@ import type { TaskEvent, TradeOrder, TradePair, TradeTask, TradeTaskDetail } fro
 import type { CreateTradePayload, UpdateTradePayload } from '../../../src/api/types';
 import type { Db } from '../db/database';
 import { averagePrice, initialCycleState, type CycleState } from '../engine/decide';
+import { ExchangeClientError, type ExchangeClient } from '../engine/exchangeClient';
 import type { Runner } from '../engine/runner';
 import { ok } from '../http/envelope';
 import { fail } from '../http/errors';
 import { toTemplate } from '../strategy/routes';
-import { checkTaskCanRun } from './checks';
+import { checkTaskCanRun, type CheckedMarket } from './checks';
 
 export interface TradeDeps {
   db: Db;
@@ -62,10 +63,6 @@ export const tradeRoutes = (deps: TradeDeps) => async (app: FastifyInstance) => 
       if (exchangeId) fail(ErrorCode.PARAM_NOT_EXIST, 'exchange account does not exist', { field: 'exchangeId' });
       fail(ErrorCode.API_KEY_NOT_BOUND, 'bind an exchange account first');
     }
-    if (row!.exchange !== PAPER_EXCHANGE) {
-      // Real exchanges trade through the ccxt adapter and its market feed, which this release does not start yet.
-      fail(ErrorCode.NOT_SUPPORTED, 'trading on real exchanges is not enabled in this release', { reason: 'real_exchange' });
-    }
     return row!;
   };
 
@@ -84,6 +81,79 @@ export const tradeRoutes = (deps: TradeDeps) => async (app: FastifyInstance) => 
       quoteVolume24h: ticker.quoteVolume,
       minCost: market.limits.cost.min,
     };
+  };
+
+  /** A market as the routes read it: the paper exchange's or a real one's. */
+  type VenueMarket = CheckedMarket & { base: string; quote: string };
+
+  /** Where an account's markets, prices and balance come from: the paper market, or the real exchange through its client. */
+  interface Venue {
+    markets(): Promise<VenueMarket[]>;
+    market(symbol: string): Promise<VenueMarket | undefined>;
+    price(symbol: string): Promise<string | null>;
+    pair(symbol: string): Promise<TradePair>;
+    freeUsdt(): Promise<string>;
+  }
+
+  /** The exchange's refusals as API errors. */
+  const exchangeCall = async <T>(call: () => Promise<T>): Promise<T> => {
+    try {
+      return await call();
+    } catch (error) {
+      if (!(error instanceof ExchangeClientError)) throw error;
+      const failure = error.failure;
+      if (failure.kind === 'permission') fail(ErrorCode.EXCHANGE_PERMISSION_DENIED, 'the exchange refused the API key', { reason: failure.reason });
+      fail(ErrorCode.NOT_ENABLED, 'the exchange could not be asked now', { reason: 'reason' in failure ? failure.reason : failure.kind });
+      throw error;
+    }
+  };
+
+  const paperVenue = (accountId: string): Venue => ({
+    markets: async () => runner.paper.fetchMarkets(),
+    market: async (symbol) => marketOf(symbol),
+    price: async (symbol) => (marketOf(symbol) ? runner.market.price(symbol) : null),
+    pair: async (symbol) => pairOf(symbol),
+    freeUsdt: () => freeUsdt(accountId),
+  });
+
+  const realVenue = (client: ExchangeClient): Venue => {
+    const markets = () => exchangeCall(() => client.loadMarkets());
+    const market = async (symbol: string) => (await markets()).find((m) => m.symbol === symbol);
+    const price = async (symbol: string) => {
+      if (!(await market(symbol))) return null;
+      const ticker = await exchangeCall(() => client.fetchTicker(symbol));
+      return ticker.last ?? ticker.ask ?? ticker.bid;
+    };
+    return {
+      markets,
+      market,
+      price,
+      pair: async (symbol) => {
+        const info = (await market(symbol))!;
+        // The exchange client's ticker carries no 24 h change or volume yet.
+        return { id: symbol, symbol, base: info.base, quote: info.quote, price: (await price(symbol)) ?? '0', change24h: '0', quoteVolume24h: '0', minCost: info.limits.cost.min };
+      },
+      freeUsdt: async () => (await exchangeCall(() => client.fetchBalance())).free.USDT ?? '0',
+    };
+  };
+
+  const venueOf = async (account: { id: string; exchange: string }): Promise<Venue> => {
+    if (account.exchange === PAPER_EXCHANGE) return paperVenue(account.id);
+    let client: ExchangeClient | null = null;
+    try {
+      client = await runner.clientFor(account.id);
+    } catch {
+      fail(ErrorCode.NOT_ENABLED, 'the exchange account cannot be used now', { reason: 'credentials_unavailable' });
+    }
+    return client === null ? paperVenue(account.id) : realVenue(client);
+  };
+
+  /** The market and price a pre-start check needs (10006 when the pair is not traded there). */
+  const checkedMarket = async (venue: Venue, symbol: string) => {
+    const market = await venue.market(symbol);
+    const price = market ? await venue.price(symbol) : null;
+    if (!market || price === null) fail(ErrorCode.PARAM_NOT_EXIST, `pair ${symbol} does not exist`, { field: 'coinIdList', symbol });
+    return { market: market!, price: price! };
   };
 
   const liveState = (id: string, stored: unknown): CycleState => runner.tasks.get(id)?.state ?? { ...initialCycleState(), ...(stored as Partial<CycleState>) };
@@ -112,7 +182,7 @@ export const tradeRoutes = (deps: TradeDeps) => async (app: FastifyInstance) => 
   const toTask = (row: TaskRow, realizedProfit: string | undefined): TradeTask => {
     const state = liveState(row.id, row.state);
     const average = averagePrice(state);
-    const lastPrice = marketOf(row.symbol) ? runner.market.price(row.symbol) : null;
+    const lastPrice = row.exchange !== PAPER_EXCHANGE ? runner.lastPrice(row.exchange_account_id, row.symbol) : marketOf(row.symbol) ? runner.market.price(row.symbol) : null;
     const floating = average && lastPrice ? new Big(state.quantity).times(lastPrice).minus(state.cost) : new Big(0);
     return {
       id: row.id,
@@ -176,13 +246,11 @@ export const tradeRoutes = (deps: TradeDeps) => async (app: FastifyInstance) => 
     { schema: { summary: 'Tradable pairs of an exchange account', querystring: { type: 'object', properties: { exchangeId: uuid, q: { type: 'string', maxLength: 20 }, quote: { type: 'string', maxLength: 10 }, ...paging } } } },
     async (request) => {
       const query = request.query as { exchangeId?: string; q?: string; quote?: string; page: number; pageSize: number };
-      await account(request.user!.id, query.exchangeId);
+      const venue = await venueOf(await account(request.user!.id, query.exchangeId));
       const needle = query.q?.trim().toUpperCase() ?? '';
-      const all = runner.paper
-        .fetchMarkets()
-        .filter((m) => (!query.quote || m.quote === query.quote.toUpperCase()) && (!needle || m.symbol.includes(needle)))
-        .map((m) => pairOf(m.symbol));
-      return ok({ list: all.slice((query.page - 1) * query.pageSize, query.page * query.pageSize), total: all.length });
+      const all = (await venue.markets()).filter((m) => (!query.quote || m.quote === query.quote.toUpperCase()) && (!needle || m.symbol.includes(needle)));
+      const page = all.slice((query.page - 1) * query.pageSize, query.page * query.pageSize);
+      return ok({ list: await Promise.all(page.map((m) => venue.pair(m.symbol))), total: all.length });
     },
   );
 
@@ -191,7 +259,13 @@ export const tradeRoutes = (deps: TradeDeps) => async (app: FastifyInstance) => 
     { schema: { summary: 'Pairs by 24 h volume or change', querystring: { type: 'object', properties: { exchangeId: uuid, sort: { type: 'string', enum: ['volume', 'change'], default: 'volume' }, limit: { type: 'integer', minimum: 1, maximum: 50, default: 10 } } } } },
     async (request) => {
       const query = request.query as { exchangeId?: string; sort: 'volume' | 'change'; limit: number };
-      await account(request.user!.id, query.exchangeId);
+      const selected = await account(request.user!.id, query.exchangeId);
+      if (selected.exchange !== PAPER_EXCHANGE) {
+        // A real exchange's client reports no 24 h volume or change yet: its first pairs, with their prices.
+        const venue = await venueOf(selected);
+        const markets = (await venue.markets()).slice(0, query.limit);
+        return ok(await Promise.all(markets.map((m) => venue.pair(m.symbol))));
+      }
       const pairs = runner.paper.fetchMarkets().map((m) => pairOf(m.symbol));
       const key = query.sort === 'volume' ? (p: TradePair) => new Big(p.quoteVolume24h) : (p: TradePair) => new Big(p.change24h).abs();
       pairs.sort((a, b) => key(b).cmp(key(a)));
@@ -209,11 +283,12 @@ export const tradeRoutes = (deps: TradeDeps) => async (app: FastifyInstance) => 
     },
     async (request) => {
       const body = request.body as { exchangeId?: string; coins: string[] };
-      await account(request.user!.id, body.exchangeId);
+      const venue = await venueOf(await account(request.user!.id, body.exchangeId));
       const prices: Record<string, string> = {};
       for (const coin of body.coins) {
         const symbol = coin.includes('/') ? coin.toUpperCase() : `${coin.toUpperCase()}/USDT`;
-        if (marketOf(symbol)) prices[coin] = runner.market.price(symbol);
+        const price = await venue.price(symbol);
+        if (price !== null) prices[coin] = price;
       }
       return ok(prices);
     },
@@ -249,16 +324,19 @@ export const tradeRoutes = (deps: TradeDeps) => async (app: FastifyInstance) => 
       const exchange = await account(userId, body.exchangeId);
       const strategy = await strategyFor(userId, body.strategyId);
       if (new Big(body.firstOrderAmount).lte(0)) fail(ErrorCode.PARAM_RANGE, 'the first order amount must be above 0', { field: 'firstOrderAmount' });
+      const venue = await venueOf(exchange);
       for (const symbol of body.coinIdList) {
-        if (!marketOf(symbol)) fail(ErrorCode.PARAM_NOT_EXIST, `pair ${symbol} does not exist`, { field: 'coinIdList', symbol });
+        if (!(await venue.market(symbol))) fail(ErrorCode.PARAM_NOT_EXIST, `pair ${symbol} does not exist`, { field: 'coinIdList', symbol });
       }
       const params = { firstOrderAmount: body.firstOrderAmount, firstOrderMultiple: body.firstOrderMultiple };
       if (body.running) {
         // Every pair's ladder, and all of them together against the free balance.
-        const free = await freeUsdt(exchange.id);
-        for (const symbol of body.coinIdList) checkTaskCanRun(marketOf(symbol)!, runner.market.price(symbol), params, strategy, free, deps.feeRate);
+        const free = await venue.freeUsdt();
+        const checked = [];
+        for (const symbol of body.coinIdList) checked.push(await checkedMarket(venue, symbol));
+        for (const { market, price } of checked) checkTaskCanRun(market, price, params, strategy, free, deps.feeRate);
         const total = new Big(free).div(body.coinIdList.length).toFixed();
-        for (const symbol of body.coinIdList) checkTaskCanRun(marketOf(symbol)!, runner.market.price(symbol), params, strategy, total, deps.feeRate);
+        for (const { market, price } of checked) checkTaskCanRun(market, price, params, strategy, total, deps.feeRate);
       }
       const ids = await db.transaction().execute(async (trx) => {
         // One creation at a time per user, so two requests cannot both pass the per-coin limit.
@@ -368,7 +446,9 @@ export const tradeRoutes = (deps: TradeDeps) => async (app: FastifyInstance) => 
       const strategy = await strategyFor(userId, body.strategyId);
       if (new Big(body.firstOrderAmount).lte(0)) fail(ErrorCode.PARAM_RANGE, 'the first order amount must be above 0', { field: 'firstOrderAmount' });
       if (body.running && !row.running) {
-        checkTaskCanRun(marketOf(row.symbol)!, runner.market.price(row.symbol), body, strategy, await freeUsdt(row.exchange_account_id), deps.feeRate);
+        const venue = await venueOf({ id: row.exchange_account_id, exchange: row.exchange });
+        const { market, price } = await checkedMarket(venue, row.symbol);
+        checkTaskCanRun(market, price, body, strategy, await venue.freeUsdt(), deps.feeRate);
       }
       await runner.exclusive(async () => {
         await db
@@ -425,7 +505,9 @@ export const tradeRoutes = (deps: TradeDeps) => async (app: FastifyInstance) => 
       const running = action === 'start';
       if (running) {
         const strategy = await strategyFor(userId, row.strategy_id);
-        checkTaskCanRun(marketOf(row.symbol)!, runner.market.price(row.symbol), { firstOrderAmount: row.first_order_amount, firstOrderMultiple: row.first_order_multiple }, strategy, await freeUsdt(row.exchange_account_id), deps.feeRate);
+        const venue = await venueOf({ id: row.exchange_account_id, exchange: row.exchange });
+        const { market, price } = await checkedMarket(venue, row.symbol);
+        checkTaskCanRun(market, price, { firstOrderAmount: row.first_order_amount, firstOrderMultiple: row.first_order_multiple }, strategy, await venue.freeUsdt(), deps.feeRate);
       }
       try {
         await runner.exclusive(async () => {

@@ -1,0 +1,204 @@
+import Big from 'big.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ExchangeFactory } from '../src/exchange/verify';
+import binance from './fixtures/binance.json';
+import orders from './fixtures/binance-orders.json';
+import { BACKENDS, registerUser, startServer, type TestServer } from './harness';
+import { recordedExchange, type RecordedAnswer, type Replay } from './recordedExchange';
+
+/**
+ * A task on a real (Binance) account trades through the ccxt client, fed
+ * recorded Binance answers: the intent is stored before the order is sent,
+ * the fill is applied after, and an order whose answer was lost is found
+ * again through the order query instead of being sent twice.
+ */
+
+const BINANCE_KEY = {
+  apiKey: 'vmPUZE6mv9SD5VNHk4HlWFsOr6aKE2zvsw0MuIgwCIPy6utIco14y7Ju91duEh8A',
+  secret: 'NhqPtmdSJYdKjVHjA7PZj4Mge3R5YNiP1e3UZjInClVN65XAbvqqM6A7H5fATj0j',
+};
+
+const quickStrategy = {
+  name: 'Quick',
+  levels: [
+    { dropPercent: '0.05', multiple: '1' },
+    { dropPercent: '0.1', multiple: '2' },
+    { dropPercent: '0.2', multiple: '4' },
+  ],
+  takeProfitPercent: '0.05',
+  takeProfitCallbackPercent: '0',
+  replenishCallbackPercent: '0',
+  stopLossPercent: null,
+  cooldownSeconds: 5,
+};
+
+type Fetch = (url: string, init: RequestInit) => Promise<Response>;
+
+/** How the exchange answers an order creation. */
+type CreateAnswer = 'filled' | 'network_failure' | 'insufficient_funds';
+
+const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+/**
+ * The recorded exchange, with the order answers carrying the client order id
+ * the engine sent (it is new for every order), and a log of every order
+ * creation and order query.
+ */
+const binanceExchange = () => {
+  const replay: Replay = recordedExchange();
+  const state = { create: 'filled' as CreateAnswer, created: [] as (string | null)[], queried: [] as (string | null)[] };
+  const factory: ExchangeFactory = (id, settings) => {
+    const exchange = replay.factory(id, settings);
+    const recorded = exchange.fetchImplementation as Fetch;
+    exchange.fetchImplementation = (async (url, init) => {
+      const method = (init.method ?? 'GET').toUpperCase();
+      const { pathname, searchParams } = new URL(url);
+      const body = new URLSearchParams(typeof init.body === 'string' ? init.body : '');
+      const param = (name: string) => searchParams.get(name) ?? body.get(name);
+      if (pathname === '/api/v3/order' && method === 'POST') {
+        const clientOrderId = param('newClientOrderId');
+        state.created.push(clientOrderId);
+        if (state.create === 'network_failure') throw new TypeError('fetch failed');
+        if (state.create === 'insufficient_funds') return json(orders.insufficientBalance.status, orders.insufficientBalance.body);
+        return json(200, { ...orders.orderFilled.body, clientOrderId });
+      }
+      if (pathname === '/api/v3/order' && method === 'GET') {
+        const clientOrderId = param('origClientOrderId');
+        state.queried.push(clientOrderId);
+        return json(200, { ...orders.orderQuery.body, clientOrderId });
+      }
+      return recorded(url, init);
+    }) satisfies Fetch;
+    return exchange;
+  };
+  return { replay, factory, state };
+};
+
+describe.each(BACKENDS)('trading on a real exchange account (%s)', (backend) => {
+  let server: TestServer;
+  let token: string;
+  let exchange: ReturnType<typeof binanceExchange>;
+  let accountId: string;
+  let strategyId: string;
+
+  const call = (method: string, path: string, body?: unknown) => server.call(method, path, body, { token });
+  const orderRows = () => server.db.selectFrom('orders').selectAll().orderBy('created_at').execute();
+  const createTask = async () => {
+    const created = await call('POST', '/api/trade/add', {
+      exchangeId: accountId,
+      coinIdList: ['BTC/USDT'],
+      cycleCount: 9999,
+      firstOrderAmount: '10',
+      firstOrderMultiple: false,
+      running: true,
+      replenishStatus: 'replenish_open',
+      strategyId,
+    });
+    expect(created.body.code).toBe(0);
+    return created.body.data[0].id as string;
+  };
+
+  beforeEach(async () => {
+    exchange = binanceExchange();
+    server = await startServer(backend, {}, { exchangeFactory: exchange.factory });
+    token = (await registerUser(server, { email: 'trader@example.com' })).accessToken;
+    // The key check at binding is recorded too.
+    exchange.replay.answer(binance.account as RecordedAnswer, binance.apiRestrictionsTradeOnly as RecordedAnswer);
+    const added = await call('POST', '/api/exchange/add', { exchange: 'binance', name: 'Binance', ...BINANCE_KEY });
+    expect(added.body.code).toBe(0);
+    accountId = added.body.data.id;
+    exchange.replay.answer(...([orders.exchangeInfo, orders.ticker, orders.account, orders.openOrders] as RecordedAnswer[]));
+    strategyId = (await call('POST', '/api/strategy/add', quickStrategy)).body.data.id;
+  });
+  afterEach(async () => server.close());
+
+  it('reads pairs, prices and the free balance from the exchange', async () => {
+    const pairs = await call('GET', `/api/trade/pairs?exchangeId=${accountId}&q=btc`);
+    expect(pairs.body.data.list).toEqual([expect.objectContaining({ id: 'BTC/USDT', base: 'BTC', quote: 'USDT', price: '67112.01', minCost: '5' })]);
+    const prices = await call('POST', '/api/trade/coin-price', { exchangeId: accountId, coins: ['BTC', 'NOPE'] });
+    expect(prices.body.data).toEqual({ BTC: '67112.01' });
+    // A full cycle needs more than the 1523.47 USDT free on the account.
+    const tooBig = await call('POST', '/api/trade/add', {
+      exchangeId: accountId,
+      coinIdList: ['BTC/USDT'],
+      cycleCount: 1,
+      firstOrderAmount: '1000',
+      firstOrderMultiple: false,
+      running: true,
+      replenishStatus: 'replenish_open',
+      strategyId,
+    });
+    expect(tooBig.body.code).toBe(11003);
+    expect(tooBig.body.data).toMatchObject({ available: '1523.47' });
+    expect(exchange.replay.unexpected).toEqual([]);
+  });
+
+  it('sends the first order once with our client order id and applies its fill', async () => {
+    const taskId = await createTask();
+    const before = exchange.replay.requests.length;
+    await server.app.engine.tick();
+    // One price request for the tick.
+    expect(exchange.replay.requests.slice(before).filter((r) => new URL(r.url).pathname === '/api/v3/ticker/24hr')).toHaveLength(1);
+
+    const rows = await orderRows();
+    expect(rows).toHaveLength(1);
+    const [order] = rows;
+    expect(exchange.state.created).toEqual([order!.client_order_id]);
+    expect(order).toMatchObject({ task_id: taskId, side: 'buy', status: 'closed', exchange_order_id: '28457381', fee_currency: 'BTC' });
+    expect(new Big(order!.filled).eq('0.00149')).toBe(true);
+    expect(new Big(order!.fee).eq('0.00000149')).toBe(true);
+    const state = server.app.engine.tasks.get(taskId)!.state;
+    expect(state.pendingOrder).toBe(false);
+    expect(new Big(state.quantity).gt(0)).toBe(true);
+    expect(new Big(state.quantity).eq('0.00148851')).toBe(true);
+    const events = await server.db.selectFrom('task_events').select('kind').where('task_id', '=', taskId).execute();
+    expect(events.map((e) => e.kind)).toContain('cycle_started');
+    expect(exchange.replay.unexpected).toEqual([]);
+  });
+
+  it('leaves an intent when the answer is lost and reconciles it on the next tick without sending it again', async () => {
+    const taskId = await createTask();
+    exchange.state.create = 'network_failure';
+    await server.app.engine.tick();
+
+    let rows = await orderRows();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.status).toBe('intent');
+    expect(exchange.state.created).toEqual([rows[0]!.client_order_id]);
+    expect(server.app.engine.tasks.get(taskId)!.state.pendingOrder).toBe(true);
+
+    exchange.state.create = 'filled';
+    await server.app.engine.tick();
+
+    rows = await orderRows();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ status: 'closed', exchange_order_id: '28457381' });
+    // One creation only; the outcome came from the order query.
+    expect(exchange.state.created).toHaveLength(1);
+    expect(exchange.state.queried).toEqual([rows[0]!.client_order_id]);
+    const state = server.app.engine.tasks.get(taskId)!.state;
+    expect(state.pendingOrder).toBe(false);
+    // Binance's order query carries no fee: counted as 0 for now.
+    expect(new Big(state.quantity).eq('0.00149')).toBe(true);
+    expect(exchange.replay.unexpected).toEqual([]);
+  });
+
+  it('marks a refused order failed and pauses the task', async () => {
+    const taskId = await createTask();
+    exchange.state.create = 'insufficient_funds';
+    await server.app.engine.tick();
+
+    const rows = await orderRows();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ status: 'failed', error: 'insufficient_funds' });
+    const task = server.app.engine.tasks.get(taskId)!;
+    expect(task.state.pendingOrder).toBe(false);
+    expect(task.retryAfter).toBeGreaterThan(server.app.engine.market.now());
+    const events = await server.db.selectFrom('task_events').select(['kind', 'data']).where('task_id', '=', taskId).where('kind', '=', 'error').execute();
+    expect(events).toHaveLength(1);
+    expect(events[0]!.data).toMatchObject({ reason: 'insufficient_funds', side: 'buy' });
+    // Paused: the next tick sends nothing.
+    await server.app.engine.tick();
+    expect(exchange.state.created).toHaveLength(1);
+  });
+});
