@@ -84,5 +84,27 @@ describe('widgets on a partner page', () => {
     // The page's own text is red: the hostile style is in force outside.
     expect(await j.page.evaluate(() => getComputedStyle(document.querySelector('h1')!).color)).toBe(RED);
     await j.shot('widgets-partner-page');
+
+    // Changing the locale and theme attributes re-renders in place.
+    const card = zh.locator('qt-profit-card');
+    await card.evaluate((element) => {
+      element.setAttribute('locale', 'zh-TW');
+      element.setAttribute('theme', 'dark');
+    });
+    await expect.poll(() => card.locator('h2').textContent()).toBe('已實現收益');
+    await expect.poll(() => card.locator('[data-widget]').getAttribute('data-theme')).toBe('dark');
+
+    // The session ends: the widgets tell the page and show the logged-out state with a login link.
+    await j.page.evaluate(() => {
+      (window as unknown as { expired: number }).expired = 0;
+      document.addEventListener('qt-session-expired', () => {
+        (window as unknown as { expired: number }).expired += 1;
+      });
+    });
+    await j.server.call('POST', '/api/user/logout', undefined, { token: session.accessToken });
+    await card.evaluate((element) => element.setAttribute('refresh', '1'));
+    await expect.poll(() => j.page.evaluate(() => (window as unknown as { expired: number }).expired), { timeout: 15000 }).toBeGreaterThan(0);
+    await expect.poll(() => card.locator('a[href*="#/auth/login"]').count(), { timeout: 15000 }).toBeGreaterThan(0);
+    await j.shot('widgets-logged-out');
   });
 });
