@@ -177,3 +177,18 @@ export const registerUser = async (
   if (answer.body.code !== 0) throw new Error(`register failed: ${JSON.stringify(answer.body)}`);
   return { ...answer.body.data, password } as { accessToken: string; refreshToken: string; user: any; password: string };
 };
+
+/** A tight ladder so that the simulated market (seed 42) fills and closes cycles within minutes. */
+export const quickStrategy = {
+  name: 'Quick',
+  levels: [
+    { dropPercent: '0.05', multiple: '1' },
+    { dropPercent: '0.1', multiple: '2' },
+    { dropPercent: '0.2', multiple: '4' },
+  ],
+  takeProfitPercent: '0.05',
+  takeProfitCallbackPercent: '0',
+  replenishCallbackPercent: '0',
+  stopLossPercent: null,
+  cooldownSeconds: 5,
+};

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ExchangeFactory } from '../src/exchange/verify';
 import binance from './fixtures/binance.json';
 import orders from './fixtures/binance-orders.json';
-import { BACKENDS, registerUser, startServer, type TestServer } from './harness';
+import { BACKENDS, quickStrategy, registerUser, startServer, type TestServer } from './harness';
 import { recordedExchange, type RecordedAnswer, type Replay } from './recordedExchange';
 
 /**
@@ -18,19 +18,6 @@ const BINANCE_KEY = {
   secret: 'NhqPtmdSJYdKjVHjA7PZj4Mge3R5YNiP1e3UZjInClVN65XAbvqqM6A7H5fATj0j',
 };
 
-const quickStrategy = {
-  name: 'Quick',
-  levels: [
-    { dropPercent: '0.05', multiple: '1' },
-    { dropPercent: '0.1', multiple: '2' },
-    { dropPercent: '0.2', multiple: '4' },
-  ],
-  takeProfitPercent: '0.05',
-  takeProfitCallbackPercent: '0',
-  replenishCallbackPercent: '0',
-  stopLossPercent: null,
-  cooldownSeconds: 5,
-};
 
 type Fetch = (url: string, init: RequestInit) => Promise<Response>;
 

@@ -1,22 +1,8 @@
 import Big from 'big.js';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BACKENDS, registerUser, startServer, type TestServer } from './harness';
+import { BACKENDS, quickStrategy, registerUser, startServer, type TestServer } from './harness';
 
-/** A tight ladder so that the simulated market (seed 42) fills and closes cycles within minutes. */
-const quickStrategy = {
-  name: 'Quick',
-  levels: [
-    { dropPercent: '0.05', multiple: '1' },
-    { dropPercent: '0.1', multiple: '2' },
-    { dropPercent: '0.2', multiple: '4' },
-  ],
-  takeProfitPercent: '0.05',
-  takeProfitCallbackPercent: '0',
-  replenishCallbackPercent: '0',
-  stopLossPercent: null,
-  cooldownSeconds: 5,
-};
 
 describe.each(BACKENDS)('trading tasks (%s)', (backend) => {
   let server: TestServer;

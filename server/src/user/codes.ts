@@ -17,17 +17,21 @@ export const createVerificationCodes = (db: Db, secret: string) => {
   const digest = (email: string, purpose: VerifyCodeType, code: string) =>
     createHmac('sha256', secret).update(`${purpose}:${email}:${code}`).digest('hex');
 
+  /** Retires every open code of an address and purpose. */
+  const retireOpen = (executor: Db, email: string, purpose: VerifyCodeType) =>
+    executor
+      .updateTable('verification_codes')
+      .set({ consumed_at: sql`now()` })
+      .where('email', '=', email)
+      .where('purpose', '=', purpose)
+      .where('consumed_at', 'is', null)
+      .execute();
+
   return {
     async issue(email: string, purpose: VerifyCodeType): Promise<string> {
       const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
       await db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('verification_codes')
-          .set({ consumed_at: sql`now()` })
-          .where('email', '=', email)
-          .where('purpose', '=', purpose)
-          .where('consumed_at', 'is', null)
-          .execute();
+        await retireOpen(trx, email, purpose);
         await trx
           .insertInto('verification_codes')
           .values({
@@ -43,13 +47,7 @@ export const createVerificationCodes = (db: Db, secret: string) => {
 
     /** Retires every open code of an address and purpose (one that could not be delivered). */
     async discard(email: string, purpose: VerifyCodeType): Promise<void> {
-      await db
-        .updateTable('verification_codes')
-        .set({ consumed_at: sql`now()` })
-        .where('email', '=', email)
-        .where('purpose', '=', purpose)
-        .where('consumed_at', 'is', null)
-        .execute();
+      await retireOpen(db, email, purpose);
     },
 
     /**
