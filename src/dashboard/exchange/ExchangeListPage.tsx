@@ -1,29 +1,22 @@
 import AddIcon from '@mui/icons-material/Add';
 import ScienceIcon from '@mui/icons-material/ScienceOutlined';
-import { Alert, Box, Button, Paper, Stack, Typography } from '@mui/material';
+import { Alert, Box, Button, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
 import { Confirm, useDelete, useGetList, useNotify, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { PAPER_EXCHANGE, type ExchangeAccount } from '../../api/exchange';
+import { EmptyPanel, cardGrid } from '../layout/panels';
 import { Screen } from '../layout/Screen';
 import { ExchangeAccountCard } from './ExchangeAccountCard';
 import { exchangeLabel, refusalExplanation } from './exchangeText';
 import { useExchangeCatalog } from './useExchangeCatalog';
 
-const grid = { display: 'grid', gap: 2, gridTemplateColumns: { xs: 'minmax(0, 1fr)', sm: 'repeat(2, minmax(0, 1fr))', lg: 'repeat(3, minmax(0, 1fr))' } } as const;
 
 /** No account yet: the paper account is the way to try everything without real money. */
 const EmptyState = () => {
   const translate = useTranslate();
   return (
-    <Paper sx={{ p: { xs: 2.5, md: 4 }, textAlign: 'center' }}>
-      <ScienceIcon color="success" sx={{ fontSize: 48 }} />
-      <Typography variant="h6" component="h2" sx={{ fontWeight: 600, mt: 1 }}>
-        {translate('exchange.emptyTitle')}
-      </Typography>
-      <Typography color="text.secondary" sx={{ mt: 1, mx: 'auto', maxWidth: 560 }}>
-        {translate('exchange.emptyText')}
-      </Typography>
+    <EmptyPanel icon={<ScienceIcon color="success" sx={{ fontSize: 48 }} />} titleKey="exchange.emptyTitle" textKey="exchange.emptyText">
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ mt: 3, justifyContent: 'center' }}>
         <Button component={Link} to={`/exchange/add?exchange=${PAPER_EXCHANGE}`} variant="contained" startIcon={<ScienceIcon />}>
           {translate('exchange.addPaper')}
@@ -32,7 +25,7 @@ const EmptyState = () => {
           {translate('exchange.addReal')}
         </Button>
       </Stack>
-    </Paper>
+    </EmptyPanel>
   );
 };
 
@@ -59,7 +52,7 @@ export const ExchangeListPage = () => {
       {accounts.data?.length === 0 ? (
         <EmptyState />
       ) : (
-        <Box sx={grid}>
+        <Box sx={cardGrid}>
           {accounts.data?.map((account) => (
             <ExchangeAccountCard
               key={account.id}

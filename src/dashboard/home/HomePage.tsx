@@ -14,6 +14,7 @@ import { PAPER_EXCHANGE, type ExchangeAccount } from '../../api/exchange';
 import type { TradeTask } from '../../api/trade';
 import { Protected } from '../../authProvider/guards';
 import type { AppDataProvider } from '../../dataProvider/dataProvider';
+import { EmptyPanel } from '../layout/panels';
 import { Screen } from '../layout/Screen';
 import { formatPrice, formatQuote, formatSigned, profitColor, taskResult, TASK_REFRESH_MS } from '../trade/taskText';
 import { homeTotals } from './homeFigures';
@@ -116,14 +117,7 @@ const EmptyState = ({ hasAccount }: { hasAccount: boolean }) => {
     </Stack>
   );
   return (
-    <Paper sx={{ p: { xs: 2.5, md: 4 }, textAlign: 'center' }} data-section="home-empty">
-      <ScienceIcon color="success" sx={{ fontSize: 48 }} />
-      <Typography variant="h6" component="h2" sx={{ fontWeight: 600, mt: 1 }}>
-        {translate('home.emptyTitle')}
-      </Typography>
-      <Typography color="text.secondary" sx={{ mt: 1, mx: 'auto', maxWidth: 560 }}>
-        {translate('home.emptyText')}
-      </Typography>
+    <EmptyPanel icon={<ScienceIcon color="success" sx={{ fontSize: 48 }} />} titleKey="home.emptyTitle" textKey="home.emptyText" section="home-empty">
       <Stack spacing={0.5} sx={{ mt: 2 }}>
         {step(hasAccount, 1, translate('home.stepBind'))}
         {step(false, 2, translate('home.stepTask'))}
@@ -138,7 +132,7 @@ const EmptyState = ({ hasAccount }: { hasAccount: boolean }) => {
           {translate('home.stepTask')}
         </Button>
       </Stack>
-    </Paper>
+    </EmptyPanel>
   );
 };
 

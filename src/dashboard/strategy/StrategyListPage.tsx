@@ -6,10 +6,10 @@ import { Confirm, useDataProvider, useDelete, useGetList, useNotify, useTranslat
 import { Link } from 'react-router-dom';
 import type { StrategyTemplate } from '../../api/strategy';
 import type { AppDataProvider } from '../../dataProvider/dataProvider';
+import { cardGrid } from '../layout/panels';
 import { Screen } from '../layout/Screen';
 import { StrategyCard } from './StrategyCard';
 
-const grid = { display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, 1fr)', lg: 'repeat(3, 1fr)' } } as const;
 
 /** `/strategy`: the user's templates and the system templates to copy. */
 export const StrategyListPage = () => {
@@ -40,7 +40,7 @@ export const StrategyListPage = () => {
           {translate('strategy.empty')}
         </Alert>
       )}
-      <Box sx={grid}>
+      <Box sx={cardGrid}>
         {mine.data?.map((template) => (
           <StrategyCard
             key={template.id}
@@ -66,7 +66,7 @@ export const StrategyListPage = () => {
         {translate('strategy.systemHint')}
       </Typography>
       {system.error && <Alert severity="error">{system.error.message}</Alert>}
-      <Box sx={grid}>
+      <Box sx={cardGrid}>
         {system.data?.map((template) => (
           <StrategyCard
             key={template.id}

@@ -8,7 +8,6 @@ import {
   Button,
   InputAdornment,
   Pagination,
-  Paper,
   Stack,
   TextField,
   ToggleButton,
@@ -20,6 +19,7 @@ import { useEffect, useState } from 'react';
 import { useDataProvider, useTranslate } from 'react-admin';
 import { Link, useSearchParams } from 'react-router-dom';
 import type { AppDataProvider } from '../../dataProvider/dataProvider';
+import { EmptyPanel, cardGrid } from '../layout/panels';
 import { Screen } from '../layout/Screen';
 import { TaskCard } from './TaskCard';
 import { TASK_REFRESH_MS } from './taskText';
@@ -35,23 +35,15 @@ const FILTER_QUERY: Record<Filter, { running?: boolean; finished?: boolean }> = 
   finished: { finished: true },
 };
 
-const grid = { display: 'grid', gap: 2, gridTemplateColumns: { xs: 'minmax(0, 1fr)', sm: 'repeat(2, minmax(0, 1fr))', lg: 'repeat(3, minmax(0, 1fr))' } } as const;
 
 const EmptyState = () => {
   const translate = useTranslate();
   return (
-    <Paper sx={{ p: { xs: 2.5, md: 4 }, textAlign: 'center' }}>
-      <SmartToyIcon color="primary" sx={{ fontSize: 48 }} />
-      <Typography variant="h6" component="h2" sx={{ fontWeight: 600, mt: 1 }}>
-        {translate('tasks.emptyTitle')}
-      </Typography>
-      <Typography color="text.secondary" sx={{ mt: 1, mx: 'auto', maxWidth: 560 }}>
-        {translate('tasks.emptyText')}
-      </Typography>
+    <EmptyPanel icon={<SmartToyIcon color="primary" sx={{ fontSize: 48 }} />} titleKey="tasks.emptyTitle" textKey="tasks.emptyText">
       <Button component={Link} to="/trade/add" variant="contained" startIcon={<AddIcon />} sx={{ mt: 3 }}>
         {translate('tasks.add')}
       </Button>
-    </Paper>
+    </EmptyPanel>
   );
 };
 
@@ -149,7 +141,7 @@ export const TaskListPage = () => {
 
       {tasks.error && <Alert severity="error" sx={{ mb: 2 }}>{tasks.error.message}</Alert>}
       {tasks.data?.total === 0 && (filtered ? <Alert severity="info">{translate('tasks.emptyFiltered')}</Alert> : <EmptyState />)}
-      <Box sx={grid}>
+      <Box sx={cardGrid}>
         {tasks.data?.list.map((task) => (
           <TaskCard key={task.id} task={task} />
         ))}
