@@ -20,4 +20,43 @@ export const Endpoint = {
   tradeProfitSummary: '/api/trade/profit-summary',
   tradeCloseOrder: (id: string) => `/api/trade/close-order/${encodeURIComponent(id)}`,
   exchangeCatalog: '/api/exchange/catalog',
+
+  profileEdit: '/api/user/profile',
+  changePassword: '/api/user/change-password',
+  userSessions: '/api/user/sessions',
+  revokeSession: '/api/user/sessions/revoke',
+
+  walletBalances: '/api/wallet/balances',
+  walletConfig: '/api/wallet/config',
+  walletDepositAddress: '/api/wallet/deposit-address',
+  walletRecharge: '/api/wallet/recharge',
+  walletDeposits: '/api/wallet/deposits',
+  walletWithdraw: '/api/wallet/withdraw',
+  walletWithdrawals: '/api/wallet/withdrawals',
+  walletTransfer: '/api/wallet/transfer',
+  walletSwap: '/api/wallet/exchange',
+  walletPointsTransfer: '/api/wallet/points-transfer',
+  walletRecords: '/api/wallet/records',
+
+  memberStatus: '/api/member/status',
+  memberActivate: '/api/member/activate',
+  memberFuel: '/api/member/fuel',
+  inviteInfo: '/api/invite/info',
+  inviteCommunity: '/api/invite/community',
+
+  profitSummary: '/api/profit/summary',
+  profitDaily: '/api/profit/daily',
+  profitDailyDetail: '/api/profit/daily-detail',
+  profitRank: '/api/profit/rank',
+
+  articleList: '/api/article/list',
+  articleDetail: (id: string) => `/api/article/detail/${encodeURIComponent(id)}`,
+
+  adminDepositConfirm: '/api/admin/deposits/confirm',
+  adminDepositReject: '/api/admin/deposits/reject',
+  adminWithdrawalApprove: '/api/admin/withdrawals/approve',
+  adminWithdrawalReject: '/api/admin/withdrawals/reject',
+  adminArticlePublish: '/api/admin/articles/publish',
+  adminSettings: '/api/admin/settings',
+  adminSettingsEdit: '/api/admin/settings/edit',
 } as const;

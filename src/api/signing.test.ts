@@ -124,15 +124,20 @@ describe('signing: published test vectors', () => {
 });
 
 describe('signing: the table of signed calls', () => {
-  it('has exactly the 5 signed calls with the documented field order', () => {
+  it('has exactly the 10 signed calls with the documented field order', () => {
     expect(SIGNED_CALLS).toEqual({
       'POST /api/user/login': ['email', 'password'],
       'POST /api/user/register': ['email', 'nickname', 'password', 'secondPassword', 'captcha', 'inviteCode'],
       'POST /api/user/verify-code': ['email', 'type'],
       'PUT /api/user/refresh': ['refreshToken'],
       'POST /api/user/reset-password': ['email', 'newPassword', 'captcha'],
+      'POST /api/user/change-password': ['oldPassword', 'newPassword'],
+      'POST /api/wallet/withdraw': ['amount', 'address', 'idempotencyKey'],
+      'POST /api/wallet/transfer': ['to', 'amount', 'idempotencyKey'],
+      'POST /api/wallet/exchange': ['from', 'to', 'amount', 'idempotencyKey'],
+      'POST /api/wallet/points-transfer': ['to', 'amount', 'idempotencyKey'],
     });
-    expect(Object.keys(SIGNED_CALLS)).toHaveLength(5);
+    expect(Object.keys(SIGNED_CALLS)).toHaveLength(10);
   });
 
   it('recognises only those calls as signed', () => {

@@ -21,6 +21,11 @@ export const SIGNED_CALLS = {
   'POST /api/user/verify-code': ['email', 'type'],
   'POST /api/user/reset-password': ['email', 'newPassword', 'captcha'],
   'PUT /api/user/refresh': ['refreshToken'],
+  'POST /api/user/change-password': ['oldPassword', 'newPassword'],
+  'POST /api/wallet/withdraw': ['amount', 'address', 'idempotencyKey'],
+  'POST /api/wallet/transfer': ['to', 'amount', 'idempotencyKey'],
+  'POST /api/wallet/exchange': ['from', 'to', 'amount', 'idempotencyKey'],
+  'POST /api/wallet/points-transfer': ['to', 'amount', 'idempotencyKey'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type SignedCall = keyof typeof SIGNED_CALLS;

@@ -2,6 +2,34 @@ import { Endpoint } from '../api/endpoints';
 import type { StrategyTemplate } from '../api/strategy';
 import type { ProfitSummary, TradeOrder, TradePair, TradeTask, TradeTaskDetail } from '../api/trade';
 import type { ExchangeCatalogEntry } from '../api/exchange';
+import type { Article, ArticleSummary } from '../api/article';
+import type {
+  ActivatePayload,
+  ChangePasswordPayload,
+  CommunityPage,
+  DailyProfit,
+  DailyProfitDetail,
+  FuelStatus,
+  InviteInfo,
+  MemberStatus,
+  ProfileEditPayload,
+  ProfitOverview,
+  ProfitRank,
+  UserSession,
+} from '../api/member';
+import type {
+  Deposit,
+  DepositAddress,
+  LedgerRecord,
+  PointsTransferPayload,
+  RechargePayload,
+  SwapPayload,
+  TransferPayload,
+  WalletBalances,
+  WalletConfig,
+  WithdrawPayload,
+  Withdrawal,
+} from '../api/wallet';
 import type {
   CoinPricePayload,
   CreateTradePayload,
@@ -65,6 +93,53 @@ export const createApi = (http: HttpClient) => ({
   /** The exchanges a user can bind and the credentials each asks for (paper first). */
   exchangeCatalog: (signal?: AbortSignal) =>
     http.request<Page<ExchangeCatalogEntry>>('GET', Endpoint.exchangeCatalog, { signal }),
+
+  profileEdit: (payload: ProfileEditPayload) => http.request<User>('POST', Endpoint.profileEdit, { body: payload }),
+  changePassword: (payload: ChangePasswordPayload) =>
+    http.request<null>('POST', Endpoint.changePassword, { body: payload }),
+  userSessions: (signal?: AbortSignal) => http.request<UserSession[]>('GET', Endpoint.userSessions, { signal }),
+  revokeSession: (id: string) => http.request<null>('POST', Endpoint.revokeSession, { body: { id } }),
+
+  walletBalances: (signal?: AbortSignal) => http.request<WalletBalances>('GET', Endpoint.walletBalances, { signal }),
+  walletConfig: (signal?: AbortSignal) => http.request<WalletConfig>('GET', Endpoint.walletConfig, { signal }),
+  walletDepositAddress: (signal?: AbortSignal) =>
+    http.request<DepositAddress>('GET', Endpoint.walletDepositAddress, { signal }),
+  walletRecharge: (payload: RechargePayload) => http.request<Deposit>('POST', Endpoint.walletRecharge, { body: payload }),
+  walletDeposits: (query: Query = {}, signal?: AbortSignal) =>
+    http.request<Page<Deposit>>('GET', Endpoint.walletDeposits, { query, signal }),
+  walletWithdraw: (payload: WithdrawPayload) =>
+    http.request<Withdrawal>('POST', Endpoint.walletWithdraw, { body: payload }),
+  walletWithdrawals: (query: Query = {}, signal?: AbortSignal) =>
+    http.request<Page<Withdrawal>>('GET', Endpoint.walletWithdrawals, { query, signal }),
+  walletTransfer: (payload: TransferPayload) =>
+    http.request<LedgerRecord>('POST', Endpoint.walletTransfer, { body: payload }),
+  walletSwap: (payload: SwapPayload) => http.request<LedgerRecord>('POST', Endpoint.walletSwap, { body: payload }),
+  walletPointsTransfer: (payload: PointsTransferPayload) =>
+    http.request<LedgerRecord>('POST', Endpoint.walletPointsTransfer, { body: payload }),
+  walletRecords: (query: Query = {}, signal?: AbortSignal) =>
+    http.request<Page<LedgerRecord>>('GET', Endpoint.walletRecords, { query, signal }),
+
+  memberStatus: (signal?: AbortSignal) => http.request<MemberStatus>('GET', Endpoint.memberStatus, { signal }),
+  memberActivate: (payload: ActivatePayload) =>
+    http.request<MemberStatus>('POST', Endpoint.memberActivate, { body: payload }),
+  memberFuel: (signal?: AbortSignal) => http.request<FuelStatus>('GET', Endpoint.memberFuel, { signal }),
+  inviteInfo: (signal?: AbortSignal) => http.request<InviteInfo>('GET', Endpoint.inviteInfo, { signal }),
+  inviteCommunity: (query: Query = {}, signal?: AbortSignal) =>
+    http.request<CommunityPage>('GET', Endpoint.inviteCommunity, { query, signal }),
+
+  profitSummary: (timeZone: string, signal?: AbortSignal) =>
+    http.request<ProfitOverview>('GET', Endpoint.profitSummary, { query: { timeZone }, signal }),
+  profitDaily: (query: Query & { timeZone: string }, signal?: AbortSignal) =>
+    http.request<Page<DailyProfit>>('GET', Endpoint.profitDaily, { query, signal }),
+  profitDailyDetail: (date: string, timeZone: string, signal?: AbortSignal) =>
+    http.request<DailyProfitDetail>('GET', Endpoint.profitDailyDetail, { query: { date, timeZone }, signal }),
+  profitRank: (period: 'day' | 'all', timeZone: string, signal?: AbortSignal) =>
+    http.request<ProfitRank>('GET', Endpoint.profitRank, { query: { period, timeZone }, signal }),
+
+  articleList: (query: Query = {}, signal?: AbortSignal) =>
+    http.request<Page<ArticleSummary>>('GET', Endpoint.articleList, { query, signal }),
+  articleDetail: (id: string, signal?: AbortSignal) =>
+    http.request<Article>('GET', Endpoint.articleDetail(id), { signal }),
 });
 
 export type Api = ReturnType<typeof createApi>;

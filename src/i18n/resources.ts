@@ -2,7 +2,10 @@ import englishMessages from 'ra-language-english';
 import { convertRaTranslationsToI18next } from 'ra-i18n-i18next';
 import type { LocaleCode } from '../api/types';
 import enUS from './messages/en-US';
+import { adminMessages } from './messages/admin';
 import { exchangeMessages } from './messages/exchange';
+import { profileMessages } from './messages/profile';
+import { walletMessages } from './messages/wallet';
 import { tradePageMessages } from './messages/tradePages';
 import { widgetMessages } from './messages/widgets';
 import zhCN from './messages/zh-CN';
@@ -25,6 +28,9 @@ export const resources = Object.fromEntries(
         tasks: tradePageMessages[code].tasks,
         home: tradePageMessages[code].home,
         widgets: widgetMessages[code].widgets,
+        wallet: walletMessages[code].wallet,
+        profile: profileMessages[code].profile,
+        admin: adminMessages[code].admin,
       } as Record<string, unknown>,
     },
   ]),

@@ -8,6 +8,7 @@ import * as accounts from './migrations/001_accounts';
 import * as strategies from './migrations/002_strategies';
 import * as exchangeAccounts from './migrations/003_exchange_accounts';
 import * as trading from './migrations/004_trading';
+import * as wallet from './migrations/005_wallet';
 import type { Database } from './schema';
 
 /** Migrations in order; one SQL dialect (PostgreSQL) for PGlite and the server. */
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '002_strategies': strategies,
   '003_exchange_accounts': exchangeAccounts,
   '004_trading': trading,
+  '005_wallet': wallet,
 };
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 

@@ -19,6 +19,7 @@ export interface UsersTable {
   locale: Generated<string>;
   created_at: CreatedAt;
   password_changed_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  activated_at: NullableTimestamp;
 }
 
 export interface VerificationCodesTable {
@@ -158,6 +159,7 @@ export interface CyclesTable {
   buy_cost: string;
   sell_proceeds: string;
   realized_profit: string;
+  fuel_charged: Generated<string>;
   closed_at: CreatedAt;
 }
 
@@ -166,6 +168,91 @@ export interface PaperBalancesTable {
   asset: string;
   free: string;
   used: string;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: ColumnType<unknown, string, string>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export type LedgerAsset = 'USDT' | 'CARD' | 'POINTS' | 'FUEL';
+
+export interface LedgerAccountsTable {
+  id: Generated<string>;
+  key: string;
+  user_id: string | null;
+  asset: LedgerAsset;
+  kind: 'available' | 'held' | 'system';
+  balance: Generated<string>;
+}
+
+export interface LedgerTransactionsTable {
+  id: Generated<string>;
+  kind: string;
+  user_id: string | null;
+  memo: ColumnType<Record<string, string>, string | undefined, never>;
+  reverses: string | null;
+  created_at: CreatedAt;
+}
+
+export interface LedgerEntriesTable {
+  id: Generated<string>;
+  transaction_id: string;
+  account_id: string;
+  asset: LedgerAsset;
+  amount: string;
+  balance_after: string;
+  created_at: CreatedAt;
+}
+
+export interface IdempotencyKeysTable {
+  user_id: string;
+  key: string;
+  request_hash: string;
+  response: ColumnType<unknown, string, string>;
+  created_at: CreatedAt;
+}
+
+export interface DepositsTable {
+  id: Generated<string>;
+  user_id: string;
+  asset: Generated<'USDT'>;
+  amount: string;
+  address: string;
+  tx_hash: string | null;
+  status: Generated<'pending' | 'confirmed' | 'rejected'>;
+  reason: string | null;
+  transaction_id: string | null;
+  decided_by: string | null;
+  decided_at: NullableTimestamp;
+  created_at: CreatedAt;
+}
+
+export interface WithdrawalsTable {
+  id: Generated<string>;
+  user_id: string;
+  asset: Generated<'USDT'>;
+  amount: string;
+  fee: string;
+  address: string;
+  status: Generated<'pending' | 'approved' | 'rejected'>;
+  reason: string | null;
+  tx_hash: string | null;
+  hold_transaction_id: string;
+  decided_by: string | null;
+  decided_at: NullableTimestamp;
+  created_at: CreatedAt;
+}
+
+export interface AuditLogTable {
+  id: Generated<string>;
+  operator_id: string;
+  action: string;
+  target_type: string;
+  target_id: string | null;
+  data: ColumnType<Record<string, unknown>, string | undefined, never>;
+  created_at: CreatedAt;
 }
 
 export interface Database {
@@ -182,4 +269,12 @@ export interface Database {
   task_events: TaskEventsTable;
   cycles: CyclesTable;
   paper_balances: PaperBalancesTable;
+  settings: SettingsTable;
+  ledger_accounts: LedgerAccountsTable;
+  ledger_transactions: LedgerTransactionsTable;
+  ledger_entries: LedgerEntriesTable;
+  idempotency_keys: IdempotencyKeysTable;
+  deposits: DepositsTable;
+  withdrawals: WithdrawalsTable;
+  audit_log: AuditLogTable;
 }
