@@ -16,7 +16,7 @@ afterEach(async () => {
 });
 
 const signInAs = async (j: Journey, email: string) => {
-  const session = await registerUser(j.server, { email });
+  const session = await registerUser(j.server, { email, activated: true });
   await j.page.goto(j.url('/auth/login'));
   await j.page.evaluate(
     ([access, refresh]) => {

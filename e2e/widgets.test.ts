@@ -44,8 +44,6 @@ describe('widgets on a partner page', () => {
     journey = await startJourney({ viewport: 'desktop', config: { widgetsDir } });
     const j = journey;
     const session = await registerUser(j.server, { email: 'widgets@example.com' });
-    const added = await j.server.call('POST', '/api/exchange/add', { exchange: 'paper', name: 'Widget paper' }, { token: session.accessToken });
-    expect(added.body.code).toBe(0);
 
     await j.page.goto(`${j.server.base}/examples/partner.html`);
     await j.page.evaluate(
@@ -65,8 +63,11 @@ describe('widgets on a partner page', () => {
     await expect.poll(() => en.locator('qt-profit-card h2').textContent()).toBe('Realized profit');
     await zh.locator('qt-task-list').getByText('暂无运行中的任务。').waitFor();
     await en.locator('qt-task-list').getByText('No running task yet.').waitFor();
-    await zh.locator('qt-wallet-balance').getByText('Widget paper').waitFor();
-    await en.locator('qt-wallet-balance').getByText('Paper trading').waitFor();
+    // The wallet widget: the four assets of the custodial wallet, a new user's all at zero.
+    await zh.locator('qt-wallet-balance').getByText('激活卡').waitFor();
+    await en.locator('qt-wallet-balance').getByText('Activation cards').waitFor();
+    await expect.poll(() => en.locator('qt-wallet-balance [data-asset]').count()).toBe(4);
+    await expect.poll(() => en.locator('qt-wallet-balance [data-asset="USDT"] [data-field="available"]').textContent()).toBe('0.00');
 
     const styles = await j.page.evaluate(() =>
       [...document.querySelectorAll('qt-profit-card, qt-task-list, qt-wallet-balance')].map((element) => {

@@ -7,6 +7,7 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { ServerConfig } from './config';
 import { migrate, openDatabase, type Db } from './db/database';
 import { createRunner, type Runner } from './engine/runner';
+import { createTickerFeed, type TickerFeed } from './engine/tickerFeed';
 import { exchangeRoutes } from './exchange/routes';
 import type { ExchangeFactory } from './exchange/verify';
 import { createAccessTokens, registerAuth } from './http/auth';
@@ -15,10 +16,17 @@ import { registerEnvelope } from './http/envelope';
 import { registerSignatureCheck } from './http/signature';
 import { registerValidation } from './http/validation';
 import { createMailer } from './mail/mailer';
+import { memberRoutes } from './member/routes';
+import { profitRoutes } from './profit/routes';
 import { createVerificationCodes } from './user/codes';
+import { profileRoutes } from './user/profileRoutes';
 import { strategyRoutes } from './strategy/routes';
 import { tradeRoutes } from './trade/routes';
 import { userRoutes } from './user/routes';
+import { walletRoutes } from './wallet/routes';
+import { moneyRoutes } from './admin/moneyRoutes';
+import { adminRoutes } from './admin/routes';
+import { articleRoutes } from './article/routes';
 import { createSessions } from './user/sessions';
 import { createThrottle } from './user/throttle';
 
@@ -30,6 +38,8 @@ export interface BuildOptions {
   now?: () => number;
   /** Builds the ccxt instances that check API keys (tests replay recorded exchange answers). */
   exchangeFactory?: ExchangeFactory;
+  /** Live websocket prices of real exchanges; default: ccxt's streams, none when `exchangeFactory` is given. */
+  tickerFeed?: TickerFeed | null;
 }
 
 declare module 'fastify' {
@@ -95,7 +105,8 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
       scryptCost: config.scryptCost,
     }),
   );
-  await app.register(exchangeRoutes({ db, config, createExchange: options.exchangeFactory }));
+  // Edited or removed keys: the engine drops the account's client (created below) and builds it again from the stored keys.
+  await app.register(exchangeRoutes({ db, config, createExchange: options.exchangeFactory, onKeysChanged: (id) => engine.forgetClient(id) }));
 
   await app.register(strategyRoutes(db));
 
@@ -108,9 +119,20 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
     feeRate: PAPER_FEE_RATE,
     exchangeMasterKey: config.exchangeMasterKey,
     ...(options.exchangeFactory ? { createExchange: options.exchangeFactory } : {}),
+    // Recorded exchanges (tests) answer REST only: no websocket streams for them.
+    tickerFeed: options.tickerFeed !== undefined ? options.tickerFeed : options.exchangeFactory ? null : createTickerFeed({ log: app.log }),
   });
   app.decorate('engine', engine);
   await app.register(tradeRoutes({ db, runner: engine, feeRate: PAPER_FEE_RATE }));
+  // Membership, fuel, invites, profit pages, profile and security.
+  await app.register(memberRoutes({ db, runner: engine }));
+  await app.register(profitRoutes(db));
+  await app.register(profileRoutes({ db, throttle: createThrottle(db), scryptCost: config.scryptCost }));
+  await app.register(walletRoutes({ db, addressSecret: config.tokenSecret }));
+  await app.register(moneyRoutes(db));
+  // Articles for users; the operator console's users, articles, settings and audit calls.
+  await app.register(articleRoutes(db));
+  await app.register(adminRoutes({ db, sessions }));
 
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 

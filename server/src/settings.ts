@@ -1,4 +1,7 @@
+import Big from 'big.js';
 import type { ServiceSettings } from '../../src/api/admin';
+import { ErrorCode } from '../../src/api/errors';
+import { fail } from './http/errors';
 import type { Db } from './db/database';
 
 /**
@@ -50,4 +53,122 @@ export const writeSettings = async (db: Db, changes: Partial<ServiceSettings>): 
     .onConflict((oc) => oc.column('key').doUpdateSet({ value: JSON.stringify(stored), updated_at: new Date() }))
     .execute();
   return next;
+};
+
+/* ---------- Validation of an operator's change (POST /api/admin/settings/edit) ---------- */
+
+/** A non-negative decimal written out ("10", "0.5"): no sign, no exponent, at most 8 decimals. */
+const decimal = { type: 'string', pattern: '^\\d{1,15}(\\.\\d{1,8})?$' } as const;
+const count = { type: 'integer', minimum: 0, maximum: 1_000_000_000 } as const;
+
+/** JSON schema of the edit body: any subset of ServiceSettings, nothing else. */
+export const settingsChangeSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    levels: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 50,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['level', 'minDirect', 'minTeam', 'minTeamVolume', 'fuelDiscountPercent', 'taskLimit'],
+        properties: {
+          level: { type: 'integer', minimum: 0, maximum: 49 },
+          minDirect: count,
+          minTeam: count,
+          minTeamVolume: decimal,
+          fuelDiscountPercent: decimal,
+          taskLimit: { type: 'integer', minimum: 1, maximum: 10_000 },
+        },
+      },
+    },
+    swapRates: {
+      type: 'array',
+      maxItems: 12,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['from', 'to', 'rate'],
+        properties: {
+          from: { type: 'string', enum: ['USDT', 'CARD', 'POINTS', 'FUEL'] },
+          to: { type: 'string', enum: ['USDT', 'CARD', 'POINTS', 'FUEL'] },
+          rate: decimal,
+        },
+      },
+    },
+    withdrawFee: decimal,
+    withdrawMin: decimal,
+    transferMin: decimal,
+    activationCardPrice: decimal,
+    activationUsdtPrice: decimal,
+    fuelRatePercent: decimal,
+    inviteRewardPoints: decimal,
+    activationFuelGift: decimal,
+    depositNetwork: { type: 'string', minLength: 1, maxLength: 20, pattern: '^[A-Za-z0-9_-]+$' },
+  },
+} as const;
+
+/** Normal notation without trailing zeros ("1.50" -> "1.5"), never an exponent. */
+const normal = (value: string) => new Big(value).toFixed();
+
+const rangeError = (field: string, message: string): never => fail(ErrorCode.PARAM_RANGE, `${field}: ${message}`, { field });
+
+/**
+ * The rules a schema cannot say: levels numbered 0, 1, 2... with level 0
+ * open to everyone and no level easier to reach than the one below it;
+ * percents 0-100; rates and prices above 0; one rate per pair of assets.
+ * Answers the change with its decimals normalized; throws 10002 otherwise.
+ */
+export const checkSettingsChange = (change: Partial<ServiceSettings>): Partial<ServiceSettings> => {
+  const out: Partial<ServiceSettings> = { ...change };
+  if (change.levels) {
+    out.levels = change.levels.map((level, index) => {
+      const field = `levels.${index}`;
+      if (level.level !== index) rangeError(`${field}.level`, `levels must be numbered 0, 1, 2... in ascending order (expected ${index})`);
+      if (new Big(level.fuelDiscountPercent).gt(100)) rangeError(`${field}.fuelDiscountPercent`, 'a percent is between 0 and 100');
+      if (index === 0 && (level.minDirect !== 0 || level.minTeam !== 0 || !new Big(level.minTeamVolume).eq(0))) {
+        rangeError(field, 'level 0 is every new user’s: it needs nothing');
+      }
+      const below = change.levels![index - 1];
+      if (below) {
+        if (level.minDirect < below.minDirect) rangeError(`${field}.minDirect`, 'a level cannot need less than the one below it');
+        if (level.minTeam < below.minTeam) rangeError(`${field}.minTeam`, 'a level cannot need less than the one below it');
+        if (new Big(level.minTeamVolume).lt(below.minTeamVolume)) rangeError(`${field}.minTeamVolume`, 'a level cannot need less than the one below it');
+      }
+      return { ...level, minTeamVolume: normal(level.minTeamVolume), fuelDiscountPercent: normal(level.fuelDiscountPercent) };
+    });
+  }
+  if (change.swapRates) {
+    const pairs = new Set<string>();
+    out.swapRates = change.swapRates.map((rate, index) => {
+      const field = `swapRates.${index}`;
+      if (rate.from === rate.to) rangeError(`${field}.to`, 'an asset cannot be swapped for itself');
+      if (pairs.has(`${rate.from}>${rate.to}`)) fail(ErrorCode.INVALID, `${field}: two rates for ${rate.from} -> ${rate.to}`, { field });
+      pairs.add(`${rate.from}>${rate.to}`);
+      if (new Big(rate.rate).lte(0)) rangeError(`${field}.rate`, 'a rate is above 0');
+      return { ...rate, rate: normal(rate.rate) };
+    });
+  }
+  for (const key of ['fuelRatePercent'] as const) {
+    if (change[key] !== undefined && new Big(change[key]).gt(100)) rangeError(key, 'a percent is between 0 and 100');
+  }
+  for (const key of ['withdrawMin', 'transferMin', 'activationCardPrice', 'activationUsdtPrice'] as const) {
+    if (change[key] !== undefined && new Big(change[key]).lte(0)) rangeError(key, 'must be above 0');
+  }
+  for (const key of [
+    'withdrawFee',
+    'withdrawMin',
+    'transferMin',
+    'activationCardPrice',
+    'activationUsdtPrice',
+    'fuelRatePercent',
+    'inviteRewardPoints',
+    'activationFuelGift',
+  ] as const) {
+    if (change[key] !== undefined) out[key] = normal(change[key]);
+  }
+  if (change.depositNetwork !== undefined) out.depositNetwork = change.depositNetwork.toUpperCase();
+  return out;
 };

@@ -141,12 +141,31 @@ describe('Binance through ccxt', () => {
 
   it('reads the ticker and the balance as decimal strings', async () => {
     const { client } = replayed('binance', standing());
-    expect(await client.fetchTicker('BTC/USDT')).toMatchObject({ symbol: 'BTC/USDT', bid: '67112', ask: '67112.01', last: '67112.01' });
+    expect(await client.fetchTicker('BTC/USDT')).toMatchObject({
+      symbol: 'BTC/USDT',
+      bid: '67112',
+      ask: '67112.01',
+      last: '67112.01',
+      change24h: '-0.611',
+      quoteVolume24h: '1474055912.81277',
+    });
     expect(await client.fetchBalance()).toEqual({
       free: { BTC: '0.0125', USDT: '1523.47', BNB: '0.0487312' },
       used: { BTC: '0', USDT: '120', BNB: '0' },
       total: { BTC: '0.0125', USDT: '1643.47', BNB: '0.0487312' },
     });
+  });
+
+  it('reads the 24 h change and volume of many pairs in one request (the hot-pairs list)', async () => {
+    const { client, sentTo } = replayed('binance', [binance.tickers, ...standing()] as RecordedAnswer[]);
+    const tickers = await client.fetchTickers(['BTC/USDT', 'DOGE/USDT']);
+    expect(tickers.map(({ symbol, last, change24h, quoteVolume24h }) => ({ symbol, last, change24h, quoteVolume24h }))).toEqual([
+      { symbol: 'BTC/USDT', last: '67112.01', change24h: '-0.611', quoteVolume24h: '1474055912.81277' },
+      { symbol: 'DOGE/USDT', last: '0.1602', change24h: '3.972', quoteVolume24h: '297899318.4229' },
+    ]);
+    const asked = sentTo('GET', '/api/v3/ticker/24hr');
+    expect(asked).toHaveLength(1);
+    expect(JSON.parse(asked[0]!.query.get('symbols')!)).toEqual(['BTCUSDT', 'DOGEUSDT']);
   });
 
   it('buys by cost with quoteOrderQty and our client order id, and reports the fill exactly', async () => {

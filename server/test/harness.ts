@@ -8,6 +8,9 @@ import { DEV_SIGN_SECRET, isSignedCall, signBody } from '../../src/api/signing';
 import { buildApp, type App, type BuildOptions } from '../src/app';
 import type { ServerConfig } from '../src/config';
 import { dropSchema, migrate, openDatabase, type Db } from '../src/db/database';
+import { readSettings } from '../src/settings';
+import { post, system, user as ledgerUser } from '../src/wallet/ledger';
+import type { Asset } from '../../src/api/wallet';
 
 /** PGlite always; PostgreSQL too when TEST_DATABASE_URL is set. */
 export const BACKENDS: readonly ('pglite' | 'postgres')[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
@@ -71,7 +74,7 @@ export const testConfig = (dataDir: string, overrides: Partial<ServerConfig> = {
 export const startServer = async (
   backend: 'pglite' | 'postgres',
   overrides: Partial<ServerConfig> = {},
-  options: Pick<BuildOptions, 'now' | 'exchangeFactory'> = {},
+  options: Pick<BuildOptions, 'now' | 'exchangeFactory' | 'tickerFeed'> = {},
 ): Promise<TestServer> => {
   const schema = `t_${randomBytes(6).toString('hex')}`;
   let db: Db;
@@ -157,10 +160,15 @@ export const decodeMail = (eml: string): string => {
   return eml;
 };
 
-/** Registers a user through the API (code from the outbox) and returns its tokens and user. */
+/**
+ * Registers a user through the API (code from the outbox) and returns its
+ * tokens and user. `activated`: also activates it the way a user does (an
+ * activation card credited, then POST /api/member/activate), which leaves it
+ * the activation's fuel gift; needed to create tasks.
+ */
 export const registerUser = async (
   server: TestServer,
-  fields: { email: string; nickname?: string; password?: string; inviteCode?: string; rememberMe?: boolean },
+  fields: { email: string; nickname?: string; password?: string; inviteCode?: string; rememberMe?: boolean; activated?: boolean },
 ) => {
   const password = fields.password ?? 'Sturdy-Passw0rd!';
   const sent = await server.call('POST', '/api/user/verify-code', { email: fields.email, type: 'register' });
@@ -175,7 +183,21 @@ export const registerUser = async (
     rememberMe: fields.rememberMe ?? true,
   });
   if (answer.body.code !== 0) throw new Error(`register failed: ${JSON.stringify(answer.body)}`);
+  if (fields.activated) {
+    const { activationCardPrice } = await readSettings(server.db);
+    await adjustBalance(server, answer.body.data.user.id, 'CARD', activationCardPrice);
+    const activated = await server.call('POST', '/api/member/activate', { method: 'card', idempotencyKey: `activate-${randomBytes(6).toString('hex')}` }, { token: answer.body.data.accessToken });
+    if (activated.body.code !== 0) throw new Error(`activate failed: ${JSON.stringify(activated.body)}`);
+    answer.body.data.user.activated = true;
+  }
   return { ...answer.body.data, password } as { accessToken: string; refreshToken: string; user: any; password: string };
+};
+
+/** Credits a user's available balance (an adjustment from the system), as an operator would. */
+export const adjustBalance = async (server: TestServer, userId: string, asset: Asset, amount: string) => {
+  await server.db.transaction().execute((trx) =>
+    post(trx, { kind: 'adjustment', userId: null, moves: [{ from: system('adjustments', asset), to: ledgerUser(userId, asset), amount }], memo: { reason: 'test' } }),
+  );
 };
 
 /** A tight ladder so that the simulated market (seed 42) fills and closes cycles within minutes. */

@@ -5,6 +5,9 @@ import binance from './fixtures/binance.json';
 import orders from './fixtures/binance-orders.json';
 import { BACKENDS, quickStrategy, registerUser, startServer, type TestServer } from './harness';
 import { recordedExchange, type RecordedAnswer, type Replay } from './recordedExchange';
+import { binanceAt, startVenue, until } from './recordedStream';
+import { createTickerFeed } from '../src/engine/tickerFeed';
+import binanceWs from './fixtures/binance-ws.json';
 
 /**
  * A task on a real (Binance) account trades through the ccxt client, fed
@@ -34,7 +37,10 @@ const json = (status: number, body: unknown) => new Response(JSON.stringify(body
 const binanceExchange = () => {
   const replay: Replay = recordedExchange();
   const state = { create: 'filled' as CreateAnswer, created: [] as (string | null)[], queried: [] as (string | null)[] };
+  /** The API key of every ccxt instance made, in order (key checks and the engine's clients). */
+  const builtWith: string[] = [];
   const factory: ExchangeFactory = (id, settings) => {
+    builtWith.push(settings.apiKey);
     const exchange = replay.factory(id, settings);
     const recorded = exchange.fetchImplementation as Fetch;
     exchange.fetchImplementation = (async (url, init) => {
@@ -58,7 +64,7 @@ const binanceExchange = () => {
     }) satisfies Fetch;
     return exchange;
   };
-  return { replay, factory, state };
+  return { replay, factory, state, builtWith };
 };
 
 describe.each(BACKENDS)('trading on a real exchange account (%s)', (backend) => {
@@ -88,7 +94,7 @@ describe.each(BACKENDS)('trading on a real exchange account (%s)', (backend) => 
   beforeEach(async () => {
     exchange = binanceExchange();
     server = await startServer(backend, {}, { exchangeFactory: exchange.factory });
-    token = (await registerUser(server, { email: 'trader@example.com' })).accessToken;
+    token = (await registerUser(server, { email: 'trader@example.com', activated: true })).accessToken;
     // The key check at binding is recorded too.
     exchange.replay.answer(binance.account as RecordedAnswer, binance.apiRestrictionsTradeOnly as RecordedAnswer);
     const added = await call('POST', '/api/exchange/add', { exchange: 'binance', name: 'Binance', ...BINANCE_KEY });
@@ -118,6 +124,70 @@ describe.each(BACKENDS)('trading on a real exchange account (%s)', (backend) => 
     expect(tooBig.body.code).toBe(11003);
     expect(tooBig.body.data).toMatchObject({ available: '1523.47' });
     expect(exchange.replay.unexpected).toEqual([]);
+  });
+
+  it('ranks hot pairs by the 24 h volume or change the exchange reports, from one tickers request', async () => {
+    exchange.replay.answer(...([orders.exchangeInfo, orders.tickers] as RecordedAnswer[]));
+    const byVolume = await call('GET', `/api/trade/hot-pairs?exchangeId=${accountId}&sort=volume&limit=5`);
+    expect(byVolume.body.data.map((p: { id: string; quoteVolume24h: string }) => [p.id, p.quoteVolume24h])).toEqual([
+      ['BTC/USDT', '1474055912.81277'],
+      ['DOGE/USDT', '297899318.4229'],
+    ]);
+    const byChange = await call('GET', `/api/trade/hot-pairs?exchangeId=${accountId}&sort=change&limit=1`);
+    expect(byChange.body.data).toEqual([expect.objectContaining({ id: 'DOGE/USDT', change24h: '3.972', price: '0.1602' })]);
+    expect(exchange.replay.requests.filter((r) => new URL(r.url).pathname === '/api/v3/ticker/24hr')).toHaveLength(2);
+    expect(exchange.replay.unexpected).toEqual([]);
+  });
+
+  it('builds the client again from the new keys after they are edited', async () => {
+    await createTask();
+    await server.app.engine.tick();
+    expect(exchange.state.created).toHaveLength(1);
+    const newKey = 'Q2dsY8vYyWm3H8cGx1Yk0l3mN5pR7tV9xB1zD3fH5jK7mN9pR1tV3xZ5bD7fH9j2';
+    exchange.replay.answer(binance.account as RecordedAnswer, binance.apiRestrictionsTradeOnly as RecordedAnswer);
+    const edited = await call('POST', '/api/exchange/edit', { id: accountId, apiKey: newKey, secret: BINANCE_KEY.secret });
+    expect(edited.body.code).toBe(0);
+    const built = exchange.builtWith.length;
+    exchange.replay.answer(...([orders.exchangeInfo, orders.ticker, orders.account, orders.openOrders] as RecordedAnswer[]));
+    await server.app.engine.tick();
+    // The engine's next use of the account built a new ccxt instance, with the new key.
+    expect(exchange.builtWith.slice(built)).toEqual([newKey]);
+  });
+
+  it('prices its tasks from the shared websocket stream once it flows, and from REST tickers until then', async () => {
+    const venue = await startVenue();
+    await server.close();
+    exchange = binanceExchange();
+    const feed = createTickerFeed({ createExchange: binanceAt(venue, []) });
+    server = await startServer(backend, {}, { exchangeFactory: exchange.factory, tickerFeed: feed });
+    try {
+      token = (await registerUser(server, { email: 'streamer@example.com', activated: true })).accessToken;
+      exchange.replay.answer(binance.account as RecordedAnswer, binance.apiRestrictionsTradeOnly as RecordedAnswer);
+      accountId = (await call('POST', '/api/exchange/add', { exchange: 'binance', name: 'Binance', ...BINANCE_KEY })).body.data.id;
+      exchange.replay.answer(...([orders.exchangeInfo, orders.ticker, orders.account, orders.openOrders] as RecordedAnswer[]));
+      strategyId = (await call('POST', '/api/strategy/add', quickStrategy)).body.data.id;
+      await createTask();
+      const restTickers = () => exchange.replay.requests.filter((r) => new URL(r.url).pathname === '/api/v3/ticker/24hr').length;
+
+      // No streamed price yet: this tick asks the REST ticker, and the stream is opened.
+      let asked = restTickers();
+      await server.app.engine.tick();
+      expect(restTickers()).toBe(asked + 1);
+      await until(() => venue.subscriptions.length > 0);
+      expect(venue.subscriptions).toEqual(['btcusdt@miniTicker']);
+
+      venue.send(binanceWs.tickers[1]);
+      await until(() => feed.price('binance', 'BTC/USDT') === '67126.15');
+      // The next tick takes the streamed price: no REST ticker is asked.
+      asked = restTickers();
+      await server.app.engine.tick();
+      expect(server.app.engine.lastPrice(accountId, 'BTC/USDT')).toBe('67126.15');
+      expect(restTickers()).toBe(asked);
+    } finally {
+      await server.close();
+      await venue.close();
+      server = await startServer(backend);
+    }
   });
 
   it('sends the first order once with our client order id and applies its fill', async () => {

@@ -29,7 +29,7 @@ describe.each(BACKENDS)('trading tasks (%s)', (backend) => {
 
   beforeEach(async () => {
     server = await startServer(backend);
-    token = (await registerUser(server, { email: 'trader@example.com' })).accessToken;
+    token = (await registerUser(server, { email: 'trader@example.com', activated: true })).accessToken;
     expect((await createTasksWithoutAccount()).body.code).toBe(11006);
     exchangeId = (await call('POST', '/api/exchange/add', { exchange: 'paper', name: 'Paper' })).body.data.id;
     strategyId = (await call('POST', '/api/strategy/add', quickStrategy)).body.data.id;
@@ -116,7 +116,7 @@ describe.each(BACKENDS)('trading tasks (%s)', (backend) => {
     await server.close();
 
     server = await startServer(backend);
-    token = (await registerUser(server, { email: 'trader@example.com' })).accessToken;
+    token = (await registerUser(server, { email: 'trader@example.com', activated: true })).accessToken;
     exchangeId = (await call('POST', '/api/exchange/add', { exchange: 'paper', name: 'Paper' })).body.data.id;
     strategyId = (await call('POST', '/api/strategy/add', quickStrategy)).body.data.id;
     await createTasks(['SOL/USDT']);
@@ -220,7 +220,7 @@ describe.each(BACKENDS)('trading tasks (%s)', (backend) => {
   it('keeps tasks and orders private', async () => {
     const id = (await createTasks(['BTC/USDT'])).body.data[0].id;
     await ticks(1);
-    const other = (await registerUser(server, { email: 'other@example.com' })).accessToken;
+    const other = (await registerUser(server, { email: 'other@example.com', activated: true })).accessToken;
     expect((await call('GET', '/api/trade/list', undefined, other)).body.data).toEqual({ list: [], total: 0 });
     expect((await call('GET', `/api/trade/detail/${id}`, undefined, other)).body.code).toBe(10006);
     expect((await call('GET', `/api/trade/order-history?taskId=${id}`, undefined, other)).body.code).toBe(10006);

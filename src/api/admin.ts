@@ -33,6 +33,8 @@ export interface AdminDeposit extends Deposit {
 export interface AdminWithdrawal extends Withdrawal {
   userId: string;
   userEmail: string;
+  /** The payout's chain transaction id, when the approving operator gave one. */
+  txHash?: string | null;
 }
 
 export interface ArticleTranslation {

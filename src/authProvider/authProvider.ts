@@ -36,13 +36,24 @@ export const createAuthProvider = (http: HttpClient = defaultHttp, store = sessi
   const remember = (user: User) => {
     cached = { token: store.getAccessToken(), user };
   };
+  // One question at a time: getIdentity and getPermissions asking together share the answer.
+  let asking: { token: string | null; answer: Promise<User> } | null = null;
   const currentUser = async (): Promise<User | null> => {
     const token = store.getAccessToken();
     if (!token && !store.getRefreshToken()) return null;
     if (cached && cached.token === token) return cached.user;
-    const user = await api.me();
-    remember(user);
-    return user;
+    if (!asking || asking.token !== token) {
+      const answer = api.me().then((user) => {
+        remember(user);
+        return user;
+      });
+      const entry = { token, answer };
+      asking = entry;
+      void answer.catch(() => undefined).finally(() => {
+        if (asking === entry) asking = null;
+      });
+    }
+    return asking.answer;
   };
 
   const refresh = async (): Promise<void> => {
@@ -76,6 +87,7 @@ export const createAuthProvider = (http: HttpClient = defaultHttp, store = sessi
       } finally {
         store.clear();
         cached = null;
+        asking = null;
       }
       return LOGIN_ROUTE;
     },
@@ -114,8 +126,13 @@ export const createAuthProvider = (http: HttpClient = defaultHttp, store = sessi
     },
 
     async getPermissions() {
-      // From the identity already known: no call here (react-admin asks for permissions on every page).
-      return cached?.user.role ?? 'user';
+      // The role of the identity (asked once per access token, shared with getIdentity); a guest, or
+      // an identity that cannot be had right now, is an ordinary user.
+      try {
+        return (await currentUser())?.role ?? 'user';
+      } catch {
+        return 'user';
+      }
     },
   } satisfies AuthProvider & Record<string, unknown>;
 

@@ -6,6 +6,7 @@ import { authProvider as defaultAuthProvider } from '../authProvider/authProvide
 import { GuestOnly, Protected } from '../authProvider/guards';
 import { dataProvider as defaultDataProvider } from '../dataProvider/dataProvider';
 import { currentLocale, i18next } from '../i18n/i18nProvider';
+import { operatorConsole } from './admin/loadConsole';
 import { HomePage } from './home/HomePage';
 import { AppLayout } from './layout/AppLayout';
 import { AuthLayout } from './layout/AuthLayout';
@@ -24,6 +25,43 @@ const useLocaleTheme = () => {
   }, []);
   return useMemo(() => themeFor(locale), [locale]);
 };
+
+/**
+ * The route table and the operator console (by role), as one constant: <Admin> re-reads its children
+ * whenever they change, and a function child makes it resolve them again (a loading screen), so they
+ * must not be rebuilt when the app re-renders (a language switch changes the theme).
+ */
+const adminChildren = [
+  <CustomRoutes key="guest" noLayout>
+    {guestRoutes.map(({ path, Component }) => (
+      <Route
+        key={path}
+        path={path}
+        element={
+          <GuestOnly>
+            <AuthLayout>
+              <Component />
+            </AuthLayout>
+          </GuestOnly>
+        }
+      />
+    ))}
+  </CustomRoutes>,
+  <CustomRoutes key="protected">
+    {protectedRoutes.map(({ path, Component }) => (
+      <Route
+        key={path}
+        path={path}
+        element={
+          <Protected>
+            <Component />
+          </Protected>
+        }
+      />
+    ))}
+  </CustomRoutes>,
+  operatorConsole,
+];
 
 export interface AppProps {
   i18nProvider: I18nProvider;
@@ -46,33 +84,6 @@ export const App = ({ i18nProvider, dataProvider = defaultDataProvider, authProv
     notification={AppNotification}
     disableTelemetry
   >
-    <CustomRoutes noLayout>
-      {guestRoutes.map(({ path, Component }) => (
-        <Route
-          key={path}
-          path={path}
-          element={
-            <GuestOnly>
-              <AuthLayout>
-                <Component />
-              </AuthLayout>
-            </GuestOnly>
-          }
-        />
-      ))}
-    </CustomRoutes>
-    <CustomRoutes>
-      {protectedRoutes.map(({ path, Component }) => (
-        <Route
-          key={path}
-          path={path}
-          element={
-            <Protected>
-              <Component />
-            </Protected>
-          }
-        />
-      ))}
-    </CustomRoutes>
+    {adminChildren}
   </Admin>
 );

@@ -3,6 +3,7 @@ import type { StrategyTemplate } from '../api/strategy';
 import type { ProfitSummary, TradeOrder, TradePair, TradeTask, TradeTaskDetail } from '../api/trade';
 import type { ExchangeCatalogEntry } from '../api/exchange';
 import type { Article, ArticleSummary } from '../api/article';
+import type { AdminArticle, AdminDeposit, AdminWithdrawal, ServiceSettings } from '../api/admin';
 import type {
   ActivatePayload,
   ChangePasswordPayload,
@@ -140,6 +141,20 @@ export const createApi = (http: HttpClient) => ({
     http.request<Page<ArticleSummary>>('GET', Endpoint.articleList, { query, signal }),
   articleDetail: (id: string, signal?: AbortSignal) =>
     http.request<Article>('GET', Endpoint.articleDetail(id), { signal }),
+
+  /** Operator console (role operator; 11005 for anyone else). */
+  adminDepositConfirm: (id: string) => http.request<AdminDeposit>('POST', Endpoint.adminDepositConfirm, { body: { id } }),
+  adminDepositReject: (payload: { id: string; reason: string }) =>
+    http.request<AdminDeposit>('POST', Endpoint.adminDepositReject, { body: payload }),
+  adminWithdrawalApprove: (payload: { id: string; txHash?: string }) =>
+    http.request<AdminWithdrawal>('POST', Endpoint.adminWithdrawalApprove, { body: payload }),
+  adminWithdrawalReject: (payload: { id: string; reason: string }) =>
+    http.request<AdminWithdrawal>('POST', Endpoint.adminWithdrawalReject, { body: payload }),
+  adminArticlePublish: (payload: { id: string; published: boolean }) =>
+    http.request<AdminArticle>('POST', Endpoint.adminArticlePublish, { body: payload }),
+  adminSettings: (signal?: AbortSignal) => http.request<ServiceSettings>('GET', Endpoint.adminSettings, { signal }),
+  adminSettingsEdit: (payload: Partial<ServiceSettings>) =>
+    http.request<ServiceSettings>('POST', Endpoint.adminSettingsEdit, { body: payload }),
 });
 
 export type Api = ReturnType<typeof createApi>;

@@ -1,29 +1,55 @@
-import { PAPER_EXCHANGE } from '../api/exchange';
-import type { WidgetClient } from './client';
+import { ASSETS, type Asset, type AssetBalance } from '../api/wallet';
+import type { LocaleCode } from '../api/types';
+import { walletUrl, type WidgetClient } from './client';
 import { Frame, StateView, useWidgetData, type WidgetProps } from './shared';
 
-const loadAccounts = (client: WidgetClient, signal: AbortSignal) => client.exchangeAccounts(signal);
+const loadBalances = (client: WidgetClient, signal: AbortSignal) => client.walletBalances(signal);
 
-/**
- * The user's exchange accounts by name. Balances arrive with the custodial
- * wallet; until then this lists the accounts the tasks trade on.
- */
+/** A balance in the locale's digits, formatted from the decimal string itself: cards whole, the rest 2 to 8 decimals. */
+export const formatBalance = (value: string, asset: Asset, locale: LocaleCode): string => {
+  const whole = asset === 'CARD';
+  const format = new Intl.NumberFormat(locale, { minimumFractionDigits: whole ? 0 : 2, maximumFractionDigits: whole ? 0 : 8 }).format as (value: string) => string;
+  return format(value);
+};
+
+const isZero = (value: string) => /^-?0*(\.0*)?$/.test(value);
+
+/** The four assets in their fixed order; an asset the answer leaves out has nothing. */
+const ordered = (balances: AssetBalance[]): AssetBalance[] =>
+  ASSETS.map((asset) => balances.find((b) => b.asset === asset) ?? { asset, available: '0', held: '0' });
+
+/** The custodial wallet's balances: available, and what pending withdrawals hold. */
 export const WalletBalance = (props: WidgetProps) => {
-  const state = useWidgetData(props, loadAccounts);
-  const { t, data } = state;
+  const state = useWidgetData(props, loadBalances);
+  const { t, locale, data } = state;
   return (
-    <Frame props={props} name="wallet-balance" title={t('widgets.accountsTitle')}>
+    <Frame props={props} name="wallet-balance" title={t('widgets.walletTitle')}>
       <StateView state={state} props={props} />
-      {state.status === 'ready' && data && data.list.length === 0 && <p className="state">{t('widgets.accountsEmpty')}</p>}
-      {state.status === 'ready' && data && data.list.length > 0 && (
-        <ul>
-          {data.list.map((account) => (
-            <li key={account.id} className="row" data-account-id={account.id}>
-              <span className="pair">{account.name}</span>
-              <span className="muted">{account.exchange === PAPER_EXCHANGE ? t('widgets.paper') : account.exchange}</span>
-            </li>
-          ))}
-        </ul>
+      {state.status === 'ready' && data && (
+        <>
+          <ul>
+            {ordered(data.balances).map((balance) => (
+              <li key={balance.asset} className="row" data-asset={balance.asset}>
+                <span className="pair">{t(`widgets.assets.${balance.asset}`)}</span>
+                <span className="right">
+                  <span className="num pair" data-field="available">
+                    {formatBalance(balance.available, balance.asset, locale)}
+                  </span>
+                  {!isZero(balance.held) && (
+                    <span className="muted" style={{ display: 'block' }} data-field="held">
+                      {t('widgets.held', { amount: formatBalance(balance.held, balance.asset, locale) })}
+                    </span>
+                  )}
+                </span>
+              </li>
+            ))}
+          </ul>
+          {props.dashboardUrl && (
+            <a className="action" href={walletUrl(props.dashboardUrl)} target="_top">
+              {t('widgets.openWallet')}
+            </a>
+          )}
+        </>
       )}
     </Frame>
   );

@@ -1,13 +1,11 @@
 import { Endpoint } from '../api/endpoints';
-import type { ExchangeAccount } from '../api/exchange';
+import type { ProfitOverview } from '../api/member';
 import { DEV_SIGN_SECRET } from '../api/signing';
 import type { ProfitSummary, TradeTask } from '../api/trade';
 import type { LocaleCode, Page, RefreshResponse } from '../api/types';
+import type { WalletBalances } from '../api/wallet';
 import { sessionStore } from '../authProvider/session';
 import { createHttpClient, type TokenStore } from '../dataProvider/httpClient';
-
-/** The exchange accounts list (served by the exchange routes; no shared constant yet). */
-export const EXCHANGE_LIST_PATH = '/api/exchange/list';
 
 /** A token handed out by a partner backend: kept in memory only, never refreshed. */
 export const createMemoryTokenStore = (token: string): TokenStore => {
@@ -59,10 +57,12 @@ export const createWidgetClient = (options: WidgetClientOptions) => {
     hasSession: () => tokens.getAccessToken() !== null || tokens.getRefreshToken() !== null,
     profitSummary: (signal?: AbortSignal) =>
       http.request<ProfitSummary>('GET', Endpoint.tradeProfitSummary, { query: { timeZone }, signal }),
+    /** Profit per day (the profit card's chart), oldest first, in the browser's time zone. */
+    profitOverview: (days: number, signal?: AbortSignal) =>
+      http.request<ProfitOverview>('GET', Endpoint.profitSummary, { query: { timeZone, days }, signal }),
     runningTasks: (pageSize: number, signal?: AbortSignal) =>
       http.request<Page<TradeTask>>('GET', Endpoint.tradeList, { query: { page: 1, pageSize, running: true }, signal }),
-    exchangeAccounts: (signal?: AbortSignal) =>
-      http.request<Page<ExchangeAccount>>('GET', EXCHANGE_LIST_PATH, { query: { page: 1, pageSize: 100 }, signal }),
+    walletBalances: (signal?: AbortSignal) => http.request<WalletBalances>('GET', Endpoint.walletBalances, { signal }),
   };
 };
 
@@ -70,4 +70,5 @@ export type WidgetClient = ReturnType<typeof createWidgetClient>;
 
 /** `<dashboard-url or api-base>/#/auth/login` */
 export const loginUrl = (dashboardUrl?: string, apiBase?: string) => `${trimSlash(dashboardUrl || apiBase || '')}/#/auth/login`;
+export const walletUrl = (dashboardUrl: string) => `${trimSlash(dashboardUrl)}/#/profile/wallet`;
 export const taskUrl = (dashboardUrl: string, id: string) => `${trimSlash(dashboardUrl)}/#/trade/detail/${encodeURIComponent(id)}`;

@@ -1,6 +1,5 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ExchangeAccount } from '../api/exchange';
 import type { TradeTask } from '../api/trade';
 import { createFakeServer, fail, ok, unauthorized, type Handler } from '../testing/fakeServer';
 import { ProfitCard, WIDGET_NAMES } from './index';
@@ -35,15 +34,14 @@ const task = (id: string, symbol: string, extra: Partial<TradeTask> = {}): Trade
   ...extra,
 });
 
-const account = (id: string, name: string, exchange = 'paper'): ExchangeAccount => ({
-  id,
-  exchange,
-  name,
-  apiKeyHint: null,
-  paperBalances: null,
-  createdAt: '2025-01-01T00:00:00Z',
-  updatedAt: '2025-01-01T00:00:00Z',
-});
+const balances = {
+  balances: [
+    { asset: 'USDT', available: '1234.5', held: '11' },
+    { asset: 'CARD', available: '3', held: '0' },
+    { asset: 'POINTS', available: '0.125', held: '0' },
+    // FUEL left out: the widget shows it as nothing.
+  ],
+};
 
 const serve = (routes: Record<string, Handler>) => {
   const server = createFakeServer(routes);
@@ -150,10 +148,10 @@ describe('custom elements', () => {
   });
 
   it('calls the API base given', async () => {
-    const server = serve({ 'GET /api/exchange/list': () => ok({ list: [], total: 0 }) });
+    const server = serve({ 'GET /api/wallet/balances': () => ok(balances) });
     const { shadow } = mount('qt-wallet-balance', { token: 't', 'api-base': 'https://api.example/' });
-    await shadow.findByText('尚未绑定交易所账户。');
-    expect(server.requests[0]?.url).toMatch(/^https:\/\/api\.example\/api\/exchange\/list\?/);
+    await shadow.findByText('激活卡');
+    expect(server.requests[0]?.url).toBe('https://api.example/api/wallet/balances');
   });
 });
 
@@ -206,13 +204,55 @@ describe('qt-task-list', () => {
 });
 
 describe('qt-wallet-balance', () => {
-  it("lists the user's exchange accounts by name", async () => {
-    serve({ 'GET /api/exchange/list': () => ok({ list: [account('a1', 'My paper'), account('a2', 'Main', 'binance')], total: 2 }) });
-    const { shadow } = mount('qt-wallet-balance', { token: 't', locale: 'en-US' });
-    expect(await shadow.findByText('My paper')).toBeInTheDocument();
-    expect(shadow.getByText('Paper trading')).toBeInTheDocument();
-    expect(shadow.getByText('Main')).toBeInTheDocument();
-    expect(shadow.getByText('binance')).toBeInTheDocument();
+  const row = (element: HTMLElement, asset: string) => element.shadowRoot!.querySelector<HTMLElement>(`[data-asset="${asset}"]`)!;
+
+  it('shows the four assets with their available and held amounts, after a loading state', async () => {
+    const server = serve({ 'GET /api/wallet/balances': () => ({ ...ok(balances), delayMs: 50 }) });
+    const { element, shadow } = mount('qt-wallet-balance', { token: 't', locale: 'en-US', 'dashboard-url': 'https://app.example/' });
+    expect(await shadow.findByRole('status')).toHaveTextContent('Loading…');
+    expect(await shadow.findByRole('heading')).toHaveTextContent('Wallet');
+    await shadow.findByText('Activation cards');
+    expect(within(row(element, 'USDT')).getByText('1,234.50')).toBeInTheDocument();
+    expect(within(row(element, 'USDT')).getByText('Held 11.00')).toBeInTheDocument();
+    expect(within(row(element, 'CARD')).getByText('3')).toBeInTheDocument();
+    expect(row(element, 'CARD').querySelector('[data-field="held"]')).toBeNull();
+    expect(within(row(element, 'POINTS')).getByText('0.125')).toBeInTheDocument();
+    expect(within(row(element, 'FUEL')).getByText('Fuel')).toBeInTheDocument();
+    expect(within(row(element, 'FUEL')).getByText('0.00')).toBeInTheDocument();
+    expect(shadow.getByRole('link', { name: 'Open wallet' })).toHaveAttribute('href', 'https://app.example/#/profile/wallet');
+    expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /api/wallet/balances']);
+    expect(server.requests[0]?.headers.Authorization).toBe('Bearer t');
+  });
+
+  it('shows the localized error with a retry that loads again', async () => {
+    let calls = 0;
+    serve({
+      'GET /api/wallet/balances': () => {
+        calls += 1;
+        return calls === 1 ? fail(99999) : ok(balances);
+      },
+    });
+    const { shadow } = mount('qt-wallet-balance', { token: 't', locale: 'zh-TW' });
+    expect(await shadow.findByRole('alert')).toHaveTextContent('未知錯誤');
+    fireEvent.click(shadow.getByRole('button', { name: '重試' }));
+    expect(await shadow.findByText('啟用卡')).toBeInTheDocument();
+    expect(shadow.getByText('凍結 11.00')).toBeInTheDocument();
+    expect(calls).toBe(2);
+  });
+
+  it('asks to log in, without calling, when there is no session', async () => {
+    const server = serve({ 'GET /api/wallet/balances': () => ok(balances) });
+    const { element, shadow } = mount('qt-wallet-balance', { 'dashboard-url': 'https://app.example' });
+    expect(await shadow.findByRole('link', { name: '登录' })).toHaveAttribute('href', 'https://app.example/#/auth/login');
+    expect(element.shadowRoot!.querySelector('[data-state="logged-out"]')).not.toBeNull();
+    expect(server.calls()).toBe(0);
+  });
+
+  it('turns to the logged-out state when the session is refused', async () => {
+    serve({ 'GET /api/wallet/balances': () => unauthorized() });
+    const { shadow } = mount('qt-wallet-balance', { token: 'stale', locale: 'en-US' });
+    expect(await shadow.findByRole('link', { name: 'Log in' })).toHaveAttribute('href', '/#/auth/login');
+    expect(shadow.queryByText('USDT')).toBeNull();
   });
 });
 

@@ -9,6 +9,7 @@ import * as strategies from './migrations/002_strategies';
 import * as exchangeAccounts from './migrations/003_exchange_accounts';
 import * as trading from './migrations/004_trading';
 import * as wallet from './migrations/005_wallet';
+import * as articles from './migrations/006_articles';
 import type { Database } from './schema';
 
 /** Migrations in order; one SQL dialect (PostgreSQL) for PGlite and the server. */
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '003_exchange_accounts': exchangeAccounts,
   '004_trading': trading,
   '005_wallet': wallet,
+  '006_articles': articles,
 };
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 

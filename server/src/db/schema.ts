@@ -255,6 +255,24 @@ export interface AuditLogTable {
   created_at: CreatedAt;
 }
 
+export interface ArticlesTable {
+  id: Generated<string>;
+  published: Generated<boolean>;
+  published_at: NullableTimestamp;
+  author_id: string | null;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface ArticleTranslationsTable {
+  article_id: string;
+  locale: 'zh-CN' | 'en-US' | 'zh-TW';
+  title: string;
+  summary: string;
+  /** Sanitized HTML. */
+  body: string;
+}
+
 export interface Database {
   users: UsersTable;
   verification_codes: VerificationCodesTable;
@@ -277,4 +295,6 @@ export interface Database {
   deposits: DepositsTable;
   withdrawals: WithdrawalsTable;
   audit_log: AuditLogTable;
+  articles: ArticlesTable;
+  article_translations: ArticleTranslationsTable;
 }

@@ -43,6 +43,7 @@ import {
   type Exchange,
   type MarketInterface,
   type Order as CcxtOrder,
+  type Ticker as CcxtTicker,
 } from 'ccxt';
 import type { DecimalString } from '../../../src/api/types';
 import { createCcxtExchange, redact, type Credentials, type ExchangeFactory } from '../exchange/verify';
@@ -219,6 +220,23 @@ const CLIENT_ORDER_ID = /^[A-Za-z][A-Za-z0-9]{0,31}$/;
 /** Reads get this many attempts in all. */
 const READ_ATTEMPTS = 3;
 
+/**
+ * Settings of every ccxt instance the engine makes. ccxt spaces requests to
+ * the exchange's published limits; the engine trades spot: no derivative or
+ * margin market lists, and no currency list (a private call on Binance and
+ * OKX that the engine does not need).
+ */
+export const SPOT_SETTINGS = {
+  enableRateLimit: true,
+  has: { fetchCurrencies: false },
+  options: {
+    defaultType: 'spot',
+    fetchMarkets: { types: ['spot'] },
+    fetchMargins: false,
+    warnOnFetchOpenOrdersWithoutSymbol: false,
+  },
+};
+
 export interface CcxtClientOptions {
   /** ccxt's id: 'binance', 'okx'... */
   exchangeId: string;
@@ -241,17 +259,7 @@ export const createCcxtClient = ({
   const exchange = createExchange(exchangeId, {
     ...credentials,
     timeout: timeoutMs,
-    // ccxt spaces requests to the exchange's published limits.
-    enableRateLimit: true,
-    // The engine trades spot: no derivative or margin market lists, and no
-    // currency list (a private call on Binance and OKX that the engine does not need).
-    has: { fetchCurrencies: false },
-    options: {
-      defaultType: 'spot',
-      fetchMarkets: { types: ['spot'] },
-      fetchMargins: false,
-      warnOnFetchOpenOrdersWithoutSymbol: false,
-    },
+    ...SPOT_SETTINGS,
   });
   let markets: Promise<Map<string, MarketInfo>> | undefined;
 
@@ -301,16 +309,25 @@ export const createCcxtClient = ({
     return market;
   };
 
+  const toTicker = (symbol: string, ticker: CcxtTicker): Ticker => ({
+    symbol,
+    timestamp: ticker.timestamp ?? null,
+    bid: decimalOrNull(ticker.bid),
+    ask: decimalOrNull(ticker.ask),
+    last: decimalOrNull(ticker.last),
+    change24h: decimalOrNull(ticker.percentage),
+    quoteVolume24h: decimalOrNull(ticker.quoteVolume),
+  });
+
   const fetchTicker = async (symbol: string): Promise<Ticker> => {
     await marketOf(symbol);
-    const ticker = await read(() => exchange.fetchTicker(symbol));
-    return {
-      symbol,
-      timestamp: ticker.timestamp ?? null,
-      bid: decimalOrNull(ticker.bid),
-      ask: decimalOrNull(ticker.ask),
-      last: decimalOrNull(ticker.last),
-    };
+    return toTicker(symbol, await read(() => exchange.fetchTicker(symbol)));
+  };
+
+  const fetchTickers = async (symbols: string[]): Promise<Ticker[]> => {
+    for (const symbol of symbols) await marketOf(symbol);
+    const tickers = await read(() => exchange.fetchTickers(symbols));
+    return symbols.filter((symbol) => tickers[symbol]).map((symbol) => toTicker(symbol, tickers[symbol]!));
   };
 
   const fetchOrderByClientOrderId = async (symbol: string, clientOrderId: string): Promise<Order | null> => {
@@ -375,6 +392,7 @@ export const createCcxtClient = ({
   return {
     loadMarkets: async () => [...(await loadMarkets()).values()],
     fetchTicker,
+    fetchTickers,
     fetchBalance: async (): Promise<Balance> => {
       await loadMarkets();
       const balance = await read(() => exchange.fetchBalance());

@@ -26,6 +26,9 @@ export interface Ticker {
   bid: DecimalString | null;
   ask: DecimalString | null;
   last: DecimalString | null;
+  /** Change over the last 24 h in percent, and the quote volume traded; null when the exchange reports none. */
+  change24h: DecimalString | null;
+  quoteVolume24h: DecimalString | null;
 }
 
 export interface Balance {
@@ -108,6 +111,8 @@ export interface ExchangeClient {
   /** Spot markets that can be traded; loaded once, later calls answer from memory. */
   loadMarkets(): Promise<MarketInfo[]>;
   fetchTicker(symbol: string): Promise<Ticker>;
+  /** Tickers of many symbols in one request where the exchange allows it (the hot-pairs list). */
+  fetchTickers(symbols: string[]): Promise<Ticker[]>;
   fetchBalance(): Promise<Balance>;
   /** Never retried: a lost answer is an `unknown_outcome` failure. */
   createMarketOrder(request: MarketOrderRequest): Promise<Order>;
@@ -152,6 +157,11 @@ const paperCall = async <T>(call: () => T): Promise<T> => {
   }
 };
 
+const paperTicker = (paper: PaperExchange, symbol: string): Ticker => {
+  const { timestamp, bid, ask, last, percentage, quoteVolume } = paper.fetchTicker(symbol);
+  return { symbol, timestamp, bid, ask, last, change24h: percentage, quoteVolume24h: quoteVolume };
+};
+
 /** One paper account of the paper exchange as an ExchangeClient. */
 export const paperClient = (paper: PaperExchange, accountId: string): ExchangeClient => ({
   loadMarkets: () =>
@@ -164,11 +174,8 @@ export const paperClient = (paper: PaperExchange, accountId: string): ExchangeCl
         limits: { amount: { min: market.limits.amount.min }, cost: { min: market.limits.cost.min } },
       })),
     ),
-  fetchTicker: (symbol) =>
-    paperCall(() => {
-      const { timestamp, bid, ask, last } = paper.fetchTicker(symbol);
-      return { symbol, timestamp, bid, ask, last };
-    }),
+  fetchTicker: (symbol) => paperCall(() => paperTicker(paper, symbol)),
+  fetchTickers: (symbols) => paperCall(() => symbols.map((symbol) => paperTicker(paper, symbol))),
   fetchBalance: () =>
     paperCall(() => {
       const { free, used, total } = paper.fetchBalance(accountId);

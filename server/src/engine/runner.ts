@@ -8,6 +8,7 @@ import type { Db } from '../db/database';
 import { createSecretBox, type SecretBox } from '../exchange/crypto';
 import { sealContext } from '../exchange/routes';
 import type { Credentials, ExchangeFactory } from '../exchange/verify';
+import { chargeFuel, hasFuel } from '../member/fuel';
 import { settingsOf } from '../strategy/routes';
 import {
   applyBuyFill,
@@ -18,9 +19,11 @@ import {
   type Action,
   type CycleState,
   type TaskParams,
+  UNTIL_STOPPED,
 } from './decide';
 import { createCcxtClient } from './ccxtClient';
 import { ExchangeClientError, type ExchangeClient, type Order } from './exchangeClient';
+import type { TickerFeed } from './tickerFeed';
 import { createPaperExchange, PaperExchangeError, type PaperExchange, type PaperOrder } from './paper/exchange';
 import { createMarket, type SimulatedMarket } from './paper/market';
 
@@ -56,6 +59,8 @@ export interface EngineOptions {
   exchangeMasterKey?: string;
   /** Builds the ccxt instances of real accounts (tests replay recorded exchange answers). */
   createExchange?: ExchangeFactory;
+  /** Live prices of real exchanges over websockets; without it (or while a stream is stale) prices come from REST tickers. */
+  tickerFeed?: TickerFeed | null;
 }
 
 /** One order as the runner carries it from its intent to its outcome. */
@@ -194,9 +199,19 @@ export const createRunner = (options: EngineOptions) => {
       const proceeds = baseFee ? new Big(order.cost) : new Big(order.cost).minus(fee);
       const profit = proceeds.minus(before.cost);
       task.state = applySellFill(before, task.strategy, now());
+      // Fuel pays its share of a profit in the cycle's own transaction (member/fuel.ts).
+      const fuelCharged = await chargeFuel(trx, { userId: task.userId, taskId: task.id, cycle, profit: profit.toFixed() });
       await trx
         .insertInto('cycles')
-        .values({ task_id: task.id, user_id: task.userId, cycle, buy_cost: before.cost, sell_proceeds: proceeds.toFixed(), realized_profit: profit.toFixed() })
+        .values({
+          task_id: task.id,
+          user_id: task.userId,
+          cycle,
+          buy_cost: before.cost,
+          sell_proceeds: proceeds.toFixed(),
+          realized_profit: profit.toFixed(),
+          fuel_charged: fuelCharged,
+        })
         .execute();
       await event(trx, task.id, ctx.reason === 'stop_loss' ? 'stop_loss' : 'sold', { cycle, price: order.average, proceeds: proceeds.toFixed(), profit: profit.toFixed() });
       await event(trx, task.id, 'cycle_complete', { cycle, profit: profit.toFixed() });
@@ -229,6 +244,8 @@ export const createRunner = (options: EngineOptions) => {
   /** Real accounts' clients, built once per account from the stored credentials; null for paper accounts. */
   const box: SecretBox | null = options.exchangeMasterKey ? createSecretBox(options.exchangeMasterKey) : null;
   const clients = new Map<string, Promise<ExchangeClient | null>>();
+  /** Exchange (ccxt id) of each real account whose client was built: the key of its price streams. */
+  const accountExchanges = new Map<string, string>();
 
   const openClient = async (accountId: string): Promise<ExchangeClient | null> => {
     const row = await db
@@ -238,6 +255,7 @@ export const createRunner = (options: EngineOptions) => {
       .executeTakeFirst();
     if (!row) throw new Error(`exchange account ${accountId} does not exist`);
     if (row.exchange === PAPER_EXCHANGE) return null;
+    accountExchanges.set(accountId, row.exchange);
     if (!box) throw new Error('no master key to open the exchange credentials');
     const open = (field: 'apiKey' | 'secret' | 'password' | 'uid', sealed: string | null) => (sealed ? box.open(sealed, sealContext(row.user_id, field)) : undefined);
     const apiKey = open('apiKey', row.api_key_ciphertext);
@@ -437,6 +455,13 @@ export const createRunner = (options: EngineOptions) => {
   const realPrice = (client: ExchangeClient, accountId: string, symbol: string): Promise<string | null> => {
     const key = priceKey(accountId, symbol);
     let price = tickPrices.get(key);
+    const exchangeId = accountExchanges.get(accountId);
+    const streamed = !price && exchangeId && options.tickerFeed ? options.tickerFeed.price(exchangeId, symbol) : null;
+    if (streamed !== null) {
+      lastPrices.set(key, streamed);
+      price = Promise.resolve(streamed);
+      tickPrices.set(key, price);
+    }
     if (!price) {
       price = client.fetchTicker(symbol).then(
         (ticker) => {
@@ -452,6 +477,30 @@ export const createRunner = (options: EngineOptions) => {
       tickPrices.set(key, price);
     }
     return price;
+  };
+
+  /** Tasks that would open a cycle but wait for fuel: task id -> user id (one 'fuel_empty' event per wait). */
+  const fuelWaits = new Map<string, string>();
+
+  /**
+   * Whether the task may open a new cycle: only read (one balance) when it is
+   * between cycles and about to open one; without fuel it waits, and resumes
+   * by itself once the balance is above 0 again.
+   */
+  const mayOpenCycle = async (task: LiveTask): Promise<boolean> => {
+    const { state, params } = task;
+    const betweenCycles = state.phase === 'ready' || (state.phase === 'cooldown' && (state.cooldownUntil === null || now() >= state.cooldownUntil));
+    if (!betweenCycles || state.pendingOrder) return true;
+    if (params.cycleCount !== UNTIL_STOPPED && state.cyclesDone >= params.cycleCount) return true;
+    if (await hasFuel(db, task.userId)) {
+      fuelWaits.delete(task.id);
+      return true;
+    }
+    if (!fuelWaits.has(task.id)) {
+      fuelWaits.set(task.id, task.userId);
+      await event(db, task.id, 'fuel_empty', { cycle: state.cyclesDone + 1 });
+    }
+    return false;
   };
 
   const step = async (task: LiveTask) => {
@@ -478,7 +527,7 @@ export const createRunner = (options: EngineOptions) => {
     } else {
       price = market.price(task.symbol);
     }
-    const decision = decide(task.params, task.strategy, task.state, price, now(), true);
+    const decision = decide(task.params, task.strategy, task.state, price, now(), await mayOpenCycle(task));
     if (decision.state !== task.state) {
       task.state = decision.state;
       task.dirty = true;
@@ -594,6 +643,17 @@ export const createRunner = (options: EngineOptions) => {
     ensureAccount,
     /** The account's exchange client; null for a paper account. */
     clientFor,
+    /** Drops the account's cached client after its keys changed or it was removed: the next use builds it from the stored keys. */
+    forgetClient: (accountId: string) => {
+      clients.delete(accountId);
+      accountExchanges.delete(accountId);
+    },
+    /** The user's running tasks waiting for fuel to open their next cycle. */
+    fuelWaiting: (userId: string) =>
+      [...fuelWaits].filter(([taskId, owner]) => {
+        const task = tasks.get(taskId);
+        return owner === userId && task !== undefined && !task.finished && task.params.running;
+      }).length,
     /** The last price of a real account's pair seen by the engine, if any. */
     lastPrice: (accountId: string, symbol: string) => lastPrices.get(priceKey(accountId, symbol)) ?? null,
     /** (Re)reads one task after the API changed it. */
@@ -637,6 +697,7 @@ export const createRunner = (options: EngineOptions) => {
       timer = null;
       await busy;
       await flush();
+      await options.tickerFeed?.close();
     },
   };
 };

@@ -21,6 +21,8 @@ export interface ExchangeDeps {
   createExchange?: ExchangeFactory | undefined;
   /** Replaces the whole key check (default: ccxt through `createExchange`). */
   verifyKey?: KeyVerifier;
+  /** Called after an account's keys were replaced or the account removed (the engine drops its cached client). */
+  onKeysChanged?: (accountId: string) => void;
 }
 
 /** Each key check calls the exchange: per user 10 in 10 minutes and 50 a day, so nobody gets our IP banned. */
@@ -278,7 +280,10 @@ export const exchangeRoutes = (deps: ExchangeDeps) => async (app: FastifyInstanc
           .executeTakeFirst(),
       );
       if (!row) return notFound();
-      if (Object.keys(given).length > 0) request.log.info({ exchangeAccountId: row.id, exchange: row.exchange }, 'exchange account keys replaced');
+      if (Object.keys(given).length > 0) {
+        deps.onKeysChanged?.(row.id);
+        request.log.info({ exchangeAccountId: row.id, exchange: row.exchange }, 'exchange account keys replaced');
+      }
       return ok(toAccount(row));
     });
 
@@ -300,6 +305,7 @@ export const exchangeRoutes = (deps: ExchangeDeps) => async (app: FastifyInstanc
         throw error;
       }
       if (!deleted) notFound();
+      deps.onKeysChanged?.(id);
       request.log.info({ exchangeAccountId: id }, 'exchange account removed');
       return ok(null);
     });

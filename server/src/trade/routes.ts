@@ -8,10 +8,12 @@ import type { TaskEvent, TradeOrder, TradePair, TradeTask, TradeTaskDetail } fro
 import type { CreateTradePayload, UpdateTradePayload } from '../../../src/api/types';
 import type { Db } from '../db/database';
 import { averagePrice, initialCycleState, type CycleState } from '../engine/decide';
-import { ExchangeClientError, type ExchangeClient } from '../engine/exchangeClient';
+import { ExchangeClientError, type ExchangeClient, type Ticker } from '../engine/exchangeClient';
 import type { Runner } from '../engine/runner';
 import { ok } from '../http/envelope';
 import { fail } from '../http/errors';
+import { levelRule, refreshLevel } from '../member/levels';
+import { readSettings } from '../settings';
 import { toTemplate } from '../strategy/routes';
 import { checkTaskCanRun, type CheckedMarket } from './checks';
 
@@ -92,6 +94,8 @@ export const tradeRoutes = (deps: TradeDeps) => async (app: FastifyInstance) => 
     market(symbol: string): Promise<VenueMarket | undefined>;
     price(symbol: string): Promise<string | null>;
     pair(symbol: string): Promise<TradePair>;
+    /** Pairs of many markets, their 24 h figures from one request where the exchange allows it. */
+    pairs(markets: VenueMarket[]): Promise<TradePair[]>;
     freeUsdt(): Promise<string>;
   }
 
@@ -113,25 +117,37 @@ export const tradeRoutes = (deps: TradeDeps) => async (app: FastifyInstance) => 
     market: async (symbol) => marketOf(symbol),
     price: async (symbol) => (marketOf(symbol) ? runner.market.price(symbol) : null),
     pair: async (symbol) => pairOf(symbol),
+    pairs: async (markets) => markets.map((m) => pairOf(m.symbol)),
     freeUsdt: () => freeUsdt(accountId),
   });
 
   const realVenue = (client: ExchangeClient): Venue => {
     const markets = () => exchangeCall(() => client.loadMarkets());
     const market = async (symbol: string) => (await markets()).find((m) => m.symbol === symbol);
+    const lastOf = (ticker: Ticker) => ticker.last ?? ticker.ask ?? ticker.bid;
     const price = async (symbol: string) => {
       if (!(await market(symbol))) return null;
-      const ticker = await exchangeCall(() => client.fetchTicker(symbol));
-      return ticker.last ?? ticker.ask ?? ticker.bid;
+      return lastOf(await exchangeCall(() => client.fetchTicker(symbol)));
     };
+    const toPair = (info: VenueMarket, ticker: Ticker): TradePair => ({
+      id: info.symbol,
+      symbol: info.symbol,
+      base: info.base,
+      quote: info.quote,
+      price: lastOf(ticker) ?? '0',
+      change24h: ticker.change24h ?? '0',
+      quoteVolume24h: ticker.quoteVolume24h ?? '0',
+      minCost: info.limits.cost.min,
+    });
     return {
       markets,
       market,
       price,
-      pair: async (symbol) => {
-        const info = (await market(symbol))!;
-        // The exchange client's ticker carries no 24 h change or volume yet.
-        return { id: symbol, symbol, base: info.base, quote: info.quote, price: (await price(symbol)) ?? '0', change24h: '0', quoteVolume24h: '0', minCost: info.limits.cost.min };
+      pair: async (symbol) => toPair((await market(symbol))!, await exchangeCall(() => client.fetchTicker(symbol))),
+      pairs: async (infos) => {
+        const tickers = await exchangeCall(() => client.fetchTickers(infos.map((m) => m.symbol)));
+        const bySymbol = new Map(infos.map((m) => [m.symbol, m]));
+        return tickers.flatMap((ticker) => (bySymbol.has(ticker.symbol) ? [toPair(bySymbol.get(ticker.symbol)!, ticker)] : []));
       },
       freeUsdt: async () => (await exchangeCall(() => client.fetchBalance())).free.USDT ?? '0',
     };
@@ -260,13 +276,9 @@ export const tradeRoutes = (deps: TradeDeps) => async (app: FastifyInstance) => 
     async (request) => {
       const query = request.query as { exchangeId?: string; sort: 'volume' | 'change'; limit: number };
       const selected = await account(request.user!.id, query.exchangeId);
-      if (selected.exchange !== PAPER_EXCHANGE) {
-        // A real exchange's client reports no 24 h volume or change yet: its first pairs, with their prices.
-        const venue = await venueOf(selected);
-        const markets = (await venue.markets()).slice(0, query.limit);
-        return ok(await Promise.all(markets.map((m) => venue.pair(m.symbol))));
-      }
-      const pairs = runner.paper.fetchMarkets().map((m) => pairOf(m.symbol));
+      const venue = await venueOf(selected);
+      // USDT pairs, the quote the robot trades in, ranked by their 24 h figures.
+      const pairs = await venue.pairs((await venue.markets()).filter((m) => m.quote === 'USDT'));
       const key = query.sort === 'volume' ? (p: TradePair) => new Big(p.quoteVolume24h) : (p: TradePair) => new Big(p.change24h).abs();
       pairs.sort((a, b) => key(b).cmp(key(a)));
       return ok(pairs.slice(0, query.limit));
@@ -319,6 +331,8 @@ export const tradeRoutes = (deps: TradeDeps) => async (app: FastifyInstance) => 
     async (request) => {
       const body = request.body as CreateTradePayload;
       const userId = request.user!.id;
+      const activated = await db.selectFrom('users').select('activated').where('id', '=', userId).executeTakeFirst();
+      if (!activated?.activated) fail(ErrorCode.USER_NOT_ACTIVATED, 'activate the account before creating tasks');
       const hasAccount = await db.selectFrom('exchange_accounts').select('id').where('user_id', '=', userId).executeTakeFirst();
       if (!hasAccount) fail(ErrorCode.API_KEY_NOT_BOUND, 'bind an exchange account first');
       const exchange = await account(userId, body.exchangeId);
@@ -351,6 +365,11 @@ export const tradeRoutes = (deps: TradeDeps) => async (app: FastifyInstance) => 
           .execute();
         const full = counts.find((c) => c.n >= MAX_TASKS_PER_COIN);
         if (full) fail(ErrorCode.TASK_PER_COIN_LIMIT, `at most ${MAX_TASKS_PER_COIN} tasks per coin`, { symbol: full.symbol });
+        // The membership level's limit on tasks not finished.
+        const levels = (await readSettings(trx)).levels;
+        const limit = levelRule(levels, (await refreshLevel(trx, userId, levels)).level)?.taskLimit ?? 0;
+        const open = await trx.selectFrom('trade_tasks').select(sql<number>`count(*)::int`.as('n')).where('user_id', '=', userId).where('status', '=', 'active').executeTakeFirstOrThrow();
+        if (open.n + body.coinIdList.length > limit) fail(ErrorCode.PARAM_RANGE, `at most ${limit} tasks at this membership level`, { rule: 'taskLimit', limit });
         const rows = await trx
           .insertInto('trade_tasks')
           .values(

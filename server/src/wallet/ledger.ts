@@ -98,8 +98,8 @@ export const post = async (trx: Db, request: PostRequest): Promise<string> => {
     .executeTakeFirstOrThrow();
   for (const move of request.moves) {
     for (const [ref, amount] of [
-      [move.from, new Big(move.amount).neg().toString()],
-      [move.to, move.amount],
+      [move.from, new Big(move.amount).neg().toFixed()],
+      [move.to, new Big(move.amount).toFixed()],
     ] as const) {
       const accountId = ids.get(accountKey(ref))!;
       let balance: string;
@@ -127,11 +127,11 @@ export const post = async (trx: Db, request: PostRequest): Promise<string> => {
 
 /**
  * Balance of one account as the caller's transaction sees it ("0" when it has
- * none yet). With `lock`, the row stays locked until the transaction ends.
+ * none yet), as plain decimal text.
  */
 export const balanceOf = async (trx: Db, ref: AccountRef): Promise<string> => {
   const row = await trx.selectFrom('ledger_accounts').select('balance').where('key', '=', accountKey(ref)).executeTakeFirst();
-  return row ? new Big(row.balance).toString() : '0';
+  return row ? new Big(row.balance).toFixed() : '0';
 };
 
 /** Refuses with 11003 unless the user's available balance covers `amount` (a clear error before the database's own check). */

@@ -1,4 +1,211 @@
-import { placeholderScreen } from '../layout/Screen';
+import ArticleOutlinedIcon from '@mui/icons-material/ArticleOutlined';
+import TranslateIcon from '@mui/icons-material/Translate';
+import {
+  Alert,
+  Box,
+  Button,
+  CardActionArea,
+  Pagination,
+  Paper,
+  Skeleton,
+  Stack,
+  Typography,
+} from '@mui/material';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useDataProvider, useLocaleState, useTranslate } from 'react-admin';
+import { Link, useParams, useSearchParams } from 'react-router-dom';
+import type { ArticleSummary } from '../../api/article';
+import { ErrorCode } from '../../api/errors';
+import type { LocaleCode } from '../../api/types';
+import { isApiError } from '../../dataProvider/ApiError';
+import type { AppDataProvider } from '../../dataProvider/dataProvider';
+import { localeInfo } from '../../i18n/locales';
+import { EmptyPanel } from '../layout/panels';
+import { Screen } from '../layout/Screen';
 
-export const ArticleListPage = placeholderScreen('page.article');
-export const ArticleDetailPage = placeholderScreen('page.articleDetail');
+export const ARTICLE_PAGE_SIZE = 10;
+
+/** A refusal (a business code) does not change by asking again; a network hiccup may. */
+const retryTransient = (count: number, error: Error) => !(isApiError(error) && error.kind === 'business') && count < 2;
+
+const formatDate = (iso: string, locale: string) =>
+  new Intl.DateTimeFormat(locale, { year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(iso));
+
+/** "Shown in Simplified Chinese": the text is the zh-CN fallback of a language the article lacks. */
+const FallbackNote = ({ article, locale }: { article: Pick<ArticleSummary, 'locale'>; locale: string }) => {
+  const translate = useTranslate();
+  if (article.locale === locale) return null;
+  return (
+    <Typography variant="caption" color="text.secondary" data-fallback={article.locale} sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}>
+      <TranslateIcon sx={{ fontSize: 14 }} />
+      {translate('admin.article.fallbackNote', { language: localeInfo(article.locale as LocaleCode).nativeLabel })}
+    </Typography>
+  );
+};
+
+const ArticleCard = ({ article, locale }: { article: ArticleSummary; locale: string }) => (
+  <Paper component="article" data-article={article.id} lang={article.locale} sx={{ overflow: 'hidden' }}>
+    <CardActionArea component={Link} to={`/article/${encodeURIComponent(article.id)}`} sx={{ p: { xs: 2, md: 2.5 } }}>
+      <Typography variant="h6" component="h2" sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
+        {article.title}
+      </Typography>
+      {article.summary && (
+        <Typography color="text.secondary" sx={{ mt: 0.75, overflowWrap: 'anywhere', display: '-webkit-box', WebkitLineClamp: 3, WebkitBoxOrient: 'vertical', overflow: 'hidden' }}>
+          {article.summary}
+        </Typography>
+      )}
+      <Stack direction="row" spacing={1.5} sx={{ mt: 1.25, alignItems: 'center', flexWrap: 'wrap', rowGap: 0.5 }}>
+        <Typography variant="caption" color="text.secondary" component="time" dateTime={article.publishedAt}>
+          {formatDate(article.publishedAt, locale)}
+        </Typography>
+        <FallbackNote article={article} locale={locale} />
+      </Stack>
+    </CardActionArea>
+  </Paper>
+);
+
+const LoadError = ({ error, onRetry }: { error: Error; onRetry: () => void }) => {
+  const translate = useTranslate();
+  return (
+    <Alert
+      severity="error"
+      action={
+        <Button color="inherit" size="small" onClick={onRetry}>
+          {translate('admin.article.retry')}
+        </Button>
+      }
+    >
+      {error.message}
+    </Alert>
+  );
+};
+
+/** `/article`: published articles in the page's language (zh-CN where a language is missing), newest first. */
+export const ArticleListPage = () => {
+  const translate = useTranslate();
+  const dataProvider = useDataProvider<AppDataProvider>();
+  const [locale] = useLocaleState();
+  const [search, setSearch] = useSearchParams();
+  const page = Math.max(1, Number.parseInt(search.get('page') ?? '1', 10) || 1);
+  const articles = useQuery({
+    // The language is part of the key: switching it asks again (the server answers by Accept-Language).
+    queryKey: ['article', 'list', locale, page],
+    queryFn: ({ signal }) => dataProvider.articleList({ page, pageSize: ARTICLE_PAGE_SIZE }, signal),
+    placeholderData: keepPreviousData,
+    retry: retryTransient,
+  });
+  const pages = articles.data ? Math.max(1, Math.ceil(articles.data.total / ARTICLE_PAGE_SIZE)) : 1;
+
+  return (
+    <Screen titleKey="page.article">
+      {articles.error && <LoadError error={articles.error} onRetry={() => void articles.refetch()} />}
+      {articles.isPending && (
+        <Stack spacing={2} aria-busy="true" aria-label={translate('ra.page.loading')}>
+          {[0, 1, 2].map((i) => (
+            <Skeleton key={i} variant="rounded" height={108} />
+          ))}
+        </Stack>
+      )}
+      {articles.data && articles.data.list.length === 0 && (
+        <EmptyPanel icon={<ArticleOutlinedIcon color="disabled" sx={{ fontSize: 48 }} />} titleKey="admin.article.emptyTitle" textKey="admin.article.emptyText" section="article-empty">
+          {page > 1 && (
+            <Button sx={{ mt: 2 }} component={Link} to="/article">
+              {translate('admin.article.firstPage')}
+            </Button>
+          )}
+        </EmptyPanel>
+      )}
+      {articles.data && articles.data.list.length > 0 && (
+        <Stack spacing={2} sx={{ opacity: articles.isPlaceholderData ? 0.6 : 1 }}>
+          {articles.data.list.map((article) => (
+            <ArticleCard key={article.id} article={article} locale={locale} />
+          ))}
+        </Stack>
+      )}
+      {pages > 1 && (
+        <Box sx={{ display: 'flex', justifyContent: 'center', mt: 3 }}>
+          <Pagination
+            count={pages}
+            page={Math.min(page, pages)}
+            siblingCount={0}
+            color="primary"
+            onChange={(_, next) => setSearch(next > 1 ? { page: String(next) } : {})}
+          />
+        </Box>
+      )}
+    </Screen>
+  );
+};
+
+/** The article does not exist (or is not published): 10006, or a 404 without an envelope. */
+const isNotFound = (error: unknown) =>
+  isApiError(error) && (error.code === ErrorCode.PARAM_NOT_EXIST || error.code === ErrorCode.PARAM_FORMAT || (error.code === undefined && error.status === 404));
+
+/** Styles for the body's HTML: readable, and nothing in it can break out of its column. */
+const bodyStyles = {
+  overflowWrap: 'anywhere',
+  lineHeight: 1.75,
+  fontSize: { xs: 15, md: 16 },
+  '& img, & video': { maxWidth: '100%', height: 'auto', borderRadius: 1 },
+  '& table': { display: 'block', maxWidth: '100%', overflowX: 'auto', borderCollapse: 'collapse' },
+  '& th, & td': { border: 1, borderColor: 'divider', px: 1, py: 0.5 },
+  '& pre': { maxWidth: '100%', overflowX: 'auto', p: 1.5, bgcolor: 'action.hover', borderRadius: 1 },
+  '& code': { fontFamily: 'monospace' },
+  '& blockquote': { m: 0, pl: 2, borderLeft: 4, borderColor: 'divider', color: 'text.secondary' },
+  '& a': { color: 'primary.main' },
+  '& h1, & h2, & h3, & h4': { lineHeight: 1.35, mt: 3, mb: 1 },
+  '& > :first-of-type': { mt: 0 },
+} as const;
+
+/** `/article/:id`: one article, its body rendered from the server's sanitized HTML. */
+export const ArticleDetailPage = () => {
+  const translate = useTranslate();
+  const dataProvider = useDataProvider<AppDataProvider>();
+  const [locale] = useLocaleState();
+  const { id = '' } = useParams();
+  const article = useQuery({
+    queryKey: ['article', 'detail', id, locale],
+    queryFn: async ({ signal }) => {
+      // The HTML cleaner is loaded with the first article read, not with the dashboard.
+      const [answer, { articleHtml }] = await Promise.all([dataProvider.articleDetail(id, signal), import('./articleHtml')]);
+      return { ...answer, html: articleHtml(answer.body) };
+    },
+    retry: retryTransient,
+  });
+
+  return (
+    <Screen titleKey="page.articleDetail">
+      {article.isPending && (
+        <Paper sx={{ p: { xs: 2, md: 3 } }} aria-busy="true" aria-label={translate('ra.page.loading')}>
+          <Skeleton variant="text" height={40} width="70%" />
+          <Skeleton variant="text" width="30%" />
+          <Skeleton variant="rounded" height={200} sx={{ mt: 2 }} />
+        </Paper>
+      )}
+      {article.error &&
+        (isNotFound(article.error) ? (
+          <EmptyPanel icon={<ArticleOutlinedIcon color="disabled" sx={{ fontSize: 48 }} />} titleKey="admin.article.notFoundTitle" textKey="admin.article.notFoundText" section="article-not-found">
+            <Button sx={{ mt: 2 }} variant="contained" component={Link} to="/article">
+              {translate('admin.article.backToList')}
+            </Button>
+          </EmptyPanel>
+        ) : (
+          <LoadError error={article.error} onRetry={() => void article.refetch()} />
+        ))}
+      {article.data && (
+        <Paper component="article" lang={article.data.locale} data-article={article.data.id} sx={{ p: { xs: 2, md: 4 }, minWidth: 0 }}>
+          <Typography variant="h5" component="h2" sx={{ fontWeight: 700, overflowWrap: 'anywhere' }}>
+            {article.data.title}
+          </Typography>
+          <Stack direction="row" spacing={1.5} sx={{ mt: 1, mb: 3, alignItems: 'center', flexWrap: 'wrap', rowGap: 0.5 }}>
+            <Typography variant="body2" color="text.secondary" component="time" dateTime={article.data.publishedAt}>
+              {formatDate(article.data.publishedAt, locale)}
+            </Typography>
+            <FallbackNote article={article.data} locale={locale} />
+          </Stack>
+          <Box data-article-body sx={bodyStyles} dangerouslySetInnerHTML={{ __html: article.data.html }} />
+        </Paper>
+      )}
+    </Screen>
+  );
+};

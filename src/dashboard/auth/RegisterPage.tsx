@@ -7,7 +7,7 @@ import type { AppAuthProvider } from '../../authProvider/authProvider';
 import { useDocumentTitle } from '../layout/Screen';
 import { EmailCodeFields, FormHeading, GuestLink, rules, useServerErrors } from './authForm';
 
-/** `/auth/register`: all register fields; the invite code comes from the shared link (`?invite=`). */
+/** `/auth/register`: all register fields; the invite code comes from the shared link (`?inviteCode=`, or the older `?invite=`) and stays editable. */
 export const RegisterPage = () => {
   const translate = useTranslate();
   const notify = useNotify();
@@ -43,7 +43,7 @@ export const RegisterPage = () => {
   return (
     <Form<RegisterFields>
       onSubmit={submit as never}
-      defaultValues={{ email: '', nickname: '', password: '', secondPassword: '', captcha: '', inviteCode: params.get('invite') ?? '', rememberMe: true }}
+      defaultValues={{ email: '', nickname: '', password: '', secondPassword: '', captcha: '', inviteCode: (params.get('inviteCode') ?? params.get('invite') ?? '').trim(), rememberMe: true }}
       noValidate
     >
       <FormHeading titleKey="page.register" />

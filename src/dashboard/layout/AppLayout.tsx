@@ -5,7 +5,7 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import { SessionExpiryRedirect } from '../../authProvider/guards';
 import { WizardRouteWatcher } from '../trade/wizard/navigation';
 import { LocaleSwitcher } from './LocaleSwitcher';
-import { MORE, TABS, tabOf } from './navigation';
+import { MORE, OperatorMenuGroup, TABS, tabOf } from './navigation';
 
 const AppMenu = () => {
   const translate = useTranslate();
@@ -14,6 +14,7 @@ const AppMenu = () => {
       {[...TABS, ...MORE].map((item) => (
         <Menu.Item key={item.to} to={item.to} primaryText={translate(item.labelKey)} leftIcon={item.icon} />
       ))}
+      <OperatorMenuGroup />
     </Menu>
   );
 };

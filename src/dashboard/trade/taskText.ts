@@ -114,6 +114,7 @@ export const eventText = (event: TaskEvent, translate: Translate, locale: string
     case 'take_profit_armed':
     case 'take_profit_disarmed':
     case 'cycle_wait':
+    case 'fuel_empty':
     case 'finished':
       return translate(`tasks.event.${event.kind}`);
     default:
@@ -129,7 +130,7 @@ export const eventTone = ({ kind, data }: Pick<TaskEvent, 'kind' | 'data'>): Eve
   if (kind === 'sold' || kind === 'cycle_complete') return Number(data?.profit ?? 0) < 0 ? 'error' : 'success';
   if (kind === 'take_profit_armed') return 'success';
   if (kind === 'cycle_started' || kind === 'replenished') return 'info';
-  if (kind === 'replenish_touched' || kind === 'take_profit_disarmed' || kind === 'cycle_wait') return 'warning';
+  if (kind === 'replenish_touched' || kind === 'take_profit_disarmed' || kind === 'cycle_wait' || kind === 'fuel_empty') return 'warning';
   return 'default';
 };
 

@@ -1,12 +1,8 @@
-import { placeholderScreen } from '../layout/Screen';
-
-export const WalletPage = placeholderScreen('page.wallet');
-export const RechargePage = placeholderScreen('page.recharge');
-export const WithdrawPage = placeholderScreen('page.withdraw');
-export const TransferPage = placeholderScreen('page.transfer');
+/** The wallet pages of spec section 2 (`/profile/wallet` and its sub-routes), as the route table imports them. */
+export { WalletPage } from './WalletPage';
+export { RechargePage } from './RechargePage';
+export { WithdrawPage } from './WithdrawPage';
+export { TransferPage, PointsTransferPage } from './TransferPage';
 /** `/profile/wallet/exchange`: conversion between assets, called "swap" in code (design section 2). */
-export const SwapPage = placeholderScreen('page.swap');
-export const PointsTransferPage = placeholderScreen('page.pointsTransfer');
-export const UsdtRecordsPage = placeholderScreen('page.usdtRecords');
-export const CardRecordsPage = placeholderScreen('page.cardRecords');
-export const PointsRecordsPage = placeholderScreen('page.pointsRecords');
+export { SwapPage } from './SwapPage';
+export { UsdtRecordsPage, CardRecordsPage, PointsRecordsPage } from './RecordsPage';

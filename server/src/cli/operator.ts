@@ -1,0 +1,97 @@
+import { pathToFileURL } from 'node:url';
+import { sql } from 'kysely';
+import { ConfigError, loadConfig } from '../config';
+import { migrate, openDatabase, type Db } from '../db/database';
+import { recordAudit } from '../admin/audit';
+
+/**
+ * `npm run operator -- <email>` grants the operator role to an existing
+ * account; `npm run operator -- --revoke <email>` takes it back. It opens the
+ * configured database (DATABASE_URL, or the embedded one under DATA_DIR) like
+ * `npm start` does. The change takes effect on the user's next request: the
+ * server reads the role from the database on every call.
+ */
+
+export const USAGE = 'usage: npm run operator -- [--revoke] <email>';
+
+export interface CommandOutput {
+  log: (line: string) => void;
+  error: (line: string) => void;
+}
+
+/** Runs the command against an open, migrated database; answers the exit code. */
+export const runOperatorCommand = async (db: Db, args: readonly string[], out: CommandOutput): Promise<number> => {
+  const flags = args.filter((arg) => arg.startsWith('-'));
+  const words = args.filter((arg) => !arg.startsWith('-'));
+  const unknown = flags.filter((flag) => flag !== '--revoke');
+  if (flags.includes('--help') || flags.includes('-h')) {
+    out.log(USAGE);
+    return 0;
+  }
+  if (unknown.length > 0 || words.length !== 1) {
+    out.error(unknown.length > 0 ? `unknown option ${unknown[0]}` : 'give exactly one email address');
+    out.error(USAGE);
+    return 2;
+  }
+  const revoke = flags.includes('--revoke');
+  const email = words[0]!.trim().toLowerCase();
+  const role = revoke ? 'user' : 'operator';
+
+  return db.transaction().execute(async (trx) => {
+    const user = await trx.selectFrom('users').select(['id', 'email', 'role', 'disabled']).where(sql`lower(email)`, '=', email).forUpdate().executeTakeFirst();
+    if (!user) {
+      out.error(`No account with the email ${email}. The person signs up first (the dashboard's register page), then run this again.`);
+      return 1;
+    }
+    if (user.role === role) {
+      out.log(revoke ? `${user.email} is not an operator: nothing to do.` : `${user.email} is already an operator: nothing to do.`);
+      return 0;
+    }
+    await trx.updateTable('users').set({ role }).where('id', '=', user.id).execute();
+    // The audit log names an operator: here the account itself, marked as done from the command line.
+    await recordAudit(trx, {
+      operatorId: user.id,
+      action: revoke ? 'operator.revoke' : 'operator.grant',
+      targetType: 'user',
+      targetId: user.id,
+      data: { via: 'command line' },
+    });
+    if (revoke) {
+      out.log(`${user.email} is no longer an operator; the operator console is closed to them from their next request.`);
+    } else {
+      out.log(`${user.email} is now an operator: the operator console appears in their dashboard menu the next time they open the dashboard.`);
+      if (user.disabled) out.log(`Note: the account ${user.email} is disabled and cannot log in until it is enabled again.`);
+    }
+    return 0;
+  });
+};
+
+const main = async () => {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`Configuration error: ${error.message}`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  let code = 1;
+  try {
+    await migrate(db);
+    code = await runOperatorCommand(db, process.argv.slice(2), { log: console.log, error: console.error });
+  } finally {
+    await db.destroy();
+  }
+  // Exit explicitly: closing the embedded database resets process.exitCode.
+  process.exit(code);
+};
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((error) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}

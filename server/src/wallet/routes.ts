@@ -1,0 +1,92 @@
+import type { FastifyInstance } from 'fastify';
+import { ErrorCode } from '../../../src/api/errors';
+import type { Asset, LedgerKind, PointsTransferPayload, RechargePayload, SwapPayload, TransferPayload, WithdrawPayload } from '../../../src/api/wallet';
+import type { Db } from '../db/database';
+import { ok } from '../http/envelope';
+import { fail } from '../http/errors';
+import { verifyPassword } from '../user/passwords';
+import { createThrottle, type Limit } from '../user/throttle';
+import {
+  balancesSchema,
+  configSchema,
+  depositAddressSchema,
+  depositSchema,
+  listSchema,
+  pointsTransferSchema,
+  rechargeSchema,
+  recordsSchema,
+  swapSchema,
+  transferSchema,
+  withdrawalSchema,
+  withdrawSchema,
+} from './schemas';
+import * as wallet from './service';
+
+/** Wrong withdrawal passwords: 5 in 15 minutes per user, then 10009 until the window passes. */
+const PASSWORD_LIMITS: Limit[] = [{ max: 5, windowSeconds: 900 }];
+
+export interface WalletRouteDeps {
+  db: Db;
+  /** Keys the deposit addresses (the server's token secret). */
+  addressSecret: string;
+}
+
+/** The user's wallet, /api/wallet/* (README "Wallet"). */
+export const walletRoutes = (deps: WalletRouteDeps) => async (app: FastifyInstance) => {
+  const { db } = deps;
+  const throttle = createThrottle(db);
+  app.addHook('onRequest', app.authenticate);
+
+  app.get('/api/wallet/balances', { schema: balancesSchema }, async (request) => ok(await wallet.balances(db, request.user!.id)));
+
+  app.get('/api/wallet/config', { schema: configSchema }, async () => ok(await wallet.walletConfig(db)));
+
+  app.get('/api/wallet/deposit-address', { schema: depositAddressSchema }, async (request) =>
+    ok(await wallet.depositAddress(deps, request.user!.id)),
+  );
+
+  app.post('/api/wallet/recharge', { schema: rechargeSchema }, async (request) =>
+    ok(await wallet.recharge(deps, request.user!.id, request.body as RechargePayload)),
+  );
+
+  app.get('/api/wallet/deposits', { schema: listSchema("The caller's deposits, newest first", depositSchema) }, async (request) =>
+    ok(await wallet.listDeposits(db, request.user!.id, request.query as wallet.Paging)),
+  );
+
+  app.get('/api/wallet/withdrawals', { schema: listSchema("The caller's withdrawals, newest first", withdrawalSchema) }, async (request) =>
+    ok(await wallet.listWithdrawals(db, request.user!.id, request.query as wallet.Paging)),
+  );
+
+  app.post('/api/wallet/withdraw', { schema: withdrawSchema }, async (request) => {
+    const { password, ...payload } = request.body as WithdrawPayload;
+    const userId = request.user!.id;
+    const throttleKey = `withdraw:password:${userId}`;
+    await throttle.check(throttleKey, PASSWORD_LIMITS);
+    const row = await db.selectFrom('users').select('password_hash').where('id', '=', userId).executeTakeFirst();
+    if (!row || !(await verifyPassword(password, row.password_hash))) {
+      await throttle.hit(throttleKey);
+      fail(ErrorCode.PASSWORD_ERROR, 'wrong password', { field: 'password' });
+    }
+    return ok(await wallet.withdraw(deps, userId, { amount: payload.amount, address: payload.address, idempotencyKey: payload.idempotencyKey }));
+  });
+
+  app.post('/api/wallet/transfer', { schema: transferSchema }, async (request) => {
+    const { to, amount, idempotencyKey } = request.body as TransferPayload;
+    return ok(await wallet.transfer(deps, request.user!.id, { to, amount, idempotencyKey }));
+  });
+
+  app.post('/api/wallet/exchange', { schema: swapSchema }, async (request) => {
+    const { from, to, amount, idempotencyKey } = request.body as SwapPayload;
+    return ok(await wallet.swap(deps, request.user!.id, { from, to, amount, idempotencyKey }));
+  });
+
+  app.post('/api/wallet/points-transfer', { schema: pointsTransferSchema }, async (request) => {
+    const { to, amount, idempotencyKey } = request.body as PointsTransferPayload;
+    return ok(await wallet.pointsTransfer(deps, request.user!.id, { to, amount, idempotencyKey }));
+  });
+
+  app.get('/api/wallet/records', { schema: recordsSchema }, async (request) => {
+    const query = request.query as { asset: Asset; kind?: LedgerKind; from?: string; to?: string; timeZone: string; page: number; pageSize: number };
+    return ok(await wallet.records(db, request.user!.id, query));
+  });
+};

@@ -1,0 +1,621 @@
+import { randomUUID } from 'node:crypto';
+import Big from 'big.js';
+import { sql } from 'kysely';
+import type { AdminDeposit, AdminWithdrawal } from '../../../src/api/admin';
+import { ErrorCode } from '../../../src/api/errors';
+import type { Page } from '../../../src/api/types';
+import {
+  ASSETS,
+  type Asset,
+  type Deposit,
+  type DepositAddress,
+  type LedgerKind,
+  type LedgerRecord,
+  type PointsTransferPayload,
+  type RechargePayload,
+  type SwapPayload,
+  type TransferPayload,
+  type WalletBalances,
+  type WalletConfig,
+  type Withdrawal,
+  type WithdrawPayload,
+} from '../../../src/api/wallet';
+import { recordAudit } from '../admin/audit';
+import type { Db } from '../db/database';
+import { fail } from '../http/errors';
+import { readSettings } from '../settings';
+import { depositAddressFor, isTronAddress } from './address';
+import { accountKey, once, post, requireBalance, system, user } from './ledger';
+
+/**
+ * The wallet's rules over the ledger (README "Wallet"): every call that moves
+ * money runs inside `once` (its idempotency key stored in the same database
+ * transaction as the money it moved) and posts exactly one balanced ledger
+ * transaction. Routes check the fields' format; these functions check the
+ * rules, so they can also be driven directly (the property tests do).
+ */
+
+export interface WalletDeps {
+  db: Db;
+  /** Keys the per-user deposit addresses (the server's token secret). */
+  addressSecret: string;
+}
+
+/** Every balance and amount leaves as plain decimal text ("0.00000001", never "1e-8"). */
+export const dec = (value: string | number | Big): string => new Big(value).toFixed();
+
+const AMOUNT = /^(0|[1-9][0-9]{0,17})(\.[0-9]{1,18})?$/;
+
+/** Places each asset is credited in; results are rounded down to them. CARD comes in whole cards. */
+export const ASSET_PLACES: Record<Asset, number> = { USDT: 8, CARD: 0, POINTS: 8, FUEL: 8 };
+
+/** A positive decimal amount (10003 when malformed, 10002 when zero). */
+export const positiveAmount = (value: string, field = 'amount'): Big => {
+  if (typeof value !== 'string' || !AMOUNT.test(value)) fail(ErrorCode.PARAM_FORMAT, `${field} must be a decimal number`, { field });
+  const amount = new Big(value);
+  if (amount.lte(0)) fail(ErrorCode.PARAM_RANGE, `${field} must be greater than 0`, { field, min: '0', exclusive: true });
+  return amount;
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** "al***@example.com": enough to recognise, not enough to harvest. */
+export const maskEmail = (email: string): string => {
+  const at = email.lastIndexOf('@');
+  if (at <= 0) return '***';
+  const local = email.slice(0, at);
+  return `${local.slice(0, Math.min(2, Math.max(1, local.length - 1)))}***${email.slice(at)}`;
+};
+
+/** The user named by email or id (11000 when none). */
+const findUser = async (executor: Db, ref: string): Promise<{ id: string; email: string }> => {
+  const text = ref.trim();
+  const query = executor.selectFrom('users').select(['id', 'email']);
+  const row = UUID.test(text)
+    ? await query.where('id', '=', text.toLowerCase()).executeTakeFirst()
+    : await query.where('email', '=', text.toLowerCase()).executeTakeFirst();
+  if (!row) fail(ErrorCode.USER_NOT_EXIST, 'user does not exist', { field: 'to' });
+  return row!;
+};
+
+const iso = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());
+
+/* Reads. */
+
+export const balances = async (db: Db, userId: string): Promise<WalletBalances> => {
+  const rows = await db.selectFrom('ledger_accounts').select(['asset', 'kind', 'balance']).where('user_id', '=', userId).execute();
+  const amount = (asset: Asset, kind: 'available' | 'held') => dec(rows.find((r) => r.asset === asset && r.kind === kind)?.balance ?? '0');
+  return { balances: ASSETS.map((asset) => ({ asset, available: amount(asset, 'available'), held: amount(asset, 'held') })) };
+};
+
+export const walletConfig = async (db: Db): Promise<WalletConfig> => {
+  const settings = await readSettings(db);
+  return {
+    depositNetwork: settings.depositNetwork,
+    withdrawFee: dec(settings.withdrawFee),
+    withdrawMin: dec(settings.withdrawMin),
+    transferMin: dec(settings.transferMin),
+    swapRates: settings.swapRates.map((r) => ({ from: r.from, to: r.to, rate: dec(r.rate) })),
+  };
+};
+
+export const depositAddress = async (deps: WalletDeps, userId: string): Promise<DepositAddress> => ({
+  asset: 'USDT',
+  network: (await readSettings(deps.db)).depositNetwork,
+  address: depositAddressFor(deps.addressSecret, userId),
+});
+
+type DepositRow = {
+  id: string;
+  amount: string;
+  address: string;
+  tx_hash: string | null;
+  status: 'pending' | 'confirmed' | 'rejected';
+  reason: string | null;
+  created_at: Date;
+  decided_at: Date | null;
+};
+const DEPOSIT_COLUMNS = ['id', 'amount', 'address', 'tx_hash', 'status', 'reason', 'created_at', 'decided_at'] as const;
+
+const toDeposit = (row: DepositRow): Deposit => ({
+  id: row.id,
+  asset: 'USDT',
+  amount: dec(row.amount),
+  address: row.address,
+  txHash: row.tx_hash,
+  status: row.status,
+  reason: row.reason,
+  createdAt: iso(row.created_at)!,
+  decidedAt: iso(row.decided_at),
+});
+
+type WithdrawalRow = {
+  id: string;
+  amount: string;
+  fee: string;
+  address: string;
+  status: 'pending' | 'approved' | 'rejected';
+  reason: string | null;
+  created_at: Date;
+  decided_at: Date | null;
+};
+const WITHDRAWAL_COLUMNS = ['id', 'amount', 'fee', 'address', 'status', 'reason', 'created_at', 'decided_at'] as const;
+
+const toWithdrawal = (row: WithdrawalRow): Withdrawal => ({
+  id: row.id,
+  asset: 'USDT',
+  amount: dec(row.amount),
+  fee: dec(row.fee),
+  address: row.address,
+  status: row.status,
+  reason: row.reason,
+  createdAt: iso(row.created_at)!,
+  decidedAt: iso(row.decided_at),
+});
+
+export interface Paging {
+  page: number;
+  pageSize: number;
+}
+
+const countOf = (row: { n: string | number | bigint }): number => Number(row.n);
+
+export const listDeposits = async (db: Db, userId: string, paging: Paging): Promise<Page<Deposit>> => {
+  const base = db.selectFrom('deposits').where('user_id', '=', userId);
+  const rows = await base
+    .select([...DEPOSIT_COLUMNS])
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(paging.pageSize)
+    .offset((paging.page - 1) * paging.pageSize)
+    .execute();
+  return { list: rows.map(toDeposit), total: countOf(await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()) };
+};
+
+export const listWithdrawals = async (db: Db, userId: string, paging: Paging): Promise<Page<Withdrawal>> => {
+  const base = db.selectFrom('withdrawals').where('user_id', '=', userId);
+  const rows = await base
+    .select([...WITHDRAWAL_COLUMNS])
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(paging.pageSize)
+    .offset((paging.page - 1) * paging.pageSize)
+    .execute();
+  return { list: rows.map(toWithdrawal), total: countOf(await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()) };
+};
+
+/* Records. */
+
+/** Transactions asked by one user that move money between two parties: the other side sees the `_in` kind. */
+const IN_KIND: Partial<Record<LedgerKind, LedgerKind>> = { transfer_out: 'transfer_in', swap_out: 'swap_in', points_out: 'points_in' };
+const OUT_KIND = Object.fromEntries(Object.entries(IN_KIND).map(([out, into]) => [into, out])) as Partial<Record<LedgerKind, LedgerKind>>;
+
+export interface RecordsQuery extends Paging {
+  asset: Asset;
+  kind?: LedgerKind;
+  /** YYYY-MM-DD in timeZone, inclusive. */
+  from?: string;
+  to?: string;
+  timeZone: string;
+}
+
+interface EntryRow {
+  id: string;
+  transaction_id: string;
+  asset: Asset;
+  amount: string;
+  balance_after: string;
+  created_at: Date;
+  kind: string;
+  memo: Record<string, string>;
+}
+
+/** Memo fields naming users stay inside; the record shows the other party as a masked email. */
+const toRecords = async (executor: Db, userId: string, rows: EntryRow[]): Promise<LedgerRecord[]> => {
+  const otherOf = (memo: Record<string, string>): string | undefined =>
+    memo.fromUserId && memo.toUserId ? (memo.fromUserId === userId ? memo.toUserId : memo.fromUserId) : undefined;
+  const others = [...new Set(rows.map((r) => otherOf(r.memo)).filter((id): id is string => !!id))];
+  const emails = new Map(
+    others.length === 0 ? [] : (await executor.selectFrom('users').select(['id', 'email']).where('id', 'in', others).execute()).map((u) => [u.id, u.email]),
+  );
+  return rows.map((row) => {
+    const detail: Record<string, string> = {};
+    for (const [key, value] of Object.entries(row.memo ?? {})) if (!/UserId$/.test(key)) detail[key] = String(value);
+    const other = otherOf(row.memo ?? {});
+    if (other) detail.counterparty = maskEmail(emails.get(other) ?? '');
+    const positive = new Big(row.amount).gt(0);
+    const kind = (positive && IN_KIND[row.kind as LedgerKind]) || (row.kind as LedgerKind);
+    return {
+      id: String(row.id),
+      transactionId: row.transaction_id,
+      asset: row.asset,
+      kind,
+      amount: dec(row.amount),
+      balanceAfter: dec(row.balance_after),
+      detail,
+      createdAt: iso(row.created_at)!,
+    };
+  });
+};
+
+const entryQuery = (executor: Db) =>
+  executor
+    .selectFrom('ledger_entries as e')
+    .innerJoin('ledger_transactions as t', 't.id', 'e.transaction_id')
+    .select(['e.id', 'e.transaction_id', 'e.asset', 'e.amount', 'e.balance_after', 'e.created_at', 't.kind', 't.memo']);
+
+export const validTimeZone = (timeZone: string): boolean => {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** YYYY-MM-DD naming a day that exists (no 2026-02-30). */
+const isCalendarDate = (value: string): boolean => {
+  const time = Date.parse(`${value}T00:00:00Z`);
+  return /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === value;
+};
+
+export const records = async (db: Db, userId: string, query: RecordsQuery): Promise<Page<LedgerRecord>> => {
+  if (!validTimeZone(query.timeZone)) fail(ErrorCode.PARAM_FORMAT, 'unknown time zone', { field: 'timeZone' });
+  for (const field of ['from', 'to'] as const) {
+    const value = query[field];
+    if (value !== undefined && !isCalendarDate(value)) fail(ErrorCode.PARAM_FORMAT, `${field} is not a date`, { field });
+  }
+  const account = await db
+    .selectFrom('ledger_accounts')
+    .select('id')
+    .where('key', '=', accountKey(user(userId, query.asset)))
+    .executeTakeFirst();
+  if (!account) return { list: [], total: 0 };
+  let base = db
+    .selectFrom('ledger_entries as e')
+    .innerJoin('ledger_transactions as t', 't.id', 'e.transaction_id')
+    .where('e.account_id', '=', account.id);
+  if (query.kind) {
+    const out = OUT_KIND[query.kind];
+    if (out) base = base.where('t.kind', '=', out).where('e.amount', '>', '0');
+    else if (IN_KIND[query.kind]) base = base.where('t.kind', '=', query.kind).where('e.amount', '<', '0');
+    else base = base.where('t.kind', '=', query.kind);
+  }
+  if (query.from) base = base.where('e.created_at', '>=', sql<Date>`(${query.from}::date)::timestamp at time zone ${query.timeZone}`);
+  if (query.to) base = base.where('e.created_at', '<', sql<Date>`(${query.to}::date + 1)::timestamp at time zone ${query.timeZone}`);
+  const rows = (await base
+    .select(['e.id', 'e.transaction_id', 'e.asset', 'e.amount', 'e.balance_after', 'e.created_at', 't.kind', 't.memo'])
+    .orderBy('e.id', 'desc')
+    .limit(query.pageSize)
+    .offset((query.page - 1) * query.pageSize)
+    .execute()) as EntryRow[];
+  return { list: await toRecords(db, userId, rows), total: countOf(await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()) };
+};
+
+/** The caller's record of a transaction just posted: its entry on their available balance of `asset`. */
+const recordOf = async (trx: Db, userId: string, transactionId: string, asset: Asset): Promise<LedgerRecord> => {
+  const rows = (await entryQuery(trx)
+    .innerJoin('ledger_accounts as a', 'a.id', 'e.account_id')
+    .where('e.transaction_id', '=', transactionId)
+    .where('a.key', '=', accountKey(user(userId, asset)))
+    .orderBy('e.id')
+    .execute()) as EntryRow[];
+  return (await toRecords(trx, userId, rows.slice(0, 1)))[0]!;
+};
+
+/* Money-moving calls of a user. */
+
+const callScope = (userId: string, call: string, key: string, request: unknown) => ({ userId, key, call, request });
+
+export const recharge = async (deps: WalletDeps, userId: string, payload: RechargePayload): Promise<Deposit> => {
+  const txHash = payload.txHash ? payload.txHash.toLowerCase().replace(/^0x/, '') : null;
+  const request = { amount: payload.amount, txHash };
+  return once(deps.db, callScope(userId, 'POST /api/wallet/recharge', payload.idempotencyKey, request), async (trx) => {
+    const amount = positiveAmount(payload.amount);
+    if (txHash) {
+      const claimed = await trx
+        .selectFrom('deposits')
+        .select('id')
+        .where('tx_hash', '=', txHash)
+        .where('status', '<>', 'rejected')
+        .executeTakeFirst();
+      if (claimed) fail(ErrorCode.ALREADY_EXISTS, 'this transaction was already reported', { field: 'txHash' });
+    }
+    const row = await trx
+      .insertInto('deposits')
+      .values({ user_id: userId, amount: dec(amount), address: depositAddressFor(deps.addressSecret, userId), tx_hash: txHash })
+      .returning([...DEPOSIT_COLUMNS])
+      .executeTakeFirstOrThrow();
+    return toDeposit(row);
+  });
+};
+
+export type WithdrawRequest = Omit<WithdrawPayload, 'password'>;
+
+/** Holds amount + fee (available -> held) and records the pending withdrawal. The route checks the password first. */
+export const withdraw = async (deps: WalletDeps, userId: string, payload: WithdrawRequest): Promise<Withdrawal> => {
+  const request = { amount: payload.amount, address: payload.address };
+  return once(deps.db, callScope(userId, 'POST /api/wallet/withdraw', payload.idempotencyKey, request), async (trx) => {
+    const settings = await readSettings(trx);
+    const amount = positiveAmount(payload.amount);
+    if (amount.lt(settings.withdrawMin)) {
+      fail(ErrorCode.PARAM_RANGE, `the smallest withdrawal is ${dec(settings.withdrawMin)} USDT`, { field: 'amount', min: dec(settings.withdrawMin) });
+    }
+    if (!isTronAddress(payload.address)) fail(ErrorCode.PARAM_FORMAT, 'not a TRC20 address', { field: 'address' });
+    const fee = new Big(settings.withdrawFee);
+    const total = amount.plus(fee);
+    await requireBalance(trx, user(userId, 'USDT'), dec(total));
+    const id = randomUUID();
+    const hold = await post(trx, {
+      kind: 'withdraw_hold',
+      userId,
+      moves: [{ from: user(userId, 'USDT'), to: user(userId, 'USDT', 'held'), amount: dec(total) }],
+      memo: { withdrawalId: id, amount: dec(amount), fee: dec(fee) },
+    });
+    const row = await trx
+      .insertInto('withdrawals')
+      .values({ id, user_id: userId, amount: dec(amount), fee: dec(fee), address: payload.address, hold_transaction_id: hold })
+      .returning([...WITHDRAWAL_COLUMNS])
+      .executeTakeFirstOrThrow();
+    return toWithdrawal(row);
+  });
+};
+
+export const transfer = async (deps: WalletDeps, userId: string, payload: TransferPayload): Promise<LedgerRecord> => {
+  const request = { to: payload.to, amount: payload.amount };
+  return once(deps.db, callScope(userId, 'POST /api/wallet/transfer', payload.idempotencyKey, request), async (trx) => {
+    const amount = positiveAmount(payload.amount);
+    const target = await findUser(trx, payload.to);
+    if (target.id === userId) fail(ErrorCode.INVALID, 'cannot transfer to yourself', { field: 'to' });
+    const settings = await readSettings(trx);
+    if (amount.lt(settings.transferMin)) {
+      fail(ErrorCode.PARAM_RANGE, `the smallest transfer is ${dec(settings.transferMin)} USDT`, { field: 'amount', min: dec(settings.transferMin) });
+    }
+    await requireBalance(trx, user(userId, 'USDT'), dec(amount));
+    const transaction = await post(trx, {
+      kind: 'transfer_out',
+      userId,
+      moves: [{ from: user(userId, 'USDT'), to: user(target.id, 'USDT'), amount: dec(amount) }],
+      memo: { fromUserId: userId, toUserId: target.id },
+    });
+    return recordOf(trx, userId, transaction, 'USDT');
+  });
+};
+
+export const swap = async (deps: WalletDeps, userId: string, payload: SwapPayload): Promise<LedgerRecord> => {
+  const request = { from: payload.from, to: payload.to, amount: payload.amount };
+  return once(deps.db, callScope(userId, 'POST /api/wallet/exchange', payload.idempotencyKey, request), async (trx) => {
+    const amount = positiveAmount(payload.amount);
+    const settings = await readSettings(trx);
+    const offer = settings.swapRates.find((r) => r.from === payload.from && r.to === payload.to);
+    if (!offer || payload.from === payload.to) fail(ErrorCode.NOT_SUPPORTED, `${payload.from} cannot be exchanged for ${payload.to}`, { from: payload.from, to: payload.to });
+    const rate = new Big(offer!.rate);
+    if (ASSET_PLACES[payload.from] === 0 && !amount.eq(amount.round(0, Big.roundDown))) {
+      fail(ErrorCode.PARAM_RANGE, `${payload.from} is spent in whole units`, { field: 'amount', step: '1' });
+    }
+    const exact = amount.times(rate);
+    const places = ASSET_PLACES[payload.to];
+    const out = exact.round(places, Big.roundDown);
+    if (places === 0 && !out.eq(exact)) {
+      // Whole cards only: the amount must buy an exact number of them.
+      fail(ErrorCode.PARAM_RANGE, `the amount must buy a whole number of ${payload.to}`, { field: 'amount', step: dec(new Big(1).div(rate)) });
+    }
+    if (out.lte(0)) fail(ErrorCode.PARAM_RANGE, `the amount is too small to buy any ${payload.to}`, { field: 'amount' });
+    await requireBalance(trx, user(userId, payload.from), dec(amount));
+    const transaction = await post(trx, {
+      kind: 'swap_out',
+      userId,
+      moves: [
+        { from: user(userId, payload.from), to: system('swap', payload.from), amount: dec(amount) },
+        { from: system('swap', payload.to), to: user(userId, payload.to), amount: dec(out) },
+      ],
+      memo: { from: payload.from, to: payload.to, rate: dec(rate), paid: dec(amount), received: dec(out) },
+    });
+    return recordOf(trx, userId, transaction, payload.from);
+  });
+};
+
+/** Is `targetId` anywhere below `userId` in the invitation tree? */
+export const isDownline = async (executor: Db, userId: string, targetId: string): Promise<boolean> => {
+  // Walk up from the target: one chain, and `union` stops on a (corrupt) cycle.
+  const result = await sql<{ found: boolean }>`
+    with recursive up(id) as (
+      select inviter_id from users where id = ${targetId}
+      union
+      select u.inviter_id from users u join up on u.id = up.id
+    )
+    select exists(select 1 from up where id = ${userId}) as found`.execute(executor);
+  return result.rows[0]?.found === true;
+};
+
+export const pointsTransfer = async (deps: WalletDeps, userId: string, payload: PointsTransferPayload): Promise<LedgerRecord> => {
+  const request = { to: payload.to, amount: payload.amount };
+  return once(deps.db, callScope(userId, 'POST /api/wallet/points-transfer', payload.idempotencyKey, request), async (trx) => {
+    const amount = positiveAmount(payload.amount);
+    const target = await findUser(trx, payload.to);
+    if (target.id === userId) fail(ErrorCode.POINTS_SELF_TRANSFER, 'cannot transfer points to yourself', { field: 'to' });
+    if (!(await isDownline(trx, userId, target.id))) fail(ErrorCode.POINTS_SUBORDINATE_ONLY, 'points go only to your down-line', { field: 'to' });
+    await requireBalance(trx, user(userId, 'POINTS'), dec(amount));
+    const transaction = await post(trx, {
+      kind: 'points_out',
+      userId,
+      moves: [{ from: user(userId, 'POINTS'), to: user(target.id, 'POINTS'), amount: dec(amount) }],
+      memo: { fromUserId: userId, toUserId: target.id },
+    });
+    return recordOf(trx, userId, transaction, 'POINTS');
+  });
+};
+
+/* Operator decisions: the row locked, its status checked, the money moved and the audit line written in one transaction. */
+
+const adminDepositQuery = (executor: Db) =>
+  executor
+    .selectFrom('deposits as d')
+    .innerJoin('users as u', 'u.id', 'd.user_id')
+    .select(['d.id', 'd.amount', 'd.address', 'd.tx_hash', 'd.status', 'd.reason', 'd.created_at', 'd.decided_at', 'd.user_id', 'u.email']);
+
+const toAdminDeposit = (row: DepositRow & { user_id: string; email: string }): AdminDeposit => ({
+  ...toDeposit(row),
+  userId: row.user_id,
+  userEmail: row.email,
+});
+
+const adminWithdrawalQuery = (executor: Db) =>
+  executor
+    .selectFrom('withdrawals as w')
+    .innerJoin('users as u', 'u.id', 'w.user_id')
+    .select(['w.id', 'w.amount', 'w.fee', 'w.address', 'w.status', 'w.reason', 'w.tx_hash', 'w.created_at', 'w.decided_at', 'w.user_id', 'u.email']);
+
+export type AdminWithdrawalAnswer = AdminWithdrawal & { txHash: string | null };
+
+const toAdminWithdrawal = (row: WithdrawalRow & { user_id: string; email: string; tx_hash: string | null }): AdminWithdrawalAnswer => ({
+  ...toWithdrawal(row),
+  txHash: row.tx_hash,
+  userId: row.user_id,
+  userEmail: row.email,
+});
+
+export interface AdminListQuery extends Paging {
+  status?: string;
+  userId?: string;
+}
+
+export const adminDeposits = async (db: Db, query: AdminListQuery): Promise<Page<AdminDeposit>> => {
+  let base = db.selectFrom('deposits as d');
+  if (query.status) base = base.where('d.status', '=', query.status as DepositRow['status']);
+  if (query.userId) base = base.where('d.user_id', '=', query.userId);
+  const rows = await adminDepositQuery(db)
+    .$if(!!query.status, (q) => q.where('d.status', '=', query.status as DepositRow['status']))
+    .$if(!!query.userId, (q) => q.where('d.user_id', '=', query.userId!))
+    .orderBy('d.created_at', 'desc')
+    .orderBy('d.id', 'desc')
+    .limit(query.pageSize)
+    .offset((query.page - 1) * query.pageSize)
+    .execute();
+  return { list: rows.map(toAdminDeposit), total: countOf(await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()) };
+};
+
+export const adminDeposit = async (db: Db, id: string): Promise<AdminDeposit> => {
+  const row = await adminDepositQuery(db).where('d.id', '=', id).executeTakeFirst();
+  if (!row) fail(ErrorCode.PARAM_NOT_EXIST, 'deposit does not exist', { field: 'id' });
+  return toAdminDeposit(row!);
+};
+
+export const adminWithdrawals = async (db: Db, query: AdminListQuery): Promise<Page<AdminWithdrawalAnswer>> => {
+  let base = db.selectFrom('withdrawals as w');
+  if (query.status) base = base.where('w.status', '=', query.status as WithdrawalRow['status']);
+  if (query.userId) base = base.where('w.user_id', '=', query.userId);
+  const rows = await adminWithdrawalQuery(db)
+    .$if(!!query.status, (q) => q.where('w.status', '=', query.status as WithdrawalRow['status']))
+    .$if(!!query.userId, (q) => q.where('w.user_id', '=', query.userId!))
+    .orderBy('w.created_at', 'desc')
+    .orderBy('w.id', 'desc')
+    .limit(query.pageSize)
+    .offset((query.page - 1) * query.pageSize)
+    .execute();
+  return { list: rows.map(toAdminWithdrawal), total: countOf(await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()) };
+};
+
+export const adminWithdrawal = async (db: Db, id: string): Promise<AdminWithdrawalAnswer> => {
+  const row = await adminWithdrawalQuery(db).where('w.id', '=', id).executeTakeFirst();
+  if (!row) fail(ErrorCode.PARAM_NOT_EXIST, 'withdrawal does not exist', { field: 'id' });
+  return toAdminWithdrawal(row!);
+};
+
+/** Locks a pending deposit (10006 when unknown, 10008 when already decided). */
+const lockPendingDeposit = async (trx: Db, id: string) => {
+  const row = await trx.selectFrom('deposits').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+  if (!row) fail(ErrorCode.PARAM_NOT_EXIST, 'deposit does not exist', { field: 'id' });
+  if (row!.status !== 'pending') fail(ErrorCode.INVALID, `the deposit is already ${row!.status}`, { status: row!.status });
+  return row!;
+};
+
+const lockPendingWithdrawal = async (trx: Db, id: string) => {
+  const row = await trx.selectFrom('withdrawals').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+  if (!row) fail(ErrorCode.PARAM_NOT_EXIST, 'withdrawal does not exist', { field: 'id' });
+  if (row!.status !== 'pending') fail(ErrorCode.INVALID, `the withdrawal is already ${row!.status}`, { status: row!.status });
+  return row!;
+};
+
+/** Credits the deposit to the user (system deposits -> user available), once. */
+export const confirmDeposit = async (db: Db, operatorId: string, id: string): Promise<AdminDeposit> =>
+  db.transaction().execute(async (trx) => {
+    const row = await lockPendingDeposit(trx, id);
+    const amount = dec(row.amount);
+    const transaction = await post(trx, {
+      kind: 'recharge',
+      userId: row.user_id,
+      moves: [{ from: system('deposits', 'USDT'), to: user(row.user_id, 'USDT'), amount }],
+      memo: { depositId: row.id, ...(row.tx_hash ? { txHash: row.tx_hash } : {}) },
+    });
+    await trx
+      .updateTable('deposits')
+      .set({ status: 'confirmed', transaction_id: transaction, decided_by: operatorId, decided_at: new Date() })
+      .where('id', '=', id)
+      .execute();
+    await recordAudit(trx, { operatorId, action: 'deposit.confirm', targetType: 'deposit', targetId: id, data: { userId: row.user_id, amount } });
+    return adminDeposit(trx, id);
+  });
+
+export const rejectDeposit = async (db: Db, operatorId: string, id: string, reason: string): Promise<AdminDeposit> =>
+  db.transaction().execute(async (trx) => {
+    const row = await lockPendingDeposit(trx, id);
+    await trx
+      .updateTable('deposits')
+      .set({ status: 'rejected', reason, decided_by: operatorId, decided_at: new Date() })
+      .where('id', '=', id)
+      .execute();
+    await recordAudit(trx, { operatorId, action: 'deposit.reject', targetType: 'deposit', targetId: id, data: { userId: row.user_id, amount: dec(row.amount), reason } });
+    return adminDeposit(trx, id);
+  });
+
+/** Pays the withdrawal out: held -> system withdrawals (amount) and held -> system fees (fee). */
+export const approveWithdrawal = async (db: Db, operatorId: string, id: string, txHash?: string): Promise<AdminWithdrawalAnswer> =>
+  db.transaction().execute(async (trx) => {
+    const row = await lockPendingWithdrawal(trx, id);
+    const held = user(row.user_id, 'USDT', 'held');
+    const moves = [{ from: held, to: system('withdrawals', 'USDT'), amount: dec(row.amount) }];
+    if (new Big(row.fee).gt(0)) moves.push({ from: held, to: system('fees', 'USDT'), amount: dec(row.fee) });
+    await post(trx, { kind: 'withdraw_approve', userId: row.user_id, moves, memo: { withdrawalId: row.id } });
+    const hash = txHash ? txHash.toLowerCase().replace(/^0x/, '') : null;
+    await trx
+      .updateTable('withdrawals')
+      .set({ status: 'approved', tx_hash: hash, decided_by: operatorId, decided_at: new Date() })
+      .where('id', '=', id)
+      .execute();
+    await recordAudit(trx, {
+      operatorId,
+      action: 'withdrawal.approve',
+      targetType: 'withdrawal',
+      targetId: id,
+      data: { userId: row.user_id, amount: dec(row.amount), fee: dec(row.fee), txHash: hash },
+    });
+    return adminWithdrawal(trx, id);
+  });
+
+/** Gives the held amount + fee back (held -> available). */
+export const rejectWithdrawal = async (db: Db, operatorId: string, id: string, reason: string): Promise<AdminWithdrawalAnswer> =>
+  db.transaction().execute(async (trx) => {
+    const row = await lockPendingWithdrawal(trx, id);
+    const total = dec(new Big(row.amount).plus(row.fee));
+    await post(trx, {
+      kind: 'withdraw_reject',
+      userId: row.user_id,
+      moves: [{ from: user(row.user_id, 'USDT', 'held'), to: user(row.user_id, 'USDT'), amount: total }],
+      memo: { withdrawalId: row.id },
+      reverses: row.hold_transaction_id,
+    });
+    await trx
+      .updateTable('withdrawals')
+      .set({ status: 'rejected', reason, decided_by: operatorId, decided_at: new Date() })
+      .where('id', '=', id)
+      .execute();
+    await recordAudit(trx, {
+      operatorId,
+      action: 'withdrawal.reject',
+      targetType: 'withdrawal',
+      targetId: id,
+      data: { userId: row.user_id, amount: dec(row.amount), fee: dec(row.fee), reason },
+    });
+    return adminWithdrawal(trx, id);
+  });

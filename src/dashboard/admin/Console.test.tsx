@@ -1,0 +1,336 @@
+import { configure, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { AdminDeposit, AdminUser, AdminWithdrawal, ServiceSettings } from '../../api/admin';
+import { ok, type Handler } from '../../testing/fakeServer';
+import { TEST_USER, findHeading, renderApp, startSignedInZhCN } from '../../testing/renderApp';
+
+const asRole = (role: 'user' | 'operator'): Record<string, Handler> => ({ 'GET /api/user/me': () => ok({ ...TEST_USER, role }) });
+const page = <T,>(list: T[]) => ok({ list, total: list.length });
+
+const user: AdminUser = {
+  id: 'u2',
+  email: 'bob@example.com',
+  nickname: 'Bob',
+  role: 'user',
+  level: 1,
+  activated: true,
+  disabled: false,
+  inviterEmail: null,
+  usdt: '120.5',
+  createdAt: '2026-11-01T08:00:00.000Z',
+};
+
+const deposit: AdminDeposit = {
+  id: 'd1',
+  asset: 'USDT',
+  amount: '100',
+  address: 'TXaddr',
+  txHash: '0xabc',
+  status: 'pending',
+  reason: null,
+  createdAt: '2026-11-20T08:00:00.000Z',
+  decidedAt: null,
+  userId: 'u2',
+  userEmail: 'bob@example.com',
+};
+
+const withdrawal: AdminWithdrawal = {
+  id: 'w1',
+  asset: 'USDT',
+  amount: '50',
+  fee: '1',
+  address: 'TYdest',
+  status: 'pending',
+  reason: null,
+  createdAt: '2026-11-20T09:00:00.000Z',
+  decidedAt: null,
+  userId: 'u2',
+  userEmail: 'bob@example.com',
+};
+
+const settings: ServiceSettings = {
+  levels: [
+    { level: 0, minDirect: 0, minTeam: 0, minTeamVolume: '0', fuelDiscountPercent: '0', taskLimit: 3 },
+    { level: 1, minDirect: 3, minTeam: 10, minTeamVolume: '10000', fuelDiscountPercent: '10', taskLimit: 10 },
+  ],
+  swapRates: [{ from: 'USDT', to: 'POINTS', rate: '10' }],
+  withdrawFee: '1',
+  withdrawMin: '10',
+  transferMin: '1',
+  activationCardPrice: '1',
+  activationUsdtPrice: '100',
+  fuelRatePercent: '20',
+  inviteRewardPoints: '50',
+  activationFuelGift: '10',
+  depositNetwork: 'TRC20',
+};
+
+type App = Awaited<ReturnType<typeof renderApp>>;
+const bodies = (app: App, path: string) => app.server.requests.filter((r) => r.path === path && r.method === 'POST').map((r) => r.body);
+const adminCalls = (app: App) => app.server.requests.filter((r) => r.path.startsWith('/api/admin/'));
+
+// The console is a separate chunk loaded on first use: give the first page time.
+configure({ asyncUtilTimeout: 10000 });
+// Forms of many inputs re-render on every key: slow in jsdom on a busy machine.
+vi.setConfig({ testTimeout: 60000 });
+
+let session = 0;
+beforeEach(async () => {
+  await startSignedInZhCN();
+  // The page's authProvider remembers the identity per access token: a new token per test, a new role.
+  localStorage.setItem('accessToken', `console-access-${++session}`);
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('who sees the operator console', () => {
+  it('an ordinary user has no console menu group and no console routes', async () => {
+    const app = await renderApp('/admin/users', { ...asRole('user'), 'GET /api/admin/users/list': () => page([user]) });
+    expect(await findHeading('页面不存在')).toBeInTheDocument();
+    expect(document.querySelector('[data-section="operator-menu"]')).toBeNull();
+    expect(screen.queryByRole('menuitem', { name: '用户管理' })).toBeNull();
+    // The four tabs are still there.
+    for (const tab of ['首页', '交易', '策略', '我的']) expect(screen.getAllByRole('menuitem', { name: tab }).length).toBeGreaterThan(0);
+    expect(adminCalls(app)).toHaveLength(0);
+  });
+
+  it('an operator gets the menu group and the console pages', async () => {
+    const app = await renderApp('/admin/users', {
+      ...asRole('operator'),
+      'GET /api/admin/users/list': () => page([user]),
+    });
+    const group = await waitFor(() => {
+      const el = document.querySelector<HTMLElement>('[data-section="operator-menu"]');
+      expect(el).not.toBeNull();
+      return el!;
+    });
+    expect(within(group).getByText('运营后台')).toBeInTheDocument();
+    for (const name of ['用户管理', '充值审核', '提现审核', '文章管理', '系统设置', '操作日志']) {
+      expect(within(group).getByRole('menuitem', { name })).toHaveAttribute('href', expect.stringMatching(/^\/admin\//));
+    }
+    expect(await screen.findByText('bob@example.com')).toBeInTheDocument();
+    expect(screen.getByText('120.5')).toBeInTheDocument();
+    expect(adminCalls(app)[0]!.path).toBe('/api/admin/users/list');
+  });
+
+  it('filters users by search text', async () => {
+    const app = await renderApp('/admin/users', { ...asRole('operator'), 'GET /api/admin/users/list': () => page([user]) });
+    await screen.findByText('bob@example.com');
+    await userEvent.type(screen.getByPlaceholderText('邮箱或昵称'), 'bob');
+    await waitFor(
+      () => {
+        const last = adminCalls(app).filter((r) => r.path === '/api/admin/users/list').at(-1)!;
+        expect(new URL(last.url, 'http://x').searchParams.get('q')).toBe('bob');
+      },
+      { timeout: 5000 },
+    );
+  });
+
+  it('edits a user: only the changed fields are sent', async () => {
+    const app = await renderApp('/admin/users/u2', {
+      ...asRole('operator'),
+      'GET /api/admin/users/detail/u2': () => ok(user),
+      'POST /api/admin/users/edit': (req) => ok({ ...user, ...req.body }),
+    });
+    const disabled = await screen.findByRole('switch', { name: '已禁用' });
+    await userEvent.click(disabled);
+    await userEvent.click(screen.getByRole('button', { name: '保存' }));
+    await waitFor(() => expect(bodies(app, '/api/admin/users/edit')).toEqual([{ id: 'u2', disabled: true }]));
+  });
+});
+
+describe('deposits and withdrawals', () => {
+  it('confirms a pending deposit after asking', async () => {
+    let status: AdminDeposit['status'] = 'pending';
+    const app = await renderApp('/admin/deposits', {
+      ...asRole('operator'),
+      'GET /api/admin/deposits/list': () => page([{ ...deposit, status }]),
+      'POST /api/admin/deposits/confirm': () => {
+        status = 'confirmed';
+        return ok({ ...deposit, status });
+      },
+    });
+    await screen.findByText('bob@example.com');
+    const query = new URL(adminCalls(app)[0]!.url, 'http://x').searchParams;
+    expect(query.get('status')).toBe('pending');
+    await userEvent.click(screen.getByRole('button', { name: '确认到账' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog).toHaveTextContent('确认为 bob@example.com 入账 100 USDT 吗？');
+    expect(bodies(app, '/api/admin/deposits/confirm')).toHaveLength(0);
+    await userEvent.click(within(dialog).getByRole('button', { name: '确认' }));
+    await waitFor(() => expect(bodies(app, '/api/admin/deposits/confirm')).toEqual([{ id: 'd1' }]));
+    expect(await screen.findByText('充值已确认，已为用户入账')).toBeInTheDocument();
+    // Reloaded: the row is decided, its buttons are gone.
+    await waitFor(() => expect(screen.queryByRole('button', { name: '确认到账' })).toBeNull());
+    expect(bodies(app, '/api/admin/deposits/reject')).toHaveLength(0);
+  });
+
+  it('rejects a pending withdrawal only with a reason', async () => {
+    const app = await renderApp('/admin/withdrawals', {
+      ...asRole('operator'),
+      'GET /api/admin/withdrawals/list': () => page([withdrawal]),
+      'POST /api/admin/withdrawals/reject': (req) => ok({ ...withdrawal, status: 'rejected', reason: req.body?.reason }),
+    });
+    await screen.findByText('TYdest');
+    await userEvent.click(screen.getByRole('button', { name: '驳回' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog).toHaveTextContent('金额和手续费将退回用户');
+    // No reason: nothing is sent.
+    await userEvent.click(within(dialog).getByRole('button', { name: '驳回' }));
+    expect(await within(dialog).findByText('必填')).toBeInTheDocument();
+    expect(bodies(app, '/api/admin/withdrawals/reject')).toHaveLength(0);
+    await userEvent.type(within(dialog).getByRole('textbox', { name: /原因/ }), '地址不在白名单');
+    await userEvent.click(within(dialog).getByRole('button', { name: '驳回' }));
+    await waitFor(() => expect(bodies(app, '/api/admin/withdrawals/reject')).toEqual([{ id: 'w1', reason: '地址不在白名单' }]));
+    expect(bodies(app, '/api/admin/withdrawals/approve')).toHaveLength(0);
+  });
+
+  it('approves a withdrawal with an optional transaction hash', async () => {
+    const app = await renderApp('/admin/withdrawals', {
+      ...asRole('operator'),
+      'GET /api/admin/withdrawals/list': () => page([withdrawal]),
+      'POST /api/admin/withdrawals/approve': () => ok({ ...withdrawal, status: 'approved' }),
+    });
+    await screen.findByText('TYdest');
+    await userEvent.click(screen.getByRole('button', { name: '通过' }));
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.click(within(dialog).getByRole('button', { name: '通过' }));
+    await waitFor(() => expect(bodies(app, '/api/admin/withdrawals/approve')).toEqual([{ id: 'w1' }]));
+  });
+});
+
+describe('articles', () => {
+  // The rich text editor (ProseMirror) measures the page; jsdom does no layout, so it gets empty answers.
+  const shims: [object, string, unknown][] = [
+    [Range.prototype, 'getClientRects', () => Object.assign([], { item: () => null })],
+    [Range.prototype, 'getBoundingClientRect', () => new DOMRect()],
+    [document, 'elementFromPoint', () => null],
+  ];
+  beforeAll(() => {
+    for (const [target, name, value] of shims) Object.defineProperty(target, name, { value, configurable: true, writable: true });
+  });
+  afterAll(() => {
+    for (const [target, name] of shims) delete (target as Record<string, unknown>)[name];
+  });
+
+  it('creates an article with its translations (empty languages left out)', async () => {
+    const app = await renderApp('/admin/articles/create', {
+      ...asRole('operator'),
+      'POST /api/admin/articles/add': (req) =>
+        ok({ id: 'art1', published: false, publishedAt: null, translations: req.body?.translations, createdAt: '2026-11-22T00:00:00.000Z', updatedAt: '2026-11-22T00:00:00.000Z' }),
+      'GET /api/admin/articles/list': () => page([]),
+    });
+    const title = await screen.findByRole('textbox', { name: /标题/ });
+    await userEvent.click(title);
+    await userEvent.paste('新功能上线');
+    await userEvent.click(screen.getByRole('textbox', { name: /摘要/ }));
+    await userEvent.paste('一句话摘要');
+    const editorOf = (locale: string) =>
+      waitFor(() => {
+        const el = document.querySelector<HTMLElement>(`[data-locale="${locale}"] .ProseMirror`);
+        expect(el).not.toBeNull();
+        return el!;
+      });
+    const editor = await editorOf('zh-CN');
+    await userEvent.click(editor);
+    await userEvent.paste('正文内容');
+    await userEvent.click(screen.getByRole('tab', { name: 'English' }));
+    const enPanel = document.querySelector<HTMLElement>('[id^="tabpanel-"][data-locale="en-US"]')!;
+    await userEvent.click(await within(enPanel).findByRole('textbox', { name: /标题/ }));
+    await userEvent.paste('New feature');
+    const enEditor = await editorOf('en-US');
+    await userEvent.click(enEditor);
+    await userEvent.paste('Body text');
+    await userEvent.click(screen.getByRole('button', { name: '保存' }));
+    await waitFor(() => expect(bodies(app, '/api/admin/articles/add')).toHaveLength(1), { timeout: 5000 });
+    expect(bodies(app, '/api/admin/articles/add')[0]).toEqual({
+      published: false,
+      translations: [
+        { locale: 'zh-CN', title: '新功能上线', summary: '一句话摘要', body: '<p>正文内容</p>' },
+        { locale: 'en-US', title: 'New feature', summary: '', body: '<p>Body text</p>' },
+      ],
+    });
+    expect(bodies(app, '/api/admin/articles/publish')).toHaveLength(0);
+    await waitFor(() => expect(app.pathname()).toBe('/admin/articles'));
+  });
+
+  it('edits an article: every language in its own tab, the zh-CN title changed', async () => {
+    const article = {
+      id: 'art2',
+      published: true,
+      publishedAt: '2026-11-21T00:00:00.000Z',
+      translations: [
+        { locale: 'en-US', title: 'Old news', summary: 's', body: '<p>en</p>' },
+        { locale: 'zh-CN', title: '旧标题', summary: '摘要', body: '<p>中文</p>' },
+      ],
+      createdAt: '2026-11-20T00:00:00.000Z',
+      updatedAt: '2026-11-21T00:00:00.000Z',
+    };
+    const app = await renderApp('/admin/articles/art2', {
+      ...asRole('operator'),
+      'GET /api/admin/articles/detail/art2': () => ok(article),
+      'POST /api/admin/articles/edit': (req) => ok({ ...article, translations: req.body?.translations }),
+      'GET /api/admin/articles/list': () => page([article]),
+    });
+    const title = await screen.findByDisplayValue('旧标题');
+    await userEvent.clear(title);
+    await userEvent.click(title);
+    await userEvent.paste('新标题');
+    await userEvent.click(screen.getByRole('button', { name: '保存' }));
+    await waitFor(() => expect(bodies(app, '/api/admin/articles/edit')).toHaveLength(1));
+    expect(bodies(app, '/api/admin/articles/edit')[0]).toEqual({
+      id: 'art2',
+      translations: [
+        { locale: 'zh-CN', title: '新标题', summary: '摘要', body: '<p>中文</p>' },
+        { locale: 'en-US', title: 'Old news', summary: 's', body: '<p>en</p>' },
+      ],
+    });
+  });
+
+  it('switches an article between published and draft from the list', async () => {
+    const article = {
+      id: 'art1',
+      published: false,
+      publishedAt: null,
+      translations: [{ locale: 'zh-CN', title: '公告一', summary: '', body: '<p>x</p>' }],
+      createdAt: '2026-11-22T00:00:00.000Z',
+      updatedAt: '2026-11-22T00:00:00.000Z',
+    };
+    const app = await renderApp('/admin/articles', {
+      ...asRole('operator'),
+      'GET /api/admin/articles/list': () => page([article]),
+      'POST /api/admin/articles/publish': (req) => ok({ ...article, published: req.body?.published }),
+    });
+    await screen.findByText('公告一');
+    await userEvent.click(screen.getByRole('switch', { name: '草稿' }));
+    await waitFor(() => expect(bodies(app, '/api/admin/articles/publish')).toEqual([{ id: 'art1', published: true }]));
+  });
+});
+
+describe('settings', () => {
+  it('saves only what changed', async () => {
+    const app = await renderApp('/admin/settings', {
+      ...asRole('operator'),
+      'GET /api/admin/settings': () => ok(settings),
+      'POST /api/admin/settings/edit': (req) => ok({ ...settings, ...req.body }),
+    });
+    await findHeading('系统设置');
+    const fee = await screen.findByRole('textbox', { name: /提现手续费/ });
+    expect(fee).toHaveValue('1');
+    await userEvent.clear(fee);
+    await userEvent.type(fee, '2.5');
+    await userEvent.click(screen.getByRole('button', { name: '保存修改' }));
+    await waitFor(() => expect(bodies(app, '/api/admin/settings/edit')).toEqual([{ withdrawFee: '2.5' }]));
+    expect(await screen.findByText('设置已保存')).toBeInTheDocument();
+  });
+
+  it('refuses a malformed amount without sending anything', async () => {
+    const app = await renderApp('/admin/settings', { ...asRole('operator'), 'GET /api/admin/settings': () => ok(settings) });
+    const min = await screen.findByRole('textbox', { name: /最低提现/ });
+    await userEvent.clear(min);
+    await userEvent.type(min, '1e3');
+    await userEvent.click(screen.getByRole('button', { name: '保存修改' }));
+    expect(await screen.findByText('请输入非负数，例如 10 或 0.5')).toBeInTheDocument();
+    expect(bodies(app, '/api/admin/settings/edit')).toHaveLength(0);
+  });
+});

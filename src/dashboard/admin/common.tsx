@@ -1,0 +1,158 @@
+import {
+  Button,
+  Chip,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  DialogTitle,
+  TextField,
+  useMediaQuery,
+  type Theme,
+} from '@mui/material';
+import { useMutation } from '@tanstack/react-query';
+import { useId, useState, type ReactNode } from 'react';
+import { useDataProvider, useLocaleState, useNotify, useRecordContext, useRefresh, useTranslate } from 'react-admin';
+import type { AppDataProvider } from '../../dataProvider/dataProvider';
+
+/** Phone widths show SimpleList instead of Datagrid. */
+export const useIsPhone = () => useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
+
+export const useConsoleApi = () => useDataProvider<AppDataProvider>();
+
+/** A date and time in the page's language (the record's ISO time), or a dash. */
+export const useDateTime = () => {
+  const [locale] = useLocaleState();
+  return (iso: string | null | undefined) =>
+    iso
+      ? new Intl.DateTimeFormat(locale, {
+          year: 'numeric',
+          month: '2-digit',
+          day: '2-digit',
+          hour: '2-digit',
+          minute: '2-digit',
+          hour12: false,
+        }).format(new Date(iso))
+      : '—';
+};
+
+export const DateTimeText = ({ source }: { source: string; label?: string; sortable?: boolean }) => {
+  const record = useRecordContext<Record<string, string | null>>();
+  const format = useDateTime();
+  return <span>{format(record?.[source])}</span>;
+};
+
+const STATUS_COLOR: Record<string, 'warning' | 'success' | 'error' | 'default'> = {
+  pending: 'warning',
+  confirmed: 'success',
+  approved: 'success',
+  rejected: 'error',
+};
+
+/** The status of a deposit or a withdrawal as a coloured chip. */
+export const StatusChip = ({ source = 'status' }: { source?: string; label?: string; sortable?: boolean }) => {
+  const record = useRecordContext<Record<string, string>>();
+  const translate = useTranslate();
+  const status = record?.[source];
+  if (!status) return null;
+  return <Chip size="small" variant="outlined" color={STATUS_COLOR[status] ?? 'default'} label={translate(`admin.status.${status}`, { _: status })} />;
+};
+
+/** Choices of a status filter; names are translation keys (react-admin translates choices). */
+export const statusChoices = (statuses: readonly string[]) => statuses.map((id) => ({ id, name: `admin.status.${id}` }));
+
+/**
+ * A dialog asking for one line of text before an operator action: a reason (required) or a
+ * transaction hash (optional).
+ */
+export const TextPromptDialog = ({
+  open,
+  title,
+  text,
+  fieldLabel,
+  required,
+  confirmLabel,
+  pending,
+  onClose,
+  onSubmit,
+}: {
+  open: boolean;
+  title: string;
+  text: ReactNode;
+  fieldLabel: string;
+  required: boolean;
+  confirmLabel: string;
+  pending: boolean;
+  onClose: () => void;
+  onSubmit: (value: string) => void;
+}) => {
+  const translate = useTranslate();
+  const [value, setValue] = useState('');
+  const [touched, setTouched] = useState(false);
+  const titleId = useId();
+  const missing = required && value.trim() === '';
+  const close = () => {
+    setValue('');
+    setTouched(false);
+    onClose();
+  };
+  return (
+    <Dialog open={open} onClose={close} aria-labelledby={titleId} fullWidth maxWidth="sm" onClick={(event) => event.stopPropagation()}>
+      <DialogTitle id={titleId}>{title}</DialogTitle>
+      <DialogContent>
+        <DialogContentText sx={{ mb: 2 }}>{text}</DialogContentText>
+        <TextField
+          autoFocus
+          fullWidth
+          multiline={required}
+          minRows={required ? 2 : undefined}
+          label={fieldLabel}
+          required={required}
+          value={value}
+          onChange={(event) => setValue(event.target.value)}
+          onBlur={() => setTouched(true)}
+          error={touched && missing}
+          helperText={touched && missing ? translate('ra.validation.required') : ' '}
+          slotProps={{ htmlInput: { maxLength: 500 } }}
+        />
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={close} disabled={pending}>
+          {translate('ra.action.cancel')}
+        </Button>
+        <Button
+          variant="contained"
+          disabled={pending}
+          onClick={() => {
+            setTouched(true);
+            if (missing) return;
+            onSubmit(value.trim());
+          }}
+        >
+          {confirmLabel}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+};
+
+/**
+ * A console action on one record: calls the API, then tells the operator and reloads the
+ * lists; a refusal (e.g. the record was decided meanwhile) is shown as it came.
+ */
+export const useConsoleAction = <P,>(call: (payload: P) => Promise<unknown>, doneKey: string) => {
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const translate = useTranslate();
+  return useMutation({
+    mutationFn: call,
+    onSuccess: () => {
+      notify(translate(doneKey), { type: 'success' });
+      refresh();
+    },
+    onError: (error) => notify(error instanceof Error ? error.message : translate('error.fallback'), { type: 'error' }),
+  });
+};
+
+/** Stops a click inside a clickable Datagrid row from opening the row. */
+export const stopRowClick = (event: { stopPropagation: () => void }) => event.stopPropagation();

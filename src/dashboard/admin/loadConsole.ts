@@ -1,0 +1,23 @@
+import type { ReactNode } from 'react';
+
+export const OPERATOR_ROLE = 'operator';
+
+/** The console's path prefix (react-admin resources `admin/users`, `admin/deposits`, ...). */
+export const CONSOLE_PATH = '/admin';
+
+/**
+ * react-admin's function child of <Admin>: given the permissions (the identity's role), the
+ * operator console's resources and pages, or nothing. The console's code is a separate chunk
+ * loaded only for operators, so ordinary users never download it.
+ */
+export const operatorConsole = (permissions: unknown): ReactNode | Promise<ReactNode> =>
+  permissions === OPERATOR_ROLE
+    ? import('./console').then(
+        (module) => module.consoleElements,
+        // A chunk that cannot load leaves the rest of the dashboard working.
+        (error: unknown) => {
+          console.error('The operator console could not be loaded', error);
+          return null;
+        },
+      )
+    : null;

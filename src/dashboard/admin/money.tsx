@@ -1,0 +1,261 @@
+import CheckIcon from '@mui/icons-material/Check';
+import CloseIcon from '@mui/icons-material/Close';
+import { Button, Stack } from '@mui/material';
+import { useState } from 'react';
+import {
+  Confirm,
+  Datagrid,
+  Labeled,
+  List,
+  SelectInput,
+  Show,
+  SimpleList,
+  SimpleShowLayout,
+  TextField,
+  TopToolbar,
+  useRecordContext,
+  useTranslate,
+} from 'react-admin';
+import type { AdminDeposit, AdminWithdrawal } from '../../api/admin';
+import {
+  DateTimeText,
+  StatusChip,
+  TextPromptDialog,
+  statusChoices,
+  stopRowClick,
+  useConsoleAction,
+  useConsoleApi,
+  useDateTime,
+  useIsPhone,
+} from './common';
+
+export const DEPOSITS = 'admin/deposits';
+export const WITHDRAWALS = 'admin/withdrawals';
+
+const amountText = (amount: string, asset: string) => `${amount} ${asset}`;
+
+// ---------------------------------------------------------------------------------------------
+// Deposits: confirm (credits the user) or reject with a reason.
+
+const DepositActions = ({ size = 'small' }: { label?: string; size?: 'small' | 'medium' }) => {
+  const record = useRecordContext<AdminDeposit>();
+  const translate = useTranslate();
+  const api = useConsoleApi();
+  const [dialog, setDialog] = useState<'confirm' | 'reject' | null>(null);
+  const confirm = useConsoleAction((id: string) => api.adminDepositConfirm(id), 'admin.deposits.confirmed');
+  const reject = useConsoleAction((payload: { id: string; reason: string }) => api.adminDepositReject(payload), 'admin.deposits.rejected');
+  if (!record || record.status !== 'pending') return null;
+  const what = { amount: amountText(record.amount, record.asset), email: record.userEmail };
+  return (
+    <Stack direction="row" spacing={1} onClick={stopRowClick} data-actions={record.id}>
+      <Button size={size} variant="contained" color="success" startIcon={<CheckIcon />} onClick={() => setDialog('confirm')}>
+        {translate('admin.deposits.confirm')}
+      </Button>
+      <Button size={size} variant="outlined" color="error" startIcon={<CloseIcon />} onClick={() => setDialog('reject')}>
+        {translate('admin.reject')}
+      </Button>
+      <Confirm
+        isOpen={dialog === 'confirm'}
+        loading={confirm.isPending}
+        title={translate('admin.deposits.confirmTitle')}
+        content={translate('admin.deposits.confirmText', what)}
+        onClose={() => setDialog(null)}
+        onConfirm={() => confirm.mutate(record.id, { onSettled: () => setDialog(null) })}
+      />
+      <TextPromptDialog
+        open={dialog === 'reject'}
+        title={translate('admin.deposits.rejectTitle')}
+        text={translate('admin.deposits.rejectText', what)}
+        fieldLabel={translate('admin.reason')}
+        required
+        confirmLabel={translate('admin.reject')}
+        pending={reject.isPending}
+        onClose={() => setDialog(null)}
+        onSubmit={(reason) => reject.mutate({ id: record.id, reason }, { onSuccess: () => setDialog(null) })}
+      />
+    </Stack>
+  );
+};
+
+const depositFilters = [
+  <SelectInput key="status" source="status" label="admin.fields.status" choices={statusChoices(['pending', 'confirmed', 'rejected'])} alwaysOn />,
+];
+
+export const DepositList = () => {
+  const isPhone = useIsPhone();
+  const translate = useTranslate();
+  const dateTime = useDateTime();
+  return (
+    <List
+      resource={DEPOSITS}
+      title={translate('admin.deposits.title')}
+      filters={depositFilters}
+      filterDefaultValues={{ status: 'pending' }}
+      sort={{ field: 'createdAt', order: 'DESC' }}
+      perPage={20}
+      exporter={false}
+    >
+      {isPhone ? (
+        <SimpleList<AdminDeposit>
+          primaryText={(d) => amountText(d.amount, d.asset)}
+          secondaryText={(d) => d.userEmail}
+          tertiaryText={(d) => `${translate(`admin.status.${d.status}`)} · ${dateTime(d.createdAt)}`}
+          linkType="show"
+        />
+      ) : (
+        <Datagrid rowClick="show" bulkActionButtons={false}>
+          <DateTimeText source="createdAt" label="admin.fields.createdAt" />
+          <TextField source="userEmail" label="admin.fields.user" />
+          <TextField source="amount" label="admin.fields.amount" />
+          <TextField source="txHash" label="admin.fields.txHash" emptyText="—" sx={{ wordBreak: 'break-all' }} />
+          <StatusChip label="admin.fields.status" />
+          <TextField source="reason" label="admin.fields.reason" emptyText="—" />
+          <DepositActions label="admin.fields.actions" />
+        </Datagrid>
+      )}
+    </List>
+  );
+};
+
+const DepositShowActions = () => (
+  <TopToolbar>
+    <DepositActions size="medium" />
+  </TopToolbar>
+);
+
+export const DepositShow = () => {
+  const translate = useTranslate();
+  return (
+    <Show resource={DEPOSITS} title={translate('admin.deposits.showTitle')} actions={<DepositShowActions />}>
+      <SimpleShowLayout>
+        <TextField source="userEmail" label="admin.fields.user" />
+        <TextField source="amount" label="admin.fields.amount" />
+        <TextField source="asset" label="admin.fields.asset" />
+        <TextField source="address" label="admin.fields.address" sx={{ wordBreak: 'break-all' }} />
+        <TextField source="txHash" label="admin.fields.txHash" emptyText="—" sx={{ wordBreak: 'break-all' }} />
+        <Labeled label="admin.fields.status">
+          <StatusChip />
+        </Labeled>
+        <TextField source="reason" label="admin.fields.reason" emptyText="—" />
+        <DateTimeText source="createdAt" label="admin.fields.createdAt" />
+        <DateTimeText source="decidedAt" label="admin.fields.decidedAt" />
+      </SimpleShowLayout>
+    </Show>
+  );
+};
+
+// ---------------------------------------------------------------------------------------------
+// Withdrawals: approve (optionally with the chain transaction hash) or reject with a reason
+// (the held amount and fee go back to the user).
+
+const WithdrawalActions = ({ size = 'small' }: { label?: string; size?: 'small' | 'medium' }) => {
+  const record = useRecordContext<AdminWithdrawal>();
+  const translate = useTranslate();
+  const api = useConsoleApi();
+  const [dialog, setDialog] = useState<'approve' | 'reject' | null>(null);
+  const approve = useConsoleAction((payload: { id: string; txHash?: string }) => api.adminWithdrawalApprove(payload), 'admin.withdrawals.approved');
+  const reject = useConsoleAction((payload: { id: string; reason: string }) => api.adminWithdrawalReject(payload), 'admin.withdrawals.rejected');
+  if (!record || record.status !== 'pending') return null;
+  const what = { amount: amountText(record.amount, record.asset), email: record.userEmail, address: record.address };
+  return (
+    <Stack direction="row" spacing={1} onClick={stopRowClick} data-actions={record.id}>
+      <Button size={size} variant="contained" color="success" startIcon={<CheckIcon />} onClick={() => setDialog('approve')}>
+        {translate('admin.withdrawals.approve')}
+      </Button>
+      <Button size={size} variant="outlined" color="error" startIcon={<CloseIcon />} onClick={() => setDialog('reject')}>
+        {translate('admin.reject')}
+      </Button>
+      <TextPromptDialog
+        open={dialog === 'approve'}
+        title={translate('admin.withdrawals.approveTitle')}
+        text={translate('admin.withdrawals.approveText', what)}
+        fieldLabel={translate('admin.fields.txHash')}
+        required={false}
+        confirmLabel={translate('admin.withdrawals.approve')}
+        pending={approve.isPending}
+        onClose={() => setDialog(null)}
+        onSubmit={(txHash) => approve.mutate(txHash ? { id: record.id, txHash } : { id: record.id }, { onSuccess: () => setDialog(null) })}
+      />
+      <TextPromptDialog
+        open={dialog === 'reject'}
+        title={translate('admin.withdrawals.rejectTitle')}
+        text={translate('admin.withdrawals.rejectText', what)}
+        fieldLabel={translate('admin.reason')}
+        required
+        confirmLabel={translate('admin.reject')}
+        pending={reject.isPending}
+        onClose={() => setDialog(null)}
+        onSubmit={(reason) => reject.mutate({ id: record.id, reason }, { onSuccess: () => setDialog(null) })}
+      />
+    </Stack>
+  );
+};
+
+const withdrawalFilters = [
+  <SelectInput key="status" source="status" label="admin.fields.status" choices={statusChoices(['pending', 'approved', 'rejected'])} alwaysOn />,
+];
+
+export const WithdrawalList = () => {
+  const isPhone = useIsPhone();
+  const translate = useTranslate();
+  const dateTime = useDateTime();
+  return (
+    <List
+      resource={WITHDRAWALS}
+      title={translate('admin.withdrawals.title')}
+      filters={withdrawalFilters}
+      filterDefaultValues={{ status: 'pending' }}
+      sort={{ field: 'createdAt', order: 'DESC' }}
+      perPage={20}
+      exporter={false}
+    >
+      {isPhone ? (
+        <SimpleList<AdminWithdrawal>
+          primaryText={(w) => amountText(w.amount, w.asset)}
+          secondaryText={(w) => w.userEmail}
+          tertiaryText={(w) => `${translate(`admin.status.${w.status}`)} · ${dateTime(w.createdAt)}`}
+          linkType="show"
+        />
+      ) : (
+        <Datagrid rowClick="show" bulkActionButtons={false}>
+          <DateTimeText source="createdAt" label="admin.fields.createdAt" />
+          <TextField source="userEmail" label="admin.fields.user" />
+          <TextField source="amount" label="admin.fields.amount" />
+          <TextField source="fee" label="admin.fields.fee" />
+          <TextField source="address" label="admin.fields.address" sx={{ wordBreak: 'break-all' }} />
+          <StatusChip label="admin.fields.status" />
+          <TextField source="reason" label="admin.fields.reason" emptyText="—" />
+          <WithdrawalActions label="admin.fields.actions" />
+        </Datagrid>
+      )}
+    </List>
+  );
+};
+
+const WithdrawalShowActions = () => (
+  <TopToolbar>
+    <WithdrawalActions size="medium" />
+  </TopToolbar>
+);
+
+export const WithdrawalShow = () => {
+  const translate = useTranslate();
+  return (
+    <Show resource={WITHDRAWALS} title={translate('admin.withdrawals.showTitle')} actions={<WithdrawalShowActions />}>
+      <SimpleShowLayout>
+        <TextField source="userEmail" label="admin.fields.user" />
+        <TextField source="amount" label="admin.fields.amount" />
+        <TextField source="fee" label="admin.fields.fee" />
+        <TextField source="asset" label="admin.fields.asset" />
+        <TextField source="address" label="admin.fields.address" sx={{ wordBreak: 'break-all' }} />
+        <TextField source="txHash" label="admin.fields.txHash" emptyText="—" sx={{ wordBreak: 'break-all' }} />
+        <Labeled label="admin.fields.status">
+          <StatusChip />
+        </Labeled>
+        <TextField source="reason" label="admin.fields.reason" emptyText="—" />
+        <DateTimeText source="createdAt" label="admin.fields.createdAt" />
+        <DateTimeText source="decidedAt" label="admin.fields.decidedAt" />
+      </SimpleShowLayout>
+    </Show>
+  );
+};

@@ -1,0 +1,488 @@
+import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { CommunityMember } from '../../api/member';
+import type { Deposit, LedgerRecord, WalletBalances, WalletConfig, Withdrawal } from '../../api/wallet';
+import { fail, ok, type Handler, type RecordedRequest } from '../../testing/fakeServer';
+import { findHeading, identityRoute, renderApp, startSignedInZhCN } from '../../testing/renderApp';
+
+const balances: WalletBalances = {
+  balances: [
+    { asset: 'USDT', available: '1234.5', held: '21' },
+    { asset: 'CARD', available: '2', held: '0' },
+    { asset: 'POINTS', available: '88.25', held: '0' },
+    { asset: 'FUEL', available: '10', held: '0' },
+  ],
+};
+
+const config: WalletConfig = {
+  depositNetwork: 'TRC20',
+  withdrawFee: '1',
+  withdrawMin: '10',
+  transferMin: '1',
+  swapRates: [
+    { from: 'USDT', to: 'FUEL', rate: '1' },
+    { from: 'USDT', to: 'CARD', rate: '0.01' },
+    { from: 'POINTS', to: 'FUEL', rate: '0.5' },
+  ],
+};
+
+const ADDRESS = 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE';
+const OUT = 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7';
+const HASH = '0xabababababababababababababababababababababababababababababababab';
+
+const deposit: Deposit = {
+  id: 'd-1',
+  asset: 'USDT',
+  amount: '100',
+  address: ADDRESS,
+  txHash: '0xfeed',
+  status: 'pending',
+  reason: null,
+  createdAt: '2026-03-02T08:00:00.000Z',
+  decidedAt: null,
+};
+const withdrawal: Withdrawal = {
+  id: 'w-1',
+  asset: 'USDT',
+  amount: '20',
+  fee: '1',
+  address: 'TXYZ-out',
+  status: 'rejected',
+  reason: 'address on a blocked list',
+  createdAt: '2026-03-01T08:00:00.000Z',
+  decidedAt: '2026-03-01T09:00:00.000Z',
+};
+
+const record = (id: string, extra: Partial<LedgerRecord> = {}): LedgerRecord => ({
+  id,
+  transactionId: `tx-${id}`,
+  asset: 'USDT',
+  kind: 'transfer_out',
+  amount: '-12.5',
+  balanceAfter: '987.5',
+  detail: { to: 'b***@example.com' },
+  createdAt: '2026-03-03T10:00:00.000Z',
+  ...extra,
+});
+
+const page = <T,>(list: T[], total = list.length) => ok({ list, total });
+
+const wallet = (extra: Record<string, Handler> = {}): Record<string, Handler> => ({
+  ...identityRoute,
+  'GET /api/wallet/balances': () => ok(balances),
+  'GET /api/wallet/config': () => ok(config),
+  'GET /api/wallet/deposit-address': () => ok({ asset: 'USDT', network: 'TRC20', address: ADDRESS }),
+  'GET /api/wallet/deposits': () => page([deposit]),
+  'GET /api/wallet/withdrawals': () => page([withdrawal]),
+  ...extra,
+});
+
+type App = Awaited<ReturnType<typeof renderApp>>;
+const sent = (app: App, method: string, path: string) => app.server.requests.filter((r) => r.method === method && r.path === path);
+const bodies = (app: App, path: string) => sent(app, 'POST', path).map((r) => r.body!);
+const queryOf = (request: RecordedRequest) => Object.fromEntries(new URL(request.url, 'http://localhost').searchParams);
+const KEY = /^[0-9a-f]{32}$/;
+
+/** Answers one after another (the last one repeats). */
+const answers = (...list: ReturnType<Handler>[]): Handler => {
+  let n = 0;
+  return () => list[Math.min(n++, list.length - 1)]!;
+};
+/** A gateway error page instead of an envelope: the answer is lost. */
+const badGateway = () => ({ status: 502, body: 'bad gateway' });
+
+const amountInput = () => screen.getByRole('textbox', { name: /^数量/ });
+const spendInput = () => screen.getByRole('textbox', { name: /^支付/ });
+
+// Whole-app renders on a busy machine: give every wait some slack.
+configure({ asyncUtilTimeout: 5000 });
+
+beforeEach(startSignedInZhCN);
+afterEach(() => vi.unstubAllGlobals());
+
+describe('wallet overview', () => {
+  it('shows the four balances with what is held, the actions, the record links and the recent deposits and withdrawals', async () => {
+    await renderApp('/profile/wallet', wallet());
+    await findHeading('钱包');
+    const card = (asset: string) => document.querySelector<HTMLElement>(`[data-balance="${asset}"]`)!;
+    await waitFor(() => expect(card('USDT').querySelector('[data-field="available"]')).toHaveTextContent('1,234.50'));
+    expect(within(card('USDT')).getByText('冻结 21.00')).toBeInTheDocument();
+    expect(within(card('CARD')).getByText('激活卡')).toBeInTheDocument();
+    expect(card('CARD').querySelector('[data-field="available"]')).toHaveTextContent(/^2$/);
+    expect(card('POINTS').querySelector('[data-field="available"]')).toHaveTextContent('88.25');
+    expect(within(card('FUEL')).getByText('燃料')).toBeInTheDocument();
+    expect(within(card('USDT')).getByRole('link', { name: '查看记录' })).toHaveAttribute('href', '/profile/wallet/usdt-records');
+    expect(within(card('CARD')).getByRole('link', { name: '查看记录' })).toHaveAttribute('href', '/profile/wallet/card-records');
+
+    const actions = within(screen.getByRole('navigation', { name: '钱包操作' }));
+    expect(actions.getByRole('link', { name: '充值' })).toHaveAttribute('href', '/profile/wallet/recharge');
+    expect(actions.getByRole('link', { name: '提现' })).toHaveAttribute('href', '/profile/wallet/withdraw');
+    expect(actions.getByRole('link', { name: '转账' })).toHaveAttribute('href', '/profile/wallet/transfer');
+    expect(actions.getByRole('link', { name: '兑换' })).toHaveAttribute('href', '/profile/wallet/exchange');
+    expect(actions.getByRole('link', { name: '积分转账' })).toHaveAttribute('href', '/profile/wallet/points-transfer');
+    expect(screen.getByRole('link', { name: 'USDT 记录' })).toHaveAttribute('href', '/profile/wallet/usdt-records');
+    expect(screen.getByRole('link', { name: '激活卡记录' })).toHaveAttribute('href', '/profile/wallet/card-records');
+    expect(screen.getByRole('link', { name: '积分记录' })).toHaveAttribute('href', '/profile/wallet/points-records');
+
+    const recent = document.querySelector<HTMLElement>('[data-section="recent"]')!;
+    await waitFor(() => expect(recent.querySelectorAll('[data-movement]')).toHaveLength(2));
+    // Pending first.
+    expect(recent.querySelector('[data-movement]')).toHaveAttribute('data-movement', 'd-1');
+    expect(within(recent).getByText('充值 100.00 USDT')).toBeInTheDocument();
+    expect(within(recent).getByText('待确认')).toBeInTheDocument();
+    expect(within(recent).getByText('提现 20.00 USDT')).toBeInTheDocument();
+    expect(within(recent).getByText('已拒绝')).toBeInTheDocument();
+    expect(within(recent).getByText('原因：address on a blocked list')).toBeInTheDocument();
+  });
+
+  it('shows a failed load with a retry that loads again', async () => {
+    let down = true;
+    const app = await renderApp('/profile/wallet', wallet({ 'GET /api/wallet/balances': () => (down ? fail(99999) : ok(balances)) }));
+    expect(await screen.findByText('未知错误')).toBeInTheDocument();
+    down = false;
+    await userEvent.click(screen.getByRole('button', { name: '重试' }));
+    await waitFor(() => expect(document.querySelector('[data-balance="USDT"] [data-field="available"]')).toHaveTextContent('1,234.50'));
+    expect(sent(app, 'GET', '/api/wallet/balances').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('says so when there is no deposit or withdrawal yet', async () => {
+    await renderApp('/profile/wallet', wallet({ 'GET /api/wallet/deposits': () => page([]), 'GET /api/wallet/withdrawals': () => page([]) }));
+    expect(await screen.findByText('暂无充值或提现。')).toBeInTheDocument();
+  });
+});
+
+describe('recharge', () => {
+  it('shows the deposit address with its network, QR code and copy button', async () => {
+    const writeText = vi.fn(async () => undefined);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    await renderApp('/profile/wallet/recharge', wallet());
+    await findHeading('充值');
+    expect(await screen.findByText(ADDRESS)).toBeInTheDocument();
+    expect(screen.getByText('网络：TRC20')).toBeInTheDocument();
+    expect(await screen.findByRole('img', { name: '充值地址二维码' })).toHaveAttribute('src', expect.stringMatching(/^data:image\/svg\+xml/));
+    await userEvent.click(screen.getByRole('button', { name: '复制地址' }));
+    expect(writeText).toHaveBeenCalledWith(ADDRESS);
+    expect(await screen.findByText('地址已复制')).toBeInTheDocument();
+    // The user's deposits, with their status.
+    const list = document.querySelector<HTMLElement>('[data-section="deposit-list"]')!;
+    await waitFor(() => expect(within(list).getByText('待确认')).toBeInTheDocument());
+    expect(within(list).getByText('交易 0xfeed')).toBeInTheDocument();
+  });
+
+  it('files a pending deposit with an idempotency key, checks the amount first, and refreshes the list', async () => {
+    const app = await renderApp('/profile/wallet/recharge', wallet({ 'POST /api/wallet/recharge': (r) => ok({ ...deposit, id: 'd-2', amount: r.body?.amount }) }));
+    await screen.findByText(ADDRESS);
+    await userEvent.type(amountInput(), 'abc');
+    await userEvent.click(screen.getByRole('button', { name: '提交充值' }));
+    expect(await screen.findByText('请输入数字，例如 10 或 10.5')).toBeInTheDocument();
+    await userEvent.clear(amountInput());
+    await userEvent.type(amountInput(), '1.123456789');
+    await userEvent.click(screen.getByRole('button', { name: '提交充值' }));
+    expect(await screen.findByText('最多 8 位小数')).toBeInTheDocument();
+    await userEvent.clear(amountInput());
+    await userEvent.type(amountInput(), '0');
+    await userEvent.click(screen.getByRole('button', { name: '提交充值' }));
+    expect(await screen.findByText('数量必须大于 0')).toBeInTheDocument();
+    expect(bodies(app, '/api/wallet/recharge')).toHaveLength(0);
+
+    await userEvent.clear(amountInput());
+    await userEvent.type(amountInput(), '100.50');
+    const hash = screen.getByRole('textbox', { name: /交易哈希/ });
+    await userEvent.type(hash, '0xabc');
+    await userEvent.click(screen.getByRole('button', { name: '提交充值' }));
+    expect(await screen.findByText('交易哈希为 64 位十六进制字符（可带 0x）')).toBeInTheDocument();
+    expect(bodies(app, '/api/wallet/recharge')).toHaveLength(0);
+    await userEvent.clear(hash);
+    await userEvent.type(hash, ` ${HASH} `);
+    const listsBefore = sent(app, 'GET', '/api/wallet/deposits').length;
+    await userEvent.click(screen.getByRole('button', { name: '提交充值' }));
+    expect(await screen.findByText('充值已提交，确认后到账。')).toBeInTheDocument();
+    const [body] = bodies(app, '/api/wallet/recharge');
+    expect(body).toEqual({ amount: '100.5', txHash: HASH, idempotencyKey: expect.stringMatching(KEY) });
+    expect(amountInput()).toHaveValue('');
+    await waitFor(() => expect(sent(app, 'GET', '/api/wallet/deposits').length).toBeGreaterThan(listsBefore));
+  }, 60_000);
+});
+
+describe('withdraw', () => {
+  const fillAndReview = async (address: string, amount: string) => {
+    const addressInput = screen.getByRole('textbox', { name: /^提现地址/ });
+    await userEvent.clear(addressInput);
+    await userEvent.type(addressInput, address);
+    await userEvent.clear(amountInput());
+    await userEvent.type(amountInput(), amount);
+    await userEvent.click(screen.getByRole('button', { name: '提现' }));
+  };
+
+  it('shows the fee, the minimum, what arrives and what is held', async () => {
+    await renderApp('/profile/wallet/withdraw', wallet());
+    await findHeading('提现');
+    const summary = await waitFor(() => {
+      const found = document.querySelector<HTMLElement>('[data-section="withdraw-summary"]');
+      expect(found).not.toBeNull();
+      return found!;
+    });
+    expect(summary.querySelector('[data-summary="fee"]')).toHaveTextContent('手续费1.00 USDT');
+    expect(summary.querySelector('[data-summary="min"]')).toHaveTextContent('最小提现10.00 USDT');
+    await waitFor(() => expect(screen.getByText('可用 1,234.50 USDT')).toBeInTheDocument());
+    await userEvent.type(amountInput(), '50');
+    expect(summary.querySelector('[data-summary="arrives"]')).toHaveTextContent('实际到账50.00 USDT');
+    expect(summary.querySelector('[data-summary="held"]')).toHaveTextContent('审核期间冻结51.00 USDT');
+    // The user's withdrawals, with status and reason.
+    const list = document.querySelector<HTMLElement>('[data-section="withdrawal-list"]')!;
+    await waitFor(() => expect(within(list).getByText('原因：address on a blocked list')).toBeInTheDocument());
+    expect(within(list).getByText('已拒绝')).toBeInTheDocument();
+  });
+
+  it('refuses an amount under the minimum before asking for the password', async () => {
+    const app = await renderApp('/profile/wallet/withdraw', wallet());
+    await screen.findByText('可用 1,234.50 USDT');
+    await fillAndReview('TAddr', '5');
+    expect(await screen.findByText('不能少于 10')).toBeInTheDocument();
+    expect(screen.getByText('不是有效的 TRC20 地址')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(bodies(app, '/api/wallet/withdraw')).toHaveLength(0);
+  });
+
+  it('confirms by the login password; a wrong one (11002) keeps the key for the retry; a new withdrawal gets a new key', async () => {
+    const app = await renderApp(
+      '/profile/wallet/withdraw',
+      wallet({ 'POST /api/wallet/withdraw': answers(fail(11002, 'wrong password'), ok({ ...withdrawal, status: 'pending' }), fail(11003)) }),
+    );
+    await screen.findByText('可用 1,234.50 USDT');
+    await fillAndReview(` ${OUT} `, '50');
+    let dialog = within(await screen.findByRole('dialog'));
+    expect(dialog.getByText(`确定提现 50.00 USDT 到 ${OUT} 吗？`)).toBeInTheDocument();
+    expect(dialog.getByText('将冻结 51.00 USDT（含手续费 1.00 USDT）。')).toBeInTheDocument();
+    await userEvent.type(dialog.getByLabelText(/^登录密码/), 'wrong-one');
+    await userEvent.click(dialog.getByRole('button', { name: '确认提现' }));
+    expect(await dialog.findByText('密码错误')).toBeInTheDocument();
+
+    await userEvent.type(dialog.getByLabelText(/^登录密码/), 'Right-Password-1');
+    await userEvent.click(dialog.getByRole('button', { name: '确认提现' }));
+    expect(await screen.findByText('提现已提交，等待审核。')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const [first, second] = bodies(app, '/api/wallet/withdraw');
+    expect(first).toMatchObject({ amount: '50', address: OUT, password: 'wrong-one', idempotencyKey: expect.stringMatching(KEY) });
+    expect(second).toMatchObject({ amount: '50', address: OUT, password: 'Right-Password-1', idempotencyKey: first!.idempotencyKey });
+    // A signed call: the client adds uuid, timestamp and sign.
+    expect(second).toMatchObject({ uuid: expect.stringMatching(KEY), sign: expect.any(String), timestamp: expect.any(Number) });
+
+    // The same figures again are a new withdrawal: a new key.
+    await fillAndReview(OUT, '50');
+    dialog = within(await screen.findByRole('dialog'));
+    await userEvent.type(dialog.getByLabelText(/^登录密码/), 'Right-Password-1');
+    await userEvent.click(dialog.getByRole('button', { name: '确认提现' }));
+    expect(await dialog.findByText('余额不足')).toBeInTheDocument();
+    const third = bodies(app, '/api/wallet/withdraw')[2]!;
+    expect(third.idempotencyKey).toMatch(KEY);
+    expect(third.idempotencyKey).not.toBe(first!.idempotencyKey);
+  }, 60_000);
+});
+
+describe('transfer', () => {
+  const send = async (to: string, amount: string) => {
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const recipient = screen.getByRole('textbox', { name: /^收款人/ });
+    await userEvent.clear(recipient);
+    await userEvent.type(recipient, to);
+    await userEvent.clear(amountInput());
+    await userEvent.type(amountInput(), amount);
+    await userEvent.click(screen.getByRole('button', { name: '转账' }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '确认' }));
+  };
+
+  it('keeps the key when the same transfer is retried after a failure, and makes a new one when the form changes or after success', async () => {
+    const app = await renderApp(
+      '/profile/wallet/transfer',
+      wallet({
+        'POST /api/wallet/transfer': answers(badGateway(), fail(11003, 'insufficient USDT balance', { asset: 'USDT' }), fail(11000), ok(record('r-1')), ok(record('r-2'))),
+      }),
+    );
+    await findHeading('转账');
+    await screen.findByText(/可用 1,234.50 USDT/);
+    expect(screen.getByText(/最少 1.00 USDT/)).toBeInTheDocument();
+
+    await send('friend@example.com', '12.5');
+    expect(await screen.findByRole('alert')).toHaveTextContent('服务器返回错误（HTTP 502）。');
+    // The same transfer again: the lost answer may have gone through, so the same key.
+    await userEvent.click(screen.getByRole('button', { name: '转账' }));
+    expect(within(await screen.findByRole('dialog')).getByText('确定向 friend@example.com 转账 12.50 USDT 吗？转账后无法撤回。')).toBeInTheDocument();
+    await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: '确认' }));
+    expect(await screen.findByText('余额不足')).toBeInTheDocument();
+    // Another amount is another transfer.
+    await send('friend@example.com', '10');
+    expect(await screen.findByText('用户不存在')).toBeInTheDocument();
+    // ... and that one retried keeps its key, then succeeds.
+    await send('friend@example.com', '10');
+    expect(await screen.findByText('转账成功')).toBeInTheDocument();
+    await waitFor(() => expect(amountInput()).toHaveValue(''));
+    await send('friend@example.com', '10');
+    await waitFor(() => expect(bodies(app, '/api/wallet/transfer')).toHaveLength(5));
+
+    const keys = bodies(app, '/api/wallet/transfer').map((b) => b.idempotencyKey as string);
+    expect(bodies(app, '/api/wallet/transfer')[0]).toMatchObject({ to: 'friend@example.com', amount: '12.5' });
+    keys.forEach((key) => expect(key).toMatch(KEY));
+    expect(keys[1]).toBe(keys[0]);
+    expect(keys[2]).not.toBe(keys[0]);
+    expect(keys[3]).toBe(keys[2]);
+    expect(keys[4]).not.toBe(keys[3]);
+  }, 60_000);
+
+  it('disables the button while the transfer is in flight, and refreshes the balances after it', async () => {
+    const app = await renderApp('/profile/wallet/transfer', wallet({ 'POST /api/wallet/transfer': () => ({ ...ok(record('r-1')), delayMs: 300 }) }));
+    await screen.findByText(/可用 1,234.50 USDT/);
+    const before = sent(app, 'GET', '/api/wallet/balances').length;
+    await send('u-2', '3');
+    // The confirmation stays, its buttons blocked, until the answer arrives.
+    const dialog = within(screen.getByRole('dialog'));
+    await waitFor(() => expect(dialog.getByRole('button', { name: '确认' })).toBeDisabled());
+    expect(dialog.getByRole('button', { name: '取消' })).toBeDisabled();
+    expect(await screen.findByText('转账成功')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(screen.getByRole('button', { name: '转账' })).toBeEnabled();
+    await waitFor(() => expect(sent(app, 'GET', '/api/wallet/balances').length).toBeGreaterThan(before));
+    expect(bodies(app, '/api/wallet/transfer')).toHaveLength(1);
+  });
+});
+
+describe('points transfer', () => {
+  const members: CommunityMember[] = [
+    { id: 'u-7', email: 'a***@example.com', nickname: 'Alice', level: 1, activated: true, depth: 1, runningTasks: 2, joinedAt: '2026-01-01T00:00:00Z', lastActiveAt: null },
+  ];
+
+  it('explains the down-line rule, offers the team, and shows 16000 and 16001', async () => {
+    const app = await renderApp(
+      '/profile/wallet/points-transfer',
+      wallet({
+        'GET /api/invite/community': () => ok({ list: members, total: 1, direct: 1, team: 1 }),
+        'POST /api/wallet/points-transfer': answers(fail(16000), fail(16001), ok(record('p-1', { asset: 'POINTS', kind: 'points_out' }))),
+      }),
+    );
+    await findHeading('积分转账');
+    expect(screen.getByText(/积分只能转给自己的下级/)).toBeInTheDocument();
+    await screen.findByText(/可用 88.25 积分/);
+    const recipient = screen.getByRole('textbox', { name: /^下级成员/ });
+    await userEvent.type(recipient, 'stranger@example.com');
+    await userEvent.type(amountInput(), '5');
+    await userEvent.click(screen.getByRole('button', { name: '转账' }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '确认' }));
+    expect(await screen.findByText('积分只能转给下级')).toBeInTheDocument();
+
+    await userEvent.clear(recipient);
+    await userEvent.type(recipient, 'demo@example.com');
+    await userEvent.click(screen.getByRole('button', { name: '转账' }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '确认' }));
+    expect(await screen.findByText('不能转给自己')).toBeInTheDocument();
+
+    await userEvent.click(await screen.findByRole('button', { name: 'Alice · a***@example.com' }));
+    expect(recipient).toHaveValue('u-7');
+    await userEvent.click(screen.getByRole('button', { name: '转账' }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '确认' }));
+    expect(await screen.findByText('积分已转出')).toBeInTheDocument();
+    const sentBodies = bodies(app, '/api/wallet/points-transfer');
+    expect(sentBodies.map((b) => [b.to, b.amount])).toEqual([
+      ['stranger@example.com', '5'],
+      ['demo@example.com', '5'],
+      ['u-7', '5'],
+    ]);
+    expect(new Set(sentBodies.map((b) => b.idempotencyKey)).size).toBe(3);
+  }, 60_000);
+});
+
+describe('swap', () => {
+  it('previews what the chosen rate gives, whole cards only, and sends the conversion', async () => {
+    const app = await renderApp('/profile/wallet/exchange', wallet({ 'POST /api/wallet/exchange': answers(fail(10002), ok(record('s-1', { kind: 'swap_out' }))) }));
+    await findHeading('兑换');
+    const receive = () => document.querySelector('[data-field="receive"]');
+    expect(await screen.findByText('1 USDT = 1 燃料')).toBeInTheDocument();
+    await userEvent.type(spendInput(), '12.345');
+    expect(receive()).toHaveTextContent('12.345 燃料');
+
+    // USDT -> activation cards at 0.01: 100 USDT a card.
+    await userEvent.click(screen.getByRole('combobox', { name: '兑换方向' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'USDT → 激活卡' }));
+    expect(screen.getByText('1 USDT = 0.01 张')).toBeInTheDocument();
+    await userEvent.clear(spendInput());
+    await userEvent.type(spendInput(), '150');
+    expect(receive()).toHaveTextContent('1 张');
+    expect(screen.getByText('激活卡只能按整数兑换：请支付 100 USDT 的整数倍。')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: '兑换' })).toBeDisabled();
+    await userEvent.clear(spendInput());
+    await userEvent.type(spendInput(), '300');
+    expect(receive()).toHaveTextContent('3 张');
+
+    await userEvent.click(screen.getByRole('button', { name: '兑换' }));
+    expect(await screen.findByText('参数超出范围')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: '兑换' }));
+    expect(await screen.findByText('兑换成功')).toBeInTheDocument();
+    const [first, second] = bodies(app, '/api/wallet/exchange');
+    expect(first).toMatchObject({ from: 'USDT', to: 'CARD', amount: '300', idempotencyKey: expect.stringMatching(KEY) });
+    expect(second!.idempotencyKey).toBe(first!.idempotencyKey);
+
+    // Points to fuel at 0.5.
+    await userEvent.click(screen.getByRole('combobox', { name: '兑换方向' }));
+    await userEvent.click(await screen.findByRole('option', { name: '积分 → 燃料' }));
+    await userEvent.type(spendInput(), '0.3');
+    expect(receive()).toHaveTextContent('0.15 燃料');
+  }, 60_000);
+});
+
+describe('records', () => {
+  const records = [
+    record('r-1'),
+    record('r-2', { kind: 'recharge', amount: '100', balanceAfter: '1000', detail: { depositId: 'd-9' }, createdAt: '2026-03-02T10:00:00.000Z' }),
+  ];
+
+  it('lists the records of the asset with kind, signed amount, balance after and details', async () => {
+    const app = await renderApp('/profile/wallet/usdt-records', wallet({ 'GET /api/wallet/records': () => page(records, 2) }));
+    await findHeading('USDT 记录');
+    const table = await screen.findByRole('table', { name: '记录' });
+    const rows = within(table).getAllByRole('row');
+    expect(rows).toHaveLength(3);
+    expect(within(rows[1]!).getByText('转出')).toBeInTheDocument();
+    expect(within(rows[1]!).getByText('-12.50')).toBeInTheDocument();
+    expect(within(rows[1]!).getByText('987.50')).toBeInTheDocument();
+    expect(within(rows[1]!).getByText('转给: b***@example.com')).toBeInTheDocument();
+    expect(within(rows[2]!).getByText('充值')).toBeInTheDocument();
+    expect(within(rows[2]!).getByText('+100.00')).toBeInTheDocument();
+    expect(within(rows[2]!).getByText('充值单: d-9')).toBeInTheDocument();
+    const [request] = sent(app, 'GET', '/api/wallet/records');
+    expect(queryOf(request!)).toEqual({ asset: 'USDT', timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, page: '1', pageSize: '20' });
+  });
+
+  it('sends the kind and date filters and the page, back to page 1 when a filter changes', async () => {
+    const app = await renderApp('/profile/wallet/card-records', wallet({ 'GET /api/wallet/records': () => page([record('c-1', { asset: 'CARD', kind: 'activation', amount: '-1', balanceAfter: '1' })], 45) }));
+    await findHeading('激活卡记录');
+    await screen.findByText('激活');
+    const last = () => queryOf(sent(app, 'GET', '/api/wallet/records').at(-1)!);
+    expect(last()).toMatchObject({ asset: 'CARD', page: '1', pageSize: '20' });
+
+    await userEvent.click(screen.getByRole('button', { name: /下一页|next page/i }));
+    await waitFor(() => expect(last()).toMatchObject({ page: '2' }));
+
+    await userEvent.click(screen.getByRole('combobox', { name: '类型' }));
+    await userEvent.click(await screen.findByRole('option', { name: '兑换获得' }));
+    await waitFor(() => expect(last()).toMatchObject({ asset: 'CARD', kind: 'swap_in', page: '1' }));
+
+    fireEvent.change(screen.getByLabelText('开始日期'), { target: { value: '2026-03-01' } });
+    fireEvent.change(screen.getByLabelText('结束日期'), { target: { value: '2026-03-31' } });
+    await waitFor(() => expect(last()).toMatchObject({ kind: 'swap_in', from: '2026-03-01', to: '2026-03-31', timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone }));
+
+    // An end before the start is not asked.
+    const count = sent(app, 'GET', '/api/wallet/records').length;
+    fireEvent.change(screen.getByLabelText('结束日期'), { target: { value: '2026-02-01' } });
+    expect(await screen.findByText('结束日期早于开始日期')).toBeInTheDocument();
+    expect(sent(app, 'GET', '/api/wallet/records')).toHaveLength(count);
+
+    await userEvent.click(screen.getByRole('button', { name: '清除筛选' }));
+    await waitFor(() => expect(last()).toEqual({ asset: 'CARD', timeZone: expect.any(String), page: '1', pageSize: '20' }));
+  }, 60_000);
+
+  it('says when there is nothing to show', async () => {
+    await renderApp('/profile/wallet/points-records', wallet({ 'GET /api/wallet/records': () => page([]) }));
+    await findHeading('积分记录');
+    expect(await screen.findByText('暂无记录。')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,183 @@
+import { Box, Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Paper, Stack, TextField, Typography } from '@mui/material';
+import { useState, type FormEvent } from 'react';
+import { useDataProvider, useLocaleState, useTranslate } from 'react-admin';
+import { ErrorCode } from '../../api/errors';
+import type { WithdrawPayload } from '../../api/wallet';
+import type { AppDataProvider } from '../../dataProvider/dataProvider';
+import { Screen } from '../layout/Screen';
+import { ActionError, AmountField, AvailableHint, LoadError, MovementList, SubmitButton, balanceOf, section, useBalances, useWalletConfig } from './parts';
+import { useWalletAction } from './useWalletAction';
+import { ASSET_PLACES, checkAmount, formatAmount, looksLikeAddress, withdrawHold } from './walletText';
+
+const ADDRESS_MAX = 128;
+
+const SummaryLine = ({ label, value, strong = false, name }: { label: string; value: string; strong?: boolean; name: string }) => (
+  <Stack direction="row" spacing={2} sx={{ justifyContent: 'space-between' }} data-summary={name}>
+    <Typography variant="body2" color="text.secondary">
+      {label}
+    </Typography>
+    <Typography variant="body2" sx={{ fontWeight: strong ? 700 : 500, fontVariantNumeric: 'tabular-nums', textAlign: 'right' }}>
+      {value}
+    </Typography>
+  </Stack>
+);
+
+/** `/profile/wallet/withdraw`: USDT out to an address, held (amount plus fee) until an operator approves; confirmed by the login password. */
+export const WithdrawPage = () => {
+  const translate = useTranslate();
+  const [locale] = useLocaleState();
+  const dataProvider = useDataProvider<AppDataProvider>();
+  const balances = useBalances();
+  const config = useWalletConfig();
+  const [address, setAddress] = useState('');
+  const [amount, setAmount] = useState('');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<{ address?: string; amount?: string; password?: string }>({});
+  /** The checked request waiting for the password. */
+  const [confirming, setConfirming] = useState<{ amount: string; address: string } | null>(null);
+  const action = useWalletAction((payload: WithdrawPayload) => dataProvider.walletWithdraw(payload), { successKey: 'wallet.withdraw.done' });
+
+  const usdt = balanceOf(balances.data?.balances, 'USDT');
+  const fee = config.data?.withdrawFee;
+  const min = config.data?.withdrawMin;
+  const typed = checkAmount(amount, { places: ASSET_PLACES.USDT });
+  const usdtText = (value: string) => `${formatAmount(value, 'USDT', locale)} USDT`;
+
+  const review = (event: FormEvent) => {
+    event.preventDefault();
+    const checked = checkAmount(amount, { places: ASSET_PLACES.USDT, min });
+    const next: typeof errors = {};
+    if (!address.trim()) next.address = translate('ra.validation.required');
+    else if (!looksLikeAddress(address.trim(), config.data?.depositNetwork)) next.address = translate('wallet.validation.address', { network: config.data?.depositNetwork ?? '' });
+    if (checked.error) next.amount = translate(...checked.error);
+    setErrors(next);
+    if (checked.amount === null || next.address) return;
+    action.clearError();
+    setConfirming({ amount: checked.amount, address: address.trim() });
+  };
+
+  const confirm = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!confirming) return;
+    if (!password) {
+      setErrors({ password: translate('ra.validation.required') });
+      return;
+    }
+    // The password is not part of what makes it the same withdrawal: retyping it keeps the key.
+    const done = await action.submit({ ...confirming, password }, confirming);
+    setPassword('');
+    if (done) {
+      setConfirming(null);
+      setAddress('');
+      setAmount('');
+    }
+  };
+
+  const changed = (field: 'address' | 'amount') => {
+    setErrors(({ [field]: _, ...rest }) => rest);
+    action.clearError();
+  };
+
+  return (
+    <Screen titleKey="page.withdraw">
+      <Stack spacing={2}>
+        {(balances.error || config.error) && (
+          <LoadError
+            error={balances.error ?? config.error}
+            onRetry={() => {
+              void balances.refetch();
+              void config.refetch();
+            }}
+          />
+        )}
+        <Paper sx={section}>
+          <Stack component="form" noValidate spacing={2} onSubmit={review} aria-label={translate('page.withdraw')}>
+            <TextField
+              label={translate('wallet.withdraw.address')}
+              name="address"
+              value={address}
+              required
+              error={Boolean(errors.address)}
+              helperText={errors.address ?? (config.data ? translate('wallet.withdraw.addressHelp', { network: config.data.depositNetwork }) : ' ')}
+              onChange={(event) => {
+                setAddress(event.target.value);
+                changed('address');
+              }}
+              slotProps={{ htmlInput: { maxLength: ADDRESS_MAX, autoComplete: 'off', autoCapitalize: 'none', spellCheck: false } }}
+            />
+            <AmountField
+              label={translate('wallet.amount')}
+              asset="USDT"
+              value={amount}
+              error={errors.amount}
+              hint={<AvailableHint balance={usdt} />}
+              onChange={(value) => {
+                setAmount(value);
+                changed('amount');
+              }}
+            />
+            {fee !== undefined && min !== undefined && (
+              <Box sx={{ p: 1.5, bgcolor: 'action.hover', borderRadius: 1 }} data-section="withdraw-summary">
+                <Stack spacing={0.75}>
+                  <SummaryLine name="fee" label={translate('wallet.withdraw.fee')} value={usdtText(fee)} />
+                  <SummaryLine name="min" label={translate('wallet.withdraw.min')} value={usdtText(min)} />
+                  <SummaryLine name="arrives" label={translate('wallet.withdraw.arrives')} value={typed.amount ? usdtText(typed.amount) : '—'} strong />
+                  <SummaryLine name="held" label={translate('wallet.withdraw.held')} value={typed.amount ? usdtText(withdrawHold(typed.amount, fee)) : '—'} />
+                </Stack>
+                <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 1 }}>
+                  {translate('wallet.withdraw.holdHelp')}
+                </Typography>
+              </Box>
+            )}
+            <ActionError error={confirming ? null : action.error} />
+            <SubmitButton pending={action.pending} disabled={!config.data} label={translate('wallet.withdraw.submit')} />
+          </Stack>
+        </Paper>
+        <MovementList kind="withdrawal" title={translate('wallet.withdraw.listTitle')} />
+      </Stack>
+
+      <Dialog open={confirming !== null} onClose={() => !action.pending && setConfirming(null)} fullWidth maxWidth="xs" aria-labelledby="withdraw-confirm-title">
+        <Box component="form" noValidate onSubmit={confirm}>
+          <DialogTitle id="withdraw-confirm-title">{translate('wallet.withdraw.confirmTitle')}</DialogTitle>
+          <DialogContent>
+            {confirming && fee !== undefined && (
+              <DialogContentText component="div" sx={{ mb: 2 }}>
+                <Typography sx={{ overflowWrap: 'anywhere' }}>
+                  {translate('wallet.withdraw.confirmText', { amount: usdtText(confirming.amount), address: confirming.address })}
+                </Typography>
+                <Typography variant="body2" sx={{ mt: 1 }}>
+                  {translate('wallet.withdraw.confirmHold', { held: usdtText(withdrawHold(confirming.amount, fee)), fee: usdtText(fee) })}
+                </Typography>
+              </DialogContentText>
+            )}
+            <TextField
+              label={translate('wallet.withdraw.password')}
+              name="password"
+              type="password"
+              value={password}
+              autoFocus
+              fullWidth
+              required
+              error={Boolean(errors.password) || action.error?.code === ErrorCode.PASSWORD_ERROR}
+              helperText={errors.password ?? translate('wallet.withdraw.passwordHelp')}
+              onChange={(event) => {
+                setPassword(event.target.value);
+                setErrors(({ password: _, ...rest }) => rest);
+              }}
+              slotProps={{ htmlInput: { autoComplete: 'current-password' } }}
+            />
+            <Box sx={{ mt: 2 }}>
+              <ActionError error={action.error} />
+            </Box>
+          </DialogContent>
+          <DialogActions>
+            <Button onClick={() => setConfirming(null)} disabled={action.pending}>
+              {translate('ra.action.cancel')}
+            </Button>
+            <SubmitButton pending={action.pending} label={translate('wallet.withdraw.confirm')} />
+          </DialogActions>
+        </Box>
+      </Dialog>
+    </Screen>
+  );
+};

@@ -1,0 +1,246 @@
+import {
+  Alert,
+  Box,
+  Button,
+  Chip,
+  CircularProgress,
+  InputAdornment,
+  Paper,
+  Skeleton,
+  Stack,
+  TablePagination,
+  TextField,
+  Typography,
+  useMediaQuery,
+  type Theme,
+} from '@mui/material';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import { useDataProvider, useLocaleState, useTranslate } from 'react-admin';
+import type { Page } from '../../api/types';
+import type { Asset, AssetBalance, Deposit, Withdrawal } from '../../api/wallet';
+import type { AppDataProvider } from '../../dataProvider/dataProvider';
+import type { WalletActionError } from './useWalletAction';
+import { STATUS_COLOR, WALLET_REFRESH_MS, formatAmount, formatDateTime, retryTransient } from './walletText';
+
+export const section = { p: { xs: 2, md: 3 }, minWidth: 0 } as const;
+export const mono = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', overflowWrap: 'anywhere' } as const;
+
+export const useBalances = () => {
+  const dataProvider = useDataProvider<AppDataProvider>();
+  return useQuery({
+    queryKey: ['wallet', 'balances'],
+    queryFn: ({ signal }) => dataProvider.walletBalances(signal),
+    retry: retryTransient,
+    refetchInterval: WALLET_REFRESH_MS,
+  });
+};
+
+export const useWalletConfig = () => {
+  const dataProvider = useDataProvider<AppDataProvider>();
+  return useQuery({ queryKey: ['wallet', 'config'], queryFn: ({ signal }) => dataProvider.walletConfig(signal), staleTime: 60_000, retry: retryTransient });
+};
+
+/** The balance of one asset, "0" held and available while it is not known or the asset has none. */
+export const balanceOf = (balances: AssetBalance[] | undefined, asset: Asset): AssetBalance | undefined =>
+  balances ? (balances.find((b) => b.asset === asset) ?? { asset, available: '0', held: '0' }) : undefined;
+
+/** A load that failed: its text and a retry. */
+export const LoadError = ({ error, onRetry }: { error: unknown; onRetry: () => void }) => {
+  const translate = useTranslate();
+  return (
+    <Alert
+      severity="error"
+      sx={{ mb: 2 }}
+      action={
+        <Button color="inherit" size="small" onClick={onRetry}>
+          {translate('wallet.retry')}
+        </Button>
+      }
+    >
+      {error instanceof Error ? error.message : translate('error.fallback')}
+    </Alert>
+  );
+};
+
+/** The refusal of a submit, under its form. */
+export const ActionError = ({ error }: { error: WalletActionError | null }) =>
+  error ? (
+    <Alert severity="error" role="alert" data-error-code={error.code ?? ''}>
+      {error.message}
+    </Alert>
+  ) : null;
+
+/** A submit button that shows and blocks while its call is in flight. */
+export const SubmitButton = ({ pending, label, disabled = false, onClick }: { pending: boolean; label: string; disabled?: boolean; onClick?: () => void }) => (
+  <Button
+    type={onClick ? 'button' : 'submit'}
+    variant="contained"
+    size="large"
+    disabled={pending || disabled}
+    onClick={onClick}
+    startIcon={pending ? <CircularProgress size={18} color="inherit" /> : undefined}
+    sx={{ alignSelf: { xs: 'stretch', sm: 'flex-start' }, minWidth: { sm: 200 } }}
+  >
+    {label}
+  </Button>
+);
+
+/** A decimal amount input: the asset as its unit, an optional "all" shortcut, and the error or a hint below. */
+export const AmountField = ({
+  label,
+  asset,
+  value,
+  onChange,
+  error,
+  hint,
+  max,
+  name = 'amount',
+}: {
+  label: string;
+  asset: Asset;
+  value: string;
+  onChange: (value: string) => void;
+  error?: string | null | undefined;
+  hint?: ReactNode;
+  /** Offered as an "all" shortcut when given. */
+  max?: string | undefined;
+  name?: string;
+}) => {
+  const translate = useTranslate();
+  return (
+    <TextField
+      label={label}
+      name={name}
+      value={value}
+      required
+      error={Boolean(error)}
+      helperText={error || hint}
+      onChange={(event) => onChange(event.target.value)}
+      slotProps={{
+        htmlInput: { inputMode: asset === 'CARD' ? 'numeric' : 'decimal', autoComplete: 'off' },
+        input: {
+          endAdornment: (
+            <InputAdornment position="end">
+              <Typography variant="body2" color="text.secondary" component="span">
+                {translate(`wallet.units.${asset}`)}
+              </Typography>
+              {max !== undefined && (
+                <Button size="small" onClick={() => onChange(max)} sx={{ ml: 0.5, minWidth: 0 }}>
+                  {translate('wallet.all')}
+                </Button>
+              )}
+            </InputAdornment>
+          ),
+        },
+      }}
+    />
+  );
+};
+
+/** "Available 12.50 USDT" under an amount field. */
+export const AvailableHint = ({ balance }: { balance: AssetBalance | undefined }) => {
+  const translate = useTranslate();
+  const [locale] = useLocaleState();
+  if (!balance) return <Skeleton width={160} />;
+  return (
+    <span data-available={balance.asset}>
+      {translate('wallet.availableHint', { amount: formatAmount(balance.available, balance.asset, locale), unit: translate(`wallet.units.${balance.asset}`) })}
+    </span>
+  );
+};
+
+export const StatusChip = ({ status }: { status: Deposit['status'] | Withdrawal['status'] }) => {
+  const translate = useTranslate();
+  return <Chip size="small" variant="outlined" color={STATUS_COLOR[status]} label={translate(`wallet.status.${status}`)} data-status={status} />;
+};
+
+/** One deposit or withdrawal in a list: amount and status, then time, address or hash, fee and reason. */
+export const MovementRow = ({ kind, item }: { kind: 'deposit' | 'withdrawal'; item: Deposit | Withdrawal }) => {
+  const translate = useTranslate();
+  const [locale] = useLocaleState();
+  const fee = 'fee' in item ? item.fee : null;
+  const txHash = 'txHash' in item ? item.txHash : null;
+  return (
+    <Box component="li" data-movement={item.id} data-kind={kind} sx={{ py: 1.5, listStyle: 'none', minWidth: 0, '& + &': { borderTop: 1, borderColor: 'divider' } }}>
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'center', justifyContent: 'space-between', minWidth: 0 }}>
+        <Typography sx={{ fontWeight: 600, fontVariantNumeric: 'tabular-nums' }}>
+          {translate(`wallet.movement.${kind}`)} {formatAmount(item.amount, item.asset, locale)} {item.asset}
+        </Typography>
+        <StatusChip status={item.status} />
+      </Stack>
+      <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
+        {formatDateTime(item.createdAt, locale)}
+        {fee !== null && ` · ${translate('wallet.withdraw.feeShort', { fee: formatAmount(fee, item.asset, locale) })}`}
+      </Typography>
+      <Typography variant="caption" color="text.secondary" component="div" sx={mono}>
+        {txHash ? translate('wallet.recharge.txHashShort', { hash: txHash }) : item.address}
+      </Typography>
+      {item.status === 'rejected' && item.reason && (
+        <Typography variant="body2" color="error.main" sx={{ mt: 0.5 }}>
+          {translate('wallet.reason', { reason: item.reason })}
+        </Typography>
+      )}
+    </Box>
+  );
+};
+
+const ROWS_PER_PAGE = [10, 20, 50];
+
+/** The user's deposits or withdrawals, newest first, paged. */
+export const MovementList = ({ kind, title }: { kind: 'deposit' | 'withdrawal'; title: string }) => {
+  const translate = useTranslate();
+  const dataProvider = useDataProvider<AppDataProvider>();
+  const isPhone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
+  const [page, setPage] = useState(0);
+  const [pageSize, setPageSize] = useState(10);
+  const query = { page: page + 1, pageSize };
+  const list = useQuery<Page<Deposit | Withdrawal>>({
+    queryKey: ['wallet', kind, query],
+    queryFn: ({ signal }) => (kind === 'deposit' ? dataProvider.walletDeposits(query, signal) : dataProvider.walletWithdrawals(query, signal)),
+    placeholderData: keepPreviousData,
+    refetchInterval: page === 0 ? WALLET_REFRESH_MS : false,
+    retry: retryTransient,
+  });
+  return (
+    <Paper sx={{ ...section, pb: 0 }} data-section={`${kind}-list`}>
+      <Typography variant="h6" component="h2" sx={{ fontWeight: 600 }}>
+        {title}
+      </Typography>
+      {list.error && <LoadError error={list.error} onRetry={() => void list.refetch()} />}
+      {list.isPending && (
+        <Box role="progressbar" aria-label={translate('wallet.loading')} sx={{ py: 1 }}>
+          <Skeleton height={48} />
+          <Skeleton height={48} />
+        </Box>
+      )}
+      {list.data && list.data.list.length === 0 && (
+        <Typography color="text.secondary" sx={{ py: 3 }}>
+          {translate(kind === 'deposit' ? 'wallet.recharge.empty' : 'wallet.withdraw.empty')}
+        </Typography>
+      )}
+      {list.data && list.data.list.length > 0 && (
+        <Box component="ul" sx={{ m: 0, p: 0 }}>
+          {list.data.list.map((item) => (
+            <MovementRow key={item.id} kind={kind} item={item} />
+          ))}
+        </Box>
+      )}
+      {list.data && list.data.total > pageSize && (
+        <TablePagination
+          component="div"
+          count={list.data.total}
+          page={page}
+          rowsPerPage={pageSize}
+          rowsPerPageOptions={isPhone ? [] : ROWS_PER_PAGE}
+          onPageChange={(_, next) => setPage(next)}
+          onRowsPerPageChange={(event) => {
+            setPageSize(Number(event.target.value));
+            setPage(0);
+          }}
+        />
+      )}
+      <Box sx={{ pb: 1 }} />
+    </Paper>
+  );
+};

@@ -1,0 +1,75 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useRef, useState } from 'react';
+import { useNotify, useTranslate } from 'react-admin';
+import { newRequestId } from '../../api/signing';
+import { isApiError } from '../../dataProvider/ApiError';
+import { errorMessage } from './walletText';
+
+/**
+ * The idempotency key of one intended action. The same request (same fields, the password aside)
+ * keeps its key, so retrying after a lost answer cannot move the money twice; a success, or a
+ * request with other fields, gets a new key.
+ */
+export const useIdempotencyKey = () => {
+  const current = useRef<{ key: string; request: string } | null>(null);
+  const keyFor = useCallback((request: unknown) => {
+    const text = JSON.stringify(request);
+    if (!current.current || current.current.request !== text) current.current = { key: newRequestId(), request: text };
+    return current.current.key;
+  }, []);
+  const reset = useCallback(() => {
+    current.current = null;
+  }, []);
+  return { keyFor, reset };
+};
+
+export interface WalletActionError {
+  message: string;
+  code: number | undefined;
+}
+
+/**
+ * A money-moving submit: sends the request with its idempotency key, reports
+ * `pending` while in flight (one at a time), keeps the localized error of a
+ * refusal, and after a success shows the toast and refreshes every wallet
+ * figure (balances, lists, records).
+ */
+export const useWalletAction = <Payload extends { idempotencyKey: string }, Answer>(
+  call: (payload: Payload) => Promise<Answer>,
+  { successKey }: { successKey: string },
+) => {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const queryClient = useQueryClient();
+  const { keyFor, reset } = useIdempotencyKey();
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<WalletActionError | null>(null);
+  const inFlight = useRef(false);
+
+  /** `identity`: the fields that make it the same request (default: all of them). Resolves to the answer, or null when refused. */
+  const submit = useCallback(
+    async (request: Omit<Payload, 'idempotencyKey'>, identity: unknown = request): Promise<Answer | null> => {
+      if (inFlight.current) return null;
+      inFlight.current = true;
+      setPending(true);
+      setError(null);
+      try {
+        const answer = await call({ ...request, idempotencyKey: keyFor(identity) } as Payload);
+        reset();
+        notify(translate(successKey), { type: 'success' });
+        void queryClient.invalidateQueries({ queryKey: ['wallet'] });
+        return answer;
+      } catch (caught) {
+        setError({ message: errorMessage(caught, translate), code: isApiError(caught) ? caught.code : undefined });
+        return null;
+      } finally {
+        inFlight.current = false;
+        setPending(false);
+      }
+    },
+    [call, keyFor, reset, notify, translate, successKey, queryClient],
+  );
+
+  const clearError = useCallback(() => setError(null), []);
+  return { submit, pending, error, clearError };
+};

@@ -1,0 +1,137 @@
+import Big from 'big.js';
+import type { TranslateFunction as Translate } from 'react-admin';
+import type { Asset, DepositStatus, LedgerKind, SwapRate, WithdrawalStatus } from '../../api/wallet';
+import { isApiError } from '../../dataProvider/ApiError';
+
+/** Balances and lists refresh this often while a wallet page shows them. */
+export const WALLET_REFRESH_MS = 15_000;
+
+/** Most decimal places an amount of each asset may have when typed (activation cards are whole). */
+export const ASSET_PLACES: Record<Asset, number> = { USDT: 8, CARD: 0, POINTS: 8, FUEL: 8 };
+
+/** The records page of each asset that has one. */
+export const RECORDS_PATH: Partial<Record<Asset, string>> = {
+  USDT: '/profile/wallet/usdt-records',
+  CARD: '/profile/wallet/card-records',
+  POINTS: '/profile/wallet/points-records',
+};
+
+/** The ledger kinds that can appear on each asset's records page (the kind filter offers these). */
+export const KINDS_BY_ASSET: Record<Asset, readonly LedgerKind[]> = {
+  USDT: ['recharge', 'withdraw_hold', 'withdraw_reject', 'transfer_out', 'transfer_in', 'swap_out', 'swap_in', 'activation', 'invite_reward', 'adjustment'],
+  CARD: ['swap_in', 'swap_out', 'activation', 'invite_reward', 'adjustment'],
+  POINTS: ['points_out', 'points_in', 'swap_out', 'swap_in', 'invite_reward', 'adjustment'],
+  FUEL: ['swap_in', 'fuel_charge', 'adjustment'],
+};
+
+export const assetName = (asset: Asset, translate: Translate) => translate(`wallet.assets.${asset}`);
+
+const DECIMAL = /^\d+(\.\d+)?$/;
+
+/**
+ * An amount as the decimal string to send, trimmed, with a leading "." completed ("0.5"), or
+ * the message key (and values) telling what is wrong: required, not a number, not positive,
+ * too many decimals, below the minimum.
+ */
+export const checkAmount = (
+  text: string,
+  { places, min }: { places: number; min?: string | undefined },
+): { amount: string; error: null } | { amount: null; error: [string, Record<string, unknown>?] } => {
+  const value = text.trim().replace(/^\./, '0.');
+  if (value === '') return { amount: null, error: ['ra.validation.required'] };
+  if (!DECIMAL.test(value)) return { amount: null, error: ['wallet.validation.number'] };
+  const number = new Big(value);
+  if (number.lte(0)) return { amount: null, error: ['wallet.validation.positive'] };
+  const decimals = value.includes('.') ? value.split('.')[1]!.replace(/0+$/, '').length : 0;
+  if (decimals > places) {
+    return { amount: null, error: places === 0 ? ['wallet.validation.whole'] : ['wallet.validation.places', { places }] };
+  }
+  if (min !== undefined && number.lt(min)) return { amount: null, error: ['wallet.validation.min', { min }] };
+  // Sent as typed (less trailing zeros): the server reads decimal strings.
+  return { amount: number.toFixed(), error: null };
+};
+
+/** A chain transaction id: 64 hex characters, optionally 0x-prefixed (what the server accepts). */
+export const TX_HASH = /^(0x)?[0-9a-fA-F]{64}$/;
+
+/** The shape of an address on the given network (TRC20: base58, 34 characters from "T"); the server checks the checksum. */
+export const looksLikeAddress = (address: string, network: string | undefined) =>
+  network?.toUpperCase() === 'TRC20' ? /^T[1-9A-HJ-NP-Za-km-z]{33}$/.test(address) : address.length > 0;
+
+/** What a conversion gives: `amount` of `from` times the rate, rounded down to the places of `to`. */
+export const swapPreview = (amount: string, rate: SwapRate): { receive: string; whole: boolean } => {
+  const exact = new Big(amount).times(rate.rate);
+  const places = ASSET_PLACES[rate.to];
+  const receive = exact.round(places, Big.roundDown);
+  return { receive: receive.toFixed(), whole: receive.eq(exact) };
+};
+
+/**
+ * The smallest spend of `from` that gives one whole unit of `to` when `to` is counted in whole
+ * units (1 / rate), or null when any amount works.
+ */
+export const swapStep = (rate: SwapRate): string | null => {
+  if (ASSET_PLACES[rate.to] > 0 || new Big(rate.rate).lte(0)) return null;
+  return new Big(1).div(rate.rate).toFixed();
+};
+
+/** The hold of a withdrawal: the amount plus the fee. */
+export const withdrawHold = (amount: string, fee: string) => new Big(amount).plus(fee).toFixed();
+
+/** A decimal string in the locale's digits, formatted from the string itself (never through a float). */
+export const formatAmount = (value: string | null | undefined, asset: Asset | null, locale: string, { signed = false, plain = false } = {}) => {
+  if (value === null || value === undefined || value === '') return '—';
+  const places = asset === null ? 8 : ASSET_PLACES[asset];
+  const format = new Intl.NumberFormat(locale, {
+    // `plain`: no padding to cents ("100", not "100.00").
+    minimumFractionDigits: places === 0 || plain ? 0 : 2,
+    maximumFractionDigits: places,
+    ...(signed ? { signDisplay: 'exceptZero' as const } : {}),
+  }).format as (value: string) => string;
+  return format(value);
+};
+
+export const amountColor = (value: string) => {
+  const number = new Big(value);
+  if (number.gt(0)) return 'success.main';
+  if (number.lt(0)) return 'error.main';
+  return 'text.primary';
+};
+
+export const isPositive = (value: string | null | undefined) => value !== null && value !== undefined && value !== '' && new Big(value).gt(0);
+
+export const formatDateTime = (iso: string, locale: string) =>
+  new Intl.DateTimeFormat(locale, { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hour12: false }).format(new Date(iso));
+
+/** The browser's time zone, as the records and profit calls take it. */
+export const browserTimeZone = () => {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'Asia/Shanghai';
+  } catch {
+    return 'Asia/Shanghai';
+  }
+};
+
+export const STATUS_COLOR: Record<DepositStatus | WithdrawalStatus, 'warning' | 'success' | 'error'> = {
+  pending: 'warning',
+  confirmed: 'success',
+  approved: 'success',
+  rejected: 'error',
+};
+
+/** The display text of a failed call, in the current language. */
+export const errorMessage = (error: unknown, translate: Translate) => {
+  if (isApiError(error)) return error.localizedMessage();
+  return error instanceof Error && error.message ? error.message : translate('error.fallback');
+};
+
+/** One `detail` entry of a ledger record as "label: value" (unknown keys keep their own name). */
+export const detailText = (detail: Record<string, string>, translate: Translate) =>
+  Object.entries(detail)
+    .filter(([, value]) => value !== '' && value !== null && value !== undefined)
+    .map(([key, value]) => `${translate(`wallet.detail.${key}`, { _: key })}: ${value}`)
+    .join(' · ');
+
+/** Queries retry what may pass on a second try (no answer, a gateway error), never a refusal of the server. */
+export const retryTransient = (failureCount: number, error: Error) =>
+  failureCount < 2 && isApiError(error) && (error.kind === 'network' || error.kind === 'timeout' || error.kind === 'http');
