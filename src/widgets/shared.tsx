@@ -31,6 +31,15 @@ export interface WidgetState<T> {
   locale: LocaleCode;
 }
 
+/**
+ * Widgets on one page that share a session (the same API base and token, or
+ * the dashboard's own session) learn at once when one of them sees it end:
+ * they show the logged-out state without waiting for their next refresh,
+ * and only the widget that saw it emits `qt-session-expired`.
+ */
+const sessionEndedListeners = new Set<(scope: string) => void>();
+const sessionScope = (props: WidgetProps) => `${(props.apiBase ?? '').replace(/\/+$/, '')}|${props.token ?? ''}`;
+
 const refreshMs = (value: WidgetProps['refresh']): number => {
   const seconds = value === undefined || value === '' ? DEFAULT_REFRESH_SECONDS : Number(value);
   return Number.isFinite(seconds) && seconds > 0 ? Math.max(seconds, 1) * 1000 : 0;
@@ -58,13 +67,29 @@ export const useWidgetData = <T,>(props: WidgetProps, load: (client: WidgetClien
     [props.apiBase, props.token, locale],
   );
   const interval = refreshMs(props.refresh);
+  const scope = sessionScope(props);
+  /** Set when another widget of this session saw it end; cleared when the attributes give a new client. */
+  const ended = useRef(false);
+
+  useEffect(() => {
+    ended.current = false;
+    const onEnded = (endedScope: string) => {
+      if (endedScope !== scope) return;
+      ended.current = true;
+      setState({ status: 'loggedOut', data: undefined, error: undefined });
+    };
+    sessionEndedListeners.add(onEnded);
+    return () => {
+      sessionEndedListeners.delete(onEnded);
+    };
+  }, [client, scope]);
 
   useEffect(() => {
     const controller = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
     let first = true;
     const run = async () => {
-      if (!client.hasSession()) {
+      if (ended.current || !client.hasSession()) {
         setState({ status: 'loggedOut', data: undefined, error: undefined });
       } else {
         if (first) setState((s) => ({ ...s, status: 'loading', error: undefined }));
@@ -74,7 +99,10 @@ export const useWidgetData = <T,>(props: WidgetProps, load: (client: WidgetClien
           setState({ status: 'ready', data, error: undefined });
         } catch (error) {
           if (controller.signal.aborted) return;
-          if ((error as ApiError).kind === 'unauthorized') setState({ status: 'loggedOut', data: undefined, error });
+          if ((error as ApiError).kind === 'unauthorized') {
+            setState({ status: 'loggedOut', data: undefined, error });
+            for (const listener of [...sessionEndedListeners]) listener(scope);
+          }
           // A failed live refresh keeps the figures already shown.
           else setState((s) => (first || s.status !== 'ready' ? { status: 'error', data: undefined, error } : s));
         }
@@ -87,7 +115,7 @@ export const useWidgetData = <T,>(props: WidgetProps, load: (client: WidgetClien
       controller.abort();
       clearTimeout(timer);
     };
-  }, [client, interval, attempt, key]);
+  }, [client, interval, attempt, key, scope]);
 
   const retry = useCallback(() => setAttempt((n) => n + 1), []);
   return { ...state, retry, t, locale };

@@ -147,6 +147,29 @@ describe('custom elements', () => {
     document.removeEventListener('qt-session-expired', expired);
   });
 
+  it('tells the other widgets of the same session at once: they show the login link without calling again', async () => {
+    const server = serve({
+      'GET /api/trade/profit-summary': () => unauthorized(),
+      'GET /api/wallet/balances': () => ok(balances),
+    });
+    const expired = vi.fn();
+    document.addEventListener('qt-session-expired', expired);
+    // The wallet widget loads first; the profit card refreshes and finds the session gone.
+    const wallet = mount('qt-wallet-balance', { token: 'stale', 'api-base': 'https://api.example', refresh: '3600' });
+    await wallet.shadow.findByText('激活卡');
+    const other = mount('qt-wallet-balance', { token: 'another', 'api-base': 'https://api.example', refresh: '3600' });
+    await other.shadow.findByText('激活卡');
+    const card = mount('qt-profit-card', { token: 'stale', 'api-base': 'https://api.example' });
+    expect(await card.shadow.findByRole('link')).toHaveAttribute('href', 'https://api.example/#/auth/login');
+    expect(await wallet.shadow.findByRole('link')).toHaveAttribute('href', 'https://api.example/#/auth/login');
+    expect(wallet.shadow.queryByText('激活卡')).toBeNull();
+    // Another session (another token) is not touched, and only the widget that saw the 401 emitted the event.
+    expect(other.shadow.getByText('激活卡')).toBeInTheDocument();
+    expect(expired).toHaveBeenCalledTimes(1);
+    expect(server.requests.filter((r) => r.url.endsWith('/api/wallet/balances'))).toHaveLength(2);
+    document.removeEventListener('qt-session-expired', expired);
+  });
+
   it('calls the API base given', async () => {
     const server = serve({ 'GET /api/wallet/balances': () => ok(balances) });
     const { shadow } = mount('qt-wallet-balance', { token: 't', 'api-base': 'https://api.example/' });
