@@ -36,7 +36,13 @@ const json = (status: number, body: unknown) => new Response(JSON.stringify(body
  */
 const binanceExchange = () => {
   const replay: Replay = recordedExchange();
-  const state = { create: 'filled' as CreateAnswer, created: [] as (string | null)[], queried: [] as (string | null)[] };
+  const state = {
+    create: 'filled' as CreateAnswer,
+    created: [] as (string | null)[],
+    queried: [] as (string | null)[],
+    /** The commission asset of the fills (Binance takes it in BNB when the account pays fees with BNB). */
+    feeAsset: 'BTC',
+  };
   /** The API key of every ccxt instance made, in order (key checks and the engine's clients). */
   const builtWith: string[] = [];
   const factory: ExchangeFactory = (id, settings) => {
@@ -53,7 +59,14 @@ const binanceExchange = () => {
         state.created.push(clientOrderId);
         if (state.create === 'network_failure') throw new TypeError('fetch failed');
         if (state.create === 'insufficient_funds') return json(orders.insufficientBalance.status, orders.insufficientBalance.body);
-        return json(200, { ...orders.orderFilled.body, clientOrderId });
+        const fills =
+          state.feeAsset === 'BTC'
+            ? orders.orderFilled.body.fills
+            : orders.orderFilled.body.fills.map((fill) => ({ ...fill, commission: '0.00004000', commissionAsset: state.feeAsset }));
+        return json(200, { ...orders.orderFilled.body, fills, clientOrderId });
+      }
+      if (pathname === '/api/v3/ticker/24hr' && param('symbol') === 'BNBUSDT') {
+        return json(200, { ...orders.ticker.body, symbol: 'BNBUSDT', lastPrice: '600.00000000', bidPrice: '599.90000000', askPrice: '600.00000000' });
       }
       if (pathname === '/api/v3/order' && method === 'GET') {
         const clientOrderId = param('origClientOrderId');
@@ -188,6 +201,27 @@ describe.each(BACKENDS)('trading on a real exchange account (%s)', (backend) => 
       await venue.close();
       server = await startServer(backend);
     }
+  });
+
+  it('counts a fee paid in BNB at its price in USDT: the quantity stays whole, the cost carries the fee', async () => {
+    // Binance's markets with BNB/USDT as well, so the fee asset has a price.
+    const dogeMarket = orders.exchangeInfo.body.symbols.find((m) => m.symbol === 'DOGEUSDT')!;
+    const withBnb = {
+      ...orders.exchangeInfo,
+      body: { ...orders.exchangeInfo.body, symbols: [...orders.exchangeInfo.body.symbols, { ...dogeMarket, symbol: 'BNBUSDT', baseAsset: 'BNB' }] },
+    };
+    exchange.replay.answer(...([withBnb, orders.ticker, orders.account, orders.openOrders] as RecordedAnswer[]));
+    exchange.state.feeAsset = 'BNB';
+    const taskId = await createTask();
+    await server.app.engine.tick();
+    const [order] = await orderRows();
+    expect(order).toMatchObject({ status: 'closed', fee_currency: 'BNB' });
+    expect(new Big(order!.fee).eq('0.00008')).toBe(true);
+    const state = server.app.engine.tasks.get(taskId)!.state;
+    // Nothing comes off the BTC bought; 0.00008 BNB at 600 USDT adds 0.048 USDT to the cost.
+    expect(new Big(state.quantity).eq('0.00149')).toBe(true);
+    expect(new Big(state.cost).eq(new Big(orders.orderFilled.body.cummulativeQuoteQty).plus('0.048'))).toBe(true);
+    expect(exchange.replay.unexpected).toEqual([]);
   });
 
   it('sends the first order once with our client order id and applies its fill', async () => {

@@ -81,9 +81,12 @@ interface Fill {
   filled: string;
   cost: string;
   fee: { currency: string; cost: string };
+  /** A fee paid in a third asset (BNB on Binance), valued in the quote at the fill; 0 when no price was found. */
+  feeInQuote?: string;
 }
 
 const quoteOf = (symbol: string) => symbol.split('/')[1] ?? '';
+const baseOf = (symbol: string) => symbol.split('/')[0] ?? '';
 
 const RETRY_AFTER_REFUSAL_MS = 60_000;
 const FLUSH_EVERY_TICKS = 10;
@@ -174,7 +177,9 @@ export const createRunner = (options: EngineOptions) => {
   const applyFill = async (trx: Db, task: LiveTask, ctx: OrderContext, order: Fill) => {
     const { clientOrderId, side, level, cycle, before } = ctx;
     const fee = new Big(order.fee.cost);
-    const baseFee = order.fee.currency !== quoteOf(task.symbol);
+    // A fee in base comes off the quantity; in quote or a third asset (valued in quote), it adds to the cost or comes off the proceeds.
+    const baseFee = order.fee.currency === baseOf(task.symbol);
+    const quoteFee = order.fee.currency === quoteOf(task.symbol) ? fee : new Big(order.feeInQuote ?? '0');
     await trx
       .updateTable('orders')
       .set({
@@ -192,11 +197,11 @@ export const createRunner = (options: EngineOptions) => {
     if (side === 'buy') {
       // Quantity net of a fee paid in base; cost including a fee paid in quote.
       const quantity = baseFee ? new Big(order.filled).minus(fee) : new Big(order.filled);
-      const cost = baseFee ? new Big(order.cost) : new Big(order.cost).plus(fee);
+      const cost = baseFee ? new Big(order.cost) : new Big(order.cost).plus(quoteFee);
       task.state = applyBuyFill(before, { price: order.average!, quantity: quantity.toFixed(), cost: cost.toFixed(), level });
       await event(trx, task.id, level === 0 ? 'cycle_started' : 'replenished', { cycle, level, price: order.average, amount: order.cost });
     } else {
-      const proceeds = baseFee ? new Big(order.cost) : new Big(order.cost).minus(fee);
+      const proceeds = baseFee ? new Big(order.cost) : new Big(order.cost).minus(quoteFee);
       const profit = proceeds.minus(before.cost);
       task.state = applySellFill(before, task.strategy, now());
       // Fuel pays its share of a profit in the cycle's own transaction (member/fuel.ts).
@@ -281,8 +286,20 @@ export const createRunner = (options: EngineOptions) => {
   /** Real orders sent (or maybe sent) whose outcome is not known yet, per task: reconciled before the task decides again. */
   const pendingIntents = new Map<string, OrderContext>();
 
+  /** The quote value of a fee paid in a third asset, at that asset's last price; '0' (and a warning) when there is none. */
+  const feeValueInQuote = async (client: ExchangeClient, task: LiveTask, fee: { currency: string; cost: string }): Promise<string> => {
+    try {
+      const ticker = await client.fetchTicker(`${fee.currency}/${quoteOf(task.symbol)}`);
+      const price = ticker.last ?? ticker.bid;
+      if (price !== null) return new Big(fee.cost).times(price).toFixed();
+    } catch (error) {
+      log.warn({ err: error, taskId: task.id, feeCurrency: fee.currency }, 'fee asset has no price; the fee is not counted in the cost');
+    }
+    return '0';
+  };
+
   /** Applies what the exchange says about a real order: its fill, a refusal without fill, or (open) nothing yet. */
-  const settle = async (task: LiveTask, ctx: OrderContext, order: Order) => {
+  const settle = async (task: LiveTask, client: ExchangeClient, ctx: OrderContext, order: Order) => {
     if (order.status === 'open') {
       pendingIntents.set(task.id, ctx);
       return;
@@ -295,8 +312,10 @@ export const createRunner = (options: EngineOptions) => {
         // currencies) counts as a fee of 0 in the quote asset for now: the
         // position may be slightly overstated until fees are fetched from the trades.
         const fee = order.fee ?? { currency: quoteOf(task.symbol), cost: '0' };
+        const thirdAsset = fee.currency !== baseOf(task.symbol) && fee.currency !== quoteOf(task.symbol) && new Big(fee.cost).gt(0);
+        const feeInQuote = thirdAsset ? await feeValueInQuote(client, task, fee) : undefined;
         await db.transaction().execute(async (trx) => {
-          await applyFill(trx, task, ctx, { id: order.id, average: order.average, filled: order.filled, cost: order.cost, fee });
+          await applyFill(trx, task, ctx, { id: order.id, average: order.average, filled: order.filled, cost: order.cost, fee, ...(feeInQuote ? { feeInQuote } : {}) });
           await writeState(trx, task);
         });
       }
@@ -356,7 +375,7 @@ export const createRunner = (options: EngineOptions) => {
       }
       return;
     }
-    await settle(task, ctx, order);
+    await settle(task, client, ctx, order);
   };
 
   /** Asks the exchange about a real order whose outcome is unknown: closed, apply it; open, wait; never placed, failed. */
@@ -369,7 +388,7 @@ export const createRunner = (options: EngineOptions) => {
       return;
     }
     if (order) {
-      await settle(task, ctx, order);
+      await settle(task, client, ctx, order);
       return;
     }
     await db.updateTable('orders').set({ status: 'failed', error: 'not_sent', updated_at: sql`now()` }).where('client_order_id', '=', ctx.clientOrderId).execute();
