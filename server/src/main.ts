@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig } from './config';
 import { buildApp } from './app';
 import { openDatabase, migrate } from './db/database';
+import { EmbeddedDatabaseBusy, lockEmbeddedDatabase, type EmbeddedLock } from './db/embeddedLock';
 import { ensureDemoAccount } from './user/demo';
 
 /** Reads the configuration, opens and migrates the database, listens, and shuts down cleanly. */
@@ -16,6 +17,17 @@ const main = async () => {
     throw error;
   }
 
+  let lock: EmbeddedLock | null = null;
+  if (!config.databaseUrl) {
+    try {
+      lock = lockEmbeddedDatabase(config.dataDir);
+    } catch (error) {
+      if (!(error instanceof EmbeddedDatabaseBusy)) throw error;
+      console.error(`Another server (pid ${error.pid}) is running on the embedded database in ${config.dataDir}: stop it first, or give this one another DATA_DIR.`);
+      process.exit(1);
+    }
+    process.on('exit', () => lock?.release());
+  }
   const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   await migrate(db);
   const app = await buildApp(config, { db });

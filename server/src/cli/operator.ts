@@ -2,6 +2,7 @@ import { pathToFileURL } from 'node:url';
 import { sql } from 'kysely';
 import { ConfigError, loadConfig } from '../config';
 import { migrate, openDatabase, type Db } from '../db/database';
+import { EmbeddedDatabaseBusy, lockEmbeddedDatabase, type EmbeddedLock } from '../db/embeddedLock';
 import { recordAudit } from '../admin/audit';
 
 /**
@@ -77,6 +78,18 @@ const main = async () => {
     }
     throw error;
   }
+  let lock: EmbeddedLock | null = null;
+  if (!config.databaseUrl) {
+    try {
+      lock = lockEmbeddedDatabase(config.dataDir);
+    } catch (error) {
+      if (!(error instanceof EmbeddedDatabaseBusy)) throw error;
+      console.error(
+        `The server (pid ${error.pid}) has the embedded database in ${config.dataDir} open, and it is one process's at a time: stop the server (Ctrl-C), run this command, then start the server again.`,
+      );
+      process.exit(3);
+    }
+  }
   const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   let code = 1;
   try {
@@ -84,6 +97,7 @@ const main = async () => {
     code = await runOperatorCommand(db, process.argv.slice(2), { log: console.log, error: console.error });
   } finally {
     await db.destroy();
+    lock?.release();
   }
   // Exit explicitly: closing the embedded database resets process.exitCode.
   process.exit(code);
