@@ -109,6 +109,15 @@ describe('authProvider.login', () => {
     expect(server.calls()).toBe(1);
     await expect(provider.getPermissions()).resolves.toBe('user');
   });
+
+  it('answers a changed user (profile edit) from then on, still without a call', async () => {
+    const { provider, server } = setup({ 'POST /api/user/login': loginAnswer });
+    await provider.login({ email: 'alice@example.com', password: 'pw' });
+    const before = await provider.getIdentity();
+    provider.rememberIdentity({ ...(before as unknown as User), nickname: '新名字', activated: true });
+    expect(await provider.getIdentity()).toMatchObject({ id: 'u1', fullName: '新名字', activated: true });
+    expect(server.calls()).toBe(1);
+  });
 });
 
 describe('authProvider.register', () => {

@@ -125,6 +125,11 @@ export const createAuthProvider = (http: HttpClient = defaultHttp, store = sessi
       return { ...user, fullName: user.nickname, avatar: user.avatar ?? undefined };
     },
 
+    /** The user changed (profile edit, activation): later identity questions answer the new one without asking the server. */
+    rememberIdentity(user: User) {
+      remember(user);
+    },
+
     async getPermissions() {
       // The role of the identity (asked once per access token, shared with getIdentity); a guest, or
       // an identity that cannot be had right now, is an ordinary user.

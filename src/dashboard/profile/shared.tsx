@@ -1,7 +1,7 @@
 import { Alert, Box, Button, Paper, Skeleton, Stack, Typography } from '@mui/material';
 import { useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { useDataProvider, useTranslate } from 'react-admin';
+import { useAuthProvider, useDataProvider, useTranslate, type AuthProvider } from 'react-admin';
 import type { User } from '../../api/types';
 import { isApiError } from '../../dataProvider/ApiError';
 import type { AppDataProvider } from '../../dataProvider/dataProvider';
@@ -47,8 +47,11 @@ export const useMe = () => {
  */
 export const useRefreshIdentity = () => {
   const queryClient = useQueryClient();
+  const authProvider = useAuthProvider() as (AuthProvider & { rememberIdentity?: (user: User) => void }) | undefined;
   return (user?: User) => {
     if (user) {
+      // The authProvider keeps the identity per access token: it answers the new user from now on too.
+      authProvider?.rememberIdentity?.(user);
       queryClient.setQueryData(profileKeys.me, user);
       queryClient.setQueryData(['auth', 'getIdentity'], { ...user, fullName: user.nickname, avatar: user.avatar ?? undefined });
     }
