@@ -1,35 +1,13 @@
-import { ConfigError, loadConfig } from './config';
 import { buildApp } from './app';
-import { openDatabase, migrate } from './db/database';
-import { EmbeddedDatabaseBusy, lockEmbeddedDatabase, type EmbeddedLock } from './db/embeddedLock';
+import { openConfigured } from './startup';
 import { ensureDemoAccount } from './user/demo';
 
 /** Reads the configuration, opens and migrates the database, listens, and shuts down cleanly. */
 const main = async () => {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(`Configuration error: ${error.message}`);
-      process.exit(1);
-    }
-    throw error;
-  }
-
-  let lock: EmbeddedLock | null = null;
-  if (!config.databaseUrl) {
-    try {
-      lock = lockEmbeddedDatabase(config.dataDir);
-    } catch (error) {
-      if (!(error instanceof EmbeddedDatabaseBusy)) throw error;
-      console.error(`Another server (pid ${error.pid}) is running on the embedded database in ${config.dataDir}: stop it first, or give this one another DATA_DIR.`);
-      process.exit(1);
-    }
-    process.on('exit', () => lock?.release());
-  }
-  const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
-  await migrate(db);
+  const { config, db, close } = await openConfigured({
+    busy: (pid, dataDir) => `Another server (pid ${pid}) is running on the embedded database in ${dataDir}: stop it first, or give this one another DATA_DIR.`,
+    busyExitCode: 1,
+  });
   const app = await buildApp(config, { db });
   const demo = config.demoAccount ? await ensureDemoAccount(db, config.scryptCost) : null;
 
@@ -40,7 +18,7 @@ const main = async () => {
     app.log.info({ signal }, 'shutting down');
     // Fastify stops accepting, lets running requests finish, stops the engine; then the database closes.
     await app.close();
-    await db.destroy();
+    await close();
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));

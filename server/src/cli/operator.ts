@@ -1,8 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import { sql } from 'kysely';
-import { ConfigError, loadConfig } from '../config';
-import { migrate, openDatabase, type Db } from '../db/database';
-import { EmbeddedDatabaseBusy, lockEmbeddedDatabase, type EmbeddedLock } from '../db/embeddedLock';
+import type { Db } from '../db/database';
+import { openConfigured } from '../startup';
 import { recordAudit } from '../admin/audit';
 
 /**
@@ -68,36 +67,16 @@ export const runOperatorCommand = async (db: Db, args: readonly string[], out: C
 };
 
 const main = async () => {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(`Configuration error: ${error.message}`);
-      process.exit(1);
-    }
-    throw error;
-  }
-  let lock: EmbeddedLock | null = null;
-  if (!config.databaseUrl) {
-    try {
-      lock = lockEmbeddedDatabase(config.dataDir);
-    } catch (error) {
-      if (!(error instanceof EmbeddedDatabaseBusy)) throw error;
-      console.error(
-        `The server (pid ${error.pid}) has the embedded database in ${config.dataDir} open, and it is one process's at a time: stop the server (Ctrl-C), run this command, then start the server again.`,
-      );
-      process.exit(3);
-    }
-  }
-  const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  const { db, close } = await openConfigured({
+    busy: (pid, dataDir) =>
+      `The server (pid ${pid}) has the embedded database in ${dataDir} open, and it is one process's at a time: stop the server (Ctrl-C), run this command, then start the server again.`,
+    busyExitCode: 3,
+  });
   let code = 1;
   try {
-    await migrate(db);
     code = await runOperatorCommand(db, process.argv.slice(2), { log: console.log, error: console.error });
   } finally {
-    await db.destroy();
-    lock?.release();
+    await close();
   }
   // Exit explicitly: closing the embedded database resets process.exitCode.
   process.exit(code);
