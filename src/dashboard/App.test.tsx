@@ -269,4 +269,14 @@ describe('language', () => {
     expect(localStorage.getItem('locale')).toBe('en-US');
     expect(document.documentElement.lang).toBe('en-US');
   });
+
+  it("starts in the language stored under `locale`, whatever react-admin's own store remembers", async () => {
+    await (await createI18nProvider()).changeLocale('zh-TW');
+    localStorage.setItem('RaStore.locale', JSON.stringify('en-US'));
+    await renderApp('/auth/login');
+    expect(await findHeading('登入')).toBeInTheDocument();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('登入');
+    expect(localStorage.getItem('locale')).toBe('zh-TW');
+  });
 });

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Admin, CustomRoutes, Notification, type I18nProvider } from 'react-admin';
+import { Admin, CustomRoutes, Notification, localStorageStore, type I18nProvider } from 'react-admin';
 import { Route } from 'react-router-dom';
 import { NOTIFICATION_TIMEOUT_MS } from '../api/defaults';
 import { authProvider as defaultAuthProvider } from '../authProvider/authProvider';
@@ -69,6 +69,18 @@ export interface AppProps {
   authProvider?: typeof defaultAuthProvider;
 }
 
+/**
+ * react-admin's store, told the product's locale: react-admin remembers the
+ * locale in its own store too and would switch to that one on start, while
+ * the choice that counts is the one under `locale` (spec section 9).
+ */
+const useStore = (i18nProvider: I18nProvider) =>
+  useMemo(() => {
+    const store = localStorageStore();
+    store.setItem('locale', i18nProvider.getLocale());
+    return store;
+  }, [i18nProvider]);
+
 /** Composition only: providers, layouts and the route table. */
 export const App = ({ i18nProvider, dataProvider = defaultDataProvider, authProvider = defaultAuthProvider }: AppProps) => (
   <Admin
@@ -76,6 +88,7 @@ export const App = ({ i18nProvider, dataProvider = defaultDataProvider, authProv
     dataProvider={dataProvider}
     authProvider={authProvider}
     i18nProvider={i18nProvider}
+    store={useStore(i18nProvider)}
     theme={useLocaleTheme()}
     layout={AppLayout}
     dashboard={HomePage}
