@@ -214,7 +214,8 @@ interface EntryRow {
 const toRecords = async (executor: Db, userId: string, rows: EntryRow[]): Promise<LedgerRecord[]> => {
   const otherOf = (memo: Record<string, string>): string | undefined =>
     memo.fromUserId && memo.toUserId ? (memo.fromUserId === userId ? memo.toUserId : memo.fromUserId) : undefined;
-  const others = [...new Set(rows.map((r) => otherOf(r.memo)).filter((id): id is string => !!id))];
+  // An invite reward names the invitee by id: shown, like the other party of a transfer, as a masked email.
+  const others = [...new Set(rows.flatMap((r) => [otherOf(r.memo ?? {}), r.memo?.invitee]).filter((id): id is string => !!id))];
   const emails = new Map(
     others.length === 0 ? [] : (await executor.selectFrom('users').select(['id', 'email']).where('id', 'in', others).execute()).map((u) => [u.id, u.email]),
   );
@@ -223,6 +224,7 @@ const toRecords = async (executor: Db, userId: string, rows: EntryRow[]): Promis
     for (const [key, value] of Object.entries(row.memo ?? {})) if (!/UserId$/.test(key)) detail[key] = String(value);
     const other = otherOf(row.memo ?? {});
     if (other) detail.counterparty = maskEmail(emails.get(other) ?? '');
+    if (row.memo?.invitee) detail.invitee = maskEmail(emails.get(row.memo.invitee) ?? '');
     const positive = new Big(row.amount).gt(0);
     const kind = (positive && IN_KIND[row.kind as LedgerKind]) || (row.kind as LedgerKind);
     return {

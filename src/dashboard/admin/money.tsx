@@ -34,6 +34,9 @@ export const WITHDRAWALS = 'admin/withdrawals';
 
 const amountText = (amount: string, asset: string) => `${amount} ${asset}`;
 
+/** Action buttons keep their label on one line however narrow their column gets. */
+const noWrapButtons = { '& .MuiButton-root': { whiteSpace: 'nowrap', flexShrink: 0 } } as const;
+
 // ---------------------------------------------------------------------------------------------
 // Deposits: confirm (credits the user) or reject with a reason.
 
@@ -47,7 +50,7 @@ const DepositActions = ({ size = 'small' }: { label?: string; size?: 'small' | '
   if (!record || record.status !== 'pending') return null;
   const what = { amount: amountText(record.amount, record.asset), email: record.userEmail };
   return (
-    <Stack direction="row" spacing={1} onClick={stopRowClick} data-actions={record.id}>
+    <Stack direction="row" spacing={1} onClick={stopRowClick} data-actions={record.id} sx={noWrapButtons}>
       <Button size={size} variant="contained" color="success" startIcon={<CheckIcon />} onClick={() => setDialog('confirm')}>
         {translate('admin.deposits.confirm')}
       </Button>
@@ -158,7 +161,7 @@ const WithdrawalActions = ({ size = 'small' }: { label?: string; size?: 'small' 
   if (!record || record.status !== 'pending') return null;
   const what = { amount: amountText(record.amount, record.asset), email: record.userEmail, address: record.address };
   return (
-    <Stack direction="row" spacing={1} onClick={stopRowClick} data-actions={record.id}>
+    <Stack direction="row" spacing={1} onClick={stopRowClick} data-actions={record.id} sx={noWrapButtons}>
       <Button size={size} variant="contained" color="success" startIcon={<CheckIcon />} onClick={() => setDialog('approve')}>
         {translate('admin.withdrawals.approve')}
       </Button>

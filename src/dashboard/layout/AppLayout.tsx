@@ -23,7 +23,7 @@ const AppAppBar = () => (
   <AppBar
     toolbar={
       <>
-        <LocaleSwitcher />
+        <LocaleSwitcher compact />
         <LoadingIndicator />
       </>
     }

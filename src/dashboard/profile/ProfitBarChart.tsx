@@ -72,7 +72,9 @@ export const ProfitBarChart = ({ days, height = 200 }: { days: readonly DayPoint
   const [locale] = useLocaleState();
   const theme = useTheme();
   const { ref, width } = useWidth(600);
-  const pad = { top: 16, right: 8, bottom: 22, left: 8 };
+  // A losing day puts the lowest value under the plot, on a line of its own above the dates.
+  const hasLoss = days.some((day) => Number(day.profit) < 0);
+  const pad = { top: 16, right: 8, bottom: hasLoss ? 36 : 22, left: 8 };
   const plot = { left: pad.left, right: width - pad.right, top: pad.top, bottom: height - pad.bottom };
   const { zero, bars, max, min } = barGeometry(days, plot);
   const palette = theme.palette;

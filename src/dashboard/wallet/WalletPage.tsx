@@ -157,7 +157,7 @@ export const WalletPage = () => {
                 color="inherit"
                 startIcon={<ReceiptLongIcon color="action" />}
                 endIcon={<ChevronRightIcon color="action" />}
-                sx={{ justifyContent: 'flex-start', py: 1.25, '& .MuiButton-endIcon': { ml: 'auto' } }}
+                sx={{ justifyContent: 'flex-start', py: 1.25, textTransform: 'none', '& .MuiButton-endIcon': { ml: 'auto' } }}
               >
                 {translate(link.key)}
               </Button>
@@ -169,7 +169,7 @@ export const WalletPage = () => {
               color="inherit"
               startIcon={<LocalGasStationIcon color="action" />}
               endIcon={<ChevronRightIcon color="action" />}
-              sx={{ justifyContent: 'flex-start', py: 1.25, '& .MuiButton-endIcon': { ml: 'auto' } }}
+              sx={{ justifyContent: 'flex-start', py: 1.25, textTransform: 'none', '& .MuiButton-endIcon': { ml: 'auto' } }}
             >
               {translate('page.fuel')}
             </Button>

@@ -1,0 +1,370 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LocaleCode } from '../src/api/types';
+import { resources } from '../src/i18n/resources';
+import { adjustBalance, quickStrategy, registerUser, type TestServer } from '../server/test/harness';
+import { insertCycle } from '../server/test/memberFixtures';
+import { VIEWPORTS } from './browser';
+import { ARTIFACTS, hashPath, startJourney, type Journey } from './harness';
+
+/**
+ * A sweep of every route of spec section 2 in real Chromium against the real
+ * server, for a user with real data (a paper account, a template, running
+ * tasks with fills, a closed cycle, wallet funds and records, an invitee).
+ * Every protected route at phone and desktop width in zh-CN, at desktop width
+ * in en-US and at phone width in zh-TW; the guest pages and a not-found path
+ * in every language. Each visit checks the page heading is the route's
+ * translated title, no error alert, no raw translation key, no
+ * `undefined`/`NaN`/`[object Object]`, no horizontal overflow, and leaves a
+ * full-page screenshot in e2e/artifacts.
+ */
+
+type Viewport = keyof typeof VIEWPORTS;
+const PASSWORD = 'Sturdy-Passw0rd!';
+const ADDRESS = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+
+/** A text of the running locale, read from the dashboard's own resources. */
+const text = (locale: LocaleCode, key: string, options: Record<string, string> = {}): string => {
+  const value = key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], resources[locale].translation);
+  if (typeof value !== 'string') throw new Error(`no text ${key} in ${locale}`);
+  return value.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => options[name] ?? '');
+};
+
+/** Top-level namespaces of the messages: a visible `namespace.key` is a missing translation. */
+const NAMESPACES = [
+  ...new Set([
+    'page',
+    'wallet',
+    'profile',
+    'admin',
+    'tasks',
+    'home',
+    'exchange',
+    'app',
+    'ra',
+    ...Object.entries(resources['zh-CN'].translation)
+      .filter(([, value]) => typeof value === 'object')
+      .map(([key]) => key),
+  ]),
+];
+const RAW_KEY = new RegExp(`\\b(${NAMESPACES.join('|')})\\.[a-zA-Z_]+(\\.[a-zA-Z_]+)*\\b`);
+
+interface Seed {
+  articleId: string;
+  strategyId: string;
+  taskId: string;
+  exchangeId: string;
+  date: string;
+}
+
+interface Visit {
+  slug: string;
+  path: (seed: Seed) => string;
+  titleKey: string;
+  /** The path as the route table spells it. */
+  route: string;
+}
+
+const visit = (route: string, titleKey: string, path?: (seed: Seed) => string): Visit => ({
+  route,
+  titleKey,
+  path: path ?? (() => route),
+  slug: route === '/' ? 'home' : route.slice(1).replace(/[/:]+/g, '-'),
+});
+
+/** Every protected route of spec section 2 (and src/dashboard/routes.tsx), with real ids. */
+const PROTECTED: readonly Visit[] = [
+  visit('/', 'page.home'),
+  visit('/trade', 'page.trade'),
+  visit('/strategy', 'page.strategy'),
+  visit('/profile', 'page.profile'),
+  visit('/article', 'page.article'),
+  visit('/article/:id', 'page.articleDetail', (s) => `/article/${s.articleId}`),
+  visit('/strategy/add', 'page.strategyAdd'),
+  visit('/strategy/edit/:id', 'page.strategyEdit', (s) => `/strategy/edit/${s.strategyId}`),
+  visit('/trade/add', 'page.tradeAdd'),
+  visit('/trade/detail/:id', 'page.tradeDetail', (s) => `/trade/detail/${s.taskId}`),
+  visit('/trade/order-history', 'page.orderHistory', (s) => `/trade/order-history?taskId=${s.taskId}`),
+  visit('/trade/all-order-history', 'page.allOrderHistory'),
+  visit('/trade/pair-select', 'page.pairSelect'),
+  visit('/exchange', 'page.exchange'),
+  visit('/exchange/add', 'page.exchangeAdd'),
+  visit('/exchange/edit/:id', 'page.exchangeEdit', (s) => `/exchange/edit/${s.exchangeId}`),
+  visit('/profile/edit', 'page.profileEdit'),
+  visit('/profile/activate', 'page.activate'),
+  visit('/profile/member-level', 'page.memberLevel'),
+  visit('/profile/fuel', 'page.fuel'),
+  visit('/profile/security', 'page.security'),
+  visit('/profile/profit-detail', 'page.profitDetail'),
+  visit('/profile/daily-profit-detail/:date', 'page.dailyProfitDetail', (s) => `/profile/daily-profit-detail/${s.date}`),
+  visit('/profile/profit-rank', 'page.profitRank'),
+  visit('/profile/invite', 'page.invite'),
+  visit('/profile/community', 'page.community'),
+  visit('/profile/wallet', 'page.wallet'),
+  visit('/profile/wallet/recharge', 'page.recharge'),
+  visit('/profile/wallet/withdraw', 'page.withdraw'),
+  visit('/profile/wallet/transfer', 'page.transfer'),
+  visit('/profile/wallet/exchange', 'page.swap'),
+  visit('/profile/wallet/points-transfer', 'page.pointsTransfer'),
+  visit('/profile/wallet/usdt-records', 'page.usdtRecords'),
+  visit('/profile/wallet/card-records', 'page.cardRecords'),
+  visit('/profile/wallet/points-records', 'page.pointsRecords'),
+  visit('/no/such/page', 'page.notFound'),
+];
+
+const GUEST: readonly Visit[] = [
+  visit('/auth/login', 'page.login'),
+  visit('/auth/register', 'page.register'),
+  visit('/auth/forgot-password', 'page.forgotPassword'),
+];
+
+/** Business answers that are not errors of the page (none so far). */
+const API_ERROR_ALLOWED: readonly RegExp[] = [];
+
+/** A user with data on every page. */
+const seed = async (server: TestServer, email: string): Promise<{ accessToken: string; refreshToken: string; seed: Seed }> => {
+  const me = await registerUser(server, { email, nickname: '路线巡检', password: PASSWORD, activated: true });
+  const token = me.accessToken;
+  const call = async (method: string, path: string, body?: unknown, as = token) => {
+    const answer = await server.call(method, path, body, { token: as });
+    if (answer.body.code !== 0) throw new Error(`${method} ${path}: ${JSON.stringify(answer.body)}`);
+    return answer.body.data;
+  };
+  const key = () => `routes-${randomBytes(8).toString('hex')}`;
+
+  const exchangeId = (await call('POST', '/api/exchange/add', { exchange: 'paper', name: 'Paper 模拟盘' })).id as string;
+  const strategyId = (await call('POST', '/api/strategy/add', quickStrategy)).id as string;
+  const tasks = (await call('POST', '/api/trade/add', {
+    exchangeId,
+    coinIdList: ['BTC/USDT', 'ETH/USDT'],
+    cycleCount: 3,
+    firstOrderAmount: '10',
+    firstOrderMultiple: false,
+    running: true,
+    replenishStatus: 'replenish_open',
+    strategyId,
+  })) as { id: string }[];
+  for (let i = 0; i < 30; i++) await server.app.engine.tick(10);
+  // The ids come in the order of coinIdList: BTC's first.
+  const taskId = tasks[0]!.id;
+
+  // Closed cycles: today's (for the day page) and older ones.
+  const now = new Date();
+  await insertCycle(server, me.user.id, { profit: '1.25', buyCost: '120', symbol: 'BTC/USDT', accountName: 'Paper 历史', closedAt: now.toISOString() });
+  await insertCycle(server, me.user.id, { profit: '-0.4', buyCost: '80', symbol: 'ETH/USDT', closedAt: new Date(now.getTime() - 2 * 86400_000).toISOString() });
+  const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const days = (await call('GET', `/api/profit/daily?timeZone=${encodeURIComponent(timeZone)}`)) as { list: { date: string }[] };
+  const date = days.list[0]!.date;
+
+  // The wallet: funds of every asset, and records of every kind the user can cause.
+  await adjustBalance(server, me.user.id, 'USDT', '520.5');
+  await adjustBalance(server, me.user.id, 'CARD', '3');
+  await adjustBalance(server, me.user.id, 'POINTS', '88');
+  const invitee = await registerUser(server, { email: `friend-${email}`, nickname: '小伙伴', inviteCode: me.user.inviteCode, activated: true });
+  await insertCycle(server, invitee.user.id, { profit: '3', buyCost: '200' });
+  await call('POST', '/api/wallet/recharge', { amount: '50', idempotencyKey: key() });
+  await call('POST', '/api/wallet/withdraw', { amount: '20', address: ADDRESS, password: PASSWORD, idempotencyKey: key() });
+  await call('POST', '/api/wallet/transfer', { to: invitee.user.email ?? `friend-${email}`, amount: '5', idempotencyKey: key() });
+  await call('POST', '/api/wallet/exchange', { from: 'USDT', to: 'FUEL', amount: '10', idempotencyKey: key() });
+  await call('POST', '/api/wallet/points-transfer', { to: `friend-${email}`, amount: '8', idempotencyKey: key() });
+
+  const articles = (await call('GET', '/api/article/list')) as { list: { id: string }[] };
+  const articleId = articles.list[0]!.id;
+  return { accessToken: me.accessToken, refreshToken: me.refreshToken, seed: { articleId, strategyId, taskId, exchangeId, date } };
+};
+
+/** Waits until the page stops loading: no progress indicator, no skeleton, for a moment. */
+const settle = async (page: Page) => {
+  const busy = () =>
+    page.evaluate(() =>
+      // Spinners and skeletons; a determinate bar (a level's progress) is content, not loading.
+      [...document.querySelectorAll('[role="progressbar"]:not([aria-valuenow]), .MuiSkeleton-root')].some((el) => el.getClientRects().length > 0),
+    );
+  const until = Date.now() + 10_000;
+  let quiet = 0;
+  while (Date.now() < until && quiet < 2) {
+    await page.waitForTimeout(150);
+    quiet = (await busy()) ? 0 : quiet + 1;
+  }
+};
+
+interface Findings {
+  headings: string[];
+  errorAlerts: string[];
+  text: string;
+  scrollWidth: number;
+  viewportWidth: number;
+  /** The docked side menu (desktop): its box and the width its paper asks for. */
+  sideMenu: { width: number; wanted: number } | null;
+}
+
+const inspect = (page: Page): Promise<Findings> =>
+  page.evaluate(() => {
+    const visible = (el: Element) => el.getClientRects().length > 0;
+    return {
+      headings: [...document.querySelectorAll('h1')].filter(visible).map((h) => (h as HTMLElement).innerText.trim()),
+      errorAlerts: [...document.querySelectorAll('[role="alert"]')]
+        .filter((el) => visible(el) && /(colorError|standardError|filledError|outlinedError|RaNotification-error)/.test(el.className))
+        .map((el) => (el as HTMLElement).innerText.trim()),
+      text: document.body.innerText,
+      scrollWidth: document.documentElement.scrollWidth,
+      viewportWidth: window.innerWidth,
+      sideMenu: (() => {
+        const drawer = document.querySelector('.RaLayout-contentWithSidebar > .MuiDrawer-docked');
+        const paper = drawer?.querySelector('.MuiDrawer-paper');
+        if (!drawer || !paper || !visible(drawer)) return null;
+        return { width: Math.round(drawer.getBoundingClientRect().width), wanted: Math.round(paper.getBoundingClientRect().width) };
+      })(),
+    };
+  });
+
+/** The checks of every visit. */
+const checkPage = async (j: Journey, locale: LocaleCode, expectedTitle: string, apiErrors: string[]) => {
+  const { page } = j;
+  await page.getByRole('heading', { level: 1, name: expectedTitle, exact: true }).waitFor({ timeout: 15_000 });
+  await settle(page);
+  const found = await inspect(page);
+  expect(found.headings, 'the page heading').toEqual([expectedTitle]);
+  expect(found.errorAlerts, 'error alerts').toEqual([]);
+  expect(found.text.match(RAW_KEY)?.[0], `a raw translation key in ${locale}`).toBeUndefined();
+  expect(found.text.match(/\bundefined\b|\bNaN\b|\[object Object\]|\bnull\b|Invalid Date/)?.[0], 'a broken value').toBeUndefined();
+  expect(found.scrollWidth, 'horizontal overflow').toBeLessThanOrEqual(found.viewportWidth);
+  // A wide page must not squeeze the side menu (its labels would be cut).
+  if (found.sideMenu) expect(found.sideMenu.width, 'side menu width').toBe(found.sideMenu.wanted);
+  expect(apiErrors, 'API calls that failed').toEqual([]);
+};
+
+/**
+ * A full-page screenshot like journey.shot, with transitions finished first: the resize a
+ * full-page capture makes would otherwise catch the side menu in mid-transition.
+ */
+const shot = (j: Journey, name: string) => j.page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true, animations: 'disabled' });
+
+/** Records the failed API calls (HTTP error or business code) of the page. */
+const watchApi = (page: Page) => {
+  const errors: string[] = [];
+  page.on('response', async (response) => {
+    const url = new URL(response.url());
+    if (!url.pathname.startsWith('/api/')) return;
+    if (response.status() >= 400) {
+      errors.push(`${url.pathname}: HTTP ${response.status()}`);
+      return;
+    }
+    try {
+      const body = (await response.json()) as { code?: number; message?: string };
+      const line = `${url.pathname}: ${body.code} ${body.message}`;
+      if (typeof body.code === 'number' && body.code !== 0 && !API_ERROR_ALLOWED.some((allowed) => allowed.test(line))) errors.push(line);
+    } catch {
+      // Not JSON (the OpenAPI document, a stream): not an envelope.
+    }
+  });
+  return errors;
+};
+
+it('covers every route of the route table', () => {
+  const table = readFileSync(join(process.cwd(), 'src', 'dashboard', 'routes.tsx'), 'utf8');
+  const paths = [...table.matchAll(/path: '([^']+)', titleKey: '([^']+)'/g)].map((m) => `${m[1]} ${m[2]}`);
+  expect(paths.length).toBeGreaterThan(30);
+  expect(new Set([...PROTECTED, ...GUEST].map((v) => `${v.route} ${v.titleKey}`))).toEqual(new Set([...paths, '/no/such/page page.notFound']));
+});
+
+const GROUPS: readonly { locale: LocaleCode; viewport: Viewport }[] = [
+  { locale: 'zh-CN', viewport: 'phone' },
+  { locale: 'zh-CN', viewport: 'desktop' },
+  { locale: 'en-US', viewport: 'desktop' },
+  { locale: 'zh-TW', viewport: 'phone' },
+];
+
+describe.each(GROUPS)('every protected route in $locale at $viewport width', ({ locale, viewport }) => {
+  let journey: Journey;
+  let data: Seed;
+  let apiErrors: string[];
+  const width = VIEWPORTS[viewport].width;
+
+  beforeAll(async () => {
+    journey = await startJourney({ viewport, locale });
+    const session = await seed(journey.server, `routes-${locale.toLowerCase()}-${viewport}@example.com`);
+    data = session.seed;
+    const { page } = journey;
+    apiErrors = watchApi(page);
+    await page.goto(journey.url('/auth/login'));
+    await page.evaluate(
+      ([access, refresh]) => {
+        localStorage.setItem('accessToken', access!);
+        localStorage.setItem('refreshToken', refresh!);
+      },
+      [session.accessToken, session.refreshToken],
+    );
+    await page.goto('about:blank');
+  }, 120_000);
+
+  afterAll(async () => {
+    await journey?.close();
+  });
+
+  it.each(PROTECTED)('$route', async (route) => {
+    const { page } = journey;
+    apiErrors.length = 0;
+    const path = route.path(data);
+    await page.goto(journey.url(path));
+    const title = text(locale, route.titleKey, { date: data.date });
+    try {
+      await checkPage(journey, locale, title, apiErrors);
+      expect(hashPath(page)).toBe(path.split('?')[0]);
+    } finally {
+      await shot(journey, `route-${locale}-${width}-${route.slug}`);
+    }
+  });
+});
+
+describe('guest pages', () => {
+  let journey: Journey;
+  let apiErrors: string[];
+
+  beforeAll(async () => {
+    journey = await startJourney({ viewport: 'phone', locale: 'zh-CN' });
+    apiErrors = watchApi(journey.page);
+  }, 120_000);
+
+  afterAll(async () => {
+    await journey?.close();
+  });
+
+  const cases = (['zh-CN', 'en-US', 'zh-TW'] as const).flatMap((locale) =>
+    (locale === 'zh-CN' ? (['phone', 'desktop'] as const) : (['phone'] as const)).flatMap((viewport) => GUEST.map((route) => ({ locale, viewport, route }))),
+  );
+
+  it.each(cases)('$route.route in $locale at $viewport width', async ({ locale, viewport, route }) => {
+    const { page } = journey;
+    apiErrors.length = 0;
+    await page.setViewportSize(VIEWPORTS[viewport]);
+    await page.goto(journey.url('/auth/login'));
+    await page.evaluate((code) => localStorage.setItem('locale', code), locale);
+    await page.goto(journey.url(route.path({} as Seed)));
+    await page.reload();
+    try {
+      await checkPage(journey, locale, text(locale, route.titleKey), apiErrors);
+    } finally {
+      await shot(journey, `route-guest-${locale}-${VIEWPORTS[viewport].width}-${route.slug}`);
+    }
+  });
+
+  it.each(['zh-CN', 'en-US', 'zh-TW'] as const)('a path nobody knows, signed out, in %s', async (locale) => {
+    const { page } = journey;
+    await page.setViewportSize(VIEWPORTS.phone);
+    await page.goto(journey.url('/auth/login'));
+    await page.evaluate((code) => localStorage.setItem('locale', code), locale);
+    await page.goto(journey.url('/no/such/page'));
+    await page.reload();
+    // Spec section 2: any other path shows a not-found page, signed in or not.
+    try {
+      await checkPage(journey, locale, text(locale, 'page.notFound'), apiErrors);
+      expect(hashPath(page)).toBe('/no/such/page');
+    } finally {
+      await shot(journey, `route-guest-${locale}-375-not-found`);
+    }
+  });
+});
