@@ -38,11 +38,6 @@ const login = await (
     body: JSON.stringify(signBody('POST', '/api/user/login', { email: DEMO_EMAIL, password: DEMO_PASSWORD }, DEV_SIGN_SECRET)),
   })
 ).json();
-await fetch(`${base}/api/exchange/add`, {
-  method: 'POST',
-  headers: { 'content-type': 'application/json', authorization: `Bearer ${login.data.accessToken}` },
-  body: JSON.stringify({ exchange: 'paper', name: 'Bench paper' }),
-});
 
 const browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
 const page = await browser.newPage();
@@ -63,7 +58,7 @@ const READY_TIME = `new Promise((resolve) => {
     const card = root('qt-profit-card');
     const tasks = root('qt-task-list');
     const wallet = root('qt-wallet-balance');
-    return Boolean(card && card.querySelector('[data-stat="total"]') && tasks && tasks.textContent.includes('暂无运行中的任务') && wallet && wallet.textContent.includes('Bench paper'));
+    return Boolean(card && card.querySelector('[data-stat="total"]') && tasks && tasks.textContent.includes('暂无运行中的任务') && wallet && wallet.textContent.includes('激活卡') && wallet.textContent.includes('1,000'));
   };
   const check = () => {
     if (!ready()) return requestAnimationFrame(check);

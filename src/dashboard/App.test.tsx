@@ -86,6 +86,14 @@ describe('route table', () => {
     expect(await findHeading('页面不存在')).toBeInTheDocument();
     expect(app.pathname()).toBe('/no/such/page');
   });
+
+  it('shows the not-found page to a guest without waiting for an identity it does not have', async () => {
+    const app = await renderApp('/no/such/page');
+    expect(await findHeading('页面不存在')).toBeInTheDocument();
+    // No identity is asked again and again: the app bar stops loading at once.
+    await waitFor(() => expect(screen.queryByRole('progressbar')).toBeNull(), { timeout: 1500 });
+    expect(app.server.requests).toHaveLength(0);
+  });
 });
 
 describe('navigation guard', () => {

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Admin, CustomRoutes, Notification, localStorageStore, type I18nProvider } from 'react-admin';
+import { QueryClient } from '@tanstack/react-query';
 import { Route } from 'react-router-dom';
 import { NOTIFICATION_TIMEOUT_MS } from '../api/defaults';
 import { authProvider as defaultAuthProvider } from '../authProvider/authProvider';
@@ -81,6 +82,19 @@ const useStore = (i18nProvider: I18nProvider) =>
     return store;
   }, [i18nProvider]);
 
+/**
+ * react-admin's query client, except that who the user is (`['auth', ...]`:
+ * the identity and the role) is not asked again on a failure: a guest has no
+ * identity, and a logged-in user's failure is handled by the HTTP client's
+ * own refresh and retry.
+ */
+const useAppQueryClient = () =>
+  useMemo(() => {
+    const client = new QueryClient();
+    client.setQueryDefaults(['auth'], { retry: false });
+    return client;
+  }, []);
+
 /** Composition only: providers, layouts and the route table. */
 export const App = ({ i18nProvider, dataProvider = defaultDataProvider, authProvider = defaultAuthProvider }: AppProps) => (
   <Admin
@@ -89,6 +103,7 @@ export const App = ({ i18nProvider, dataProvider = defaultDataProvider, authProv
     authProvider={authProvider}
     i18nProvider={i18nProvider}
     store={useStore(i18nProvider)}
+    queryClient={useAppQueryClient()}
     theme={useLocaleTheme()}
     layout={AppLayout}
     dashboard={HomePage}
