@@ -1,7 +1,7 @@
 import CheckIcon from '@mui/icons-material/Check';
 import CloseIcon from '@mui/icons-material/Close';
 import { Button, Stack } from '@mui/material';
-import { useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import {
   Confirm,
   Datagrid,
@@ -80,29 +80,49 @@ const DepositActions = ({ size = 'small' }: { label?: string; size?: 'small' | '
   );
 };
 
-const depositFilters = [
-  <SelectInput key="status" source="status" label="admin.fields.status" choices={statusChoices(['pending', 'confirmed', 'rejected'])} alwaysOn />,
-];
+const DEPOSIT_STATUSES = ['pending', 'confirmed', 'rejected'] as const;
+const WITHDRAWAL_STATUSES = ['pending', 'approved', 'rejected'] as const;
 
-export const DepositList = () => {
+/**
+ * The list of deposits or withdrawals: pending ones first by default, cards
+ * at phone width, a table on desktop with the request's own columns between
+ * the amount and the status, and the decision buttons on each row.
+ */
+const MoneyRequestList = ({
+  resource,
+  kind,
+  statuses,
+  actions,
+  children,
+}: {
+  resource: string;
+  kind: 'deposits' | 'withdrawals';
+  statuses: readonly string[];
+  actions: ReactNode;
+  children: ReactNode;
+}) => {
   const isPhone = useIsPhone();
   const translate = useTranslate();
   const dateTime = useDateTime();
+  const filters = useMemo(
+    () => [<SelectInput key="status" source="status" label="admin.fields.status" choices={statusChoices(statuses)} alwaysOn />],
+    [statuses],
+  );
   return (
     <List
-      resource={DEPOSITS}
-      title={translate('admin.deposits.title')}
-      filters={depositFilters}
+      resource={resource}
+      title={translate(`admin.${kind}.title`)}
+      filters={filters}
       filterDefaultValues={{ status: 'pending' }}
       sort={{ field: 'createdAt', order: 'DESC' }}
       perPage={20}
       exporter={false}
     >
       {isPhone ? (
-        <SimpleList<AdminDeposit>
-          primaryText={(d) => amountText(d.amount, d.asset)}
-          secondaryText={(d) => d.userEmail}
-          tertiaryText={(d) => `${translate(`admin.status.${d.status}`)} · ${dateTime(d.createdAt)}`}
+        <SimpleList<AdminDeposit | AdminWithdrawal>
+          primaryText={(r) => amountText(r.amount, r.asset)}
+          secondaryText={(r) => r.userEmail}
+          tertiaryText={(r) => `${translate(`admin.status.${r.status}`)} · ${dateTime(r.createdAt)}`}
           linkType="show"
         />
       ) : (
@@ -110,15 +130,21 @@ export const DepositList = () => {
           <DateTimeText source="createdAt" label="admin.fields.createdAt" />
           <TextField source="userEmail" label="admin.fields.user" />
           <TextField source="amount" label="admin.fields.amount" />
-          <TextField source="txHash" label="admin.fields.txHash" emptyText="—" sx={{ wordBreak: 'break-all' }} />
+          {children}
           <StatusChip label="admin.fields.status" />
           <TextField source="reason" label="admin.fields.reason" emptyText="—" />
-          <DepositActions label="admin.fields.actions" />
+          {actions}
         </Datagrid>
       )}
     </List>
   );
 };
+
+export const DepositList = () => (
+  <MoneyRequestList resource={DEPOSITS} kind="deposits" statuses={DEPOSIT_STATUSES} actions={<DepositActions label="admin.fields.actions" />}>
+    <TextField source="txHash" label="admin.fields.txHash" emptyText="—" sx={{ wordBreak: 'break-all' }} />
+  </MoneyRequestList>
+);
 
 const DepositShowActions = () => (
   <TopToolbar>
@@ -194,46 +220,12 @@ const WithdrawalActions = ({ size = 'small' }: { label?: string; size?: 'small' 
   );
 };
 
-const withdrawalFilters = [
-  <SelectInput key="status" source="status" label="admin.fields.status" choices={statusChoices(['pending', 'approved', 'rejected'])} alwaysOn />,
-];
-
-export const WithdrawalList = () => {
-  const isPhone = useIsPhone();
-  const translate = useTranslate();
-  const dateTime = useDateTime();
-  return (
-    <List
-      resource={WITHDRAWALS}
-      title={translate('admin.withdrawals.title')}
-      filters={withdrawalFilters}
-      filterDefaultValues={{ status: 'pending' }}
-      sort={{ field: 'createdAt', order: 'DESC' }}
-      perPage={20}
-      exporter={false}
-    >
-      {isPhone ? (
-        <SimpleList<AdminWithdrawal>
-          primaryText={(w) => amountText(w.amount, w.asset)}
-          secondaryText={(w) => w.userEmail}
-          tertiaryText={(w) => `${translate(`admin.status.${w.status}`)} · ${dateTime(w.createdAt)}`}
-          linkType="show"
-        />
-      ) : (
-        <Datagrid rowClick="show" bulkActionButtons={false}>
-          <DateTimeText source="createdAt" label="admin.fields.createdAt" />
-          <TextField source="userEmail" label="admin.fields.user" />
-          <TextField source="amount" label="admin.fields.amount" />
-          <TextField source="fee" label="admin.fields.fee" />
-          <TextField source="address" label="admin.fields.address" sx={{ wordBreak: 'break-all' }} />
-          <StatusChip label="admin.fields.status" />
-          <TextField source="reason" label="admin.fields.reason" emptyText="—" />
-          <WithdrawalActions label="admin.fields.actions" />
-        </Datagrid>
-      )}
-    </List>
-  );
-};
+export const WithdrawalList = () => (
+  <MoneyRequestList resource={WITHDRAWALS} kind="withdrawals" statuses={WITHDRAWAL_STATUSES} actions={<WithdrawalActions label="admin.fields.actions" />}>
+    <TextField source="fee" label="admin.fields.fee" />
+    <TextField source="address" label="admin.fields.address" sx={{ wordBreak: 'break-all' }} />
+  </MoneyRequestList>
+);
 
 const WithdrawalShowActions = () => (
   <TopToolbar>
