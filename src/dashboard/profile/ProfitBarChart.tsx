@@ -1,7 +1,7 @@
 import { Box, useTheme } from '@mui/material';
-import { useEffect, useRef, useState } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
 import { formatSigned } from '../trade/taskText';
+import { useElementWidth } from '../layout/useElementWidth';
 
 export interface DayPoint {
   date: string;
@@ -48,22 +48,6 @@ export const barGeometry = (days: readonly DayPoint[], plot: { left: number; rig
   };
 };
 
-const useWidth = (fallback: number) => {
-  const ref = useRef<HTMLDivElement>(null);
-  const [width, setWidth] = useState(fallback);
-  useEffect(() => {
-    const element = ref.current;
-    if (!element || typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(([entry]) => {
-      const measured = Math.floor(entry?.contentRect.width ?? 0);
-      if (measured > 0) setWidth(measured);
-    });
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, []);
-  return { ref, width };
-};
-
 const shortDate = (date: string) => date.slice(5);
 
 /** Daily realized profit as bars: green above the zero line, red below. Drawn by hand in SVG. */
@@ -71,7 +55,7 @@ export const ProfitBarChart = ({ days, height = 200 }: { days: readonly DayPoint
   const translate = useTranslate();
   const [locale] = useLocaleState();
   const theme = useTheme();
-  const { ref, width } = useWidth(600);
+  const { ref, width } = useElementWidth(600);
   // A losing day puts the lowest value under the plot, on a line of its own above the dates.
   const hasLoss = days.some((day) => Number(day.profit) < 0);
   const pad = { top: 16, right: 8, bottom: hasLoss ? 36 : 22, left: 8 };

@@ -1,5 +1,5 @@
 import { Box, ToggleButton, ToggleButtonGroup, Typography, useMediaQuery, useTheme, type Theme } from '@mui/material';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
 import {
   priceDomain,
@@ -12,27 +12,11 @@ import {
   type PricePoint,
 } from './chartGeometry';
 import { formatPrice } from './taskText';
+import { useElementWidth } from '../layout/useElementWidth';
 
 const LABEL_WIDTH = 104;
 const LABEL_GAP = 15;
 const PAD = { top: 10, right: LABEL_WIDTH + 6, bottom: 22, left: 8 };
-
-/** The width of an element, following its resizes (a default until measured, and where ResizeObserver is missing). */
-const useWidth = (fallback: number) => {
-  const ref = useRef<HTMLDivElement>(null);
-  const [width, setWidth] = useState(fallback);
-  useEffect(() => {
-    const element = ref.current;
-    if (!element || typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(([entry]) => {
-      const measured = Math.floor(entry?.contentRect.width ?? 0);
-      if (measured > 0) setWidth(measured);
-    });
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, []);
-  return { ref, width };
-};
 
 interface Label {
   key: string;
@@ -67,7 +51,7 @@ export const PriceChart = ({
   const theme = useTheme();
   const isPhone = useMediaQuery((t: Theme) => t.breakpoints.down('sm'), { noSsr: true });
   const [view, setView] = useState<ChartView>('price');
-  const { ref, width } = useWidth(640);
+  const { ref, width } = useElementWidth(640);
   const height = isPhone ? 240 : 300;
 
   const plot = { left: PAD.left, right: width - PAD.right, top: PAD.top, bottom: height - PAD.bottom };
