@@ -1,22 +1,35 @@
 /**
- * The engine's speed:
- *  1. decide(): evaluations per second on one core, for tasks whose price is
- *     between thresholds (the common case) and for a random walk with fills.
- *  2. A paper run of N running tasks (default 10 000) over the 20 simulated
- *     symbols, one tick a second of market time: per tick, the time until
- *     every due order is stored (the tick awaits them), and that time as a
- *     share of the second (the CPU share of one core).
+ * The engine's speed, with the work it did beside every figure:
+ *  1. decide(): evaluations per second on one core, for a price between
+ *     thresholds (the common case) and for a noisy path with fills applied.
+ *  2. A paper run of BENCH_TASKS running tasks (default 10 000) over the 20
+ *     simulated symbols, one tick a second of market time, on PGlite (in
+ *     memory) or PostgreSQL (BENCH_DATABASE_URL): users activated, with fuel
+ *     and funds, so the tasks really trade (first orders, levels, take
+ *     profits). Prints the first tick (every first order due at once), the
+ *     steady ticks' p50 / p99 / max, the memory, and the orders, fills,
+ *     cycles and events stored; fails when no order was stored.
  *
- *   npm run bench:engine            (BENCH_TASKS, BENCH_TICKS to change the run)
+ * With BENCH_DATABASE_URL the run is on PostgreSQL, in cluster mode; with
+ * BENCH_PROCESSES=2 (or more) it runs that many engine processes
+ * (bench/engineWorker.ts) sharing the tasks by leased shards, and prints each
+ * one's tick times and the cluster's capacity in task decisions per second.
+ *
+ *   npm run bench:engine     (BENCH_TASKS, BENCH_TICKS, BENCH_DATABASE_URL, BENCH_PROCESSES)
  */
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { PGlite } from '@electric-sql/pglite';
 import Big from 'big.js';
 import Fastify from 'fastify';
-import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'kysely';
 import { applyBuyFill, decide, initialCycleState, type TaskParams } from '../server/src/engine/decide';
-import { createRunner } from '../server/src/engine/runner';
 import { PAPER_MARKETS } from '../server/src/engine/paper/market';
-import { migrate, openDatabase } from '../server/src/db/database';
+import { SHARD_COUNT } from '../server/src/engine/store';
+import { createRunner } from '../server/src/engine/runner';
+import { dropSchema, migrate, openDatabase, type Db } from '../server/src/db/database';
+import { post, system, user as ledgerUser } from '../server/src/wallet/ledger';
 import type { StrategySettings } from '../src/api/strategy';
 
 const strategy: StrategySettings = {
@@ -32,14 +45,15 @@ const strategy: StrategySettings = {
   stopLossPercent: null,
   cooldownSeconds: 60,
 };
-const params: TaskParams = { firstOrderAmount: '10', firstOrderMultiple: false, cycleCount: 9999, replenishStatus: 'replenish_open', running: true };
+const params: TaskParams = { firstOrderAmount: '10', firstOrderMultiple: false, cycleCount: 9999, replenishStatus: 'replenish_open', running: true, feeRate: '0.001' };
 
 const decisions = () => {
   const open = applyBuyFill(initialCycleState(), { price: '100', quantity: '0.0999', cost: '10', level: 0 });
   const prices = Array.from({ length: 1000 }, (_, i) => (99.5 + (i % 100) / 100).toFixed(2));
   const n = 5_000_000;
   let t = performance.now();
-  for (let i = 0; i < n; i++) decide(params, strategy, open, prices[i % 1000]!, 0, true);
+  let idle = 0;
+  for (let i = 0; i < n; i++) if (decide(params, strategy, open, prices[i % 1000]!, 0, true).actions.length === 0) idle += 1;
   const quiet = n / ((performance.now() - t) / 1000);
 
   // A wavy, noisy price path (it cycles through the ladder) with its fills applied, as the runner does.
@@ -47,6 +61,7 @@ const decisions = () => {
   let seed = 7;
   const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
   const walk = 1_000_000;
+  let orders = 0;
   t = performance.now();
   for (let i = 0; i < walk; i++) {
     const text = (100 + 8 * Math.sin(i / 997) + 2 * (random() - 0.5)).toFixed(4);
@@ -55,69 +70,224 @@ const decisions = () => {
     for (const action of decision.actions) {
       if (action.kind === 'buy') state = applyBuyFill(state, { price: text, quantity: new Big(action.quoteAmount).div(text).toFixed(8), cost: action.quoteAmount, level: action.level });
       if (action.kind === 'sell') state = { ...initialCycleState(), cyclesDone: state.cyclesDone + 1, phase: 'cooldown', cooldownUntil: i * 1000 + 60_000 };
+      if (action.kind !== 'event') orders += 1;
     }
   }
   const walking = walk / ((performance.now() - t) / 1000);
-  return { quietPerSecond: Math.round(quiet), randomWalkPerSecond: Math.round(walking) };
+  if (idle !== n || orders === 0) throw new Error('the decision benchmark did no work');
+  return { quietPerSecond: Math.round(quiet), quietEvaluations: n, randomWalkPerSecond: Math.round(walking), randomWalkOrders: orders, cyclesOnTheWalk: state.cyclesDone };
 };
 
-const paperRun = async (taskCount: number, tickCount: number) => {
-  const pglite = new PGlite();
-  const db = await openDatabase({ pglite });
-  await migrate(db);
-  const user = await db.insertInto('users').values({ email: 'bench@example.com', nickname: 'Bench', password_hash: 'x', invite_code: 'BENCH', inviter_id: null, avatar: null }).returning('id').executeTakeFirstOrThrow();
-  const account = await db
-    .insertInto('exchange_accounts')
-    .values({ user_id: user.id, exchange: 'paper', name: 'Bench', paper_balances: JSON.stringify({ USDT: String(taskCount * 200) }) } as never)
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const strategyRow = await db.selectFrom('strategies').select('id').where('name', '=', 'balanced').executeTakeFirstOrThrow();
+/** Ladders from tight (trades within minutes of the simulated market) to the system templates' own. */
+const LADDERS: { name: string; settings: StrategySettings }[] = [
+  {
+    name: 'tight',
+    settings: {
+      levels: [
+        { dropPercent: '0.1', multiple: '1' },
+        { dropPercent: '0.25', multiple: '2' },
+        { dropPercent: '0.5', multiple: '4' },
+      ],
+      takeProfitPercent: '0.3',
+      takeProfitCallbackPercent: '0',
+      replenishCallbackPercent: '0',
+      stopLossPercent: null,
+      cooldownSeconds: 5,
+    },
+  },
+  {
+    name: 'trailing',
+    settings: {
+      levels: [
+        { dropPercent: '0.2', multiple: '1' },
+        { dropPercent: '0.5', multiple: '1.5' },
+        { dropPercent: '1', multiple: '2.25' },
+      ],
+      takeProfitPercent: '0.4',
+      takeProfitCallbackPercent: '0.1',
+      replenishCallbackPercent: '0.05',
+      stopLossPercent: null,
+      cooldownSeconds: 30,
+    },
+  },
+  { name: 'balanced', settings: strategy },
+];
+
+const USERS = 100;
+
+/** Users activated and fuelled, one paper account each with funds for all its tasks, and the tasks spread over the symbols and ladders. */
+const seed = async (db: Db, taskCount: number) => {
+  const strategyIds: string[] = [];
+  const owners: { userId: string; accountId: string }[] = [];
+  const perUser = Math.ceil(taskCount / USERS);
+  for (let u = 0; u < USERS; u += 1) {
+    const owner = await db
+      .insertInto('users')
+      .values({ email: `bench${u}@example.com`, nickname: `Bench ${u}`, password_hash: 'x', invite_code: `BENCH${u}`, inviter_id: null, avatar: null, activated: true } as never)
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db.transaction().execute((trx) =>
+      post(trx, { kind: 'adjustment', userId: null, moves: [{ from: system('adjustments', 'FUEL'), to: ledgerUser(owner.id, 'FUEL'), amount: '1000000' }], memo: { reason: 'bench' } }),
+    );
+    const account = await db
+      .insertInto('exchange_accounts')
+      .values({ user_id: owner.id, exchange: 'paper', name: 'Bench', paper_balances: JSON.stringify({ USDT: String(perUser * 400) }) } as never)
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    owners.push({ userId: owner.id, accountId: account.id });
+    if (u === 0) {
+      for (const ladder of LADDERS) {
+        const row = await db
+          .insertInto('strategies')
+          .values({
+            user_id: owner.id,
+            name: ladder.name,
+            levels: JSON.stringify(ladder.settings.levels),
+            take_profit_percent: ladder.settings.takeProfitPercent,
+            take_profit_callback_percent: ladder.settings.takeProfitCallbackPercent,
+            replenish_callback_percent: ladder.settings.replenishCallbackPercent,
+            stop_loss_percent: ladder.settings.stopLossPercent,
+            cooldown_seconds: ladder.settings.cooldownSeconds,
+          } as never)
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        strategyIds.push(row.id);
+      }
+    }
+  }
   for (let offset = 0; offset < taskCount; offset += 1000) {
     await db
       .insertInto('trade_tasks')
       .values(
-        Array.from({ length: Math.min(1000, taskCount - offset) }, (_, i) => ({
-          user_id: user.id,
-          exchange_account_id: account.id,
-          symbol: PAPER_MARKETS[(offset + i) % PAPER_MARKETS.length]!.symbol,
-          strategy_id: strategyRow.id,
-          first_order_amount: '10',
-          first_order_multiple: false,
-          cycle_count: 9999,
-          running: true,
-          replenish_status: 'replenish_open' as const,
-          state: JSON.stringify(initialCycleState()),
-        })),
+        Array.from({ length: Math.min(1000, taskCount - offset) }, (_, j) => {
+          const i = offset + j;
+          const owner = owners[i % USERS]!;
+          return {
+            user_id: owner.userId,
+            exchange_account_id: owner.accountId,
+            symbol: PAPER_MARKETS[Math.floor(i / USERS) % PAPER_MARKETS.length]!.symbol,
+            strategy_id: strategyIds[i % strategyIds.length]!,
+            // 10 to 20 USDT, so that tasks of one symbol do not all act on the same tick.
+            first_order_amount: String(10 + (i % 11)),
+            first_order_multiple: false,
+            cycle_count: 9999,
+            running: true,
+            replenish_status: 'replenish_open' as const,
+            state: JSON.stringify(initialCycleState()),
+          };
+        }),
       )
       .execute();
   }
-  const runner = createRunner({ db, log: Fastify({ logger: { level: 'silent' } }).log, seed: 42, tickMs: 0 });
-  await runner.start();
-  const durations: number[] = [];
-  const cpuStart = process.cpuUsage();
-  const wallStart = performance.now();
-  for (let i = 0; i < tickCount; i++) {
-    const t = performance.now();
-    await runner.tick();
-    durations.push(performance.now() - t);
-  }
-  const wall = performance.now() - wallStart;
-  const cpu = process.cpuUsage(cpuStart);
-  const orders = await db.selectFrom('orders').select(db.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  await runner.stop();
-  await db.destroy();
-  const steady = durations.slice(1).sort((a, b) => a - b);
-  const median = steady[Math.floor(steady.length / 2)] ?? 0;
-  return {
-    tasks: taskCount,
-    ticks: tickCount,
-    ordersStored: Number(orders.n),
-    firstTickMs: Math.round(durations[0]!),
-    steadyTickMs: { median: Number(median.toFixed(1)), max: Number((steady.at(-1) ?? 0).toFixed(1)) },
-    steadyCpuShareOfOneCore: `${((median / 1000) * 100).toFixed(1)} %`,
-    processCpuSeconds: Number(((cpu.user + cpu.system) / 1e6).toFixed(1)),
-    wallSeconds: Number((wall / 1000).toFixed(1)),
-  };
 };
 
-console.log(JSON.stringify({ decide: decisions(), paperRun: await paperRun(Number(process.env.BENCH_TASKS ?? 10_000), Number(process.env.BENCH_TICKS ?? 60)) }, null, 2));
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
+const mb = (bytes: number) => Number((bytes / 1024 / 1024).toFixed(0));
+
+const count = async (db: Db) => {
+  const row = await sql<{ orders: string; fills: string; cycles: string; events: string }>`
+    select (select count(*) from orders) as orders,
+           (select count(*) from orders where status = 'closed') as fills,
+           (select count(*) from cycles) as cycles,
+           (select count(*) from task_events) as events`.execute(db);
+  const r = row.rows[0]!;
+  return { orders: Number(r.orders), fills: Number(r.fills), cycles: Number(r.cycles), events: Number(r.events) };
+};
+
+/** Runs the engine processes of a cluster run and collects their tick times. */
+const runProcesses = async (db: Db, processes: number, url: string, schema: string, tickCount: number) => {
+  const workers = Array.from({ length: processes }, () =>
+    spawn(process.execPath, ['--import', 'tsx', join('bench', 'engineWorker.ts')], {
+      cwd: process.cwd(),
+      env: { ...process.env, BENCH_DATABASE_URL: url, BENCH_SCHEMA: schema, BENCH_TICKS: String(tickCount) },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    }),
+  );
+  const lines = workers.map((worker) => {
+    let output = '';
+    worker.stdout!.on('data', (chunk) => (output += String(chunk)));
+    return () => output.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
+  });
+  const until = async (check: () => boolean) => {
+    while (!check()) await new Promise((resolve) => setTimeout(resolve, 50));
+  };
+  await until(() => lines.every((read) => read().some((line) => line.ready)));
+  // Let the leases settle to an even share before the clock starts (one process gives back what the other takes).
+  const share = Math.ceil(SHARD_COUNT / processes);
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const held = await sql<{ owner: string; n: number }>`select owner, count(*)::int as n from engine_leases where name like 'shard:%' and expires_at > now() group by owner`.execute(db);
+    if (held.rows.length === processes && held.rows.every((row) => row.n <= share)) break;
+    if (Date.now() > deadline) throw new Error(`the shards did not settle: ${JSON.stringify(held.rows)}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  const wallStart = performance.now();
+  for (const worker of workers) worker.stdin!.write('go\n');
+  await Promise.all(workers.map((worker) => new Promise((resolve) => worker.once('exit', resolve))));
+  const wall = performance.now() - wallStart;
+  const results = lines.map((read) => read().find((line) => 'durations' in line) as { durations: number[]; tasks: number; heapMb: number; rssMb: number });
+  return { results, wall };
+};
+
+const paperRun = async (taskCount: number, tickCount: number, processes: number) => {
+  const url = process.env.BENCH_DATABASE_URL;
+  if (processes > 1 && !url) throw new Error('BENCH_PROCESSES > 1 needs BENCH_DATABASE_URL: the embedded database is one process\'s');
+  const schema = url ? `bench_${process.pid}` : 'public';
+  const db = url ? await openDatabase({ url, schema }) : await openDatabase({ pglite: new PGlite() });
+  await migrate(db, schema);
+  try {
+    await seed(db, taskCount);
+    // The first orders land on the first tick that has prices (a process that mirrors the market gets them a tick later).
+    const summary = (durations: number[]) => {
+      const steady = durations.slice(3).sort((a, b) => a - b);
+      return { firstTickMs: Math.round(Math.max(...durations.slice(0, 3))), steadyTickMs: { p50: Number(percentile(steady, 50).toFixed(1)), p99: Number(percentile(steady, 99).toFixed(1)), max: Number((steady.at(-1) ?? 0).toFixed(1)) } };
+    };
+    let timing: Record<string, unknown>;
+    if (processes > 1) {
+      const { results, wall } = await runProcesses(db, processes, url!, schema, tickCount);
+      timing = {
+        processes: results.map((r) => ({ tasks: r.tasks, ...summary(r.durations), memoryMb: { rss: r.rssMb, heapUsed: r.heapMb } })),
+        wallSeconds: Number((wall / 1000).toFixed(1)),
+        // Tasks decided per second of the slowest process's tick time: the cluster's capacity.
+        taskTicksPerSecond: Math.round((taskCount * tickCount) / (Math.max(...results.map((r) => r.durations.reduce((a, b) => a + b, 0))) / 1000)),
+      };
+    } else {
+      const runner = createRunner({ db, log: Fastify({ logger: { level: 'silent' } }).log, seed: 42, tickMs: 0, cluster: Boolean(url) });
+      await runner.start();
+      const durations: number[] = [];
+      const cpuStart = process.cpuUsage();
+      const wallStart = performance.now();
+      let heapPeak = 0;
+      // The first tick opens every task's first order at once; then one tick a second of market time.
+      for (let i = 0; i < tickCount; i++) {
+        const t = performance.now();
+        await runner.tick();
+        durations.push(performance.now() - t);
+        heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
+      }
+      const wall = performance.now() - wallStart;
+      const cpu = process.cpuUsage(cpuStart);
+      await runner.stop();
+      const memory = process.memoryUsage();
+      timing = {
+        ...summary(durations),
+        memoryMb: { rss: mb(memory.rss), heapUsed: mb(memory.heapUsed), heapPeak: mb(heapPeak) },
+        processCpuSeconds: Number(((cpu.user + cpu.system) / 1e6).toFixed(1)),
+        wallSeconds: Number((wall / 1000).toFixed(1)),
+        taskTicksPerSecond: Math.round((taskCount * tickCount) / (durations.reduce((a, b) => a + b, 0) / 1000)),
+      };
+    }
+    return { database: url ? 'postgresql' : 'pglite', tasks: taskCount, ticks: tickCount, processes, work: await count(db), ...timing };
+  } finally {
+    if (url) await dropSchema(db, schema);
+    await db.destroy();
+  }
+};
+
+const decided = decisions();
+const run = await paperRun(Number(process.env.BENCH_TASKS ?? 10_000), Number(process.env.BENCH_TICKS ?? 300), Number(process.env.BENCH_PROCESSES ?? 1));
+console.log(JSON.stringify({ decide: decided, paperRun: run }, null, 2));
+if (run.work.fills === 0 || run.work.cycles === 0) {
+  console.error('The paper run stored no fills or closed no cycle: the benchmark measured no trading.');
+  process.exit(1);
+}

@@ -75,6 +75,15 @@ for (let i = 0; i < 5; i++) {
 }
 runs.sort((a, b) => a - b);
 console.log(JSON.stringify({ iifeGzipBytes: gzipBytes, scriptLoadedToDataMs: { median: Math.round(runs[2]!), runs: runs.map(Math.round) } }, null, 2));
+/** The widgets' size budget: a partner page pays for every byte. */
+const BUDGET_BYTES = 30 * 1024;
+if (gzipBytes === 0 || runs.length !== 5) {
+  console.error('nothing was measured');
+  process.exitCode = 1;
+} else if (gzipBytes > BUDGET_BYTES) {
+  console.error(`the widgets bundle is ${gzipBytes} bytes gzip, over its budget of ${BUDGET_BYTES}`);
+  process.exitCode = 1;
+}
 await browser.close();
 await app.close();
 await db.destroy();

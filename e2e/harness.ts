@@ -61,3 +61,18 @@ export const storage = (page: Page) =>
     sessionAccess: sessionStorage.getItem('accessToken'),
     sessionRefresh: sessionStorage.getItem('refreshToken'),
   }));
+
+/** Puts a session into a page's storage (remember me on, zh-CN), then opens `path` of the dashboard as a fresh load. */
+export const openAs = async (page: Page, base: string, session: { accessToken: string; refreshToken: string }, path: string) => {
+  await page.goto(`${base}/#/auth/login`);
+  await page.evaluate(
+    ([access, refresh]) => {
+      localStorage.setItem('accessToken', access!);
+      localStorage.setItem('refreshToken', refresh!);
+      localStorage.setItem('locale', 'zh-CN');
+    },
+    [session.accessToken, session.refreshToken],
+  );
+  await page.goto('about:blank');
+  await page.goto(`${base}/#${path}`);
+};

@@ -6,7 +6,7 @@ import { runOperatorCommand } from '../server/src/cli/operator';
 import { depositAddressFor } from '../server/src/wallet/address';
 import { registerUser } from '../server/test/harness';
 import { VIEWPORTS } from './browser';
-import { ARTIFACTS, hashPath, startJourney, type Journey } from './harness';
+import { ARTIFACTS, hashPath, openAs, startJourney, type Journey } from './harness';
 
 /**
  * The money journey in real Chromium against the real server, at phone width
@@ -21,26 +21,6 @@ afterEach(async () => {
   await journey?.close();
   journey = undefined;
 });
-
-interface Session {
-  accessToken: string;
-  refreshToken: string;
-}
-
-/** Puts a session into a page's storage (remember me on), then opens `path` as a fresh load. */
-const openAs = async (page: Page, base: string, session: Session, path: string) => {
-  await page.goto(`${base}/#/auth/login`);
-  await page.evaluate(
-    ([access, refresh]) => {
-      localStorage.setItem('accessToken', access!);
-      localStorage.setItem('refreshToken', refresh!);
-      localStorage.setItem('locale', 'zh-CN');
-    },
-    [session.accessToken, session.refreshToken],
-  );
-  await page.goto('about:blank');
-  await page.goto(`${base}/#${path}`);
-};
 
 /** The text of the first element matching `selector`, spaces normalized. */
 const text = async (page: Page, selector: string) => ((await page.locator(selector).first().textContent()) ?? '').replace(/\s+/g, ' ').trim();
@@ -222,7 +202,7 @@ describe('wallet in the browser (phone)', () => {
     // 7. B activates through the API (a deposit the operator confirms): A gets the invite reward.
     const bDeposit = await server.call('POST', '/api/wallet/recharge', { amount: '100', idempotencyKey: 'bob-deposit-1' }, { token: b.accessToken });
     expect(bDeposit.body.code).toBe(0);
-    expect((await server.call('POST', '/api/admin/deposits/confirm', { id: bDeposit.body.data.id }, { token: o.accessToken })).body.code).toBe(0);
+    expect((await server.call('PUT', `/api/admin/deposits/${bDeposit.body.data.id}`, { status: 'confirmed' }, { token: o.accessToken })).body.code).toBe(0);
     expect((await server.call('POST', '/api/member/activate', { method: 'usdt', idempotencyKey: 'bob-activate-1' }, { token: b.accessToken })).body.code).toBe(0);
     expect((await balances(a.accessToken)).POINTS!.available).toBe('50');
 

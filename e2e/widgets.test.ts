@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'vite';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createWidgetTokens } from '../server/src/widget/tokens';
 import { registerUser } from '../server/test/harness';
-import { startJourney, type Journey } from './harness';
+import { openAs, startJourney, type Journey } from './harness';
 
 /**
  * The widgets bundle in real Chromium: the partner example page on the same
@@ -107,5 +108,84 @@ describe('widgets on a partner page', () => {
     await expect.poll(() => j.page.evaluate(() => (window as unknown as { expired: number }).expired), { timeout: 15000 }).toBeGreaterThan(0);
     await expect.poll(() => card.locator('a[href*="#/auth/login"]').count(), { timeout: 15000 }).toBeGreaterThan(0);
     await j.shot('widgets-logged-out');
+  });
+
+  it("show a partner's widget token: renewed by the partner, refused elsewhere with 11005, revoked from the security page", async () => {
+    journey = await startJourney({ viewport: 'desktop', config: { widgetsDir } });
+    const j = journey;
+    const session = await registerUser(j.server, { email: 'partner-user@example.com' });
+    const issued = await j.server.call('POST', '/api/user/widget-token', { name: 'Partner community' }, { token: session.accessToken });
+    expect(issued.body.code).toBe(0);
+    const grant = issued.body.data as { id: string; token: string; key: string };
+
+    // The partner's backend keeps the key and trades it for fresh tokens.
+    const renewals: number[] = [];
+    await j.page.exposeFunction('partnerToken', async () => {
+      const answer = await j.server.call('PUT', '/api/user/widget-token', { key: grant.key });
+      renewals.push(answer.body.code);
+      return answer.body.code === 0 ? (answer.body.data.token as string) : null;
+    });
+    // This page has no dashboard session: only what the partner hands out.
+    await j.page.goto(`${j.server.base}/examples/partner.html`);
+    await j.page.evaluate(() => {
+      const page = window as unknown as { partnerToken: () => Promise<string | null>; expired: number };
+      page.expired = 0;
+      document.addEventListener('qt-session-expired', async () => {
+        page.expired += 1;
+        const token = await page.partnerToken();
+        for (const element of document.querySelectorAll('qt-profit-card, qt-task-list, qt-wallet-balance')) {
+          if (token) element.setAttribute('token', token);
+        }
+      });
+    });
+    const zh = j.page.locator('[data-example="zh-CN-light"]');
+    await zh.locator('qt-wallet-balance [data-state="logged-out"]').waitFor();
+
+    // A token that has ended: the widgets say so, the partner renews it, and they show the data.
+    const ended = await createWidgetTokens(j.server.config.tokenSecret).issue({ userId: session.user.id, grantId: grant.id }, 60, Math.floor(Date.now() / 1000) - 120);
+    await j.page.evaluate((token) => {
+      for (const element of document.querySelectorAll('qt-profit-card, qt-task-list, qt-wallet-balance')) element.setAttribute('token', token);
+    }, ended);
+    await zh.locator('qt-wallet-balance').getByText('激活卡').waitFor();
+    await zh.locator('qt-profit-card [data-stat="total"]').waitFor();
+    await zh.locator('qt-task-list').getByText('暂无运行中的任务。').waitFor();
+    expect(renewals).toEqual([0]);
+    await j.shot('widgets-partner-token');
+
+    // The token the widgets now hold reads what they show and nothing else.
+    const token = (await zh.locator('qt-wallet-balance').getAttribute('token'))!;
+    const answers = await j.page.evaluate(async (bearer) => {
+      const call = async (method: string, path: string) => {
+        const response = await fetch(path, { method, headers: { Authorization: `Bearer ${bearer}`, 'Content-Type': 'application/json' }, body: method === 'GET' ? undefined : '{}' });
+        return [response.status, ((await response.json()) as { code: number }).code];
+      };
+      return {
+        balances: await call('GET', '/api/wallet/balances'),
+        me: await call('GET', '/api/user/me'),
+        withdraw: await call('POST', '/api/wallet/withdraw'),
+        addTask: await call('POST', '/api/trade/add'),
+        newGrant: await call('POST', '/api/user/widget-token'),
+      };
+    }, token);
+    expect(answers).toEqual({ balances: [200, 0], me: [200, 11005], withdraw: [200, 11005], addTask: [200, 11005], newGrant: [200, 11005] });
+
+    // The user revokes the access on the security page, in the dashboard.
+    const dashboard = await j.browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'zh-CN' });
+    const security = await dashboard.newPage();
+    await openAs(security, j.server.base, session, '/profile/security');
+    const row = security.locator(`[data-widget-grant="${grant.id}"]`);
+    await row.getByText('Partner community').waitFor();
+    await row.getByRole('button', { name: '撤销' }).click();
+    await security.getByRole('dialog').getByRole('button', { name: '确认' }).click();
+    await security.getByText('已撤销授权。').waitFor();
+    await row.waitFor({ state: 'detached' });
+    await dashboard.close();
+
+    // At the next refresh the widgets find the token ended; the partner's key is refused too, so they stay logged out.
+    await zh.locator('qt-wallet-balance').evaluate((element) => element.setAttribute('refresh', '1'));
+    await expect.poll(() => renewals, { timeout: 15000 }).toEqual([0, 11005]);
+    await zh.locator('qt-wallet-balance [data-state="logged-out"]').waitFor();
+    await expect.poll(() => zh.locator('qt-profit-card a[href*="#/auth/login"]').count(), { timeout: 15000 }).toBe(1);
+    await j.shot('widgets-partner-revoked');
   });
 });

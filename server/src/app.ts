@@ -7,6 +7,10 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { ServerConfig } from './config';
 import { migrate, openDatabase, type Db } from './db/database';
 import { createRunner, type Runner } from './engine/runner';
+import { engineRoutes } from './engine/routes';
+import { createEngineFacade } from './engine/facade';
+import type { SimulatedMarket } from './engine/paper/market';
+import { createPriceSources } from './engine/paper/priceSources';
 import { createTickerFeed, type TickerFeed } from './engine/tickerFeed';
 import { exchangeRoutes } from './exchange/routes';
 import type { ExchangeFactory } from './exchange/verify';
@@ -24,10 +28,13 @@ import { strategyRoutes } from './strategy/routes';
 import { tradeRoutes } from './trade/routes';
 import { userRoutes } from './user/routes';
 import { walletRoutes } from './wallet/routes';
-import { moneyRoutes } from './admin/moneyRoutes';
 import { adminRoutes } from './admin/routes';
 import { articleRoutes } from './article/routes';
+import { backtestRoutes } from './backtest/routes';
 import { createSessions } from './user/sessions';
+import { widgetRoutes } from './widget/routes';
+import { widgetAuthentication } from './widget/service';
+import { createWidgetTokens } from './widget/tokens';
 import { createThrottle } from './user/throttle';
 
 export interface BuildOptions {
@@ -40,10 +47,24 @@ export interface BuildOptions {
   exchangeFactory?: ExchangeFactory;
   /** Live websocket prices of real exchanges; default: ccxt's streams, none when `exchangeFactory` is given. */
   tickerFeed?: TickerFeed | null;
+  /** The paper market (tests inject faults into it); default: the random walk, or the replay PAPER_REPLAY asks for. */
+  market?: SimulatedMarket;
+  /**
+   * Builds the keyless ccxt instances that read real exchanges' public markets
+   * for paper accounts; default: ccxt itself (tests: recorded answers, or none).
+   */
+  publicExchangeFactory?: ExchangeFactory;
+  /**
+   * The engine shares the database with other processes (leased shards, the
+   * shared market, commands): default on PostgreSQL (`DATABASE_URL`), off on
+   * the embedded database; tests on PostgreSQL turn it on.
+   */
+  cluster?: boolean;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
+    /** This process's trading engine (absent with ENGINE=off). */
     engine: Runner;
   }
 }
@@ -86,11 +107,15 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
     origin: config.corsOrigins.length > 0 ? config.corsOrigins : false,
     methods: ['GET', 'POST', 'PUT', 'DELETE'],
     allowedHeaders: ['Authorization', 'Content-Type', 'Accept-Language'],
+    // The operator console's lists carry their total there (ra-data-simple-rest).
+    exposedHeaders: ['Content-Range'],
     maxAge: 600,
   });
 
   const tokens = createAccessTokens(config.tokenSecret, config.accessTokenTtlSeconds);
-  registerAuth(app, db, tokens);
+  // Widget tokens open the widgets' read calls only (server/src/widget).
+  const widgetTokens = createWidgetTokens(config.tokenSecret);
+  registerAuth(app, db, tokens, widgetAuthentication(db, widgetTokens));
   registerSignatureCheck(app, db, config.signSecret, options.now);
 
   const mailer = createMailer({ smtpUrl: config.smtpUrl, outboxDir: join(config.dataDir, 'outbox'), from: config.mailFrom, log: app.log });
@@ -105,32 +130,68 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
       scryptCost: config.scryptCost,
     }),
   );
+  // Real exchanges' public markets that paper accounts trade on, shared by the engine and the API.
+  const priceSources = createPriceSources({ log: app.log, createExchange: options.publicExchangeFactory });
   // Edited or removed keys: the engine drops the account's client (created below) and builds it again from the stored keys.
-  await app.register(exchangeRoutes({ db, config, createExchange: options.exchangeFactory, onKeysChanged: (id) => engine.forgetClient(id) }));
+  await app.register(
+    exchangeRoutes({
+      db,
+      config,
+      createExchange: options.exchangeFactory,
+      onKeysChanged: (id) => facade.keysChanged(id),
+      pricesOf: (source) => facade.pricesOf(source),
+      warmSource: (source) => facade.warmSource(source),
+    }),
+  );
 
   await app.register(strategyRoutes(db));
 
-  // The trading engine: the simulated market and every running task, one tick a second.
-  const engine: Runner = createRunner({
+  // The trading engine: the market and the tasks, one tick a second (a replay: one candle per
+  // tick, PAPER_REPLAY_SPEED ticks a second). None with ENGINE=off: another process drives the tasks.
+  const replay = config.paperReplay;
+  const engine: Runner | null =
+    config.engine === 'off'
+      ? null
+      : createRunner({
+          db,
+          log: app.log,
+          seed: config.paperSeed,
+          cluster: options.cluster ?? Boolean(config.databaseUrl),
+          ...(replay
+            ? {
+                replay: { symbol: replay.symbol, candles: replay.candles, interval: replay.interval },
+                tickMs: config.engineTickMs === 0 ? 0 : replay.speed === 'max' ? 1000 : Math.max(1, Math.round(1000 / replay.speed)),
+                continuous: config.engineTickMs > 0 && replay.speed === 'max',
+              }
+            : { tickMs: config.engineTickMs, ...(options.market ? { market: options.market } : {}) }),
+          feeRate: PAPER_FEE_RATE,
+          priceSources,
+          exchangeMasterKey: config.exchangeMasterKey,
+          ...(options.exchangeFactory ? { createExchange: options.exchangeFactory } : {}),
+          // Recorded exchanges (tests) answer REST only: no websocket streams for them.
+          tickerFeed: options.tickerFeed !== undefined ? options.tickerFeed : options.exchangeFactory ? null : createTickerFeed({ log: app.log }),
+        });
+  const facade = createEngineFacade({
     db,
     log: app.log,
+    runner: engine,
+    paperFeeRate: PAPER_FEE_RATE,
     seed: config.paperSeed,
-    tickMs: config.engineTickMs,
-    feeRate: PAPER_FEE_RATE,
     exchangeMasterKey: config.exchangeMasterKey,
-    ...(options.exchangeFactory ? { createExchange: options.exchangeFactory } : {}),
-    // Recorded exchanges (tests) answer REST only: no websocket streams for them.
-    tickerFeed: options.tickerFeed !== undefined ? options.tickerFeed : options.exchangeFactory ? null : createTickerFeed({ log: app.log }),
+    createExchange: options.exchangeFactory,
+    priceSources,
   });
-  app.decorate('engine', engine);
-  await app.register(tradeRoutes({ db, runner: engine, feeRate: PAPER_FEE_RATE }));
+  if (engine) app.decorate('engine', engine);
+  await app.register(tradeRoutes({ db, engine: facade }));
+  await app.register(engineRoutes(facade));
+  await app.register(backtestRoutes({ db, config, paperMarkets: facade.paperMarkets, ...(options.exchangeFactory ? { createExchange: options.exchangeFactory } : {}) }));
   // Membership, fuel, invites, profit pages, profile and security.
-  await app.register(memberRoutes({ db, runner: engine }));
+  await app.register(memberRoutes({ db, engine: facade }));
   await app.register(profitRoutes(db));
   await app.register(profileRoutes({ db, throttle: createThrottle(db), scryptCost: config.scryptCost }));
   await app.register(walletRoutes({ db, addressSecret: config.tokenSecret }));
-  await app.register(moneyRoutes(db));
-  // Articles for users; the operator console's users, articles, settings and audit calls.
+  await app.register(widgetRoutes({ db, tokens: widgetTokens }));
+  // Articles for users; the operator console (its resources in ra-data-simple-rest's dialect, and the settings).
   await app.register(articleRoutes(db));
   await app.register(adminRoutes({ db, sessions }));
 
@@ -147,10 +208,11 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
     if (existsSync(root)) await app.register(fastifyStatic, { root, prefix, decorateReply: false });
   }
 
-  app.addHook('onReady', () => engine.start());
+  app.addHook('onReady', async () => engine?.start());
   app.addHook('onClose', async () => {
     await drained(10_000);
-    await engine.stop();
+    await engine?.stop();
+    priceSources.stop();
     mailer.close();
     if (ownDb) await db.destroy();
   });

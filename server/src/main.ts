@@ -24,6 +24,12 @@ const main = async () => {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
+  if (config.engine === 'only') {
+    // The engine alone: it leases shards of the tasks and answers no HTTP.
+    await app.ready();
+    console.log('\n  Quant Trader engine is running (ENGINE=only: no HTTP; it drives the shards it leases).\n');
+    return;
+  }
   await app.listen({ port: config.port, host: config.host });
   const address = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${(app.server.address() as { port: number }).port}/`;
   const lines = [

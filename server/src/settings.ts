@@ -1,5 +1,6 @@
 import Big from 'big.js';
 import type { ServiceSettings } from '../../src/api/admin';
+import type { MemberLevel } from '../../src/api/member';
 import { ErrorCode } from '../../src/api/errors';
 import { fail } from './http/errors';
 import type { Db } from './db/database';
@@ -61,29 +62,20 @@ export const writeSettings = async (db: Db, changes: Partial<ServiceSettings>): 
 const decimal = { type: 'string', pattern: '^\\d{1,15}(\\.\\d{1,8})?$' } as const;
 const count = { type: 'integer', minimum: 0, maximum: 1_000_000_000 } as const;
 
-/** JSON schema of the edit body: any subset of ServiceSettings, nothing else. */
+/** One membership level's requirements and benefits (the operators' levels resource). */
+export const levelFieldsSchema = {
+  minDirect: count,
+  minTeam: count,
+  minTeamVolume: decimal,
+  fuelDiscountPercent: decimal,
+  taskLimit: { type: 'integer', minimum: 1, maximum: 10_000 },
+} as const;
+
+/** JSON schema of the edit body: any subset of ServiceSettings but the levels (their own resource), nothing else. */
 export const settingsChangeSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    levels: {
-      type: 'array',
-      minItems: 1,
-      maxItems: 50,
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['level', 'minDirect', 'minTeam', 'minTeamVolume', 'fuelDiscountPercent', 'taskLimit'],
-        properties: {
-          level: { type: 'integer', minimum: 0, maximum: 49 },
-          minDirect: count,
-          minTeam: count,
-          minTeamVolume: decimal,
-          fuelDiscountPercent: decimal,
-          taskLimit: { type: 'integer', minimum: 1, maximum: 10_000 },
-        },
-      },
-    },
     swapRates: {
       type: 'array',
       maxItems: 12,
@@ -116,30 +108,34 @@ const normal = (value: string) => new Big(value).toFixed();
 const rangeError = (field: string, message: string): never => fail(ErrorCode.PARAM_RANGE, `${field}: ${message}`, { field });
 
 /**
- * The rules a schema cannot say: levels numbered 0, 1, 2... with level 0
- * open to everyone and no level easier to reach than the one below it;
- * percents 0-100; rates and prices above 0; one rate per pair of assets.
- * Answers the change with its decimals normalized; throws 10002 otherwise.
+ * The rules of a level table a schema cannot say: levels numbered 0, 1, 2...
+ * with level 0 open to everyone and no level easier to reach than the one
+ * below it; discounts 0-100 percent. Answers the table with its decimals
+ * normalized; throws 10002 naming the level's field otherwise.
+ */
+export const checkLevels = (levels: readonly MemberLevel[], field: (index: number, name?: string) => string): MemberLevel[] =>
+  levels.map((level, index) => {
+    if (level.level !== index) rangeError(field(index, 'level'), `levels must be numbered 0, 1, 2... in ascending order (expected ${index})`);
+    if (new Big(level.fuelDiscountPercent).gt(100)) rangeError(field(index, 'fuelDiscountPercent'), 'a percent is between 0 and 100');
+    if (index === 0 && (level.minDirect !== 0 || level.minTeam !== 0 || !new Big(level.minTeamVolume).eq(0))) {
+      rangeError(field(index), 'level 0 is every new user’s: it needs nothing');
+    }
+    const below = levels[index - 1];
+    if (below) {
+      if (level.minDirect < below.minDirect) rangeError(field(index, 'minDirect'), 'a level cannot need less than the one below it');
+      if (level.minTeam < below.minTeam) rangeError(field(index, 'minTeam'), 'a level cannot need less than the one below it');
+      if (new Big(level.minTeamVolume).lt(below.minTeamVolume)) rangeError(field(index, 'minTeamVolume'), 'a level cannot need less than the one below it');
+    }
+    return { ...level, minTeamVolume: normal(level.minTeamVolume), fuelDiscountPercent: normal(level.fuelDiscountPercent) };
+  });
+
+/**
+ * The rules a schema cannot say: percents 0-100; rates and prices above 0;
+ * one rate per pair of assets. Answers the change with its decimals
+ * normalized; throws 10002 otherwise.
  */
 export const checkSettingsChange = (change: Partial<ServiceSettings>): Partial<ServiceSettings> => {
   const out: Partial<ServiceSettings> = { ...change };
-  if (change.levels) {
-    out.levels = change.levels.map((level, index) => {
-      const field = `levels.${index}`;
-      if (level.level !== index) rangeError(`${field}.level`, `levels must be numbered 0, 1, 2... in ascending order (expected ${index})`);
-      if (new Big(level.fuelDiscountPercent).gt(100)) rangeError(`${field}.fuelDiscountPercent`, 'a percent is between 0 and 100');
-      if (index === 0 && (level.minDirect !== 0 || level.minTeam !== 0 || !new Big(level.minTeamVolume).eq(0))) {
-        rangeError(field, 'level 0 is every new user’s: it needs nothing');
-      }
-      const below = change.levels![index - 1];
-      if (below) {
-        if (level.minDirect < below.minDirect) rangeError(`${field}.minDirect`, 'a level cannot need less than the one below it');
-        if (level.minTeam < below.minTeam) rangeError(`${field}.minTeam`, 'a level cannot need less than the one below it');
-        if (new Big(level.minTeamVolume).lt(below.minTeamVolume)) rangeError(`${field}.minTeamVolume`, 'a level cannot need less than the one below it');
-      }
-      return { ...level, minTeamVolume: normal(level.minTeamVolume), fuelDiscountPercent: normal(level.fuelDiscountPercent) };
-    });
-  }
   if (change.swapRates) {
     const pairs = new Set<string>();
     out.swapRates = change.swapRates.map((rate, index) => {

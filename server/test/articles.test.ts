@@ -67,7 +67,7 @@ describe.each(BACKENDS)('articles (%s)', (backend) => {
   const detail = (id: string, locale: string) =>
     server.call('GET', `/api/article/detail/${id}`, undefined, { token: reader, headers: { 'Accept-Language': locale } });
   const add = async (translations: object[], published = true) => {
-    const answer = await server.call('POST', '/api/admin/articles/add', { translations, published }, { token: operator });
+    const answer = await server.call('POST', '/api/admin/articles', { translations, published }, { token: operator });
     expect(answer.body.code).toBe(0);
     return answer.body.data.id as string;
   };
@@ -138,11 +138,11 @@ describe.each(BACKENDS)('articles (%s)', (backend) => {
     expect(await ids()).not.toContain(id);
     expect((await detail(id, 'zh-CN')).body.code).toBe(10006);
 
-    expect((await server.call('POST', '/api/admin/articles/publish', { id, published: true }, { token: operator })).body.code).toBe(0);
+    expect((await server.call('PUT', `/api/admin/articles/${id}`, { published: true }, { token: operator })).body.code).toBe(0);
     expect((await ids())[0]).toBe(id);
     expect((await detail(id, 'zh-CN')).body.data.title).toBe('草稿');
 
-    expect((await server.call('POST', '/api/admin/articles/publish', { id, published: false }, { token: operator })).body.code).toBe(0);
+    expect((await server.call('PUT', `/api/admin/articles/${id}`, { published: false }, { token: operator })).body.code).toBe(0);
     expect(await ids()).not.toContain(id);
     expect((await detail(id, 'zh-CN')).body.code).toBe(10006);
   });
@@ -187,9 +187,9 @@ describe.each(BACKENDS)('articles (%s)', (backend) => {
 
   it('refuses a body with nothing left after sanitizing, and takes three full-length languages', async () => {
     const before = await server.db.selectFrom('articles').select(server.db.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    const empty = await server.call('POST', '/api/admin/articles/add', { translations: [{ locale: 'zh-CN', ...text('空', '<script>alert(1)</script>') }] }, { token: operator });
+    const empty = await server.call('POST', '/api/admin/articles', { translations: [{ locale: 'zh-CN', ...text('空', '<script>alert(1)</script>') }] }, { token: operator });
     expect(empty.body).toMatchObject({ code: 10000, data: { field: 'translations.0.body' } });
-    const tooLong = await server.call('POST', '/api/admin/articles/add', { translations: [{ locale: 'zh-CN', ...text('长', `<p>${'长'.repeat(50_000)}</p>`) }] }, { token: operator });
+    const tooLong = await server.call('POST', '/api/admin/articles', { translations: [{ locale: 'zh-CN', ...text('长', `<p>${'长'.repeat(50_000)}</p>`) }] }, { token: operator });
     expect(tooLong.body.code).toBe(10004);
     const after = await server.db.selectFrom('articles').select(server.db.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));

@@ -2,8 +2,8 @@ import Big from 'big.js';
 import * as ccxtErrors from 'ccxt';
 import { describe, expect, it } from 'vitest';
 import { classifyCcxtError, createCcxtClient } from '../src/engine/ccxtClient';
-import { ExchangeClientError, paperClient, type ExchangeFailure } from '../src/engine/exchangeClient';
-import { createPaperExchange } from '../src/engine/paper/exchange';
+import { ExchangeClientError, fromPaperFailure, type ExchangeFailure } from '../src/engine/exchangeClient';
+import { createPaperExchange, PaperExchangeError } from '../src/engine/paper/exchange';
 import { createMarket } from '../src/engine/paper/market';
 import { newClientOrderId } from '../src/engine/runner';
 import type { Credentials, ExchangeFactory } from '../src/exchange/verify';
@@ -130,8 +130,8 @@ describe('Binance through ccxt', () => {
     const { client, sentTo, replay } = replayed('binance', standing());
     const markets = await client.loadMarkets();
     expect(markets).toEqual([
-      { symbol: 'BTC/USDT', base: 'BTC', quote: 'USDT', precision: { amount: '0.00001', price: '0.01' }, limits: { amount: { min: '0.00001' }, cost: { min: '5' } } },
-      { symbol: 'DOGE/USDT', base: 'DOGE', quote: 'USDT', precision: { amount: '1', price: '0.00001' }, limits: { amount: { min: '1' }, cost: { min: '1' } } },
+      { symbol: 'BTC/USDT', base: 'BTC', quote: 'USDT', precision: { amount: '0.00001', price: '0.01' }, limits: { amount: { min: '0.00001' }, cost: { min: '5' } }, taker: '0.001' },
+      { symbol: 'DOGE/USDT', base: 'DOGE', quote: 'USDT', precision: { amount: '1', price: '0.00001' }, limits: { amount: { min: '1' }, cost: { min: '1' } }, taker: '0.001' },
     ]);
     expect(await client.loadMarkets()).toEqual(markets);
     // Spot only: no futures, margin or currency lists.
@@ -257,6 +257,16 @@ describe('Binance through ccxt', () => {
     expect(await client.fetchOrderByClientOrderId('BTC/USDT', 'qtm1x8k2p0neverplaced')).toBeNull();
   });
 
+  it("reads what an order's trades paid in fees when the order query leaves them out", async () => {
+    const { client, sentTo, replay } = replayed('binance', [...standing(), binance.myTrades as RecordedAnswer]);
+    expect(await client.fetchOrderFees('BTC/USDT', '28457381')).toEqual([{ currency: 'BTC', cost: '0.00000149' }]);
+    const asked = sentTo('GET', '/api/v3/myTrades')[0]!.query;
+    expect([asked.get('symbol'), asked.get('orderId')]).toEqual(['BTCUSDT', '28457381']);
+    // No trades yet (the exchange has not caught up): ask again later, never count 0.
+    replay.answer(binance.exchangeInfo as RecordedAnswer, { ...binance.myTrades, body: [] } as RecordedAnswer);
+    await expect(client.fetchOrderFees('BTC/USDT', '28457381')).rejects.toMatchObject({ failure: { kind: 'transient' } });
+  });
+
   it('lists open orders', async () => {
     const { client } = replayed('binance', standing());
     expect(await client.fetchOpenOrders()).toEqual([
@@ -337,8 +347,8 @@ describe('OKX through ccxt', () => {
   it('loads the spot instruments with lot and tick sizes as decimal strings', async () => {
     const { client, sentTo } = replayed('okx', standing());
     expect(await client.loadMarkets()).toEqual([
-      { symbol: 'BTC/USDT', base: 'BTC', quote: 'USDT', precision: { amount: '0.00000001', price: '0.1' }, limits: { amount: { min: '0.00001' }, cost: { min: '0' } } },
-      { symbol: 'ETH/USDT', base: 'ETH', quote: 'USDT', precision: { amount: '0.000001', price: '0.01' }, limits: { amount: { min: '0.0001' }, cost: { min: '0' } } },
+      { symbol: 'BTC/USDT', base: 'BTC', quote: 'USDT', precision: { amount: '0.00000001', price: '0.1' }, limits: { amount: { min: '0.00001' }, cost: { min: '0' } }, taker: '0.0015' },
+      { symbol: 'ETH/USDT', base: 'ETH', quote: 'USDT', precision: { amount: '0.000001', price: '0.01' }, limits: { amount: { min: '0.0001' }, cost: { min: '0' } }, taker: '0.0015' },
     ]);
     expect(sentTo('GET', '/api/v5/public/instruments').map((request) => request.query.get('instType'))).toEqual(['SPOT']);
   });
@@ -391,53 +401,22 @@ describe('OKX through ccxt', () => {
   });
 });
 
-describe('the paper exchange behind the same interface', () => {
-  const setup = () => {
-    const market = createMarket(42);
-    const paper = createPaperExchange({ market, feeRate: '0.001', balances: { demo: { USDT: '1000' }, other: { USDT: '1000' } } });
-    return { market, paper, client: paperClient(paper, 'demo') };
-  };
-
-  it('lists its markets and prices', async () => {
-    const { client } = setup();
-    const markets = await client.loadMarkets();
-    expect(markets.find((market) => market.symbol === 'BTC/USDT')).toEqual({
-      symbol: 'BTC/USDT',
-      base: 'BTC',
-      quote: 'USDT',
-      precision: { amount: '0.00001', price: '0.01' },
-      limits: { amount: { min: '0.00001' }, cost: { min: '5' } },
-    });
-    const ticker = await client.fetchTicker('BTC/USDT');
-    expect(new Big(ticker.ask!).gt(ticker.bid!)).toBe(true);
-  });
-
-  it('buys by cost, finds the order by client order id, and moves the balance', async () => {
-    const { client } = setup();
-    const { ask } = await client.fetchTicker('BTC/USDT');
-    const order = await client.createMarketOrder({ symbol: 'BTC/USDT', side: 'buy', cost: '100', clientOrderId: 'qtpaper1' });
-    const filled = new Big(100).div(ask!).round(5, Big.roundDown);
-    expect(order).toMatchObject({ clientOrderId: 'qtpaper1', side: 'buy', status: 'closed', filled: filled.toFixed(5), average: ask });
-    expect(order.fee).toEqual({ currency: 'BTC', cost: filled.times('0.001').round(8, Big.roundUp).toFixed() });
-    expect(await client.fetchOrderByClientOrderId('BTC/USDT', 'qtpaper1')).toEqual(order);
-    expect(await client.fetchOrderByClientOrderId('ETH/USDT', 'qtpaper1')).toBeNull();
-    expect(await client.fetchOrderByClientOrderId('BTC/USDT', 'qtnever')).toBeNull();
-    expect(await client.fetchOpenOrders()).toEqual([]);
-    const balance = await client.fetchBalance();
-    expect(balance.free.USDT).toBe(new Big(1000).minus(order.cost).toFixed());
-  });
-
-  it('refuses with the same failures as a real exchange', async () => {
-    const { client } = setup();
-    expect(await failureOf(client.createMarketOrder({ symbol: 'BTC/USDT', side: 'buy', cost: '5000', clientOrderId: 'qtpaper2' }))).toMatchObject({
-      kind: 'insufficient_funds',
-      asset: 'USDT',
-      available: '1000',
-    });
-    expect(await failureOf(client.createMarketOrder({ symbol: 'BTC/USDT', side: 'buy', cost: '1', clientOrderId: 'qtpaper3' }))).toEqual({
-      kind: 'invalid_order',
-      reason: 'below_min_cost',
-    });
-    expect(await failureOf(client.fetchTicker('XYZ/USDT'))).toEqual({ kind: 'invalid_order', reason: 'bad_symbol' });
+describe('the paper exchange refuses as a real exchange does', () => {
+  it('maps its refusals to the same failures', () => {
+    const paper = createPaperExchange({ market: createMarket(42), feeRate: '0.001', balances: { demo: { USDT: '1000' } } });
+    const refusal = (call: () => unknown) => {
+      try {
+        call();
+      } catch (error) {
+        if (error instanceof PaperExchangeError) return fromPaperFailure(error.failure);
+        throw error;
+      }
+      throw new Error('not refused');
+    };
+    const buy = (cost: string, symbol = 'BTC/USDT') => () => paper.createOrder({ accountId: 'demo', symbol, side: 'buy', type: 'market', cost, clientOrderId: 'qtpaper' });
+    expect(refusal(buy('5000'))).toMatchObject({ kind: 'insufficient_funds', asset: 'USDT', available: '1000' });
+    expect(refusal(buy('1'))).toEqual({ kind: 'invalid_order', reason: 'below_min_cost' });
+    expect(refusal(buy('10', 'XYZ/USDT'))).toEqual({ kind: 'invalid_order', reason: 'bad_symbol' });
+    expect(refusal(() => paper.fetchOrder('demo', '404'))).toEqual({ kind: 'invalid_order', reason: 'order_not_found' });
   });
 });

@@ -93,8 +93,17 @@ describe.each(BACKENDS)('exchange accounts (%s)', (backend) => {
       const byId = Object.fromEntries(data.list.map((entry: { id: string }) => [entry.id, entry]));
       expect(Object.keys(byId)).toEqual(['paper', 'binance', 'okx', 'gate', 'bybit', 'htx', 'bitget']);
       expect(data.total).toBe(7);
-      expect(byId.paper).toEqual({ id: 'paper', name: 'Paper trading', kind: 'paper', credentials: [], checksPermissions: false, startBalances: { USDT: '2500.5' } });
-      expect(byId.binance).toEqual({ id: 'binance', name: 'Binance', kind: 'real', credentials: ['apiKey', 'secret'], checksPermissions: true, startBalances: null });
+      // Paper accounts trade on a real exchange's live public prices (Binance first) or on the simulator.
+      expect(byId.paper).toEqual({
+        id: 'paper',
+        name: 'Paper trading',
+        kind: 'paper',
+        credentials: [],
+        checksPermissions: false,
+        startBalances: { USDT: '2500.5' },
+        priceSources: ['binance', 'okx', 'gate', 'bybit', 'htx', 'bitget', 'simulator'],
+      });
+      expect(byId.binance).toEqual({ id: 'binance', name: 'Binance', kind: 'real', credentials: ['apiKey', 'secret'], checksPermissions: true, startBalances: null, priceSources: null });
       expect(byId.okx).toMatchObject({ name: 'OKX', credentials: ['apiKey', 'secret', 'password'], checksPermissions: true });
       expect(byId.bitget).toMatchObject({ name: 'Bitget', credentials: ['apiKey', 'secret', 'password'], checksPermissions: false });
       for (const id of ['gate', 'bybit', 'htx']) expect(byId[id].credentials).toEqual(['apiKey', 'secret']);
@@ -127,10 +136,13 @@ describe.each(BACKENDS)('exchange accounts (%s)', (backend) => {
         name: 'Practice',
         apiKeyHint: null,
         paperBalances: { USDT: '25000' },
+        // Binance by default; unreachable from the tests, so on the simulator meanwhile, and it says so.
+        prices: { source: 'binance', live: false, fallbackSince: expect.any(String) },
         createdAt: expect.any(String),
         updatedAt: expect.any(String),
       });
       expect(new Date(added.createdAt).getTime()).toBeGreaterThan(Date.now() - 60_000);
+      expectRefusal(await add({ exchange: 'paper', name: 'Nowhere', priceSource: 'kraken' }), ErrorCode.INVALID, { field: 'priceSource' });
 
       expect(await list()).toEqual({ list: [added], total: 1 });
       expect(expectOk(await call('GET', `/api/exchange/detail/${added.id}`)).body.data).toEqual(added);

@@ -11,6 +11,14 @@ import { dropSchema, migrate, openDatabase, type Db } from '../src/db/database';
 import { readSettings } from '../src/settings';
 import { post, system, user as ledgerUser } from '../src/wallet/ledger';
 import type { Asset } from '../../src/api/wallet';
+import { recordedExchange } from './recordedExchange';
+
+/** Public markets of real exchanges in tests: every request fails like a dropped connection. */
+const offlineExchange = (() => {
+  const replay = recordedExchange();
+  replay.failNetwork();
+  return replay.factory;
+})();
 
 /** PGlite always; PostgreSQL too when TEST_DATABASE_URL is set. */
 export const BACKENDS: readonly ('pglite' | 'postgres')[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
@@ -26,6 +34,8 @@ export interface Envelope<T = any> {
 export interface TestServer {
   app: App;
   db: Db;
+  /** The database schema the server's tables live in. */
+  schema: string;
   base: string;
   config: ServerConfig;
   /** Every log line the server wrote, as text. */
@@ -35,7 +45,7 @@ export interface TestServer {
     path: string,
     body?: unknown,
     options?: { token?: string; headers?: Record<string, string>; raw?: string; sign?: boolean; signAt?: { uuid?: string; timestamp?: number } },
-  ): Promise<{ status: number; body: Envelope<T> }>;
+  ): Promise<{ status: number; headers: Record<string, string>; body: Envelope<T> }>;
   /** Texts of the mails in the outbox, oldest first. */
   outbox(): string[];
   /** The 6-digit code of the newest mail to an address. */
@@ -74,7 +84,7 @@ export const testConfig = (dataDir: string, overrides: Partial<ServerConfig> = {
 export const startServer = async (
   backend: 'pglite' | 'postgres',
   overrides: Partial<ServerConfig> = {},
-  options: Pick<BuildOptions, 'now' | 'exchangeFactory' | 'tickerFeed'> = {},
+  options: Pick<BuildOptions, 'now' | 'exchangeFactory' | 'publicExchangeFactory' | 'tickerFeed' | 'market' | 'cluster'> = {},
 ): Promise<TestServer> => {
   const schema = `t_${randomBytes(6).toString('hex')}`;
   let db: Db;
@@ -94,7 +104,9 @@ export const startServer = async (
       done();
     },
   });
-  const app = await buildApp(config, { db, logStream, ...options });
+  // On PostgreSQL the engine runs as it does there in production: leasing its shards.
+  // Tests reach no real exchange: paper accounts on a live source fall back to the simulator unless a test records answers.
+  const app = await buildApp(config, { db, logStream, cluster: backend === 'postgres', publicExchangeFactory: offlineExchange, ...options });
   let closed = false;
   app.addHook('onClose', async () => {
     closed = true;
@@ -116,6 +128,7 @@ export const startServer = async (
   return {
     app,
     db,
+    schema,
     base,
     config,
     logs,
@@ -137,7 +150,7 @@ export const startServer = async (
       if (payload !== undefined) headers['Content-Type'] ??= 'application/json';
       const response = await fetch(`${base}${path}`, { method, headers, body: payload });
       const text = await response.text();
-      return { status: response.status, body: JSON.parse(text) as Envelope };
+      return { status: response.status, headers: Object.fromEntries(response.headers), body: JSON.parse(text) as Envelope };
     },
     async close() {
       if (!closed) await app.close();
@@ -208,7 +221,8 @@ export const quickStrategy = {
     { dropPercent: '0.1', multiple: '2' },
     { dropPercent: '0.2', multiple: '4' },
   ],
-  takeProfitPercent: '0.05',
+  // The lowest take profit that covers the paper exchange's two 0.1 % fees (0.25 %), and a little more.
+  takeProfitPercent: '0.3',
   takeProfitCallbackPercent: '0',
   replenishCallbackPercent: '0',
   stopLossPercent: null,

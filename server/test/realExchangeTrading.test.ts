@@ -46,7 +46,7 @@ const binanceExchange = () => {
   /** The API key of every ccxt instance made, in order (key checks and the engine's clients). */
   const builtWith: string[] = [];
   const factory: ExchangeFactory = (id, settings) => {
-    builtWith.push(settings.apiKey);
+    builtWith.push(settings.apiKey ?? '');
     const exchange = replay.factory(id, settings);
     const recorded = exchange.fetchImplementation as Fetch;
     exchange.fetchImplementation = (async (url, init) => {
@@ -64,6 +64,12 @@ const binanceExchange = () => {
             ? orders.orderFilled.body.fills
             : orders.orderFilled.body.fills.map((fill) => ({ ...fill, commission: '0.00004000', commissionAsset: state.feeAsset }));
         return json(200, { ...orders.orderFilled.body, fills, clientOrderId });
+      }
+      if (pathname === '/api/v3/ticker/24hr' && param('symbols')) {
+        // Binance answers a list of symbols with a list of their tickers.
+        const wanted = JSON.parse(param('symbols')!) as string[];
+        replay.requests.push({ method, url, headers: { ...(init.headers as Record<string, string>) } });
+        return json(200, orders.tickers.body.filter((ticker) => wanted.includes(ticker.symbol)));
       }
       if (pathname === '/api/v3/ticker/24hr' && param('symbol') === 'BNBUSDT') {
         return json(200, { ...orders.ticker.body, symbol: 'BNBUSDT', lastPrice: '600.00000000', bidPrice: '599.90000000', askPrice: '600.00000000' });
@@ -88,6 +94,11 @@ describe.each(BACKENDS)('trading on a real exchange account (%s)', (backend) => 
   let strategyId: string;
 
   const call = (method: string, path: string, body?: unknown) => server.call(method, path, body, { token });
+  /** A tick, and the real account's lane it started (real exchanges trade off the tick). */
+  const tick = async () => {
+    await server.app.engine.tick();
+    await server.app.engine.idle();
+  };
   const orderRows = () => server.db.selectFrom('orders').selectAll().orderBy('created_at').execute();
   const createTask = async () => {
     const created = await call('POST', '/api/trade/add', {
@@ -113,7 +124,7 @@ describe.each(BACKENDS)('trading on a real exchange account (%s)', (backend) => 
     const added = await call('POST', '/api/exchange/add', { exchange: 'binance', name: 'Binance', ...BINANCE_KEY });
     expect(added.body.code).toBe(0);
     accountId = added.body.data.id;
-    exchange.replay.answer(...([orders.exchangeInfo, orders.ticker, orders.account, orders.openOrders] as RecordedAnswer[]));
+    exchange.replay.answer(...([orders.exchangeInfo, orders.ticker, orders.account, orders.openOrders, orders.myTrades] as RecordedAnswer[]));
     strategyId = (await call('POST', '/api/strategy/add', quickStrategy)).body.data.id;
   });
   afterEach(async () => server.close());
@@ -154,15 +165,15 @@ describe.each(BACKENDS)('trading on a real exchange account (%s)', (backend) => 
 
   it('builds the client again from the new keys after they are edited', async () => {
     await createTask();
-    await server.app.engine.tick();
+    await tick();
     expect(exchange.state.created).toHaveLength(1);
     const newKey = 'Q2dsY8vYyWm3H8cGx1Yk0l3mN5pR7tV9xB1zD3fH5jK7mN9pR1tV3xZ5bD7fH9j2';
     exchange.replay.answer(binance.account as RecordedAnswer, binance.apiRestrictionsTradeOnly as RecordedAnswer);
     const edited = await call('POST', '/api/exchange/edit', { id: accountId, apiKey: newKey, secret: BINANCE_KEY.secret });
     expect(edited.body.code).toBe(0);
     const built = exchange.builtWith.length;
-    exchange.replay.answer(...([orders.exchangeInfo, orders.ticker, orders.account, orders.openOrders] as RecordedAnswer[]));
-    await server.app.engine.tick();
+    exchange.replay.answer(...([orders.exchangeInfo, orders.ticker, orders.account, orders.openOrders, orders.myTrades] as RecordedAnswer[]));
+    await tick();
     // The engine's next use of the account built a new ccxt instance, with the new key.
     expect(exchange.builtWith.slice(built)).toEqual([newKey]);
   });
@@ -177,14 +188,14 @@ describe.each(BACKENDS)('trading on a real exchange account (%s)', (backend) => 
       token = (await registerUser(server, { email: 'streamer@example.com', activated: true })).accessToken;
       exchange.replay.answer(binance.account as RecordedAnswer, binance.apiRestrictionsTradeOnly as RecordedAnswer);
       accountId = (await call('POST', '/api/exchange/add', { exchange: 'binance', name: 'Binance', ...BINANCE_KEY })).body.data.id;
-      exchange.replay.answer(...([orders.exchangeInfo, orders.ticker, orders.account, orders.openOrders] as RecordedAnswer[]));
+      exchange.replay.answer(...([orders.exchangeInfo, orders.ticker, orders.account, orders.openOrders, orders.myTrades] as RecordedAnswer[]));
       strategyId = (await call('POST', '/api/strategy/add', quickStrategy)).body.data.id;
       await createTask();
       const restTickers = () => exchange.replay.requests.filter((r) => new URL(r.url).pathname === '/api/v3/ticker/24hr').length;
 
       // No streamed price yet: this tick asks the REST ticker, and the stream is opened.
       let asked = restTickers();
-      await server.app.engine.tick();
+      await tick();
       expect(restTickers()).toBe(asked + 1);
       await until(() => venue.subscriptions.length > 0);
       expect(venue.subscriptions).toEqual(['btcusdt@miniTicker']);
@@ -193,7 +204,7 @@ describe.each(BACKENDS)('trading on a real exchange account (%s)', (backend) => 
       await until(() => feed.price('binance', 'BTC/USDT') === '67126.15');
       // The next tick takes the streamed price: no REST ticker is asked.
       asked = restTickers();
-      await server.app.engine.tick();
+      await tick();
       expect(server.app.engine.lastPrice(accountId, 'BTC/USDT')).toBe('67126.15');
       expect(restTickers()).toBe(asked);
     } finally {
@@ -213,7 +224,7 @@ describe.each(BACKENDS)('trading on a real exchange account (%s)', (backend) => 
     exchange.replay.answer(...([withBnb, orders.ticker, orders.account, orders.openOrders] as RecordedAnswer[]));
     exchange.state.feeAsset = 'BNB';
     const taskId = await createTask();
-    await server.app.engine.tick();
+    await tick();
     const [order] = await orderRows();
     expect(order).toMatchObject({ status: 'closed', fee_currency: 'BNB' });
     expect(new Big(order!.fee).eq('0.00008')).toBe(true);
@@ -224,10 +235,26 @@ describe.each(BACKENDS)('trading on a real exchange account (%s)', (backend) => 
     expect(exchange.replay.unexpected).toEqual([]);
   });
 
+  it('refuses a task on a real exchange before activation (11001, reason real_exchange) and stores nothing', async () => {
+    await server.db.updateTable('users').set({ activated: false }).execute();
+    const refused = await call('POST', '/api/trade/add', {
+      exchangeId: accountId,
+      coinIdList: ['BTC/USDT'],
+      cycleCount: 9999,
+      firstOrderAmount: '10',
+      firstOrderMultiple: false,
+      running: true,
+      replenishStatus: 'replenish_open',
+      strategyId,
+    });
+    expect(refused.body).toMatchObject({ code: 11001, data: { reason: 'real_exchange' } });
+    expect(await server.db.selectFrom('trade_tasks').select('id').execute()).toEqual([]);
+  });
+
   it('sends the first order once with our client order id and applies its fill', async () => {
     const taskId = await createTask();
     const before = exchange.replay.requests.length;
-    await server.app.engine.tick();
+    await tick();
     // One price request for the tick.
     expect(exchange.replay.requests.slice(before).filter((r) => new URL(r.url).pathname === '/api/v3/ticker/24hr')).toHaveLength(1);
 
@@ -250,7 +277,7 @@ describe.each(BACKENDS)('trading on a real exchange account (%s)', (backend) => 
   it('leaves an intent when the answer is lost and reconciles it on the next tick without sending it again', async () => {
     const taskId = await createTask();
     exchange.state.create = 'network_failure';
-    await server.app.engine.tick();
+    await tick();
 
     let rows = await orderRows();
     expect(rows).toHaveLength(1);
@@ -259,7 +286,7 @@ describe.each(BACKENDS)('trading on a real exchange account (%s)', (backend) => 
     expect(server.app.engine.tasks.get(taskId)!.state.pendingOrder).toBe(true);
 
     exchange.state.create = 'filled';
-    await server.app.engine.tick();
+    await tick();
 
     rows = await orderRows();
     expect(rows).toHaveLength(1);
@@ -269,15 +296,19 @@ describe.each(BACKENDS)('trading on a real exchange account (%s)', (backend) => 
     expect(exchange.state.queried).toEqual([rows[0]!.client_order_id]);
     const state = server.app.engine.tasks.get(taskId)!.state;
     expect(state.pendingOrder).toBe(false);
-    // Binance's order query carries no fee: counted as 0 for now.
-    expect(new Big(state.quantity).eq('0.00149')).toBe(true);
+    // Binance's order query carries no fee: the order's trades say what it paid, and the position is net of it.
+    expect(exchange.replay.requests.filter((r) => new URL(r.url).pathname === '/api/v3/myTrades')).toHaveLength(1);
+    expect(new URL(exchange.replay.requests.find((r) => new URL(r.url).pathname === '/api/v3/myTrades')!.url).searchParams.get('orderId')).toBe('28457381');
+    expect(new Big(state.quantity).eq('0.00148851')).toBe(true);
+    expect(rows[0]).toMatchObject({ fee_currency: 'BTC' });
+    expect(new Big(rows[0]!.fee).eq('0.00000149')).toBe(true);
     expect(exchange.replay.unexpected).toEqual([]);
   });
 
   it('marks a refused order failed and pauses the task', async () => {
     const taskId = await createTask();
     exchange.state.create = 'insufficient_funds';
-    await server.app.engine.tick();
+    await tick();
 
     const rows = await orderRows();
     expect(rows).toHaveLength(1);
@@ -289,7 +320,7 @@ describe.each(BACKENDS)('trading on a real exchange account (%s)', (backend) => 
     expect(events).toHaveLength(1);
     expect(events[0]!.data).toMatchObject({ reason: 'insufficient_funds', side: 'buy' });
     // Paused: the next tick sends nothing.
-    await server.app.engine.tick();
+    await tick();
     expect(exchange.state.created).toHaveLength(1);
   });
 });

@@ -5,13 +5,16 @@ import type { ExchangeFactory } from '../src/exchange/verify';
  * ccxt's real exchange classes (signing, error mapping, parsers) with their
  * HTTP layer replaced by recorded answers, through ccxt's own
  * `fetchImplementation` hook. Answers are matched by method and path (the
- * signed query string changes on every call); a request nobody recorded is
+ * signed query string changes on every call) and, where an answer names
+ * them, by query parameters; a request nobody recorded is
  * remembered and answered 404, so a test sees it.
  */
 
 export interface RecordedAnswer {
   method: string;
   path: string;
+  /** Query parameters the request must carry (a page of history by its start); others are not compared. */
+  query?: Record<string, string>;
   status: number;
   body: unknown;
 }
@@ -48,8 +51,10 @@ export const recordedExchange = (): Replay => {
     const seen = { method, url, headers: { ...init.headers } };
     requests.push(seen);
     if (networkDown) throw new TypeError('fetch failed');
-    const path = new URL(url).pathname;
-    const recorded = answers.find((answer) => answer.method === method && answer.path === path);
+    const { pathname: path, searchParams } = new URL(url);
+    const recorded = answers.find(
+      (answer) => answer.method === method && answer.path === path && Object.entries(answer.query ?? {}).every(([key, value]) => searchParams.get(key) === value),
+    );
     if (!recorded) {
       unexpected.push(seen);
       return new Response('{"error":"not recorded"}', { status: 404, headers: { 'Content-Type': 'application/json' } });

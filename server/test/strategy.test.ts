@@ -91,6 +91,12 @@ describe.each(BACKENDS)('strategy templates (%s)', (backend) => {
     const tooMany = { ...template('Bad'), levels: Array.from({ length: 31 }, (_, i) => ({ dropPercent: String(i + 1), multiple: '1' })) };
     expect((await server.call('POST', '/api/strategy/add', tooMany, { token: alice })).body.code).toBe(10005);
     expect((await server.call('POST', '/api/strategy/add', { ...template('Bad'), extra: 1 }, { token: alice })).body.code).toBe(10008);
+    // A take profit that cannot cover a buy's and a sell's fee: refused with the floor.
+    expect((await server.call('POST', '/api/strategy/add', { ...template('Thin'), takeProfitPercent: '0.12', takeProfitCallbackPercent: '0' }, { token: alice })).body).toMatchObject({
+      code: 10008,
+      message: expect.stringContaining('at least 0.25 %'),
+      data: { code: 'take_profit_floor', floor: '0.25' },
+    });
     expect((await server.call('GET', '/api/strategy/list', undefined, { token: alice })).body.data.total).toBe(0);
   });
 

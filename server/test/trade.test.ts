@@ -23,8 +23,9 @@ describe.each(BACKENDS)('trading tasks (%s)', (backend) => {
       strategyId,
       ...overrides,
     });
-  const ticks = async (n: number) => {
-    for (let i = 0; i < n; i++) await server.app.engine.tick();
+  /** n ticks of `seconds` market seconds each. */
+  const ticks = async (n: number, seconds = 1) => {
+    for (let i = 0; i < n; i++) await server.app.engine.tick(seconds);
   };
 
   beforeEach(async () => {
@@ -64,7 +65,7 @@ describe.each(BACKENDS)('trading tasks (%s)', (backend) => {
     const created = await createTasks(['BTC/USDT', 'ETH/USDT']);
     expect(created.body.code).toBe(0);
     expect(created.body.data).toHaveLength(2);
-    await ticks(900);
+    await ticks(720, 10);
 
     const list = (await call('GET', '/api/trade/list')).body.data;
     expect(list.total).toBe(2);
@@ -77,7 +78,9 @@ describe.each(BACKENDS)('trading tasks (%s)', (backend) => {
       expect(new Big(order.cost).eq(new Big(order.amount).times(order.price))).toBe(true);
       expect(new Big(order.fee).gt(0)).toBe(true);
     }
-    const btc = list.list.find((t: { symbol: string }) => t.symbol === 'BTC/USDT');
+    // The task that has closed cycles (on seed 42, ETH: BTC drifts below its ladder).
+    const btc = list.list.find((t: { cyclesDone: number }) => t.cyclesDone > 0);
+    expect(btc).toBeDefined();
     const detail = (await call('GET', `/api/trade/detail/${btc.id}`)).body.data;
     expect(detail.cyclesDone).toBeGreaterThan(0);
     expect(detail.events.map((e: { kind: string }) => e.kind)).toEqual(expect.arrayContaining(['created', 'cycle_started', 'sold', 'cycle_complete']));
@@ -86,7 +89,12 @@ describe.each(BACKENDS)('trading tasks (%s)', (backend) => {
     const cycles = await server.db.selectFrom('cycles').selectAll().where('task_id', '=', btc.id).execute();
     const sum = cycles.reduce((acc, c) => acc.plus(c.realized_profit), new Big(0));
     expect(sum.eq(btc.realizedProfit)).toBe(true);
-    for (const cycle of cycles) expect(new Big(cycle.sell_proceeds).minus(cycle.buy_cost).eq(cycle.realized_profit)).toBe(true);
+    for (const cycle of cycles) {
+      expect(new Big(cycle.sell_proceeds).minus(cycle.buy_cost).eq(cycle.realized_profit)).toBe(true);
+      // Take profit exits: never a loss.
+      expect(cycle.exit_reason).toBe('take_profit');
+      expect(new Big(cycle.realized_profit).gte(0)).toBe(true);
+    }
 
     // Today's profit in the user's time zone: every cycle of this test closed today.
     const everyCycle = await server.db.selectFrom('cycles').select('realized_profit').execute();
@@ -97,7 +105,7 @@ describe.each(BACKENDS)('trading tasks (%s)', (backend) => {
     expect(new Big(summary.realizedToday).eq(total)).toBe(true);
     expect((await call('GET', '/api/trade/profit-summary?timeZone=Mars/Olympus')).body.code).toBe(10003);
 
-    // The open cycle's position is the sum of its buys (net of the fee taken in the coin).
+    // The open cycle's position is the remainder carried from the last cycle plus its buys (net of the fee taken in the coin).
     const open = await server.db
       .selectFrom('orders')
       .selectAll()
@@ -105,13 +113,14 @@ describe.each(BACKENDS)('trading tasks (%s)', (backend) => {
       .where('cycle', '=', detail.cyclesDone + 1)
       .where('status', '=', 'closed')
       .execute();
-    const bought = open.reduce((acc, o) => acc.plus(new Big(o.filled).minus(o.fee)), new Big(0));
+    const carried = cycles.find((c) => c.cycle === detail.cyclesDone)?.remainder_quantity ?? '0';
+    const bought = open.reduce((acc, o) => acc.plus(new Big(o.filled).minus(o.fee)), new Big(carried));
     expect(bought.eq(detail.quantity)).toBe(true);
   });
 
   it('replays the same orders for the same seed', async () => {
     await createTasks(['SOL/USDT']);
-    await ticks(300);
+    await ticks(100, 10);
     const first = (await call('GET', '/api/trade/order-history?pageSize=100')).body.data.list.map((o: { side: string; price: string; level: number }) => `${o.side}@${o.price}#${o.level}`);
     await server.close();
 
@@ -120,7 +129,7 @@ describe.each(BACKENDS)('trading tasks (%s)', (backend) => {
     exchangeId = (await call('POST', '/api/exchange/add', { exchange: 'paper', name: 'Paper' })).body.data.id;
     strategyId = (await call('POST', '/api/strategy/add', quickStrategy)).body.data.id;
     await createTasks(['SOL/USDT']);
-    await ticks(300);
+    await ticks(100, 10);
     const second = (await call('GET', '/api/trade/order-history?pageSize=100')).body.data.list.map((o: { side: string; price: string; level: number }) => `${o.side}@${o.price}#${o.level}`);
     expect(first.length).toBeGreaterThan(1);
     expect(second).toEqual(first);
@@ -157,9 +166,13 @@ describe.each(BACKENDS)('trading tasks (%s)', (backend) => {
     detail = (await call('GET', `/api/trade/detail/${id}`)).body.data;
     expect(detail.levelsFilled).toBe(1);
 
-    expect((await call('POST', `/api/trade/close-order/${id}`)).body.code).toBe(0);
+    const closed = (await call('POST', `/api/trade/close-order/${id}`)).body;
+    expect(closed).toMatchObject({ code: 0, data: { symbol: 'BTC/USDT' } });
     detail = (await call('GET', `/api/trade/detail/${id}`)).body.data;
-    expect(detail).toMatchObject({ running: false, quantity: '0', cyclesDone: 1 });
+    expect(detail).toMatchObject({ running: false, cyclesDone: 1, quantity: closed.data.remainder });
+    // Sold to the last step of 0.00001 BTC: what is left below it stays with the task, at its cost basis.
+    expect(new Big(closed.data.remainder).lt('0.00001')).toBe(true);
+    expect(new Big(closed.data.sold).plus(closed.data.remainder).gt(0)).toBe(true);
     const orders = (await call('GET', `/api/trade/order-history?taskId=${id}`)).body.data.list;
     expect(orders.map((o: { side: string; reason: string }) => `${o.side}:${o.reason}`)).toEqual(['sell:close', 'buy:replenish', 'buy:first']);
     await ticks(30);

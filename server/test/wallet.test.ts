@@ -78,7 +78,7 @@ describe.each(BACKENDS)('wallet (%s)', (backend) => {
   const fund = async (who: Member, amount: string) => {
     const deposit = await recharge(who, amount);
     expect(deposit.body.code).toBe(0);
-    const confirmed = await call(operator, 'POST', '/api/admin/deposits/confirm', { id: deposit.body.data.id });
+    const confirmed = await call(operator, 'PUT', `/api/admin/deposits/${deposit.body.data.id}`, { status: 'confirmed' });
     expect(confirmed.body.code).toBe(0);
   };
 
@@ -134,7 +134,7 @@ describe.each(BACKENDS)('wallet (%s)', (backend) => {
     expect((await call(bob, 'GET', '/api/wallet/deposit-address')).body.data.address).not.toBe(address.body.data.address);
     expect((await server.call('GET', '/api/wallet/balances')).status).toBe(401);
     const doc = (await (await fetch(`${server.base}/api/openapi.json`)).json()) as { paths: Record<string, object> };
-    for (const path of ['/api/wallet/balances', '/api/wallet/withdraw', '/api/wallet/records', '/api/admin/deposits/confirm', '/api/admin/withdrawals/list']) {
+    for (const path of ['/api/wallet/balances', '/api/wallet/withdraw', '/api/wallet/records', '/api/admin/deposits/{id}', '/api/admin/withdrawals']) {
       expect(doc.paths[path], path).toBeDefined();
     }
   });
@@ -162,29 +162,29 @@ describe.each(BACKENDS)('wallet (%s)', (backend) => {
     // The same chain transaction cannot be reported twice.
     expect((await recharge(alice, '100.5', { txHash: hash })).body.code).toBe(ErrorCode.ALREADY_EXISTS);
 
-    const confirmed = await call(operator, 'POST', '/api/admin/deposits/confirm', { id: deposit.body.data.id });
+    const confirmed = await call(operator, 'PUT', `/api/admin/deposits/${deposit.body.data.id}`, { status: 'confirmed' });
     expect(confirmed.body).toMatchObject({ code: 0, data: { id: deposit.body.data.id, status: 'confirmed', userId: alice.id, userEmail: alice.email } });
     expect(confirmed.body.data.decidedAt).toEqual(expect.any(String));
     expect(await usdt(alice)).toEqual({ available: '100.5', held: '0' });
     // A second decision is refused and credits nothing.
-    expect((await call(operator, 'POST', '/api/admin/deposits/confirm', { id: deposit.body.data.id })).body.code).toBe(ErrorCode.INVALID);
-    expect((await call(operator, 'POST', '/api/admin/deposits/reject', { id: deposit.body.data.id, reason: 'late' })).body.code).toBe(ErrorCode.INVALID);
+    expect((await call(operator, 'PUT', `/api/admin/deposits/${deposit.body.data.id}`, { status: 'confirmed' })).body.code).toBe(ErrorCode.INVALID);
+    expect((await call(operator, 'PUT', `/api/admin/deposits/${deposit.body.data.id}`, { status: 'rejected', reason: 'late' })).body.code).toBe(ErrorCode.INVALID);
     expect(await usdt(alice)).toEqual({ available: '100.5', held: '0' });
 
     const first = await withdraw(alice, '50');
     expect(first.body).toMatchObject({ code: 0, data: { asset: 'USDT', amount: '50', fee: '1', address: ADDRESS, status: 'pending' } });
     expect(await usdt(alice)).toEqual({ available: '49.5', held: '51' });
-    const approved = await call(operator, 'POST', '/api/admin/withdrawals/approve', { id: first.body.data.id, txHash: 'cd'.repeat(32) });
+    const approved = await call(operator, 'PUT', `/api/admin/withdrawals/${first.body.data.id}`, { status: 'approved', txHash: 'cd'.repeat(32) });
     expect(approved.body).toMatchObject({ code: 0, data: { status: 'approved', txHash: 'cd'.repeat(32), userEmail: alice.email } });
     expect(await usdt(alice)).toEqual({ available: '49.5', held: '0' });
-    expect((await call(operator, 'POST', '/api/admin/withdrawals/reject', { id: first.body.data.id, reason: 'x' })).body.code).toBe(ErrorCode.INVALID);
+    expect((await call(operator, 'PUT', `/api/admin/withdrawals/${first.body.data.id}`, { status: 'rejected', reason: 'x' })).body.code).toBe(ErrorCode.INVALID);
 
     const second = await withdraw(alice, '20');
     expect(await usdt(alice)).toEqual({ available: '28.5', held: '21' });
-    const rejected = await call(operator, 'POST', '/api/admin/withdrawals/reject', { id: second.body.data.id, reason: 'address on a sanctions list' });
+    const rejected = await call(operator, 'PUT', `/api/admin/withdrawals/${second.body.data.id}`, { status: 'rejected', reason: 'address on a sanctions list' });
     expect(rejected.body).toMatchObject({ code: 0, data: { status: 'rejected', reason: 'address on a sanctions list' } });
     expect(await usdt(alice)).toEqual({ available: '49.5', held: '0' });
-    expect((await call(operator, 'POST', '/api/admin/withdrawals/approve', { id: second.body.data.id })).body.code).toBe(ErrorCode.INVALID);
+    expect((await call(operator, 'PUT', `/api/admin/withdrawals/${second.body.data.id}`, { status: 'approved' })).body.code).toBe(ErrorCode.INVALID);
     expect(await usdt(alice)).toEqual({ available: '49.5', held: '0' });
 
     const withdrawals = await call(alice, 'GET', '/api/wallet/withdrawals');
@@ -222,14 +222,23 @@ describe.each(BACKENDS)('wallet (%s)', (backend) => {
   it('rejects a deposit with a reason and credits nothing', async () => {
     const alice = await join('alice');
     const deposit = await recharge(alice, '5');
-    const rejected = await call(operator, 'POST', '/api/admin/deposits/reject', { id: deposit.body.data.id, reason: 'no such transfer' });
+    const rejected = await call(operator, 'PUT', `/api/admin/deposits/${deposit.body.data.id}`, { status: 'rejected', reason: 'no such transfer' });
     expect(rejected.body).toMatchObject({ code: 0, data: { status: 'rejected', reason: 'no such transfer' } });
     expect(await usdt(alice)).toEqual({ available: '0', held: '0' });
-    expect((await call(operator, 'POST', '/api/admin/deposits/confirm', { id: deposit.body.data.id })).body.code).toBe(ErrorCode.INVALID);
+    expect((await call(operator, 'PUT', `/api/admin/deposits/${deposit.body.data.id}`, { status: 'confirmed' })).body.code).toBe(ErrorCode.INVALID);
     expect(await usdt(alice)).toEqual({ available: '0', held: '0' });
-    expect((await call(operator, 'POST', '/api/admin/deposits/reject', { id: deposit.body.data.id, reason: '   ' })).body.code).toBe(ErrorCode.PARAM_FORMAT);
-    expect((await call(operator, 'POST', '/api/admin/deposits/confirm', { id: '00000000-0000-4000-8000-000000000000' })).body.code).toBe(ErrorCode.PARAM_NOT_EXIST);
-    expect((await call(operator, 'POST', '/api/admin/deposits/confirm', { id: 'nope' })).body.code).toBe(ErrorCode.PARAM_FORMAT);
+    expect((await call(operator, 'PUT', `/api/admin/deposits/${deposit.body.data.id}`, { status: 'rejected', reason: '   ' })).body.code).toBe(ErrorCode.PARAM_FORMAT);
+    expect((await call(operator, 'PUT', '/api/admin/deposits/00000000-0000-4000-8000-000000000000', { status: 'confirmed' })).body.code).toBe(ErrorCode.PARAM_NOT_EXIST);
+    expect((await call(operator, 'PUT', '/api/admin/deposits/nope', { status: 'confirmed' })).body.code).toBe(ErrorCode.PARAM_NOT_EXIST);
+    // A decision is confirmed or rejected (with its reason), nothing else.
+    const refusals: [unknown, number][] = [
+      [{ status: 'rejected' }, ErrorCode.PARAM_REQUIRED],
+      [{ status: 'pending' }, ErrorCode.INVALID],
+      [{ status: 'confirmed', reason: 'why' }, ErrorCode.INVALID],
+      [{ status: 'confirmed', amount: '1000' }, ErrorCode.INVALID],
+      [{}, ErrorCode.PARAM_REQUIRED],
+    ];
+    for (const [body, code] of refusals) expect((await call(operator, 'PUT', `/api/admin/deposits/${deposit.body.data.id}`, body)).body.code, JSON.stringify(body)).toBe(code);
   });
 
   it('refuses malformed amounts with a clear code and changes nothing', async () => {
@@ -471,18 +480,29 @@ describe.each(BACKENDS)('wallet (%s)', (backend) => {
   it('operators list and read deposits and withdrawals by status', async () => {
     const alice = await join('alice');
     const deposit = await recharge(alice, '70');
-    const list = await call(operator, 'GET', `/api/admin/deposits/list?status=pending&userId=${alice.id}&sort=id&order=DESC`);
-    expect(list.body).toMatchObject({ code: 0, data: { total: 1, list: [{ id: deposit.body.data.id, userId: alice.id, userEmail: alice.email, amount: '70' }] } });
-    expect((await call(operator, 'GET', `/api/admin/deposits/detail/${deposit.body.data.id}`)).body.data).toMatchObject({ status: 'pending', userEmail: alice.email });
-    expect((await call(operator, 'GET', '/api/admin/deposits/detail/00000000-0000-4000-8000-000000000000')).body.code).toBe(ErrorCode.PARAM_NOT_EXIST);
-    await call(operator, 'POST', '/api/admin/deposits/confirm', { id: deposit.body.data.id });
-    expect((await call(operator, 'GET', `/api/admin/deposits/list?status=pending&userId=${alice.id}`)).body.data.total).toBe(0);
-    expect((await call(operator, 'GET', `/api/admin/deposits/list?status=confirmed&userId=${alice.id}`)).body.data.total).toBe(1);
+    const list = await call(operator, 'GET', `/api/admin/deposits?filter=${encodeURIComponent(JSON.stringify({ status: 'pending', userId: alice.id }))}&sort=["id","DESC"]`);
+    expect(list.body).toMatchObject({ code: 0, data: [{ id: deposit.body.data.id, userId: alice.id, userEmail: alice.email, amount: '70' }] });
+    expect(list.headers['content-range']).toBe('deposits 0-0/1');
+    expect((await call(operator, 'GET', `/api/admin/deposits/${deposit.body.data.id}`)).body.data).toMatchObject({ status: 'pending', userEmail: alice.email });
+    expect((await call(operator, 'GET', '/api/admin/deposits/00000000-0000-4000-8000-000000000000')).body.code).toBe(ErrorCode.PARAM_NOT_EXIST);
+    await call(operator, 'PUT', `/api/admin/deposits/${deposit.body.data.id}`, { status: 'confirmed' });
+    const deposits = (status: string) => call(operator, 'GET', `/api/admin/deposits?filter=${encodeURIComponent(JSON.stringify({ status, userId: alice.id }))}`);
+    expect((await deposits('pending')).headers['content-range']).toBe('deposits */0');
+    expect((await deposits('confirmed')).body.data).toHaveLength(1);
     const w = await withdraw(alice, '15');
-    const wlist = await call(operator, 'GET', `/api/admin/withdrawals/list?status=pending&userId=${alice.id}`);
-    expect(wlist.body.data).toMatchObject({ total: 1, list: [{ id: w.body.data.id, amount: '15', fee: '1', userEmail: alice.email, txHash: null }] });
-    expect((await call(operator, 'GET', `/api/admin/withdrawals/detail/${w.body.data.id}`)).body.data).toMatchObject({ status: 'pending', address: ADDRESS });
-    expect((await call(operator, 'GET', '/api/admin/withdrawals/list?status=done')).body.code).toBe(ErrorCode.INVALID);
+    const wlist = await call(operator, 'GET', `/api/admin/withdrawals?filter=${encodeURIComponent(JSON.stringify({ status: 'pending', userId: alice.id }))}`);
+    expect(wlist.body.data).toMatchObject([{ id: w.body.data.id, amount: '15', fee: '1', userEmail: alice.email, txHash: null }]);
+    expect((await call(operator, 'GET', `/api/admin/withdrawals/${w.body.data.id}`)).body.data).toMatchObject({ status: 'pending', address: ADDRESS });
+    expect((await call(operator, 'GET', `/api/admin/withdrawals?filter=${encodeURIComponent('{"status":"done"}')}`)).body.code).toBe(ErrorCode.INVALID);
+    // By amount, both ways; the total stays in Content-Range.
+    await recharge(alice, '5');
+    await recharge(alice, '500');
+    const amounts = async (order: string) =>
+      (await call(operator, 'GET', `/api/admin/deposits?sort=${encodeURIComponent(JSON.stringify(['amount', order]))}&range=[0,1]&filter=${encodeURIComponent(JSON.stringify({ userId: alice.id }))}`)).body.data.map(
+        (d: { amount: string }) => d.amount,
+      );
+    expect(await amounts('ASC')).toEqual(['5', '70']);
+    expect(await amounts('DESC')).toEqual(['500', '70']);
   });
 
   it('refuses every operator call to a non-operator with 11005 and changes nothing', async () => {
@@ -492,15 +512,15 @@ describe.each(BACKENDS)('wallet (%s)', (backend) => {
     const w = await withdraw(alice, '10');
     const before = await snapshot();
     const calls: [string, string, unknown?][] = [
-      ['GET', '/api/admin/deposits/list'],
-      ['GET', `/api/admin/deposits/detail/${deposit.body.data.id}`],
-      ['POST', '/api/admin/deposits/confirm', { id: deposit.body.data.id }],
-      ['POST', '/api/admin/deposits/reject', { id: deposit.body.data.id, reason: 'no' }],
-      ['GET', '/api/admin/withdrawals/list'],
-      ['GET', `/api/admin/withdrawals/detail/${w.body.data.id}`],
-      ['POST', '/api/admin/withdrawals/approve', { id: w.body.data.id }],
-      ['POST', '/api/admin/withdrawals/reject', { id: w.body.data.id, reason: 'no' }],
-      ['POST', '/api/admin/deposits/confirm', { bad: 'body' }],
+      ['GET', '/api/admin/deposits'],
+      ['GET', `/api/admin/deposits/${deposit.body.data.id}`],
+      ['PUT', `/api/admin/deposits/${deposit.body.data.id}`, { status: 'confirmed' }],
+      ['PUT', `/api/admin/deposits/${deposit.body.data.id}`, { status: 'rejected', reason: 'no' }],
+      ['GET', '/api/admin/withdrawals'],
+      ['GET', `/api/admin/withdrawals/${w.body.data.id}`],
+      ['PUT', `/api/admin/withdrawals/${w.body.data.id}`, { status: 'approved' }],
+      ['PUT', `/api/admin/withdrawals/${w.body.data.id}`, { status: 'rejected', reason: 'no' }],
+      ['PUT', `/api/admin/deposits/${deposit.body.data.id}`, { bad: 'body' }],
     ];
     for (const [method, path, body] of calls) {
       const answer = await call(alice, method, path, body);
@@ -516,9 +536,9 @@ describe.each(BACKENDS)('wallet (%s)', (backend) => {
     await fund(alice, '100');
     const w = await withdraw(alice, '50');
     const answers = await Promise.all([
-      call(operator, 'POST', '/api/admin/withdrawals/approve', { id: w.body.data.id }),
-      call(operator, 'POST', '/api/admin/withdrawals/reject', { id: w.body.data.id, reason: 'duplicate' }),
-      call(operator, 'POST', '/api/admin/withdrawals/approve', { id: w.body.data.id }),
+      call(operator, 'PUT', `/api/admin/withdrawals/${w.body.data.id}`, { status: 'approved' }),
+      call(operator, 'PUT', `/api/admin/withdrawals/${w.body.data.id}`, { status: 'rejected', reason: 'duplicate' }),
+      call(operator, 'PUT', `/api/admin/withdrawals/${w.body.data.id}`, { status: 'approved' }),
     ]);
     expect(answers.map((a) => a.body.code).sort()).toEqual([0, ErrorCode.INVALID, ErrorCode.INVALID]);
     const winner = answers.find((a) => a.body.code === 0)!.body.data.status;

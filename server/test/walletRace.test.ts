@@ -24,7 +24,7 @@ describe.each(BACKENDS)('wallet under concurrency (%s)', (backend) => {
 
   const fund = async (token: string, amount: string) => {
     const deposit = await server.call('POST', '/api/wallet/recharge', { amount, idempotencyKey: `fund-${seq++}-${Date.now()}` }, { token });
-    const confirmed = await server.call('POST', '/api/admin/deposits/confirm', { id: deposit.body.data.id }, { token: operatorToken });
+    const confirmed = await server.call('PUT', `/api/admin/deposits/${deposit.body.data.id}`, { status: 'confirmed' }, { token: operatorToken });
     expect(confirmed.body.code).toBe(0);
   };
 

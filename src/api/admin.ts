@@ -1,15 +1,17 @@
 /**
  * The operator console's calls, /api/admin/* (operator role only: 11005 for
- * anyone else). Lists answer Page<T> and follow the dataProvider's
- * list/detail/add/edit verbs under /api/admin/<resource>/. Every operator
- * action is written to the audit log.
+ * anyone else). Its resources speak ra-data-simple-rest's dialect:
+ * `GET /api/admin/<resource>?sort=["f","ASC"]&range=[0,24]&filter={...}`
+ * (the records in the envelope, the total in `Content-Range`), `GET /:id`,
+ * `POST`, `PUT /:id` (only the fields sent), `DELETE /:id`. Every change is
+ * written to the audit log.
  */
 import type { LocaleCode } from './types';
 import type { Deposit, Withdrawal, SwapRate } from './wallet';
 import type { MemberLevel } from './member';
 import type { DecimalString } from './types';
 
-/** /api/admin/users/list?q&level&activated&disabled, /detail/{id}, /edit {id, level?, activated?, disabled?} */
+/** /api/admin/users (filter q, level, activated, disabled, role); PUT {level?, activated?, disabled?} */
 export interface AdminUser {
   id: string;
   email: string;
@@ -23,13 +25,13 @@ export interface AdminUser {
   createdAt: string;
 }
 
-/** /api/admin/deposits/list?status, POST /api/admin/deposits/confirm {id}, /reject {id, reason} */
+/** /api/admin/deposits (filter status, userId); PUT {status: 'confirmed'} or {status: 'rejected', reason} */
 export interface AdminDeposit extends Deposit {
   userId: string;
   userEmail: string;
 }
 
-/** /api/admin/withdrawals/list?status, POST /api/admin/withdrawals/approve {id, txHash?}, /reject {id, reason} */
+/** /api/admin/withdrawals (filter status, userId); PUT {status: 'approved', txHash?} or {status: 'rejected', reason} */
 export interface AdminWithdrawal extends Withdrawal {
   userId: string;
   userEmail: string;
@@ -45,7 +47,7 @@ export interface ArticleTranslation {
   body: string;
 }
 
-/** /api/admin/articles/list|detail/{id}|add|edit|delete; POST /api/admin/articles/publish {id, published} */
+/** /api/admin/articles (filter q, published); POST {translations, published?}; PUT {translations?, published?}; DELETE */
 export interface AdminArticle {
   id: string;
   published: boolean;
@@ -55,7 +57,12 @@ export interface AdminArticle {
   updatedAt: string;
 }
 
-/** GET /api/admin/settings, POST /api/admin/settings/edit (partial): the configured rules. */
+/** /api/admin/levels: a membership level as a resource, its number as its id. POST adds one on top; DELETE removes the top one. */
+export interface AdminLevel extends MemberLevel {
+  id: number;
+}
+
+/** GET /api/admin/settings, POST /api/admin/settings/edit (partial, levels excepted): the configured rules. */
 export interface ServiceSettings {
   levels: MemberLevel[];
   swapRates: SwapRate[];
@@ -71,7 +78,7 @@ export interface ServiceSettings {
   depositNetwork: string;
 }
 
-/** /api/admin/audit/list?operatorId&action&page -> Page<AuditEntry> */
+/** /api/admin/audit (filter operatorId, action, targetType, targetId), newest first; read only. */
 export interface AuditEntry {
   id: string;
   operatorId: string;

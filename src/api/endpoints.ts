@@ -21,10 +21,18 @@ export const Endpoint = {
   tradeCloseOrder: (id: string) => `/api/trade/close-order/${encodeURIComponent(id)}`,
   exchangeCatalog: '/api/exchange/catalog',
 
+  backtest: '/api/strategy/backtest',
+  backtestRun: (id: string) => `/api/strategy/backtest/${encodeURIComponent(id)}`,
+  backtestCancel: '/api/strategy/backtest/cancel',
+  backtestCandles: '/api/strategy/backtest/candles',
+
   profileEdit: '/api/user/profile',
   changePassword: '/api/user/change-password',
   userSessions: '/api/user/sessions',
   revokeSession: '/api/user/sessions/revoke',
+  widgetToken: '/api/user/widget-token',
+  widgetTokens: '/api/user/widget-tokens',
+  widgetTokenRevoke: '/api/user/widget-tokens/revoke',
 
   walletBalances: '/api/wallet/balances',
   walletConfig: '/api/wallet/config',
@@ -52,11 +60,7 @@ export const Endpoint = {
   articleList: '/api/article/list',
   articleDetail: (id: string) => `/api/article/detail/${encodeURIComponent(id)}`,
 
-  adminDepositConfirm: '/api/admin/deposits/confirm',
-  adminDepositReject: '/api/admin/deposits/reject',
-  adminWithdrawalApprove: '/api/admin/withdrawals/approve',
-  adminWithdrawalReject: '/api/admin/withdrawals/reject',
-  adminArticlePublish: '/api/admin/articles/publish',
   adminSettings: '/api/admin/settings',
+  engineStatus: '/api/engine/status',
   adminSettingsEdit: '/api/admin/settings/edit',
 } as const;

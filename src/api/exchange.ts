@@ -8,6 +8,24 @@ import type { DecimalString } from './types';
 /** The built-in simulated exchange: no keys, virtual balances. */
 export const PAPER_EXCHANGE = 'paper';
 
+/** A paper account's prices from the built-in simulator rather than a real exchange's public market. */
+export const SIMULATOR = 'simulator';
+
+/**
+ * Where a paper account's prices come from, chosen when it is added: the live
+ * public market of a real exchange (its pairs, precisions and minimums, read
+ * through ccxt without keys; Binance by default), or the simulator. When the
+ * exchange cannot be reached the simulator stands in, and says so.
+ */
+export interface PaperPrices {
+  /** 'simulator', or the ccxt id of an offered exchange ('binance', 'okx', ...). */
+  source: string;
+  /** True while the account trades on that exchange's live prices. */
+  live: boolean;
+  /** Set while the exchange cannot be reached and the simulator stands in (ISO time since when). */
+  fallbackSince: string | null;
+}
+
 /** Credentials an exchange may ask for; `password` is the passphrase of OKX, Bitget and others. */
 export type CredentialField = 'apiKey' | 'secret' | 'password' | 'uid';
 
@@ -23,6 +41,8 @@ export interface ExchangeCatalogEntry {
   checksPermissions: boolean;
   /** Paper only: the virtual balances a new account starts with. */
   startBalances: Record<string, DecimalString> | null;
+  /** Paper only: the price sources it can use, the default first ('binance', ..., 'simulator'); null otherwise. */
+  priceSources: string[] | null;
 }
 
 /** A bound account as the list and detail calls answer it. */
@@ -34,6 +54,8 @@ export interface ExchangeAccount {
   apiKeyHint: string | null;
   /** Paper accounts: starting virtual balances; null for real exchanges. */
   paperBalances: Record<string, DecimalString> | null;
+  /** Paper accounts: where their prices come from now; null for real exchanges. */
+  prices: PaperPrices | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -41,6 +63,8 @@ export interface ExchangeAccount {
 export interface AddExchangeAccountPayload {
   exchange: string;
   name: string;
+  /** Paper accounts only: one of the catalog entry's `priceSources` (default: its first). */
+  priceSource?: string;
   apiKey?: string;
   secret?: string;
   password?: string;

@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { buildLevels, describeProblem, ladder, levelMultiples, maxCycleFunds, stepScaleDrops, strategyProblem, type StrategySettings } from './strategy';
+import {
+  buildLevels,
+  describeProblem,
+  effectiveTakeProfitPercent,
+  ladder,
+  levelMultiples,
+  maxCycleFunds,
+  stepScaleDrops,
+  stopLossFiresEarly,
+  strategyProblem,
+  takeProfitFloorPercent,
+  type StrategySettings,
+} from './strategy';
 
 const problem = (s: StrategySettings) => {
   const found = strategyProblem(s);
@@ -65,5 +77,25 @@ describe('ladder math', () => {
     expect(problem({ ...settings, stopLossPercent: '10' })).toMatch(/deeper than the last level/);
     expect(problem({ ...settings, stopLossPercent: '20' })).toBeNull();
     expect(problem({ ...settings, cooldownSeconds: -1 })).toMatch(/cooldown/);
+  });
+
+  it("refuses a take profit that cannot cover a round trip's fees, after its callback", () => {
+    expect(takeProfitFloorPercent()).toBe('0.25');
+    expect(takeProfitFloorPercent('0.0015')).toBe('0.35');
+    expect(effectiveTakeProfitPercent({ takeProfitPercent: '1.5', takeProfitCallbackPercent: '0.3' })).toBe('1.1955');
+    expect(strategyProblem({ ...settings, takeProfitPercent: '0.12', takeProfitCallbackPercent: '0' })).toEqual({ code: 'take_profit_floor', floor: '0.25' });
+    expect(problem({ ...settings, takeProfitPercent: '0.12', takeProfitCallbackPercent: '0' })).toBe('the take profit after its callback must cover the fees of a buy and a sell: at least 0.25 %');
+    expect(strategyProblem({ ...settings, takeProfitPercent: '0.5', takeProfitCallbackPercent: '0.3' })).toMatchObject({ code: 'take_profit_floor' });
+    expect(strategyProblem({ ...settings, takeProfitPercent: '0.3', takeProfitCallbackPercent: '0' })).toBeNull();
+    expect(strategyProblem({ ...settings, takeProfitPercent: '0.3', takeProfitCallbackPercent: '0' }, '0.0015')).toMatchObject({ code: 'take_profit_floor', floor: '0.35' });
+  });
+
+  it('judges the stop loss on the average cost with fees, as the engine does', () => {
+    const one = { ...settings, levels: [{ dropPercent: '5', multiple: '1' }] };
+    // Deeper than the level's 5 %, yet on the fee-inclusive average it fires at 100.1 % x 94.95 % = 95.045 %, before the level.
+    expect(stopLossFiresEarly({ ...one, stopLossPercent: '5.05' })).toBe(1);
+    expect(strategyProblem({ ...one, stopLossPercent: '5.05' })).toEqual({ code: 'stop_loss_early', level: 1 });
+    expect(stopLossFiresEarly({ ...one, stopLossPercent: '5.05' }, '0')).toBeNull();
+    expect(strategyProblem({ ...one, stopLossPercent: '5.2' })).toBeNull();
   });
 });

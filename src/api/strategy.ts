@@ -37,6 +37,31 @@ export interface StrategyTemplate extends StrategySettings {
 
 export const MAX_LEVELS = 30;
 
+/** The taker fee templates are checked against: the paper exchange's and Binance's standard rate. */
+export const DEFAULT_FEE_RATE = '0.001';
+
+/** Room over a round trip's two fees in a take profit's floor, percent: the rounding of amounts and fees, and the spread. */
+export const TAKE_PROFIT_MARGIN_PERCENT = '0.05';
+
+/**
+ * The lowest take profit (after its callback) that covers a round trip: a
+ * buy's and a sell's fee at `feeRate`, plus rounding, in percent. Below it a
+ * "profitable" exit would book a loss.
+ */
+export const takeProfitFloorPercent = (feeRate: DecimalString = DEFAULT_FEE_RATE): DecimalString =>
+  new Big(feeRate).times(200).plus(TAKE_PROFIT_MARGIN_PERCENT).toFixed();
+
+/**
+ * The profit over the average cost at which take profit sells at the latest,
+ * in percent: it arms at +takeProfit and sells after the price falls back the
+ * callback from its high, so at worst at (1 + tp)(1 - callback) - 1.
+ */
+export const effectiveTakeProfitPercent = (settings: Pick<StrategySettings, 'takeProfitPercent' | 'takeProfitCallbackPercent'>): DecimalString => {
+  const armed = new Big(settings.takeProfitPercent).div(100).plus(1);
+  const kept = new Big(1).minus(new Big(settings.takeProfitCallbackPercent).div(100));
+  return armed.times(kept).minus(1).times(100).round(4, Big.roundDown).toFixed();
+};
+
 /** Level k's drop (k = 1..count): first step d, step scale S: d * (S^k - 1) / (S - 1); d * k when S = 1. */
 export const stepScaleDrops = (firstStepPercent: DecimalString, stepScale: DecimalString, count: number): DecimalString[] => {
   const d = new Big(firstStepPercent);
@@ -139,15 +164,19 @@ export type StrategyProblemCode =
   | 'multiple_positive'
   | 'take_profit_positive'
   | 'take_profit_callback'
+  | 'take_profit_floor'
   | 'replenish_callback'
   | 'stop_loss_range'
   | 'stop_loss_deeper'
+  | 'stop_loss_early'
   | 'cooldown';
 
 export interface StrategyProblem {
   code: StrategyProblemCode;
   /** The 1-based level concerned, when there is one. */
   level?: number;
+  /** take_profit_floor: the lowest take profit after its callback, percent. */
+  floor?: DecimalString;
 }
 
 const PROBLEM_TEXT: Record<StrategyProblemCode, string> = {
@@ -157,18 +186,53 @@ const PROBLEM_TEXT: Record<StrategyProblemCode, string> = {
   multiple_positive: 'the multiple must be above 0',
   take_profit_positive: 'take profit must be above 0 %',
   take_profit_callback: 'the take-profit callback must be at least 0 and below the take profit',
+  take_profit_floor: 'the take profit after its callback must cover the fees of a buy and a sell',
   replenish_callback: 'the replenish callback must be 0 to 50 %',
   stop_loss_range: 'the stop loss must be between 0 and 100 %',
   stop_loss_deeper: 'the stop loss must be deeper than the last level',
+  stop_loss_early: 'the stop loss (on the average cost with fees) would sell before this level buys',
   cooldown: 'the cooldown must be whole seconds, 0 or more',
 };
 
 /** English text of a problem (API messages); the dashboard shows `strategy.problem.<code>` instead. */
-export const describeProblem = (problem: StrategyProblem): string =>
-  problem.level ? `level ${problem.level}: ${PROBLEM_TEXT[problem.code]}` : PROBLEM_TEXT[problem.code];
+export const describeProblem = (problem: StrategyProblem): string => {
+  const text = problem.floor ? `${PROBLEM_TEXT[problem.code]}: at least ${problem.floor} %` : PROBLEM_TEXT[problem.code];
+  return problem.level ? `level ${problem.level}: ${text}` : text;
+};
 
-/** Why a template cannot be saved, or null. Drops must rise strictly and stay below 100 %. */
-export const strategyProblem = (settings: StrategySettings): StrategyProblem | null => {
+/**
+ * The first level before which the stop loss would fire, or null. The engine
+ * judges the stop loss against the average cost with fees (quantity net of a
+ * fee in the coin), so before level k buys, that average times (1 - stop)
+ * must lie below level k's trigger price; otherwise the stop loss sells
+ * before the level it was meant to protect.
+ */
+export const stopLossFiresEarly = (
+  settings: Pick<StrategySettings, 'levels' | 'stopLossPercent'>,
+  feeRate: DecimalString = DEFAULT_FEE_RATE,
+  firstOrderMultiple = false,
+): number | null => {
+  if (settings.stopLossPercent === null) return null;
+  const kept = new Big(1).minus(feeRate);
+  const stop = new Big(1).minus(new Big(settings.stopLossPercent).div(100));
+  // Prices relative to the first fill (1), amounts relative to the first order amount.
+  let cost = new Big(firstOrderMultiple ? 2 : 1);
+  let quantity = cost.times(kept);
+  for (const [i, level] of settings.levels.entries()) {
+    const trigger = new Big(1).minus(new Big(level.dropPercent).div(100));
+    if (cost.div(quantity).times(stop).gte(trigger)) return i + 1;
+    cost = cost.plus(level.multiple);
+    quantity = quantity.plus(new Big(level.multiple).div(trigger).times(kept));
+  }
+  return null;
+};
+
+/**
+ * Why a template cannot be saved, or null. Drops must rise strictly and stay
+ * below 100 %; the take profit must cover a round trip's fees at `feeRate`;
+ * the stop loss must lie below every level on the engine's basis.
+ */
+export const strategyProblem = (settings: StrategySettings, feeRate: DecimalString = DEFAULT_FEE_RATE): StrategyProblem | null => {
   if (settings.levels.length > MAX_LEVELS) return { code: 'too_many_levels' };
   let previous = new Big(0);
   for (const [i, level] of settings.levels.entries()) {
@@ -182,12 +246,16 @@ export const strategyProblem = (settings: StrategySettings): StrategyProblem | n
   if (takeProfit.lte(0)) return { code: 'take_profit_positive' };
   const takeProfitCallback = new Big(settings.takeProfitCallbackPercent);
   if (takeProfitCallback.lt(0) || takeProfitCallback.gte(takeProfit)) return { code: 'take_profit_callback' };
+  const floor = takeProfitFloorPercent(feeRate);
+  if (new Big(effectiveTakeProfitPercent(settings)).lt(floor)) return { code: 'take_profit_floor', floor };
   const replenishCallback = new Big(settings.replenishCallbackPercent);
   if (replenishCallback.lt(0) || replenishCallback.gte(50)) return { code: 'replenish_callback' };
   if (settings.stopLossPercent !== null) {
     const stop = new Big(settings.stopLossPercent);
     if (stop.lte(0) || stop.gte(100)) return { code: 'stop_loss_range' };
     if (stop.lte(previous)) return { code: 'stop_loss_deeper' };
+    const early = stopLossFiresEarly(settings, feeRate);
+    if (early !== null) return { code: 'stop_loss_early', level: early };
   }
   if (!Number.isInteger(settings.cooldownSeconds) || settings.cooldownSeconds < 0) return { code: 'cooldown' };
   return null;

@@ -4,6 +4,30 @@ import type { DecimalString, ReplenishStatus } from './types';
 
 export type CyclePhase = 'ready' | 'open' | 'cooldown' | 'finished';
 
+/**
+ * Why the engine stopped trading a task as usual:
+ * - insufficient_funds: the exchange refused an order for want of funds (the
+ *   engine tries again every five minutes);
+ * - below_min_order: an order (a sell of the position) is below the
+ *   exchange's minimum amount or value;
+ * - order_refused / permission_denied: the exchange refused the order or the key;
+ * - engine_error: the engine failed on the task again and again and paused it.
+ * The user resumes it (start), edits it or closes the position.
+ */
+export type AttentionReason = 'insufficient_funds' | 'below_min_order' | 'order_refused' | 'permission_denied' | 'engine_error';
+
+export interface TaskAttention {
+  reason: AttentionReason;
+  /** When it began, ISO-8601. */
+  since: string;
+  side?: 'buy' | 'sell';
+  level?: number;
+  /** The figures: asset, required, available; the exchange's refusal; an engine error's message. */
+  detail: Record<string, string>;
+  /** The engine tries again by itself. */
+  retrying: boolean;
+}
+
 export interface TradeTask {
   id: string;
   exchangeId: string;
@@ -20,9 +44,12 @@ export interface TradeTask {
   status: ReplenishStatus;
   finished: boolean;
   phase: CyclePhase;
-  /** Base held in the open cycle. */
+  /**
+   * Base held: the open cycle's position, or between cycles what the last
+   * sell could not sell (below the exchange's step), carried into the next.
+   */
   quantity: DecimalString;
-  /** Quote spent in the open cycle, fees included. */
+  /** Cost basis of `quantity`, fees included. */
   cost: DecimalString;
   averagePrice: DecimalString | null;
   lastPrice: DecimalString | null;
@@ -32,6 +59,14 @@ export interface TradeTask {
   realizedProfit: DecimalString;
   levelsFilled: number;
   levelsTotal: number;
+  /** Set while the task needs the user (see AttentionReason). */
+  attention: TaskAttention | null;
+  /**
+   * The prices it trades on: a real account's exchange (live), or a paper
+   * account's source ('simulator', or an exchange's public market: live, or
+   * the simulator standing in while the exchange cannot be reached).
+   */
+  prices: { source: string; live: boolean };
   createdAt: string;
 }
 
@@ -79,6 +114,65 @@ export interface TradePair {
 }
 
 export type TradeAction = 'start' | 'stop' | 'replenish';
+
+/** Candle sizes of GET /api/trade/ohlcv. */
+export const CANDLE_TIMEFRAMES = ['1m', '15m', '1h', '1d'] as const;
+export type CandleTimeframe = (typeof CANDLE_TIMEFRAMES)[number];
+
+export interface OhlcvCandle {
+  /** Open time, epoch milliseconds (UTC). */
+  time: number;
+  open: DecimalString;
+  high: DecimalString;
+  low: DecimalString;
+  close: DecimalString;
+  /** Base volume. */
+  volume: DecimalString;
+}
+
+/**
+ * GET /api/trade/ohlcv?taskId&timeframe&limit (limit 1-500, default 200):
+ * the candles of a task's pair on the prices it trades on, oldest first
+ * (the simulator keeps candles of its own ticks; exchanges answer through
+ * ccxt fetchOHLCV).
+ */
+export interface OhlcvAnswer {
+  symbol: string;
+  timeframe: CandleTimeframe;
+  prices: { source: string; live: boolean };
+  candles: OhlcvCandle[];
+}
+
+/** What closing a position did: base sold, and what stayed below the exchange's step (kept with the task). */
+export interface CloseResult {
+  symbol: string;
+  sold: DecimalString;
+  remainder: DecimalString;
+}
+
+/** The engine's health, for operators (GET /api/engine/status). */
+export interface EngineStatus {
+  running: boolean;
+  startedAt: string | null;
+  ticks: number;
+  /** Milliseconds between ticks; 0: ticks on demand only. */
+  tickMs: number;
+  lastTickAt: string | null;
+  /** How long the last tick took, and the longest since the start. */
+  lastTickMs: number;
+  maxTickMs: number;
+  /** How far the next tick is overdue. */
+  lagMs: number;
+  /** Ticks that failed as a whole (each task's failures are counted on the task). */
+  failedTicks: number;
+  /** The market's clock (a replay's is the candles'). */
+  marketTime: string;
+  tasks: { loaded: number; running: number; attention: number; failing: number };
+  /** Symbols whose last price was refused (0, negative, not a number). */
+  unusablePrices: string[];
+  /** Set when the paper market replays recorded candles (PAPER_REPLAY). */
+  replay: { symbol: string; total: number; played: number; candleTime: string; started: boolean; done: boolean } | null;
+}
 
 export interface ProfitSummary {
   /** Today in the asked time zone, YYYY-MM-DD. */

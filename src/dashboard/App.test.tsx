@@ -6,7 +6,7 @@ import { createI18nProvider } from '../i18n/i18nProvider';
 import zhCN from '../i18n/messages/zh-CN';
 import { ok, unauthorized } from '../testing/fakeServer';
 import { findHeading, identityRoute, renderApp, signIn } from '../testing/renderApp';
-import { guestRoutes, protectedRoutes } from './routes';
+import { guestRoutes, protectedRoutes } from './App';
 import { resetWizardNavigationTracker } from './trade/wizard/navigation';
 import { wizardDraft } from './trade/wizard/draftStore';
 

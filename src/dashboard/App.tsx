@@ -6,14 +6,34 @@ import { NOTIFICATION_TIMEOUT_MS } from '../api/defaults';
 import { authProvider as defaultAuthProvider } from '../authProvider/authProvider';
 import { GuestOnly, Protected } from '../authProvider/guards';
 import { dataProvider as defaultDataProvider } from '../dataProvider/dataProvider';
-import { currentLocale, i18next } from '../i18n/i18nProvider';
-import { operatorConsole } from './admin/loadConsole';
-import { HomePage } from './home/HomePage';
-import { AppLayout } from './layout/AppLayout';
+import { addMessages, currentLocale, i18next } from '../i18n/i18nProvider';
+import { admin, operatorConsole } from './admin';
+import { article } from './article';
+import { auth } from './auth';
+import { backtest } from './backtest';
+import type { Domain } from './domain';
+import { exchange } from './exchange';
+import { HomePage, home } from './home';
+import { retryTransient } from './kit/retry';
+import { appLayout } from './layout/AppLayout';
 import { AuthLayout } from './layout/AuthLayout';
 import { NotFound } from './layout/NotFound';
 import { themeFor } from './layout/theme';
-import { guestRoutes, protectedRoutes } from './routes';
+import { profile } from './profile';
+import { strategy } from './strategy';
+import { trade } from './trade';
+import { wallet } from './wallet';
+
+/** The dashboard's areas: each brings its routes, menu entries and texts. */
+export const domains: readonly Domain[] = [home, trade, strategy, backtest, exchange, wallet, profile, article, auth, admin];
+
+/** Protected routes of spec section 2, at their exact paths, inside the main layout (`/` is react-admin's dashboard slot: the home page). */
+export const protectedRoutes = domains.flatMap((domain) => domain.routes ?? []);
+/** Guest-only routes (requiresGuest), in the separate auth layout. */
+export const guestRoutes = domains.flatMap((domain) => domain.guestRoutes ?? []);
+
+for (const domain of domains) addMessages(domain.messages);
+const AppLayout = appLayout(domains.flatMap((domain) => domain.menu ?? []));
 
 const AppNotification = () => <Notification autoHideDuration={NOTIFICATION_TIMEOUT_MS} anchorOrigin={{ vertical: 'top', horizontal: 'center' }} />;
 
@@ -83,19 +103,20 @@ const useStore = (i18nProvider: I18nProvider) =>
   }, [i18nProvider]);
 
 /**
- * react-admin's query client, except that who the user is (`['auth', ...]`:
- * the identity and the role) is not asked again on a failure: a guest has no
- * identity, and a logged-in user's failure is handled by the HTTP client's
- * own refresh and retry.
+ * react-admin's query client: a failed read is asked again only when its
+ * answer was lost (kit/retry.ts), and who the user is (`['auth', ...]`: the
+ * identity and the role) is not asked again at all: a guest has no identity,
+ * and a logged-in user's failure is handled by the HTTP client's own refresh
+ * and retry.
  */
 const useAppQueryClient = () =>
   useMemo(() => {
-    const client = new QueryClient();
+    const client = new QueryClient({ defaultOptions: { queries: { retry: retryTransient } } });
     client.setQueryDefaults(['auth'], { retry: false });
     return client;
   }, []);
 
-/** Composition only: providers, layouts and the route table. */
+/** Composition only: providers, layouts and the areas' routes. */
 export const App = ({ i18nProvider, dataProvider = defaultDataProvider, authProvider = defaultAuthProvider }: AppProps) => (
   <Admin
     title="Quant Trader"

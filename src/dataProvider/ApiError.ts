@@ -45,6 +45,12 @@ export class ApiError extends Error {
   /** The server's own message, kept as it came. */
   readonly serverMessage: string | undefined;
   readonly messageKey: string | undefined;
+  /**
+   * A refusal naming a field (`data.field`) as react-admin reads a server-side
+   * validation error (HttpError's `body.errors`): its forms show the text at
+   * that field.
+   */
+  readonly body: { errors: Record<string, string> } | undefined;
 
   constructor(init: ApiErrorInit) {
     super(displayMessage(init), init.cause === undefined ? undefined : { cause: init.cause });
@@ -55,6 +61,8 @@ export class ApiError extends Error {
     this.data = init.data;
     this.serverMessage = init.serverMessage;
     this.messageKey = init.messageKey;
+    const field = (init.data as { field?: unknown } | null | undefined)?.field;
+    this.body = typeof field === 'string' && field !== '' ? { errors: { [field]: this.message } } : undefined;
   }
 
   /** The display text in the current locale (it may have changed since the error was raised). */

@@ -1,9 +1,10 @@
 import { Endpoint } from '../api/endpoints';
+import type { BacktestJob, BacktestRequest, CandleUpload } from '../api/backtest';
 import type { StrategyTemplate } from '../api/strategy';
-import type { ProfitSummary, TradeOrder, TradePair, TradeTask, TradeTaskDetail } from '../api/trade';
+import type { CloseResult, EngineStatus, ProfitSummary, TradeOrder, TradePair, TradeTask, TradeTaskDetail } from '../api/trade';
 import type { ExchangeCatalogEntry } from '../api/exchange';
 import type { Article, ArticleSummary } from '../api/article';
-import type { AdminArticle, AdminDeposit, AdminWithdrawal, ServiceSettings } from '../api/admin';
+import type { ServiceSettings } from '../api/admin';
 import type {
   ActivatePayload,
   ChangePasswordPayload,
@@ -46,9 +47,13 @@ import type {
   User,
   VerifyCodePayload,
 } from '../api/types';
+import type { WidgetGrant, WidgetGrantIssued, WidgetTokenRequest } from '../api/widget';
 import type { HttpClient } from './httpClient';
 
 type Query = PageQuery & Record<string, string | number | boolean | undefined>;
+
+/** Uploads of candle files (up to a year of minutes) may take longer than a call's ten seconds. */
+const UPLOAD_TIMEOUT_MS = 60_000;
 
 /**
  * A typed method for every call of spec section 7. Answers the spec leaves
@@ -86,10 +91,21 @@ export const createApi = (http: HttpClient) => ({
     http.request<Record<string, string>>('POST', Endpoint.tradeCoinPrice, { body: payload }),
   tradeUpdate: (payload: UpdateTradePayload) =>
     http.request<{ id: string }>('POST', Endpoint.tradeUpdate, { body: payload }),
-  tradeCloseOrder: (id: string) => http.request<null>('POST', Endpoint.tradeCloseOrder(id)),
+  tradeCloseOrder: (id: string) => http.request<CloseResult>('POST', Endpoint.tradeCloseOrder(id)),
+  /** The trading engine's health (operators). */
+  engineStatus: (signal?: AbortSignal) => http.request<EngineStatus>('GET', Endpoint.engineStatus, { signal }),
   /** Realized profit in total and today; days follow the given time zone (the browser's). */
   tradeProfitSummary: (timeZone: string, signal?: AbortSignal) =>
     http.request<ProfitSummary>('GET', Endpoint.tradeProfitSummary, { query: { timeZone }, signal }),
+
+  /** Starts a backtest; a short one answers finished, a long one answers its progress (poll backtestRun). */
+  backtestStart: (payload: BacktestRequest) => http.request<BacktestJob>('POST', Endpoint.backtest, { body: payload }),
+  backtestRun: (id: string, signal?: AbortSignal) => http.request<BacktestJob>('GET', Endpoint.backtestRun(id), { signal }),
+  backtestCancel: (id: string) => http.request<BacktestJob>('POST', Endpoint.backtestCancel, { body: { id } }),
+  /** A candle file can be tens of megabytes: it gets a minute instead of the usual ten seconds. */
+  backtestUpload: (payload: { name: string; csv: string }) =>
+    http.request<CandleUpload>('POST', Endpoint.backtestCandles, { body: payload, timeoutMs: UPLOAD_TIMEOUT_MS }),
+  backtestUploads: (signal?: AbortSignal) => http.request<Page<CandleUpload>>('GET', Endpoint.backtestCandles, { signal }),
 
   /** The exchanges a user can bind and the credentials each asks for (paper first). */
   exchangeCatalog: (signal?: AbortSignal) =>
@@ -100,6 +116,10 @@ export const createApi = (http: HttpClient) => ({
     http.request<null>('POST', Endpoint.changePassword, { body: payload }),
   userSessions: (signal?: AbortSignal) => http.request<UserSession[]>('GET', Endpoint.userSessions, { signal }),
   revokeSession: (id: string) => http.request<null>('POST', Endpoint.revokeSession, { body: { id } }),
+  /** Widget grants (README "Widget tokens"): a new one answers its first token and its partner key, once. */
+  widgetTokenIssue: (payload: WidgetTokenRequest) => http.request<WidgetGrantIssued>('POST', Endpoint.widgetToken, { body: payload }),
+  widgetGrants: (signal?: AbortSignal) => http.request<WidgetGrant[]>('GET', Endpoint.widgetTokens, { signal }),
+  widgetTokenRevoke: (id: string) => http.request<null>('POST', Endpoint.widgetTokenRevoke, { body: { id } }),
 
   walletBalances: (signal?: AbortSignal) => http.request<WalletBalances>('GET', Endpoint.walletBalances, { signal }),
   walletConfig: (signal?: AbortSignal) => http.request<WalletConfig>('GET', Endpoint.walletConfig, { signal }),
@@ -128,8 +148,9 @@ export const createApi = (http: HttpClient) => ({
   inviteCommunity: (query: Query = {}, signal?: AbortSignal) =>
     http.request<CommunityPage>('GET', Endpoint.inviteCommunity, { query, signal }),
 
-  profitSummary: (timeZone: string, signal?: AbortSignal) =>
-    http.request<ProfitOverview>('GET', Endpoint.profitSummary, { query: { timeZone }, signal }),
+  /** The profit overview; `days` of daily figures (the server's default when absent). */
+  profitSummary: (query: { timeZone: string; days?: number }, signal?: AbortSignal) =>
+    http.request<ProfitOverview>('GET', Endpoint.profitSummary, { query, signal }),
   profitDaily: (query: Query & { timeZone: string }, signal?: AbortSignal) =>
     http.request<Page<DailyProfit>>('GET', Endpoint.profitDaily, { query, signal }),
   profitDailyDetail: (date: string, timeZone: string, signal?: AbortSignal) =>
@@ -142,16 +163,7 @@ export const createApi = (http: HttpClient) => ({
   articleDetail: (id: string, signal?: AbortSignal) =>
     http.request<Article>('GET', Endpoint.articleDetail(id), { signal }),
 
-  /** Operator console (role operator; 11005 for anyone else). */
-  adminDepositConfirm: (id: string) => http.request<AdminDeposit>('POST', Endpoint.adminDepositConfirm, { body: { id } }),
-  adminDepositReject: (payload: { id: string; reason: string }) =>
-    http.request<AdminDeposit>('POST', Endpoint.adminDepositReject, { body: payload }),
-  adminWithdrawalApprove: (payload: { id: string; txHash?: string }) =>
-    http.request<AdminWithdrawal>('POST', Endpoint.adminWithdrawalApprove, { body: payload }),
-  adminWithdrawalReject: (payload: { id: string; reason: string }) =>
-    http.request<AdminWithdrawal>('POST', Endpoint.adminWithdrawalReject, { body: payload }),
-  adminArticlePublish: (payload: { id: string; published: boolean }) =>
-    http.request<AdminArticle>('POST', Endpoint.adminArticlePublish, { body: payload }),
+  /** Operator console settings (role operator; 11005 for anyone else). Its resources go through the dataProvider's CRUD verbs. */
   adminSettings: (signal?: AbortSignal) => http.request<ServiceSettings>('GET', Endpoint.adminSettings, { signal }),
   adminSettingsEdit: (payload: Partial<ServiceSettings>) =>
     http.request<ServiceSettings>('POST', Endpoint.adminSettingsEdit, { body: payload }),

@@ -1,7 +1,8 @@
 import { describe, it, expect, vi } from 'vitest';
 import type { RefreshResponse } from '../api/types';
 import { computeSign } from '../api/signing';
-import { createFakeServer, ok, type Handler, type RecordedRequest } from '../testing/fakeServer';
+import { ApiError } from './ApiError';
+import { createFakeServer, fail, ok, okRange, unauthorized, type Handler, type RecordedRequest } from '../testing/fakeServer';
 import { createDataProvider } from './dataProvider';
 import { createHttpClient } from './httpClient';
 
@@ -139,6 +140,76 @@ describe('dataProvider: react-admin CRUD verbs', () => {
     const { dataProvider, server } = setup({ 'POST /api/exchange/delete': () => ok(null) });
     await expect(dataProvider.deleteMany('exchange', { ids: ['a', 'b'] })).resolves.toEqual({ data: ['a', 'b'] });
     expect(server.requests.map((r) => r.body)).toEqual([{ id: 'a' }, { id: 'b' }]);
+  });
+});
+
+describe('dataProvider: the operator console on ra-data-simple-rest', () => {
+  const users = [{ id: 'u1', email: 'a@example.com' }, { id: 'u2', email: 'b@example.com' }, { id: 'u3', email: 'c@example.com' }];
+  const json = (request: RecordedRequest) => Object.fromEntries(Object.entries(query(request)).map(([key, value]) => [key, JSON.parse(value)]));
+
+  it('getList -> GET /api/admin/<res> with sort, range and filter as JSON; the total from Content-Range', async () => {
+    const { dataProvider, only } = setup({ 'GET /api/admin/users': okRange('users', users) });
+    const result = await dataProvider.getList('admin/users', {
+      pagination: { page: 2, perPage: 2 },
+      sort: { field: 'email', order: 'DESC' },
+      filter: { q: 'example', activated: true },
+    });
+    expect(result).toEqual({ data: [users[0]], total: 3 });
+    const request = only();
+    expect(json(request)).toEqual({ sort: ['email', 'DESC'], range: [2, 3], filter: { q: 'example', activated: true } });
+    expect(request.headers).toMatchObject({ Authorization: 'Bearer at-1', 'Accept-Language': 'zh-CN' });
+  });
+
+  it('getOne, getMany, create, update and delete in the dialect; the envelope data is the record', async () => {
+    const { dataProvider, server } = setup({
+      'GET /api/admin/users/u%202': () => ok(users[1]),
+      'GET /api/admin/users': okRange('users', users.slice(0, 2)),
+      'POST /api/admin/articles': (req) => ok({ id: 'a1', ...req.body }),
+      'PUT /api/admin/users/u2': (req) => ok({ ...users[1], ...req.body }),
+      'DELETE /api/admin/articles/a1': () => ok({ id: 'a1', published: false }),
+    });
+    expect(await dataProvider.getOne('admin/users', { id: 'u 2' })).toEqual({ data: users[1] });
+    expect(await dataProvider.getMany('admin/users', { ids: ['u1', 'u2'] })).toEqual({ data: users.slice(0, 2) });
+    expect(await dataProvider.create('admin/articles', { data: { translations: [] } })).toEqual({ data: { id: 'a1', translations: [] } });
+    expect(await dataProvider.update('admin/users', { id: 'u2', data: { disabled: true }, previousData: users[1]! })).toEqual({ data: { ...users[1], disabled: true } });
+    expect(await dataProvider.delete('admin/articles', { id: 'a1', previousData: { id: 'a1' } })).toEqual({ data: { id: 'a1', published: false } });
+    expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'GET /api/admin/users/u%202',
+      'GET /api/admin/users',
+      'POST /api/admin/articles',
+      'PUT /api/admin/users/u2',
+      'DELETE /api/admin/articles/a1',
+    ]);
+    expect(json(server.requests[1]!)).toEqual({ filter: { id: ['u1', 'u2'] } });
+    expect(server.requests[3]!.body).toEqual({ disabled: true });
+    expect(server.requests[3]!.headers['Content-Type']).toBe('application/json');
+  });
+
+  it('turns a refusal into our ApiError with the catalogue text, and shares the 401 refresh', async () => {
+    let first = true;
+    const { dataProvider, server } = setup({
+      'PUT /api/admin/deposits/d1': () => fail(10008, 'the deposit is already confirmed', { status: 'confirmed' }),
+      'GET /api/admin/audit': (req) => {
+        if (first) {
+          first = false;
+          return unauthorized();
+        }
+        return { ...okRange('audit', [])(req) };
+      },
+      'PUT /api/user/refresh': () => ok({ accessToken: 'at-2', refreshToken: 'rt-2' }),
+    });
+    const refusal = await dataProvider.update('admin/deposits', { id: 'd1', data: { status: 'confirmed' }, previousData: { id: 'd1' } }).catch((e: unknown) => e);
+    expect(refusal).toBeInstanceOf(ApiError);
+    expect(refusal).toMatchObject({ kind: 'business', code: 10008, data: { status: 'confirmed' }, serverMessage: 'the deposit is already confirmed' });
+
+    expect(await dataProvider.getList('admin/audit', { pagination: { page: 1, perPage: 10 }, sort: { field: 'createdAt', order: 'DESC' }, filter: {} })).toEqual({ data: [], total: 0 });
+    const audit = server.requests.filter((r) => r.path === '/api/admin/audit');
+    expect(audit.map((r) => r.headers.Authorization)).toEqual(['Bearer at-1', 'Bearer at-2']);
+  });
+
+  it('a list answer without Content-Range is an error, not a silent empty list', async () => {
+    const { dataProvider } = setup({ 'GET /api/admin/users': () => ok(users) });
+    await expect(dataProvider.getList('admin/users', { pagination: { page: 1, perPage: 10 }, sort: { field: 'id', order: 'ASC' }, filter: {} })).rejects.toThrow(/Content-Range/);
   });
 });
 

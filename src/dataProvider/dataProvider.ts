@@ -1,23 +1,28 @@
 import type { DataProvider, GetListParams, Identifier } from 'ra-core';
+import { createConsoleProvider, isConsoleResource } from './consoleProvider';
+import { Endpoint } from '../api/endpoints';
 import type { Page } from '../api/types';
 import { createApi } from './api';
 import { http as defaultHttp } from './client';
 import type { HttpClient, QueryValue } from './httpClient';
 
 /**
- * react-admin's CRUD verbs mapped onto the API's style (design section 4):
+ * react-admin's CRUD verbs mapped onto the user API's style (design section 4):
  *
  *   getList / getMany / getManyReference  GET  /api/<resource>/list?page&pageSize&sort&order&<filters>  -> {list, total}
+ *                                         (orders: GET /api/trade/order-history)
  *   getOne                                GET  /api/<resource>/detail/<id>
  *   create                                POST /api/<resource>/add
  *   update                                POST /api/<resource>/edit   (trade: /api/trade/update)
  *   delete                                POST /api/<resource>/delete {id}
  *
- * ra-data-simple-rest expects bare JSON bodies and a Content-Range header, not
- * our envelope, so this provider follows its `fetchUtils` pattern on top of
- * our own HTTP client (signing, envelope, refresh) instead.
+ * The operator console's resources (`admin/<resource>`) speak
+ * ra-data-simple-rest's dialect instead (consoleProvider.ts). Both go through
+ * our own HTTP client (signing, envelope, refresh).
  */
 const UPDATE_VERB: Record<string, string> = { trade: 'update' };
+/** Lists at another path than /api/<resource>/list: a task's orders (resource `orders`). */
+const LIST_PATH: Record<string, string> = { orders: Endpoint.tradeOrderHistory };
 
 const path = (resource: string, verb: string) => `/api/${resource}/${verb}`;
 
@@ -34,7 +39,7 @@ const listQuery = (params: Partial<GetListParams>, extra: Query = {}): Query => 
 
 export const createDataProvider = (http: HttpClient = defaultHttp) => {
   const getList = async (resource: string, query: Query, signal?: AbortSignal) => {
-    const page = await http.request<Page<any>>('GET', path(resource, 'list'), { query, signal });
+    const page = await http.request<Page<any>>('GET', LIST_PATH[resource] ?? path(resource, 'list'), { query, signal });
     return { data: page.list, total: page.total };
   };
 
@@ -81,7 +86,13 @@ export const createDataProvider = (http: HttpClient = defaultHttp) => {
     },
   };
 
-  return { ...crud, ...createApi(http) };
+  const console = createConsoleProvider(http);
+  const VERBS = ['getList', 'getOne', 'getMany', 'getManyReference', 'create', 'update', 'updateMany', 'delete', 'deleteMany'] as const;
+  const routed = Object.fromEntries(
+    VERBS.map((verb) => [verb, (resource: string, params: unknown) => ((isConsoleResource(resource) ? console : crud)[verb] as (r: string, p: unknown) => unknown)(resource, params)]),
+  ) as unknown as DataProvider;
+
+  return { ...routed, ...createApi(http) };
 };
 
 export type AppDataProvider = ReturnType<typeof createDataProvider>;

@@ -40,6 +40,14 @@ export interface HttpClientConfig {
 
 export const NO_REFRESH_TOKEN = 'No refresh token available';
 
+/** A successful answer whole, in the shape react-admin's `fetchJson` gives (`json` is the envelope's data). */
+export interface HttpAnswer<T> {
+  status: number;
+  headers: Headers;
+  body: string;
+  json: T;
+}
+
 const buildQuery = (query: Record<string, QueryValue> | undefined): string => {
   if (!query) return '';
   const params = new URLSearchParams();
@@ -152,26 +160,30 @@ export const createHttpClient = (config: HttpClientConfig) => {
     return refreshing;
   };
 
-  const request = async <T>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<T> => {
+  /** One call with the whole answer: status, headers, text, and the envelope's data (after one refresh and retry on a 401). */
+  const exchange = async <T>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<HttpAnswer<T>> => {
     const auth = options.auth ?? true;
     const usedToken = auth ? config.tokens.getAccessToken() : null;
-    const first = await send(method, path, options, usedToken);
-    if (first.response.status !== 401 || !auth) return unwrap<T>(first.response, first.text);
-
-    // Another request may already have rotated the pair while this one was in flight.
-    if (config.tokens.getAccessToken() === usedToken || usedToken === null) {
-      try {
-        await refreshTokens();
-      } catch (error) {
-        return expire(error);
+    let answer = await send(method, path, options, usedToken);
+    if (answer.response.status === 401 && auth) {
+      // Another request may already have rotated the pair while this one was in flight.
+      if (config.tokens.getAccessToken() === usedToken || usedToken === null) {
+        try {
+          await refreshTokens();
+        } catch (error) {
+          return expire(error);
+        }
       }
+      answer = await send(method, path, options, config.tokens.getAccessToken());
+      if (answer.response.status === 401) return expire();
     }
-    const retry = await send(method, path, options, config.tokens.getAccessToken());
-    if (retry.response.status === 401) return expire();
-    return unwrap<T>(retry.response, retry.text);
+    const { response, text } = answer;
+    return { status: response.status, headers: response.headers, body: text, json: unwrap<T>(response, text) };
   };
 
-  return { request, refreshTokens };
+  const request = async <T>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<T> => (await exchange<T>(method, path, options)).json;
+
+  return { request, exchange, refreshTokens };
 };
 
 export type HttpClient = ReturnType<typeof createHttpClient>;

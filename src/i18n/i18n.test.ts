@@ -6,6 +6,7 @@ import type { LocaleCode } from '../api/types';
 import { createAuthProvider } from '../authProvider/authProvider';
 import { createSessionStore } from '../authProvider/session';
 import { createHttpClient } from '../dataProvider/httpClient';
+import { allMessages } from '../testing/allMessages';
 import { createFakeServer, ok } from '../testing/fakeServer';
 import {
   LocaleSwitchInProgressError,
@@ -16,7 +17,6 @@ import {
   translate,
 } from './i18nProvider';
 import { LOCALES, localeInfo } from './locales';
-import { resources } from './resources';
 import { getStoredLocale, storeLocale } from './storage';
 
 type Provider = Awaited<ReturnType<typeof createI18nProvider>>;
@@ -41,10 +41,11 @@ const flatten = (value: unknown, prefix = '', out: Record<string, unknown> = {})
   return out;
 };
 
+const allOf = allMessages;
 const flat: Record<LocaleCode, Record<string, unknown>> = {
-  'zh-CN': flatten(resources['zh-CN'].translation),
-  'en-US': flatten(resources['en-US'].translation),
-  'zh-TW': flatten(resources['zh-TW'].translation),
+  'zh-CN': flatten(allOf('zh-CN')),
+  'en-US': flatten(allOf('en-US')),
+  'zh-TW': flatten(allOf('zh-TW')),
 };
 
 /**
@@ -294,6 +295,22 @@ describe('message resources', () => {
       for (const match of String(text).matchAll(/['"`](page\.[A-Za-z0-9_]+)['"`]/g)) used.add(match[1]!);
     }
     const missing = codes.flatMap((code) => [...used].filter((key) => typeof flat[code][key] !== 'string').map((k) => `${code}:${k}`));
+    expect(missing).toEqual([]);
+  });
+
+  it('every text key written in the dashboard and widget sources exists in every locale', () => {
+    const sources = import.meta.glob(['../dashboard/**/*.{ts,tsx}', '../widgets/**/*.{ts,tsx}'], { query: '?raw', import: 'default', eager: true });
+    const namespaces = [...new Set(codes.flatMap((code) => Object.keys(allOf(code))))].filter((ns) => ns !== 'ra');
+    const pattern = new RegExp(`['"\`]((?:${namespaces.join('|')})\\.[A-Za-z0-9_.]+[A-Za-z0-9_])['"\`]`, 'g');
+    const used = new Set<string>();
+    for (const [file, text] of Object.entries(sources)) {
+      if (/\.test\.tsx?$/.test(file) || /messages\.ts$/.test(file)) continue;
+      for (const match of String(text).matchAll(pattern)) used.add(match[1]!);
+    }
+    // MUI's palette colours look like keys of the error namespace.
+    for (const colour of ['error.main', 'error.light', 'error.dark']) used.delete(colour);
+    expect(used.size).toBeGreaterThan(300);
+    const missing = codes.flatMap((code) => [...used].filter((key) => flat[code][key] === undefined && !Object.keys(flat[code]).some((k) => k.startsWith(`${key}.`))).map((k) => `${code}:${k}`));
     expect(missing).toEqual([]);
   });
 

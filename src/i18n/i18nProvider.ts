@@ -85,6 +85,14 @@ export const createI18nProvider = async (): Promise<I18nProvider> => {
   };
 };
 
+/**
+ * Adds an area's texts (per locale, nested) to the page's i18next: the
+ * dashboard's areas bring their own (src/dashboard/<area>/messages.ts).
+ */
+export const addMessages = (messages: Record<LocaleCode, Record<string, unknown>>): void => {
+  for (const code of SUPPORTED_LOCALES) i18next.addResourceBundle(code, 'translation', messages[code], true, true);
+};
+
 /** Translation for code outside React components. */
 export const translate = (key: string, options?: TOptions): string => String(i18next.t(key, options ?? {}));
 

@@ -13,11 +13,33 @@ export interface RecordedRequest {
   body: Record<string, unknown> | undefined;
 }
 
-export type Handler = (
-  request: RecordedRequest,
-) => { status?: number; body: unknown; delayMs?: number } | Promise<{ status?: number; body: unknown; delayMs?: number }>;
+export interface Answer {
+  status?: number;
+  body: unknown;
+  delayMs?: number;
+  headers?: Record<string, string>;
+}
+
+export type Handler = (request: RecordedRequest) => Answer | Promise<Answer>;
 
 export const ok = (data: unknown) => ({ body: { code: 0, message: 'ok', data } });
+
+/**
+ * A list of the operator console (ra-data-simple-rest's dialect): the records
+ * in the envelope, in the order and range the request asked, the total in
+ * Content-Range.
+ */
+export const okRange = (resource: string, records: readonly object[]) => (request: RecordedRequest): Answer => {
+  const params = new URL(request.url, 'http://localhost').searchParams;
+  const json = <T,>(name: string, fallback: T): T => (params.has(name) ? (JSON.parse(params.get(name)!) as T) : fallback);
+  const [first, last] = json('range', [0, records.length - 1]);
+  const [field, order] = json<[string, string] | null>('sort', null) ?? [];
+  const value = (record: object) => (field ? (record as Record<string, unknown>)[field] : undefined) as string | number;
+  const sorted = field ? [...records].sort((a, b) => (value(a) < value(b) ? -1 : value(a) > value(b) ? 1 : 0) * (order === 'DESC' ? -1 : 1)) : records;
+  const page = sorted.slice(first, last + 1);
+  const span = page.length > 0 ? `${first}-${first + page.length - 1}` : '*';
+  return { ...ok(page), headers: { 'Content-Range': `${resource} ${span}/${records.length}` } };
+};
 export const fail = (code: number, message = '', data: unknown = null) => ({ body: { code, message, data } });
 export const unauthorized = () => ({ status: 401, body: { code: 11005, message: 'token expired', data: null } });
 
@@ -45,7 +67,7 @@ export const createFakeServer = (routes: Record<string, Handler>) => {
     }
     return new Response(JSON.stringify(answer.body), {
       status: answer.status ?? 200,
-      headers: { 'Content-Type': 'application/json' },
+      headers: { 'Content-Type': 'application/json', ...answer.headers },
     });
   });
   return { fetch: fetch as unknown as typeof globalThis.fetch, requests, calls: () => requests.length };

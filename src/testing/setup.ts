@@ -7,3 +7,6 @@ afterEach(() => {
   globalThis.localStorage?.clear();
   globalThis.sessionStorage?.clear();
 });
+
+// jsdom has no layout: react-admin's lists scroll to the top on a page change.
+window.scrollTo = () => undefined;

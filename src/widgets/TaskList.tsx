@@ -3,7 +3,7 @@ import { UNLIMITED_CYCLES } from '../api/defaults';
 import type { TradeTask } from '../api/trade';
 import type { WidgetClient } from './client';
 import { taskUrl } from './client';
-import { Frame, StateView, formatAmount, profitClass, useWidgetData, type WidgetProps } from './shared';
+import { Frame, StateView, emit, formatAmount, profitClass, useWidgetData, type WidgetProps } from './shared';
 
 export interface TaskListProps extends WidgetProps {
   /** Most tasks shown (1-100, default 10). */
@@ -26,7 +26,7 @@ export const TaskList = (props: TaskListProps) => {
   const { t, locale, data } = state;
 
   const open = (task: TradeTask) => {
-    const allowed = props.onEvent?.('qt-task-click', { id: task.id }) ?? true;
+    const allowed = emit(props, 'onQt-task-click', { id: task.id });
     if (allowed && props.dashboardUrl) window.location.assign(taskUrl(props.dashboardUrl, task.id));
   };
 

@@ -1,13 +1,15 @@
-import { Endpoint } from '../api/endpoints';
-import type { ProfitOverview } from '../api/member';
 import { DEV_SIGN_SECRET } from '../api/signing';
-import type { ProfitSummary, TradeTask } from '../api/trade';
-import type { LocaleCode, Page, RefreshResponse } from '../api/types';
-import type { WalletBalances } from '../api/wallet';
+import type { LocaleCode, RefreshResponse } from '../api/types';
 import { sessionStore } from '../authProvider/session';
+import { createApi } from '../dataProvider/api';
 import { createHttpClient, type TokenStore } from '../dataProvider/httpClient';
+import { browserTimeZone } from '../dataProvider/timeZone';
 
-/** A token handed out by a partner backend: kept in memory only, never refreshed. */
+/**
+ * A token handed out by a partner backend (a widget token, README "Widget
+ * tokens"): kept in memory only. The widget cannot refresh it; when it ends,
+ * `qt-session-expired` tells the page, which sets a fresh one.
+ */
 export const createMemoryTokenStore = (token: string): TokenStore => {
   let access: string | null = token;
   return {
@@ -25,16 +27,15 @@ export const createMemoryTokenStore = (token: string): TokenStore => {
 export interface WidgetClientOptions {
   /** API base address; '' or absent = same origin. */
   apiBase?: string | undefined;
-  /** Bearer token from a partner backend; absent = the dashboard's own session. */
+  /** Widget token from a partner backend; absent = the dashboard's own session. */
   token?: string | undefined;
   locale: LocaleCode;
-  onSessionExpired: () => void;
   fetch?: typeof fetch;
 }
 
 const trimSlash = (value: string) => value.replace(/\/+$/, '');
 
-/** The widgets' calls, on the same HTTP client as the dashboard. */
+/** The widgets' calls: the dashboard's typed calls on the same HTTP client (only the read calls a widget token opens). */
 export const createWidgetClient = (options: WidgetClientOptions) => {
   const tokens = options.token ? createMemoryTokenStore(options.token) : sessionStore;
   const http = createHttpClient({
@@ -42,27 +43,20 @@ export const createWidgetClient = (options: WidgetClientOptions) => {
     signSecret: import.meta.env.VITE_API_SIGN_SECRET || DEV_SIGN_SECRET,
     tokens,
     getLocale: () => options.locale,
-    onSessionExpired: options.onSessionExpired,
+    // The widget that sees the session end tells the page, once for all widgets of that session (useWidgetData).
+    onSessionExpired: () => undefined,
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
-  const timeZone = (() => {
-    try {
-      return Intl.DateTimeFormat().resolvedOptions().timeZone || 'Asia/Shanghai';
-    } catch {
-      return 'Asia/Shanghai';
-    }
-  })();
+  const api = createApi(http);
+  const timeZone = browserTimeZone();
   return {
     /** False when there is no token to send at all: the widget shows "log in" without calling. */
     hasSession: () => tokens.getAccessToken() !== null || tokens.getRefreshToken() !== null,
-    profitSummary: (signal?: AbortSignal) =>
-      http.request<ProfitSummary>('GET', Endpoint.tradeProfitSummary, { query: { timeZone }, signal }),
+    profitSummary: (signal?: AbortSignal) => api.tradeProfitSummary(timeZone, signal),
     /** Profit per day (the profit card's chart), oldest first, in the browser's time zone. */
-    profitOverview: (days: number, signal?: AbortSignal) =>
-      http.request<ProfitOverview>('GET', Endpoint.profitSummary, { query: { timeZone, days }, signal }),
-    runningTasks: (pageSize: number, signal?: AbortSignal) =>
-      http.request<Page<TradeTask>>('GET', Endpoint.tradeList, { query: { page: 1, pageSize, running: true }, signal }),
-    walletBalances: (signal?: AbortSignal) => http.request<WalletBalances>('GET', Endpoint.walletBalances, { signal }),
+    profitOverview: (days: number, signal?: AbortSignal) => api.profitSummary({ timeZone, days }, signal),
+    runningTasks: (pageSize: number, signal?: AbortSignal) => api.tradeList({ page: 1, pageSize, running: true }, signal),
+    walletBalances: (signal?: AbortSignal) => api.walletBalances(signal),
   };
 };
 

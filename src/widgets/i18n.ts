@@ -1,23 +1,21 @@
 import { DEFAULT_LOCALE, isLocaleCode } from '../api/defaults';
-import { isCatalogueCode } from '../api/errors';
 import type { LocaleCode } from '../api/types';
-import type { ApiError } from '../dataProvider/ApiError';
+import { displayMessage, type ApiErrorInit } from '../dataProvider/ApiError';
 import { setErrorTranslator } from '../dataProvider/errorText';
-import enUS from '../i18n/messages/en-US';
-import { widgetMessages } from '../i18n/messages/widgets';
-import zhCN from '../i18n/messages/zh-CN';
-import zhTW from '../i18n/messages/zh-TW';
+import { errorMessages } from '../i18n/messages/errors';
+import { widgetMessages } from './messages';
 
 /**
- * A tiny translator for the widgets: the same message files as the dashboard,
- * read directly (no i18next, no react-admin), with `{{name}}` placeholders.
+ * A tiny translator for the widgets: their own texts and the dashboard's
+ * error catalogue texts, read directly (no i18next, no react-admin), with
+ * `{{name}}` placeholders.
  */
 export type Translate = (key: string, values?: Record<string, unknown>) => string;
 
 const messages: Record<LocaleCode, Record<string, unknown>> = {
-  'zh-CN': { ...zhCN, ...widgetMessages['zh-CN'] },
-  'en-US': { ...enUS, ...widgetMessages['en-US'] },
-  'zh-TW': { ...zhTW, ...widgetMessages['zh-TW'] },
+  'zh-CN': { ...errorMessages['zh-CN'], ...widgetMessages['zh-CN'] },
+  'en-US': { ...errorMessages['en-US'], ...widgetMessages['en-US'] },
+  'zh-TW': { ...errorMessages['zh-TW'], ...widgetMessages['zh-TW'] },
 };
 
 const lookup = (locale: LocaleCode, key: string): string | undefined => {
@@ -43,25 +41,14 @@ export const resolveLocale = (attribute?: string | null): LocaleCode => {
   return isLocaleCode(lang) ? lang : DEFAULT_LOCALE;
 };
 
-/** The display text of a failed call (the same rules as the dashboard's ApiError text). */
-export const errorText = (error: unknown, t: Translate): string => {
-  const e = error as Partial<ApiError> | null;
-  if (e?.messageKey) return t(e.messageKey, { status: e.status });
-  if (e?.code !== undefined && isCatalogueCode(e.code)) {
-    return t(`error.${e.code}`, typeof e.data === 'object' && e.data !== null ? (e.data as Record<string, unknown>) : {});
-  }
-  if (e?.serverMessage) return e.serverMessage;
-  if (e?.code !== undefined) return t('error.api', { code: e.code });
-  return t('error.fallback');
-};
+/** The display text of a failed call in the widget's language: the dashboard's rules (ApiError), this translator. */
+export const errorText = (error: unknown, t: Translate): string =>
+  displayMessage(error !== null && typeof error === 'object' && 'kind' in error ? (error as ApiErrorInit) : { kind: 'local' }, t);
 
 /**
- * Stand-ins for the dashboard's i18next module in the widgets bundle (the
- * widgets build points `src/i18n/i18nProvider` here, so the shared HTTP
- * client does not pull react-admin in).
+ * The shared HTTP client builds each ApiError's `message` with the translator
+ * registered in src/dataProvider/errorText; the dashboard registers i18next's.
+ * The widgets bundle has no i18next: it registers this small one, in the
+ * page's language (the widgets show their own locale's text via errorText).
  */
-export const currentLocale = (): LocaleCode => resolveLocale();
-export const translate: Translate = (key, values) => createTranslator(currentLocale())(key, values);
-
-// The shared HTTP client's error texts use this translator in the widgets bundle.
-setErrorTranslator(translate);
+setErrorTranslator((key, values) => createTranslator(resolveLocale())(key, values));

@@ -5,8 +5,24 @@ import { createWidgetClient, loginUrl, type WidgetClient } from './client';
 import { createTranslator, errorText, resolveLocale, type Translate } from './i18n';
 import { widgetCss } from './styles';
 
-/** Attributes every widget takes (as React props, camelCase). */
-export interface WidgetProps {
+/**
+ * The widgets' events, as r2wc event props: r2wc names the event after the
+ * prop (`onQt-task-click` -> `qt-task-click`) and dispatches it from the
+ * element with these options. `qt-task-click` can be cancelled to stop the
+ * navigation to the task's page.
+ */
+export const WIDGET_EVENTS = {
+  'onQt-task-click': { bubbles: true, composed: true, cancelable: true },
+  'onQt-session-expired': { bubbles: true, composed: true },
+} as const;
+
+export interface WidgetEventProps {
+  'onQt-task-click'?: ((detail: { id: string }) => unknown) | undefined;
+  'onQt-session-expired'?: ((detail?: undefined) => unknown) | undefined;
+}
+
+/** Attributes every widget takes (as React props, camelCase), and its events. */
+export interface WidgetProps extends WidgetEventProps {
   apiBase?: string | undefined;
   locale?: string | undefined;
   theme?: string | undefined;
@@ -14,9 +30,31 @@ export interface WidgetProps {
   /** Seconds between live refreshes (default 30; 0 = no refresh). */
   refresh?: number | string | undefined;
   dashboardUrl?: string | undefined;
-  /** Emits a `qt-*` event; returns false when a listener called preventDefault. */
-  onEvent?: ((type: string, detail?: unknown) => boolean) | undefined;
+  /** The element's shadow root, which r2wc passes; absent when rendered as a plain React component. */
+  container?: ShadowRoot | HTMLElement | undefined;
 }
+
+/**
+ * Emits a `qt-*` event through its event prop. False when a listener called
+ * preventDefault (r2wc does not hand the event back: it is caught on its way
+ * past the element) or when a React caller's handler returned false.
+ */
+export const emit = <K extends keyof WidgetEventProps>(props: WidgetProps, name: K, ...detail: Parameters<NonNullable<WidgetEventProps[K]>>): boolean => {
+  const handler = props[name] as ((...args: unknown[]) => unknown) | undefined;
+  if (!handler) return true;
+  const host = typeof ShadowRoot !== 'undefined' && props.container instanceof ShadowRoot ? props.container.host : undefined;
+  const type = name.slice(2).toLowerCase();
+  let event: Event | undefined;
+  const seen = (e: Event) => {
+    event = e;
+  };
+  host?.addEventListener(type, seen, { capture: true, once: true });
+  try {
+    return handler(...detail) !== false && !event?.defaultPrevented;
+  } finally {
+    host?.removeEventListener(type, seen, { capture: true });
+  }
+};
 
 export const DEFAULT_REFRESH_SECONDS = 30;
 
@@ -49,8 +87,8 @@ const refreshMs = (value: WidgetProps['refresh']): number => {
 export const useWidgetData = <T,>(props: WidgetProps, load: (client: WidgetClient, signal: AbortSignal) => Promise<T>, key = ''): WidgetState<T> => {
   const locale = resolveLocale(props.locale);
   const t = useMemo(() => createTranslator(locale), [locale]);
-  const onEvent = useRef(props.onEvent);
-  onEvent.current = props.onEvent;
+  const latest = useRef(props);
+  latest.current = props;
   const loadRef = useRef(load);
   loadRef.current = load;
   const [attempt, setAttempt] = useState(0);
@@ -62,7 +100,6 @@ export const useWidgetData = <T,>(props: WidgetProps, load: (client: WidgetClien
         apiBase: props.apiBase,
         token: props.token,
         locale,
-        onSessionExpired: () => onEvent.current?.('qt-session-expired'),
       }),
     [props.apiBase, props.token, locale],
   );
@@ -101,7 +138,11 @@ export const useWidgetData = <T,>(props: WidgetProps, load: (client: WidgetClien
           if (controller.signal.aborted) return;
           if ((error as ApiError).kind === 'unauthorized') {
             setState({ status: 'loggedOut', data: undefined, error });
-            for (const listener of [...sessionEndedListeners]) listener(scope);
+            // Widgets of one session often ask at the same moment: only the first to hear the news tells the page.
+            if (!ended.current) {
+              for (const listener of [...sessionEndedListeners]) listener(scope);
+              emit(latest.current, 'onQt-session-expired');
+            }
           }
           // A failed live refresh keeps the figures already shown.
           else setState((s) => (first || s.status !== 'ready' ? { status: 'error', data: undefined, error } : s));

@@ -2,7 +2,7 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TradeTask } from '../api/trade';
 import { createFakeServer, fail, ok, unauthorized, type Handler } from '../testing/fakeServer';
-import { ProfitCard, WIDGET_NAMES } from './index';
+import { ProfitCard, TaskList, WIDGET_NAMES } from './index';
 
 const summary = { date: '2025-01-02', realizedTotal: '1234.5', realizedToday: '-3.25', cyclesToday: 2 };
 
@@ -30,6 +30,8 @@ const task = (id: string, symbol: string, extra: Partial<TradeTask> = {}): Trade
   realizedProfit: '5.678',
   levelsFilled: 1,
   levelsTotal: 5,
+  attention: null,
+  prices: { source: 'simulator', live: false },
   createdAt: '2025-01-01T00:00:00Z',
   ...extra,
 });
@@ -170,6 +172,21 @@ describe('custom elements', () => {
     document.removeEventListener('qt-session-expired', expired);
   });
 
+  it('emits qt-session-expired once when widgets of one session find it ended at the same moment', async () => {
+    serve({
+      'GET /api/trade/profit-summary': () => ({ ...unauthorized(), delayMs: 20 }),
+      'GET /api/wallet/balances': () => ({ ...unauthorized(), delayMs: 30 }),
+      'GET /api/trade/list': () => ({ ...unauthorized(), delayMs: 40 }),
+    });
+    const expired = vi.fn();
+    document.addEventListener('qt-session-expired', expired);
+    const widgets = ['qt-profit-card', 'qt-wallet-balance', 'qt-task-list'].map((name) => mount(name, { token: 'ended', 'api-base': 'https://api.example' }));
+    for (const { shadow } of widgets) expect(await shadow.findByRole('link')).toHaveAttribute('href', 'https://api.example/#/auth/login');
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(expired).toHaveBeenCalledTimes(1);
+    document.removeEventListener('qt-session-expired', expired);
+  });
+
   it('calls the API base given', async () => {
     const server = serve({ 'GET /api/wallet/balances': () => ok(balances) });
     const { shadow } = mount('qt-wallet-balance', { token: 't', 'api-base': 'https://api.example/' });
@@ -212,6 +229,17 @@ describe('qt-task-list', () => {
     await waitFor(() => expect(window.location.hash).toBe('#/trade/detail/t2'));
     document.removeEventListener('qt-task-click', listener);
     window.location.hash = '';
+  });
+
+  it('does not navigate when a listener cancels qt-task-click', async () => {
+    serve({ 'GET /api/trade/list': () => ok({ list: tasks, total: 3 }) });
+    const cancel = (event: Event) => event.preventDefault();
+    document.addEventListener('qt-task-click', cancel);
+    const { shadow } = mount('qt-task-list', { token: 't', 'dashboard-url': window.location.origin });
+    fireEvent.click(await shadow.findByText('ETH/USDT'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(window.location.hash).toBe('');
+    document.removeEventListener('qt-task-click', cancel);
   });
 
   it('does not navigate without dashboard-url', async () => {
@@ -296,6 +324,27 @@ describe('attributes', () => {
     expect(root()).toHaveAttribute('lang', 'en-US');
   });
 
+  it('falls back to the default when an attribute is removed: no token, the dashboard session', async () => {
+    localStorage.setItem('accessToken', 'dashboard-token');
+    const server = serve({ 'GET /api/wallet/balances': () => ok(balances) });
+    const { element, shadow } = mount('qt-wallet-balance', { token: 'partner-token', locale: 'en-US', refresh: '0' });
+    await shadow.findByText('Activation cards');
+    element.removeAttribute('token');
+    await waitFor(() => expect(server.requests).toHaveLength(2));
+    expect(server.requests.map((r) => r.headers.Authorization)).toEqual(['Bearer partner-token', 'Bearer dashboard-token']);
+    element.removeAttribute('locale');
+    expect(await shadow.findByText('激活卡')).toBeInTheDocument();
+  });
+
+  it('reads typed attributes: a limit that is not a number shows the default count', async () => {
+    const many = Array.from({ length: 12 }, (_, i) => task(`t${i}`, `C${i}/USDT`));
+    const server = serve({ 'GET /api/trade/list': (request) => ok({ list: many.slice(0, Number(new URL(request.url, 'http://localhost').searchParams.get('pageSize'))), total: 12 }) });
+    const { shadow } = mount('qt-task-list', { token: 't', limit: 'lots' });
+    await shadow.findByText('C0/USDT');
+    expect(shadow.getAllByRole('button')).toHaveLength(10);
+    expect(new URL(server.requests[0]!.url, 'http://localhost').searchParams.get('pageSize')).toBe('10');
+  });
+
   it('re-renders with a new limit', async () => {
     const tasks = [task('t1', 'BTC/USDT'), task('t2', 'ETH/USDT'), task('t3', 'SOL/USDT')];
     serve({ 'GET /api/trade/list': (request) => ok({ list: tasks.slice(0, Number(new URL(request.url, 'http://localhost').searchParams.get('pageSize'))), total: 3 }) });
@@ -311,8 +360,16 @@ describe('attributes', () => {
 describe('as React components', () => {
   it('render in the dashboard without a custom element', async () => {
     serve({ 'GET /api/trade/profit-summary': () => ok(summary) });
-    const onEvent = vi.fn(() => true);
-    render(<ProfitCard token="t" locale="en-US" refresh={0} onEvent={onEvent} />);
+    render(<ProfitCard token="t" locale="en-US" refresh={0} />);
     expect(await screen.findByText('+1,234.50')).toBeInTheDocument();
+  });
+
+  it('call their event props; a handler returning false stops the navigation', async () => {
+    serve({ 'GET /api/trade/list': () => ok({ list: [task('t9', 'DOGE/USDT')], total: 1 }) });
+    const onClick = vi.fn(() => false);
+    render(<TaskList token="t" refresh={0} dashboardUrl={window.location.origin} {...{ 'onQt-task-click': onClick }} />);
+    fireEvent.click(await screen.findByText('DOGE/USDT'));
+    expect(onClick).toHaveBeenCalledWith({ id: 't9' });
+    expect(window.location.hash).toBe('');
   });
 });

@@ -24,6 +24,9 @@ export const articleRoutes = (db: Db) => async (app: FastifyInstance) => {
           properties: {
             page: { type: 'integer', minimum: 1, maximum: 100_000, default: 1 },
             pageSize: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+            // Newest first is the only order (react-admin's list sends it).
+            sort: { type: 'string', enum: ['publishedAt'] },
+            order: { type: 'string', enum: ['DESC', 'desc'] },
           },
         },
       },

@@ -10,6 +10,11 @@ import * as exchangeAccounts from './migrations/003_exchange_accounts';
 import * as trading from './migrations/004_trading';
 import * as wallet from './migrations/005_wallet';
 import * as articles from './migrations/006_articles';
+import * as positionAccounting from './migrations/007_position_accounting';
+import * as backtest from './migrations/010_backtest';
+import * as engineCluster from './migrations/011_engine_cluster';
+import * as widgetGrants from './migrations/012_widget_grants';
+import * as paperPrices from './migrations/014_paper_prices';
 import type { Database } from './schema';
 
 /** Migrations in order; one SQL dialect (PostgreSQL) for PGlite and the server. */
@@ -20,6 +25,11 @@ const migrations: Record<string, Migration> = {
   '004_trading': trading,
   '005_wallet': wallet,
   '006_articles': articles,
+  '007_position_accounting': positionAccounting,
+  '010_backtest': backtest,
+  '011_engine_cluster': engineCluster,
+  '012_widget_grants': widgetGrants,
+  '014_paper_prices': paperPrices,
 };
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 

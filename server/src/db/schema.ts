@@ -95,6 +95,8 @@ export interface ExchangeAccountsTable {
   api_key_hint: string | null;
   /** Asset -> decimal string, e.g. {"USDT": "10000"}. */
   paper_balances: ColumnType<Record<string, string> | null, string | null, string | null>;
+  /** Paper accounts: 'simulator' or the ccxt id of the exchange whose public prices they trade on. */
+  price_source: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
@@ -114,6 +116,8 @@ export interface TradeTasksTable {
   /** The engine's CycleState. */
   state: ColumnType<Record<string, unknown>, string, string>;
   last_error: string | null;
+  /** Why the engine stopped trading the task and what the user can do (TaskAttention); null while all is well. */
+  attention: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
@@ -160,6 +164,16 @@ export interface CyclesTable {
   sell_proceeds: string;
   realized_profit: string;
   fuel_charged: Generated<string>;
+  /** When the cycle's first order filled. */
+  opened_at: ColumnType<Date | null, Date | string | null | undefined, never>;
+  levels_filled: Generated<number>;
+  /** Base sold by the closing sell; what it could not sell is carried into the next cycle. */
+  quantity_sold: string | null;
+  remainder_quantity: Generated<string>;
+  remainder_cost: Generated<string>;
+  /** Quote value of every fee the cycle paid. */
+  fees: Generated<string>;
+  exit_reason: 'take_profit' | 'stop_loss' | 'close' | null;
   closed_at: CreatedAt;
 }
 
@@ -273,6 +287,95 @@ export interface ArticleTranslationsTable {
   body: string;
 }
 
+export interface BacktestRunsTable {
+  id: Generated<string>;
+  user_id: string;
+  status: 'queued' | 'loading' | 'running' | 'done' | 'failed' | 'canceled';
+  done: ColumnType<string, number | undefined, number>;
+  total: ColumnType<string, number | undefined, number>;
+  request: ColumnType<unknown, string, never>;
+  result: ColumnType<unknown, string | null | undefined, string | null>;
+  error: ColumnType<unknown, string | null | undefined, string | null>;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface BacktestCandleSetsTable {
+  id: Generated<string>;
+  user_id: string;
+  name: string;
+  candles: number;
+  interval_ms: ColumnType<string, number, never>;
+  first_time: ColumnType<string, number, never>;
+  last_time: ColumnType<string, number, never>;
+  data: ColumnType<Uint8Array, Uint8Array, never>;
+  created_at: CreatedAt;
+}
+
+export interface MarketCandlesTable {
+  exchange: string;
+  symbol: string;
+  interval: string;
+  day: ColumnType<string, number, number>;
+  candles: string;
+  complete: boolean;
+  fetched_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface PaperCandlesTable {
+  symbol: string;
+  minute: ColumnType<string, string | number, string | number>;
+  open: string;
+  high: string;
+  low: string;
+  close: string;
+  volume: string;
+}
+
+export interface EngineLeasesTable {
+  name: string;
+  owner: string | null;
+  token: ColumnType<string, string | number | undefined, string | number>;
+  expires_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface EngineNodesTable {
+  owner: string;
+  started_at: CreatedAt;
+  seen_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  status: ColumnType<Record<string, unknown>, string | undefined, string>;
+}
+
+export interface EngineCommandsTable {
+  id: Generated<string>;
+  task_id: string;
+  shard: number;
+  kind: 'reload' | 'replenish' | 'close';
+  created_at: CreatedAt;
+  done_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  result: ColumnType<unknown, string | null | undefined, string | null>;
+}
+
+export interface PaperPricesTable {
+  symbol: string;
+  ticker: ColumnType<Record<string, unknown>, string, string>;
+  market_ms: ColumnType<string, string | number, string | number>;
+  replay: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** What a user allowed a partner site's widgets to read (server/src/widget). */
+export interface WidgetGrantsTable {
+  id: Generated<string>;
+  user_id: string;
+  name: string;
+  key_hash: string;
+  created_at: CreatedAt;
+  last_issued_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  expires_at: Timestamp;
+  revoked_at: NullableTimestamp;
+}
+
 export interface Database {
   users: UsersTable;
   verification_codes: VerificationCodesTable;
@@ -283,6 +386,11 @@ export interface Database {
   exchange_accounts: ExchangeAccountsTable;
   strategies: StrategiesTable;
   trade_tasks: TradeTasksTable;
+  engine_leases: EngineLeasesTable;
+  engine_nodes: EngineNodesTable;
+  engine_commands: EngineCommandsTable;
+  paper_prices: PaperPricesTable;
+  paper_candles: PaperCandlesTable;
   orders: OrdersTable;
   task_events: TaskEventsTable;
   cycles: CyclesTable;
@@ -297,4 +405,8 @@ export interface Database {
   audit_log: AuditLogTable;
   articles: ArticlesTable;
   article_translations: ArticleTranslationsTable;
+  backtest_runs: BacktestRunsTable;
+  backtest_candle_sets: BacktestCandleSetsTable;
+  market_candles: MarketCandlesTable;
+  widget_grants: WidgetGrantsTable;
 }

@@ -44,6 +44,7 @@ import {
   type MarketInterface,
   type Order as CcxtOrder,
   type Ticker as CcxtTicker,
+  type Trade as CcxtTrade,
 } from 'ccxt';
 import type { DecimalString } from '../../../src/api/types';
 import { createCcxtExchange, redact, type Credentials, type ExchangeFactory } from '../exchange/verify';
@@ -56,9 +57,11 @@ import {
   type MarketInfo,
   type MarketOrderRequest,
   type Order,
+  type OrderFee,
   type OrderStatus,
   type Ticker,
 } from './exchangeClient';
+import type { Candle } from './candles';
 import { floorToStep, isDecimalString } from './paper/decimal';
 
 type ErrorClass = abstract new (...args: never[]) => Error;
@@ -151,7 +154,7 @@ const stepOf = (exchange: Exchange, precision: number | undefined): DecimalStrin
 };
 
 /** A spot market the engine can trade, or undefined (derivatives, delisted, no fixed steps). */
-const toMarketInfo = (exchange: Exchange, market: MarketInterface): MarketInfo | undefined => {
+export const toMarketInfo = (exchange: Exchange, market: MarketInterface): MarketInfo | undefined => {
   if (market.spot !== true || market.active === false) return undefined;
   const amount = stepOf(exchange, market.precision.amount);
   const price = stepOf(exchange, market.precision.price);
@@ -165,6 +168,7 @@ const toMarketInfo = (exchange: Exchange, market: MarketInterface): MarketInfo |
       amount: { min: decimalOrNull(market.limits.amount?.min) ?? '0' },
       cost: { min: decimalOrNull(market.limits.cost?.min) ?? '0' },
     },
+    ...(decimalOrNull(market.taker) === null ? {} : { taker: decimalOrNull(market.taker)! }),
   };
 };
 
@@ -240,7 +244,8 @@ export const SPOT_SETTINGS = {
 export interface CcxtClientOptions {
   /** ccxt's id: 'binance', 'okx'... */
   exchangeId: string;
-  credentials: Credentials;
+  /** Absent: a public client (markets, prices, candles), which refuses private calls. */
+  credentials?: Credentials;
   /** Tests pass one whose HTTP layer replays recorded answers. */
   createExchange?: ExchangeFactory;
   /** Per HTTP request. */
@@ -257,14 +262,14 @@ export const createCcxtClient = ({
   retryDelayMs = 500,
 }: CcxtClientOptions): ExchangeClient => {
   const exchange = createExchange(exchangeId, {
-    ...credentials,
+    ...(credentials ?? {}),
     timeout: timeoutMs,
     ...SPOT_SETTINGS,
   });
   let markets: Promise<Map<string, MarketInfo>> | undefined;
 
   const failure = (kind: ExchangeFailure, error: unknown) =>
-    new ExchangeClientError(kind, redact(error instanceof Error ? error.message : String(error), credentials));
+    new ExchangeClientError(kind, redact(error instanceof Error ? error.message : String(error), credentials ?? {}));
 
   /** A read: transient failures are tried again with exponential backoff, READ_ATTEMPTS in all. */
   const read = async <T>(call: () => Promise<T>): Promise<T> => {
@@ -389,8 +394,40 @@ export const createCcxtClient = ({
     }
   };
 
+  /** What an order's trades paid in fees, per asset: the order query leaves it out on some exchanges (Binance). */
+  const fetchOrderFees = async (symbol: string, orderId: string): Promise<OrderFee[]> => {
+    await marketOf(symbol);
+    const trades = exchange.has.fetchOrderTrades
+      ? await read(() => exchange.fetchOrderTrades(orderId, symbol))
+      : (await read(() => exchange.fetchMyTrades(symbol))).filter((trade) => trade.order === orderId);
+    // A filled order has trades; none yet means the exchange has not caught up: ask again later.
+    if (trades.length === 0) throw new ExchangeClientError(transient('bad_response'), `no trades of order ${orderId} yet`);
+    const sums = new Map<string, Big>();
+    for (const trade of trades as (CcxtTrade & { fees?: CcxtTrade['fee'][] })[]) {
+      const fees = (trade.fees?.length ? trade.fees : trade.fee ? [trade.fee] : []) as { currency?: string; cost?: number }[];
+      for (const fee of fees) {
+        if (!fee.currency || fee.cost === undefined || fee.cost === null) continue;
+        sums.set(fee.currency, (sums.get(fee.currency) ?? new Big(0)).plus(decimal(fee.cost)));
+      }
+    }
+    return [...sums].map(([currency, cost]) => ({ currency, cost: cost.toFixed() }));
+  };
+
+  /** Candles of a pair, oldest first: [open time ms, open, high, low, close, base volume] as decimals. */
+  const fetchOHLCV = async (symbol: string, timeframe: string, limit: number): Promise<Candle[]> => {
+    await marketOf(symbol);
+    const rows = await read(() => exchange.fetchOHLCV(symbol, timeframe, undefined, limit));
+    return rows.flatMap(([time, open, high, low, close, volume]) =>
+      time === undefined || open === undefined || high === undefined || low === undefined || close === undefined
+        ? []
+        : [{ time, open: decimal(open), high: decimal(high), low: decimal(low), close: decimal(close), volume: decimal(volume ?? 0) }],
+    );
+  };
+
   return {
     loadMarkets: async () => [...(await loadMarkets()).values()],
+    fetchOHLCV,
+    fetchOrderFees,
     fetchTicker,
     fetchTickers,
     fetchBalance: async (): Promise<Balance> => {

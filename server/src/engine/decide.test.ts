@@ -19,6 +19,7 @@ import {
   decide,
   decideExact,
   initialCycleState,
+  splitSale,
   type Action,
   type CycleState,
   type Decision,
@@ -304,6 +305,46 @@ describe('decide: worked examples', () => {
     expect(averagePrice(initialCycleState())).toBeNull();
   });
 
+  it('take profit waits until a sale covers its taker fee, and a trail disarms at that break-even', () => {
+    const params = paramsOf({ feeRate: '0.01' });
+    // Average 100; take profit 0.5 % would arm at 100.5, but selling there nets 99.495: the break-even is 100 / 0.99 = 101.0101...
+    const strategy = strategyOf({ takeProfitPercent: '0.5' });
+    const state = openAt100(params, strategy);
+    expect(decide(params, strategy, state, '100.5', 0, true).actions).toEqual([]);
+    expect(decide(params, strategy, state, '101.01', 0, true).actions).toEqual([]);
+    expect(trades(decide(params, strategy, state, '101.02', 0, true))).toEqual([{ kind: 'sell', reason: 'take_profit', quantity: '0.1' }]);
+    expect(trades(decide(paramsOf(), strategy, state, '100.5', 0, true))).toHaveLength(1);
+
+    const trailing = strategyOf({ takeProfitPercent: '3', takeProfitCallbackPercent: '1' });
+    const armed = decide(params, trailing, openAt100(params, trailing), '103', 0, true).state;
+    expect(armed.trailingSell).toEqual({ high: '103' });
+    // A gap from 103 to 101 is past the callback line (101.97) but below the break-even: disarm, do not sell at a loss.
+    const gap = decide(params, trailing, armed, '101', 0, true);
+    expect(gap.actions).toEqual([{ kind: 'event', event: 'take_profit_disarmed' }]);
+    expect(trades(decide(params, trailing, armed, '101.5', 0, true))).toEqual([{ kind: 'sell', reason: 'take_profit', quantity: '0.1' }]);
+  });
+
+  it('a sell books cost for what it sold; the remainder keeps its cost basis and opens the next cycle with it', () => {
+    const strategy = strategyOf({ cooldownSeconds: 0 });
+    const open = applyBuyFill(initialCycleState(), { price: '100', quantity: '0.09999', cost: '10', level: 0, fee: '0.01', at: 5_000 });
+    expect(open).toMatchObject({ openedAt: 5_000, fees: '0.01' });
+    const split = splitSale(open, '0.0999');
+    // 10 * 0.0999 / 0.09999 = 9.99099909... rounded down to 8 decimals; the rest stays with the remainder.
+    expect(split).toEqual({ sold: '0.0999', basis: '9.99099909', remainder: '0.00009', remainderCost: '0.00900091' });
+    expect(new Big(split.basis).plus(split.remainderCost).eq(open.cost)).toBe(true);
+    expect(splitSale(open, '1')).toEqual({ sold: '0.09999', basis: '10', remainder: '0', remainderCost: '0' });
+
+    const closed = applySellFill({ ...open, pendingOrder: true }, strategy, 9_000, { quantity: '0.0999' });
+    expect(closed).toMatchObject({ cyclesDone: 1, phase: 'cooldown', quantity: '0.00009', cost: '0.00900091', openedAt: null, fees: '0', pendingOrder: false });
+    // The next first order adds to the carried remainder; the cycle's fees start again.
+    const next = applyBuyFill(closed, { price: '101', quantity: '0.0990', cost: '10', level: 0, fee: '0.0101', at: 10_000 });
+    expect(next).toMatchObject({ phase: 'open', quantity: '0.09909', cost: '10.00900091', firstFillPrice: '101', levelsFilled: 0, openedAt: 10_000, fees: '0.0101' });
+    const level = applyBuyFill(next, { price: '99', quantity: '0.1', cost: '9.9', level: 1, fee: '0.0099' });
+    expect(level).toMatchObject({ openedAt: 10_000, fees: '0.02', levelsFilled: 1 });
+    // Between cycles the remainder is no position to trade: decide opens the next cycle as usual.
+    expect(decide(paramsOf(), strategy, closed, '100', 9_000, true).actions).toEqual([{ kind: 'buy', reason: 'first', level: 0, quoteAmount: '10' }]);
+  });
+
   it('rejects a price that is not above 0', () => {
     expect(() => decide(paramsOf(), strategyOf(), openAt100(), '0', 0, true)).toThrow(RangeError);
   });
@@ -367,7 +408,10 @@ interface Scenario {
   cycleCount: number;
   startPrice: string;
   fee: string;
-  feeIn: 'quote' | 'base';
+  /** Where a fee is charged: always in quote, or in the asset the order receives (base on buys, quote on sells). */
+  feeIn: 'quote' | 'received';
+  /** Amount step: buys and sells round down to it, so sells leave remainders. */
+  step: string;
   /** Basis points added to every move: falling, flat or rising markets. */
   drift: number;
   ticks: Tick[];
@@ -380,7 +424,8 @@ const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
   cycleCount: fc.constantFrom(1, 2, 5, UNTIL_STOPPED),
   startPrice: fc.constantFrom('100', '0.5', '25000', '0.00123', '3.3333'),
   fee: fc.constantFrom('0', '0.001', '0.00075'),
-  feeIn: fc.constantFrom<'quote' | 'base'>('quote', 'base'),
+  feeIn: fc.constantFrom<'quote' | 'received'>('quote', 'received'),
+  step: fc.constantFrom('0.00000001', '0.00001', '0.001'),
   drift: fc.constantFrom(-40, -10, 0, 0, 10),
   // Long paths: fast-check's default size would keep most of them under a dozen ticks.
   ticks: fc.array(tickArb, { minLength: 1, maxLength: 300, size: 'max' }),
@@ -393,9 +438,11 @@ interface Logged {
   actions: readonly Action[];
 }
 
+const floorTo = (value: Big, step: string) => value.div(step).round(0, Big.roundDown).times(step);
+
 /**
  * Drives a scenario through a decider and the fill helpers: every order fills
- * at once at the decision price (amounts rounded down to 8 decimals) with the
+ * at once at the decision price (amounts rounded down to the step) with the
  * fee, unless the tick says it fails. Checks the invariants on every step and
  * returns what was decided at each price.
  */
@@ -409,6 +456,9 @@ const simulate = (s: Scenario, decider: Decider, coldCache = false): Logged[] =>
   let levelsBought = new Set<number>();
   let cycleSpent = new Big(0);
   let cycleQuantity = new Big(0);
+  // Money in and out over the whole path: what was spent equals what was booked against sales plus the position's cost.
+  let spentTotal = new Big(0);
+  let basisTotal = new Big(0);
   const log: Logged[] = [];
 
   for (const tick of s.ticks) {
@@ -422,6 +472,7 @@ const simulate = (s: Scenario, decider: Decider, coldCache = false): Logged[] =>
       cycleCount: s.cycleCount,
       replenishStatus: tick.replenishClosed ? 'replenish_closed' : 'replenish_open',
       running: tick.running,
+      feeRate: s.fee,
     };
     const strategy = coldCache ? structuredClone(s.strategy) : s.strategy;
     const before = coldCache ? structuredClone(state) : state;
@@ -444,7 +495,9 @@ const simulate = (s: Scenario, decider: Decider, coldCache = false): Logged[] =>
         expect(order.level).toBe(0);
         levelsBought = new Set();
         cycleSpent = new Big(0);
-        cycleQuantity = new Big(0);
+        // A remainder the last sell could not sell opens the cycle with it.
+        cycleQuantity = new Big(state.quantity);
+        expect(cycleQuantity.lt(s.step)).toBe(true);
       } else {
         // (a) levels in order, each at most once per cycle, never beyond the template.
         expect(params.replenishStatus).toBe('replenish_open');
@@ -453,29 +506,49 @@ const simulate = (s: Scenario, decider: Decider, coldCache = false): Logged[] =>
         expect(levelsBought.has(order.level)).toBe(false);
         levelsBought.add(order.level);
       }
-      const gross = new Big(order.quoteAmount).div(price).round(8, Big.roundDown);
+      const gross = floorTo(new Big(order.quoteAmount).div(price), s.step);
+      if (gross.eq(0)) {
+        // Below the step: the exchange refuses it, as it would a failed order.
+        levelsBought.delete(order.level);
+        state = applyOrderFailed(state);
+        continue;
+      }
       const spent = gross.times(price);
-      const quantity = s.feeIn === 'base' ? gross.minus(gross.times(fee).round(8, Big.roundUp)) : gross;
-      const cost = s.feeIn === 'quote' ? spent.plus(spent.times(fee)) : spent;
+      const quantity = s.feeIn === 'received' ? gross.minus(gross.times(fee).round(8, Big.roundUp)) : gross;
+      const cost = s.feeIn === 'quote' ? spent.plus(spent.times(fee).round(8, Big.roundUp)) : spent;
+      const carried = new Big(order.level === 0 ? state.cost : 0);
       state = applyBuyFill(state, { price: priceText, quantity: quantity.toFixed(), cost: cost.toFixed(), level: order.level });
       cycleSpent = cycleSpent.plus(cost);
+      spentTotal = spentTotal.plus(cost);
       cycleQuantity = cycleQuantity.plus(quantity);
       // (b) one cycle never spends more than the template's maximum (fees aside).
       expect(cycleSpent.lte(maxFunds)).toBe(true);
-      expect(new Big(state.cost).eq(cycleSpent)).toBe(true);
-      // (d) the position is exactly the sum of this cycle's buy fills.
+      if (order.level === 0) expect(new Big(state.cost).eq(carried.plus(cost))).toBe(true);
+      // (d) the position is exactly the carried remainder plus this cycle's buy fills.
       expect(state.quantity).toBe(cycleQuantity.toFixed());
     } else {
       expect(order.quantity).toBe(state.quantity);
       const value = price.times(state.quantity);
-      // (c) a sell below the average cost is only ever a stop loss.
-      if (order.reason === 'take_profit') expect(value.gt(state.cost)).toBe(true);
-      else {
+      const sold = floorTo(new Big(state.quantity), s.step);
+      const gross = sold.times(price);
+      const proceeds = gross.minus(gross.times(fee).round(8, Big.roundUp));
+      const split = splitSale(state, sold.toFixed());
+      basisTotal = basisTotal.plus(split.basis);
+      // (c) a sell below the average cost is only ever a stop loss; a take profit never books a loss.
+      if (order.reason === 'take_profit') {
+        expect(value.gt(state.cost)).toBe(true);
+        expect(proceeds.minus(split.basis).gte(0)).toBe(true);
+      } else {
         expect(stopLoss).not.toBeNull();
         expect(value.times(100).lte(new Big(state.cost).times(new Big(100).minus(stopLoss!)))).toBe(true);
       }
-      state = applySellFill(state, s.strategy, now);
+      state = applySellFill(state, s.strategy, now, { quantity: sold.toFixed() });
+      // (e) the position after a sell is what it could not sell, with the rest of the cost.
+      expect(state.quantity).toBe(split.remainder);
+      expect(new Big(state.quantity).lt(s.step)).toBe(true);
     }
+    // (f) nothing spent is ever lost from the books: booked basis + the position's cost = all spent.
+    expect(basisTotal.plus(state.cost).eq(spentTotal)).toBe(true);
   }
   return log;
 };

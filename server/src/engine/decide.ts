@@ -10,6 +10,9 @@
  * - `open`: stop loss first, then take profit (arm, trail the high, sell or
  *   disarm), then, only while take profit is not armed and the status is
  *   `replenish_open`, the next unfilled level (touch, trail the low, buy).
+ *   Take profit only arms, and a trailing sell only sells, while selling the
+ *   position at the price would cover its cost after the taker fee
+ *   (`params.feeRate`): a take-profit exit never books a loss.
  *   One trading action per decision: a price that gaps through several levels
  *   buys the next one now and the following ones on later prices.
  * - `cooldown`: waits until `cooldownUntil`, then opens the next cycle, or
@@ -23,6 +26,11 @@
  * applyBuyFill, applySellFill or applyOrderFailed. Trailing state is kept
  * until the fill, so a failed order is retried on the next price that still
  * meets its condition.
+ *
+ * Position accounting (design section 5): a sell books cost only for what it
+ * sold, pro rata of the average cost; what it could not sell (below the
+ * exchange's amount step or minimum) stays in the position with its cost
+ * basis, is carried into the next cycle and is sold with it.
  *
  * Every decision is exact: thresholds are compared by cross-multiplying
  * decimals (100·p·q against cost·(100 ± x)), never by dividing. Because
@@ -51,6 +59,8 @@ export interface TaskParams {
   cycleCount: number;
   replenishStatus: 'replenish_open' | 'replenish_closed';
   running: boolean;
+  /** Taker fee of the account's exchange, a fraction ('0.001'); absent: 0. */
+  feeRate?: DecimalString;
 }
 
 export type CyclePhase = 'ready' | 'open' | 'cooldown' | 'finished';
@@ -64,10 +74,17 @@ export interface CycleState {
   firstFillPrice: DecimalString | null;
   /** Replenish levels bought in this cycle (level n is the n-th of the template). */
   levelsFilled: number;
-  /** Base held, net of fees paid in base. */
+  /**
+   * Base held, net of fees paid in base; between cycles, the remainder the
+   * last sell could not sell, carried into the next cycle.
+   */
   quantity: DecimalString;
-  /** Quote spent, fees paid in quote included. */
+  /** Cost basis of `quantity`: quote spent, fees paid in quote included. */
   cost: DecimalString;
+  /** When the cycle's first order filled (epoch ms); null between cycles. */
+  openedAt?: number | null;
+  /** Quote value of the fees this cycle paid so far. */
+  fees?: DecimalString;
   /** A level touched, waiting for the rebound from its low. */
   trailingBuy: { level: number; low: DecimalString } | null;
   /** Take profit armed, waiting for the fall back from its high. */
@@ -99,6 +116,26 @@ export interface BuyFill {
   cost: DecimalString;
   /** 0 for the first order, n for replenish level n. */
   level: number;
+  /** Quote value of the fee (for the cycle's record). */
+  fee?: DecimalString;
+  /** When it filled (epoch ms). */
+  at?: number;
+}
+
+export interface SellFill {
+  /** Base that left the position: the amount sold, plus a fee paid in base. */
+  quantity: DecimalString;
+}
+
+/** What a sell did to the position: the cost basis of what it sold, and what stays. */
+export interface SaleSplit {
+  /** Base sold (at most the position). */
+  sold: DecimalString;
+  /** Cost basis of `sold`: the position's cost pro rata, rounded down to 8 decimals. */
+  basis: DecimalString;
+  /** Base the sell left in the position, and its cost basis. */
+  remainder: DecimalString;
+  remainderCost: DecimalString;
 }
 
 /** Our own decimal constructor, so another module changing big.js settings cannot change a decision. */
@@ -116,6 +153,8 @@ export const initialCycleState = (): CycleState => ({
   levelsFilled: 0,
   quantity: '0',
   cost: '0',
+  openedAt: null,
+  fees: '0',
   trailingBuy: null,
   trailingSell: null,
   pendingOrder: false,
@@ -131,7 +170,10 @@ export const averagePrice = (state: CycleState): DecimalString | null => {
 export const firstOrderQuote = (params: Pick<TaskParams, 'firstOrderAmount' | 'firstOrderMultiple'>): DecimalString =>
   new Dec(params.firstOrderAmount).times(params.firstOrderMultiple ? 2 : 1).toFixed();
 
-/** A buy order filled: the first order opens the cycle, a level adds to the position. */
+/**
+ * A buy order filled: the first order opens the cycle (on top of a remainder
+ * carried from the last one), a level adds to the position.
+ */
 export const applyBuyFill = (state: CycleState, fill: BuyFill): CycleState => {
   const first = fill.level === 0;
   return {
@@ -140,8 +182,10 @@ export const applyBuyFill = (state: CycleState, fill: BuyFill): CycleState => {
     cooldownUntil: null,
     firstFillPrice: first ? fill.price : state.firstFillPrice,
     levelsFilled: first ? 0 : Math.max(state.levelsFilled, fill.level),
-    quantity: first ? new Dec(fill.quantity).toFixed() : new Dec(state.quantity).plus(fill.quantity).toFixed(),
-    cost: first ? new Dec(fill.cost).toFixed() : new Dec(state.cost).plus(fill.cost).toFixed(),
+    quantity: new Dec(state.quantity).plus(fill.quantity).toFixed(),
+    cost: new Dec(state.cost).plus(fill.cost).toFixed(),
+    openedAt: first ? (fill.at ?? null) : (state.openedAt ?? null),
+    fees: new Dec(first ? '0' : (state.fees ?? '0')).plus(fill.fee ?? '0').toFixed(),
     // A new average: take profit arms again against it.
     trailingBuy: null,
     trailingSell: null,
@@ -150,22 +194,45 @@ export const applyBuyFill = (state: CycleState, fill: BuyFill): CycleState => {
 };
 
 /**
- * The position was sold: the cycle is closed (its profit is the runner's to
- * book) and the cooldown starts. Whether the task is then finished depends on
- * the task's cycle count, which the next decide() applies.
+ * Splits the position at a sale of `quantity` base: the cost basis of what
+ * was sold (pro rata, rounded down to 8 decimals, so a rounding never turns a
+ * profit into a loss) and the remainder with the rest of the cost. The two
+ * costs always add up to the position's cost exactly.
  */
-export const applySellFill = (state: CycleState, strategy: Pick<StrategySettings, 'cooldownSeconds'>, nowMs: number): CycleState => ({
-  cyclesDone: state.cyclesDone + 1,
-  phase: 'cooldown',
-  cooldownUntil: nowMs + strategy.cooldownSeconds * 1000,
-  firstFillPrice: null,
-  levelsFilled: 0,
-  quantity: '0',
-  cost: '0',
-  trailingBuy: null,
-  trailingSell: null,
-  pendingOrder: false,
-});
+export const splitSale = (state: Pick<CycleState, 'quantity' | 'cost'>, quantity: DecimalString): SaleSplit => {
+  const held = new Dec(state.quantity);
+  const cost = new Dec(state.cost);
+  let sold = new Dec(quantity);
+  if (sold.gt(held)) sold = held;
+  if (sold.lt(0)) sold = new Dec(0);
+  const basis = sold.eq(held) ? cost : held.gt(0) ? cost.times(sold).div(held).round(8, Big.roundDown) : new Dec(0);
+  return { sold: sold.toFixed(), basis: basis.toFixed(), remainder: held.minus(sold).toFixed(), remainderCost: cost.minus(basis).toFixed() };
+};
+
+/**
+ * The position was sold: the cycle is closed (its profit is the runner's to
+ * book) and the cooldown starts. What the sell left (below the amount step or
+ * minimum) stays as the position, with its cost basis, for the next cycle.
+ * Without `fill` the whole position was sold. Whether the task is then
+ * finished depends on the task's cycle count, which the next decide() applies.
+ */
+export const applySellFill = (state: CycleState, strategy: Pick<StrategySettings, 'cooldownSeconds'>, nowMs: number, fill?: SellFill): CycleState => {
+  const split = splitSale(state, fill?.quantity ?? state.quantity);
+  return {
+    cyclesDone: state.cyclesDone + 1,
+    phase: 'cooldown',
+    cooldownUntil: nowMs + strategy.cooldownSeconds * 1000,
+    firstFillPrice: null,
+    levelsFilled: 0,
+    quantity: split.remainder,
+    cost: split.remainderCost,
+    openedAt: null,
+    fees: '0',
+    trailingBuy: null,
+    trailingSell: null,
+    pendingOrder: false,
+  };
+};
 
 /** The order was rejected or canceled unfilled: decide again on the next price. */
 export const applyOrderFailed = (state: CycleState): CycleState => ({ ...state, pendingOrder: false });
@@ -250,6 +317,8 @@ const decideOpen = (params: TaskParams, strategy: StrategySettings, state: Cycle
   const value = p.times(quantity);
   const value100 = value.times(100);
   const p100 = p.times(100);
+  // Selling everything now would cover the cost after the taker fee: take profit never sells below this.
+  const covered = value.times(new Dec(1).minus(params.feeRate ?? '0')).gt(cost);
   const sellAll = (reason: 'take_profit' | 'stop_loss', events: Action[] = []): Decision => ({
     state: { ...state, pendingOrder: true },
     actions: [...events, { kind: 'sell', reason, quantity: state.quantity }],
@@ -263,8 +332,8 @@ const decideOpen = (params: TaskParams, strategy: StrategySettings, state: Cycle
   let levelsAllowed = true;
   if (trailingSell) {
     const high = new Dec(trailingSell.high);
-    if (value.lte(cost)) {
-      // Back at the average before the callback: selling now would not be a profit.
+    if (!covered) {
+      // Back at the break-even before the callback: selling now would not be a profit.
       trailingSell = null;
       actions.push({ kind: 'event', event: 'take_profit_disarmed' });
     } else if (p.gt(high)) {
@@ -275,7 +344,7 @@ const decideOpen = (params: TaskParams, strategy: StrategySettings, state: Cycle
     } else {
       levelsAllowed = false;
     }
-  } else if (value100.gte(cost.times(factors.takeProfit))) {
+  } else if (covered && value100.gte(cost.times(factors.takeProfit))) {
     const armed: Action = { kind: 'event', event: 'take_profit_armed' };
     if (!factors.takeProfitCallback) return sellAll('take_profit', [armed]);
     actions.push(armed);
@@ -324,6 +393,7 @@ const MARGIN = 1e-9;
 interface QuietRange {
   strategy: StrategySettings;
   replenishStatus: TaskParams['replenishStatus'];
+  feeRate: TaskParams['feeRate'];
   /** Prices strictly between these (floats, margin applied) change nothing. */
   above: number;
   below: number;
@@ -338,7 +408,7 @@ const quietRanges = new WeakMap<CycleState, QuietRange>();
  * decision is always the decimal one.
  */
 const quietRange = (params: TaskParams, strategy: StrategySettings, state: CycleState): QuietRange => {
-  const range = { strategy, replenishStatus: params.replenishStatus, above: Infinity, below: -Infinity, idle: { state, actions: NO_ACTIONS } };
+  const range = { strategy, replenishStatus: params.replenishStatus, feeRate: params.feeRate, above: Infinity, below: -Infinity, idle: { state, actions: NO_ACTIONS } };
   const quantity = Number(state.quantity);
   if (!(quantity > 0)) {
     // decideOpen changes nothing without a position (a price not above 0 still goes the exact way and throws).
@@ -346,6 +416,8 @@ const quietRange = (params: TaskParams, strategy: StrategySettings, state: Cycle
   }
   const factors = factorsOf(strategy).approx;
   const average = Number(state.cost) / quantity;
+  // The price at which selling covers the cost after the fee.
+  const breakEven = average / (1 - Number(params.feeRate ?? '0'));
   let above: number;
   let below: number;
   const trigger = factors.levelTriggers[state.levelsFilled];
@@ -353,11 +425,11 @@ const quietRange = (params: TaskParams, strategy: StrategySettings, state: Cycle
   if (state.trailingSell) {
     if (state.trailingBuy) return range;
     const high = Number(state.trailingSell.high);
-    above = Math.max(average, high * factors.takeProfitCallback);
+    above = Math.max(breakEven, high * factors.takeProfitCallback);
     below = high;
   } else {
     above = average * factors.stopLoss;
-    below = average * factors.takeProfit;
+    below = Math.max(average * factors.takeProfit, breakEven);
     const trailing = state.trailingBuy;
     if (trailing && (!levelsOpen || trailing.level !== state.levelsFilled + 1)) return range;
     if (levelsOpen && trailing) {
@@ -372,6 +444,28 @@ const quietRange = (params: TaskParams, strategy: StrategySettings, state: Cycle
   below *= 1 - MARGIN;
   if (!Number.isFinite(above) || !Number.isFinite(below) || !(above < below)) return range;
   return { ...range, above, below };
+};
+
+/** The quiet range of an open state, computed once per (state, strategy, status, fee). */
+const cachedRange = (params: TaskParams, strategy: StrategySettings, state: CycleState): QuietRange => {
+  let range = quietRanges.get(state);
+  if (!range || range.strategy !== strategy || range.replenishStatus !== params.replenishStatus || range.feeRate !== params.feeRate) {
+    range = quietRange(params, strategy, state);
+    quietRanges.set(state, range);
+  }
+  return range;
+};
+
+/**
+ * For a running open cycle: the open interval of prices (floats, narrowed by
+ * a margin far wider than float rounding) at which decide() changes nothing,
+ * so the engine can leave the task alone until the price leaves it. Null when
+ * every price may matter (a trail on both sides, no position, not open).
+ */
+export const quietBounds = (params: TaskParams, strategy: StrategySettings, state: CycleState): { above: number; below: number } | null => {
+  if (!params.running || state.pendingOrder || state.phase !== 'open') return null;
+  const range = cachedRange(params, strategy, state);
+  return range.above < range.below ? { above: range.above, below: range.below } : null;
 };
 
 /**
@@ -392,11 +486,7 @@ export const decide = (
 ): Decision => {
   if (!params.running || state.pendingOrder || state.phase === 'finished') return { state, actions: NO_ACTIONS };
   if (state.phase !== 'open') return decideBetweenCycles(params, state, nowMs, mayOpenCycle);
-  let range = quietRanges.get(state);
-  if (!range || range.strategy !== strategy || range.replenishStatus !== params.replenishStatus) {
-    range = quietRange(params, strategy, state);
-    quietRanges.set(state, range);
-  }
+  const range = cachedRange(params, strategy, state);
   const p = +price;
   if (p > range.above && p < range.below) return range.idle;
   const decision = decideOpen(params, strategy, state, price);

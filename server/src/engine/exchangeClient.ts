@@ -6,8 +6,9 @@
  * what the engine should do about them.
  */
 import type { DecimalString } from '../../../src/api/types';
+import type { Candle } from './candles';
 import type { ExchangeUnavailableReason, KeyRefusalReason } from '../../../src/api/exchange';
-import { PaperExchangeError, type InvalidOrderReason as PaperInvalidOrderReason, type PaperExchange, type PaperFailure, type PaperOrder } from './paper/exchange';
+import type { InvalidOrderReason as PaperInvalidOrderReason, PaperFailure } from './paper/exchange';
 
 export interface MarketInfo {
   symbol: string;
@@ -17,6 +18,8 @@ export interface MarketInfo {
   precision: { amount: DecimalString; price: DecimalString };
   /** Smallest order amount (base) and value (quote); '0' where the exchange states none. */
   limits: { amount: { min: DecimalString }; cost: { min: DecimalString } };
+  /** Taker fee, a fraction ('0.001'), when the exchange states it. */
+  taker?: DecimalString;
 }
 
 export interface Ticker {
@@ -113,15 +116,20 @@ export interface ExchangeClient {
   fetchTicker(symbol: string): Promise<Ticker>;
   /** Tickers of many symbols in one request where the exchange allows it (the hot-pairs list). */
   fetchTickers(symbols: string[]): Promise<Ticker[]>;
+  /** The last `limit` candles of a pair at a timeframe ('1m', '15m', '1h', '1d'), oldest first. */
+  fetchOHLCV(symbol: string, timeframe: string, limit: number): Promise<Candle[]>;
   fetchBalance(): Promise<Balance>;
   /** Never retried: a lost answer is an `unknown_outcome` failure. */
   createMarketOrder(request: MarketOrderRequest): Promise<Order>;
   /** Null when the exchange has no order with this id, i.e. it was never placed. */
   fetchOrderByClientOrderId(symbol: string, clientOrderId: string): Promise<Order | null>;
+  /** The fees an order's trades paid, summed per asset (an order answer that reports none). */
+  fetchOrderFees(symbol: string, orderId: string): Promise<OrderFee[]>;
   fetchOpenOrders(symbol?: string): Promise<Order[]>;
 }
 
-const fromPaperFailure = (failure: PaperFailure): ExchangeFailure => {
+/** The paper exchange's refusals as the failures a real exchange's would be (the engine treats both alike). */
+export const fromPaperFailure = (failure: PaperFailure): ExchangeFailure => {
   switch (failure.kind) {
     case 'invalid_order':
       return failure;
@@ -133,76 +141,3 @@ const fromPaperFailure = (failure: PaperFailure): ExchangeFailure => {
       return { kind: 'invalid_order', reason: 'bad_symbol' };
   }
 };
-
-const fromPaperOrder = (order: PaperOrder): Order => ({
-  id: order.id,
-  clientOrderId: order.clientOrderId,
-  symbol: order.symbol,
-  side: order.side,
-  status: order.status,
-  average: order.average,
-  filled: order.filled,
-  cost: order.cost,
-  fee: { currency: order.fee.currency, cost: order.fee.cost },
-  timestamp: order.timestamp,
-});
-
-/** The paper exchange's refusals as ours; anything else (a bug) passes through. */
-const paperCall = async <T>(call: () => T): Promise<T> => {
-  try {
-    return call();
-  } catch (error) {
-    if (error instanceof PaperExchangeError) throw new ExchangeClientError(fromPaperFailure(error.failure));
-    throw error;
-  }
-};
-
-const paperTicker = (paper: PaperExchange, symbol: string): Ticker => {
-  const { timestamp, bid, ask, last, percentage, quoteVolume } = paper.fetchTicker(symbol);
-  return { symbol, timestamp, bid, ask, last, change24h: percentage, quoteVolume24h: quoteVolume };
-};
-
-/** One paper account of the paper exchange as an ExchangeClient. */
-export const paperClient = (paper: PaperExchange, accountId: string): ExchangeClient => ({
-  loadMarkets: () =>
-    paperCall(() =>
-      paper.fetchMarkets().map((market) => ({
-        symbol: market.symbol,
-        base: market.base,
-        quote: market.quote,
-        precision: { ...market.precision },
-        limits: { amount: { min: market.limits.amount.min }, cost: { min: market.limits.cost.min } },
-      })),
-    ),
-  fetchTicker: (symbol) => paperCall(() => paperTicker(paper, symbol)),
-  fetchTickers: (symbols) => paperCall(() => symbols.map((symbol) => paperTicker(paper, symbol))),
-  fetchBalance: () =>
-    paperCall(() => {
-      const { free, used, total } = paper.fetchBalance(accountId);
-      return { free, used, total };
-    }),
-  createMarketOrder: ({ symbol, side, amount, cost, clientOrderId }) =>
-    paperCall(() =>
-      fromPaperOrder(
-        paper.createOrder({
-          accountId,
-          symbol,
-          side,
-          type: 'market',
-          clientOrderId,
-          ...(amount === undefined ? {} : { amount }),
-          ...(cost === undefined ? {} : { cost }),
-        }),
-      ),
-    ),
-  fetchOrderByClientOrderId: async (symbol, clientOrderId) => {
-    try {
-      const order = paper.fetchOrderByClientOrderId(accountId, clientOrderId);
-      return order.symbol === symbol ? fromPaperOrder(order) : null;
-    } catch (error) {
-      if (error instanceof PaperExchangeError && error.kind === 'order_not_found') return null;
-      throw error;
-    }
-  },
-  fetchOpenOrders: (symbol) => paperCall(() => paper.fetchOpenOrders(accountId, symbol).map(fromPaperOrder)),
-});

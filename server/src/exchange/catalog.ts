@@ -1,4 +1,4 @@
-import { PAPER_EXCHANGE, type ExchangeCatalogEntry } from '../../../src/api/exchange';
+import { PAPER_EXCHANGE, SIMULATOR, type ExchangeCatalogEntry } from '../../../src/api/exchange';
 import { ErrorCode } from '../../../src/api/errors';
 import { fail } from '../http/errors';
 import { ccxtExchangeIds, checksPermissions, requiredCredentialFields } from './verify';
@@ -29,6 +29,8 @@ export const createCatalog = (paperStartUsdt: string) => {
       credentials: [],
       checksPermissions: false,
       startBalances: { USDT: paperStartUsdt },
+      // Live public prices of an offered exchange (Binance first: the default), or the simulator.
+      priceSources: [...OFFERED.map((exchange) => exchange.id), SIMULATOR],
     },
     ...OFFERED.map(
       ({ id, name }): ExchangeCatalogEntry => ({
@@ -38,6 +40,7 @@ export const createCatalog = (paperStartUsdt: string) => {
         credentials: requiredCredentialFields(id),
         checksPermissions: checksPermissions(id),
         startBalances: null,
+        priceSources: null,
       }),
     ),
   ];

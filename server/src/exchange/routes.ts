@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Selectable, type Updateable } from 'kysely';
-import { PAPER_EXCHANGE, type CredentialField, type ExchangeAccount, type ExchangeCatalogEntry } from '../../../src/api/exchange';
+import { PAPER_EXCHANGE, SIMULATOR, type CredentialField, type ExchangeAccount, type ExchangeCatalogEntry, type PaperPrices } from '../../../src/api/exchange';
 import { ErrorCode } from '../../../src/api/errors';
 import type { Page } from '../../../src/api/types';
 import type { ServerConfig } from '../config';
@@ -23,6 +23,10 @@ export interface ExchangeDeps {
   verifyKey?: KeyVerifier;
   /** Called after an account's keys were replaced or the account removed (the engine drops its cached client). */
   onKeysChanged?: (accountId: string) => void;
+  /** Where a paper account's prices come from now (engine/facade.ts); default: as chosen, not live. */
+  pricesOf?: (source: string | null) => PaperPrices;
+  /** Loads a live price source's market now, so a new paper account says at once whether it is reachable. */
+  warmSource?: (source: string) => Promise<unknown>;
 }
 
 /** Each key check calls the exchange: per user 10 in 10 minutes and 50 a day, so nobody gets our IP banned. */
@@ -40,19 +44,20 @@ const CIPHERTEXT_COLUMN = {
 } as const satisfies Record<CredentialField, keyof ExchangeAccountsTable>;
 
 /** What list and detail read: never a ciphertext. */
-const PUBLIC_COLUMNS = ['id', 'exchange', 'name', 'api_key_hint', 'paper_balances', 'created_at', 'updated_at'] as const;
+const PUBLIC_COLUMNS = ['id', 'exchange', 'name', 'api_key_hint', 'paper_balances', 'price_source', 'created_at', 'updated_at'] as const;
 type PublicRow = Pick<Selectable<ExchangeAccountsTable>, (typeof PUBLIC_COLUMNS)[number]>;
 
 const SORT_COLUMN = { name: 'name', exchange: 'exchange', createdAt: 'created_at', updatedAt: 'updated_at' } as const;
 
 type CredentialInput = Partial<Record<CredentialField, string>>;
 
-const toAccount = (row: PublicRow): ExchangeAccount => ({
+const toAccountWith = (pricesOf: (source: string | null) => PaperPrices) => (row: PublicRow): ExchangeAccount => ({
   id: row.id,
   exchange: row.exchange,
   name: row.name,
   apiKeyHint: row.api_key_hint,
   paperBalances: row.paper_balances,
+  prices: row.exchange === PAPER_EXCHANGE ? pricesOf(row.price_source) : null,
   createdAt: new Date(row.created_at).toISOString(),
   updatedAt: new Date(row.updated_at).toISOString(),
 });
@@ -89,6 +94,7 @@ const duplicateName = (): never => fail(ErrorCode.ALREADY_EXISTS, 'an exchange a
 export const exchangeRoutes = (deps: ExchangeDeps) => async (app: FastifyInstance) => {
   const { db } = deps;
   const catalog = createCatalog(deps.config.paperStartUsdt);
+  const toAccount = toAccountWith(deps.pricesOf ?? ((source) => ({ source: source ?? SIMULATOR, live: false, fallbackSince: null })));
   const box: SecretBox = createSecretBox(deps.config.exchangeMasterKey);
   const verifyKey = deps.verifyKey ?? createKeyVerifier({ createExchange: deps.createExchange });
   const throttle = createThrottle(db);
@@ -188,19 +194,25 @@ export const exchangeRoutes = (deps: ExchangeDeps) => async (app: FastifyInstanc
     });
 
     scope.post('/api/exchange/add', { schema: addSchema }, async (request) => {
-      const body = request.body as { exchange: string; name: string } & CredentialInput;
+      const body = request.body as { exchange: string; name: string; priceSource?: string } & CredentialInput;
       const userId = request.user!.id;
       const entry = catalog.find(body.exchange);
+      if (body.priceSource !== undefined && !entry.priceSources?.includes(body.priceSource)) {
+        fail(ErrorCode.INVALID, entry.kind === 'paper' ? `price source ${body.priceSource} is not offered` : 'only a paper account takes a price source', { field: 'priceSource' });
+      }
       const name = cleanName(body.name);
       const given = givenCredentials(body);
       checkCredentialFields(entry, given, true);
       if (await nameTaken(userId, name)) duplicateName();
 
       if (entry.kind === 'paper') {
+        const priceSource = body.priceSource ?? entry.priceSources![0]!;
+        // Asked once now, so the answer already says whether the exchange's live prices can be had.
+        if (priceSource !== SIMULATOR) await deps.warmSource?.(priceSource);
         const row = await uniqueName(() =>
           db
             .insertInto('exchange_accounts')
-            .values({ user_id: userId, exchange: PAPER_EXCHANGE, name, paper_balances: JSON.stringify(entry.startBalances) })
+            .values({ user_id: userId, exchange: PAPER_EXCHANGE, name, paper_balances: JSON.stringify(entry.startBalances), price_source: priceSource })
             .returning(PUBLIC_COLUMNS)
             .executeTakeFirstOrThrow(),
         );

@@ -15,6 +15,14 @@ const credentialProperties = { apiKey: apiKeySchema, secret: secretSchema, passw
 
 const balancesSchema = { type: ['object', 'null'], additionalProperties: { type: 'string' } } as const;
 
+/** A paper account's price source: 'simulator' or an offered exchange's ccxt id. */
+export const priceSourceSchema = { type: 'string', minLength: 1, maxLength: 40, pattern: '^[a-z0-9_-]+$' } as const;
+
+const pricesSchema = {
+  type: ['object', 'null'],
+  properties: { source: { type: 'string' }, live: { type: 'boolean' }, fallbackSince: { type: ['string', 'null'] } },
+} as const;
+
 export const accountSchema = {
   type: 'object',
   properties: {
@@ -23,6 +31,7 @@ export const accountSchema = {
     name: { type: 'string' },
     apiKeyHint: { type: ['string', 'null'] },
     paperBalances: balancesSchema,
+    prices: pricesSchema,
     createdAt: { type: 'string' },
     updatedAt: { type: 'string' },
   },
@@ -37,6 +46,7 @@ const catalogEntrySchema = {
     credentials: { type: 'array', items: { type: 'string', enum: ['apiKey', 'secret', 'password', 'uid'] } },
     checksPermissions: { type: 'boolean' },
     startBalances: balancesSchema,
+    priceSources: { type: ['array', 'null'], items: { type: 'string' } },
   },
 } as const;
 
@@ -81,7 +91,7 @@ export const addSchema = {
   body: {
     type: 'object',
     additionalProperties: false,
-    properties: { exchange: exchangeIdSchema, name: accountNameSchema, ...credentialProperties },
+    properties: { exchange: exchangeIdSchema, name: accountNameSchema, priceSource: priceSourceSchema, ...credentialProperties },
     required: ['exchange', 'name'],
   },
   response: { 200: envelope(accountSchema) },

@@ -26,8 +26,8 @@ import { BusinessError } from '../http/errors';
 
 export type Credentials = Partial<Record<CredentialField, string>> & { apiKey: string; secret: string };
 
-/** What the ccxt constructor receives: the credentials plus our client settings. */
-export type ExchangeSettings = Credentials & Record<string, unknown>;
+/** What the ccxt constructor receives: the credentials (none for a public client: markets, prices, candles) plus our client settings. */
+export type ExchangeSettings = Partial<Credentials> & Record<string, unknown>;
 
 /** Builds a ccxt instance; tests pass one whose HTTP layer replays recorded responses. */
 export type ExchangeFactory = (exchangeId: string, settings: ExchangeSettings) => Exchange;

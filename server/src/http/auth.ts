@@ -9,7 +9,16 @@ export interface AuthUser {
   id: string;
   sessionId: string;
   role: 'user' | 'operator';
+  /** Set when a widget token authenticated the call (its grant); the session id is then ''. */
+  widgetGrantId?: string;
 }
+
+/**
+ * Checks a bearer token that is not an access token (widget tokens,
+ * server/src/widget): its user, or null when it is no live token either.
+ * It may refuse the call itself (11005).
+ */
+export type OtherTokens = (token: string, request: FastifyRequest) => Promise<AuthUser | null>;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -50,14 +59,19 @@ export type AccessTokens = ReturnType<typeof createAccessTokens>;
 
 const unauthorized = (reply: FastifyReply, message: string) => sendEnvelope(reply, 401, ErrorCode.UNAUTHORIZED, message);
 
-export const registerAuth = (app: FastifyInstance, db: Db, tokens: AccessTokens) => {
+export const registerAuth = (app: FastifyInstance, db: Db, tokens: AccessTokens, otherTokens?: OtherTokens) => {
   app.decorateRequest('user', null);
   app.decorate('authenticate', async (request: FastifyRequest, reply: FastifyReply) => {
     const header = request.headers.authorization;
     const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : '';
     if (!token) return unauthorized(reply, 'missing access token');
     const user = await tokens.verify(token);
-    if (!user) return unauthorized(reply, 'invalid or expired access token');
+    if (!user) {
+      const other = await otherTokens?.(token, request);
+      if (!other) return unauthorized(reply, 'invalid or expired access token');
+      request.user = other;
+      return;
+    }
     // A logged-out session or a disabled account stops working at once, not when the token expires.
     const live = await db
       .selectFrom('sessions')

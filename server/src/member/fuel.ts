@@ -1,7 +1,7 @@
 import Big from 'big.js';
 import type { Db } from '../db/database';
 import { readSettings } from '../settings';
-import { accountKey, post, system, user } from '../wallet/ledger';
+import { accountKey, postBatch, system, user, type PostRequest } from '../wallet/ledger';
 import { levelRule } from './levels';
 
 /** Fuel amounts are kept to 8 decimals, rounded down (never more than the rate). */
@@ -11,42 +11,51 @@ const FUEL_DECIMALS = 8;
 export const effectiveFuelRate = (baseRatePercent: string, discountPercent: string): string =>
   new Big(baseRatePercent).times(new Big(100).minus(discountPercent)).div(100).toFixed();
 
-/**
- * Charges the fuel of a closed cycle inside the engine's transaction (the one
- * that stores the cycle): rate x profit, at most the user's fuel balance, so
- * the balance never goes negative. Answers the amount charged ("0" when the
- * profit is not positive or there is no fuel).
- */
-export const chargeFuel = async (trx: Db, request: { userId: string; taskId: string; cycle: number; profit: string }): Promise<string> => {
-  const profit = new Big(request.profit);
-  if (profit.lte(0)) return '0';
-  const settings = await readSettings(trx);
-  const owner = await trx.selectFrom('users').select('level').where('id', '=', request.userId).executeTakeFirst();
-  const rule = levelRule(settings.levels, owner?.level ?? 0);
-  const rate = effectiveFuelRate(settings.fuelRatePercent, rule?.fuelDiscountPercent ?? '0');
-  const due = profit.times(rate).div(100).round(FUEL_DECIMALS, Big.roundDown);
-  if (due.lte(0)) return '0';
-  // The balance under its row lock: nothing can spend it between this read and the charge.
-  const account = await trx
-    .selectFrom('ledger_accounts')
-    .select('balance')
-    .where('key', '=', accountKey(user(request.userId, 'FUEL')))
-    .forUpdate()
-    .executeTakeFirst();
-  const balance = new Big(account?.balance ?? '0');
-  const charged = due.gt(balance) ? balance.round(FUEL_DECIMALS, Big.roundDown) : due;
-  if (charged.lte(0)) return '0';
-  await post(trx, {
-    kind: 'fuel_charge',
-    userId: request.userId,
-    moves: [{ from: user(request.userId, 'FUEL'), to: system('fuel', 'FUEL'), amount: charged.toFixed() }],
-    memo: { taskId: request.taskId, cycle: String(request.cycle), profit: profit.toFixed(), ratePercent: rate },
-  });
-  return charged.toFixed();
-};
+/** What one closed cycle owes in fuel. */
+export interface FuelDue {
+  userId: string;
+  taskId: string;
+  cycle: number;
+  profit: string;
+}
 
-/** Whether the user has fuel to open a new cycle (a balance above 0). */
-export const hasFuel = async (db: Db, userId: string): Promise<boolean> => {
-  const row = await db.selectFrom('ledger_accounts').select('balance').where('key', '=', accountKey(user(userId, 'FUEL'))).executeTakeFirst();
-  return row !== undefined && new Big(row.balance).gt(0);
+/**
+ * Charges the fuel of closed cycles inside the engine's transaction (the one
+ * that stores them): rate x profit (the base rate less the user's level
+ * discount), at most what is left of the user's fuel, so the balance never
+ * goes negative; nothing for a cycle without profit. One ledger transaction
+ * per charged cycle, all posted together (ledger.ts postBatch). Answers the
+ * amount charged per cycle, in order ("0" when none).
+ */
+export const chargeFuelBatch = async (trx: Db, dues: FuelDue[]): Promise<string[]> => {
+  const charged = dues.map(() => '0');
+  const profitable = dues.map((due, i) => ({ ...due, i })).filter((due) => new Big(due.profit).gt(0));
+  if (profitable.length === 0) return charged;
+  const settings = await readSettings(trx);
+  const userIds = [...new Set(profitable.map((due) => due.userId))];
+  const levels = new Map((await trx.selectFrom('users').select(['id', 'level']).where('id', 'in', userIds).execute()).map((row) => [row.id, row.level]));
+  const keys = userIds.map((id) => accountKey(user(id, 'FUEL')));
+  // The balances under their row locks: nothing can spend them between this read and the charges.
+  const rows = await trx.selectFrom('ledger_accounts').select(['key', 'balance']).where('key', 'in', keys).orderBy('key').forUpdate().execute();
+  const left = new Map(rows.map((row) => [row.key, new Big(row.balance)]));
+  const posts: PostRequest[] = [];
+  for (const due of profitable) {
+    const rule = levelRule(settings.levels, levels.get(due.userId) ?? 0);
+    const rate = effectiveFuelRate(settings.fuelRatePercent, rule?.fuelDiscountPercent ?? '0');
+    const owed = new Big(due.profit).times(rate).div(100).round(FUEL_DECIMALS, Big.roundDown);
+    const key = accountKey(user(due.userId, 'FUEL'));
+    const balance = left.get(key) ?? new Big(0);
+    const amount = owed.gt(balance) ? balance.round(FUEL_DECIMALS, Big.roundDown) : owed;
+    if (amount.lte(0)) continue;
+    left.set(key, balance.minus(amount));
+    charged[due.i] = amount.toFixed();
+    posts.push({
+      kind: 'fuel_charge',
+      userId: due.userId,
+      moves: [{ from: user(due.userId, 'FUEL'), to: system('fuel', 'FUEL'), amount: amount.toFixed() }],
+      memo: { taskId: due.taskId, cycle: String(due.cycle), profit: new Big(due.profit).toFixed(), ratePercent: rate },
+    });
+  }
+  await postBatch(trx, posts);
+  return charged;
 };

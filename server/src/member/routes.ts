@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { ErrorCode } from '../../../src/api/errors';
 import type { ActivatePayload, CommunityMember, CommunityPage, FuelStatus, InviteInfo, MemberStatus } from '../../../src/api/member';
 import type { Db } from '../db/database';
-import type { Runner } from '../engine/runner';
+import type { EngineFacade } from '../engine/facade';
 import { ok } from '../http/envelope';
 import { fail } from '../http/errors';
 import { readSettings } from '../settings';
@@ -15,7 +15,7 @@ import { levelRule, refreshLevel, refreshUplineLevels, sortedLevels, teamCte, te
 export interface MemberDeps {
   db: Db;
   /** The engine: which tasks wait for fuel. */
-  runner: Pick<Runner, 'fuelWaiting'>;
+  engine: Pick<EngineFacade, 'fuelWaiting'>;
 }
 
 const idempotencyKeySchema = { type: 'string', pattern: '^[A-Za-z0-9_-]{8,64}$' } as const;
@@ -51,7 +51,7 @@ export const memberStatus = async (db: Db, userId: string): Promise<MemberStatus
 
 /** Membership (status, activation, fuel) and invitations (info, community). */
 export const memberRoutes = (deps: MemberDeps) => async (app: FastifyInstance) => {
-  const { db, runner } = deps;
+  const { db, engine } = deps;
   app.addHook('onRequest', app.authenticate);
 
   app.get('/api/member/status', { schema: { summary: 'Membership level, team, next level and activation prices' } }, async (request) =>
@@ -128,7 +128,7 @@ export const memberRoutes = (deps: MemberDeps) => async (app: FastifyInstance) =
       baseRatePercent: new Big(settings.fuelRatePercent).toFixed(),
       ratePercent: effectiveFuelRate(settings.fuelRatePercent, rule?.fuelDiscountPercent ?? '0'),
       chargedTotal: new Big(charged.total).toFixed(),
-      pausedTasks: runner.fuelWaiting(userId),
+      pausedTasks: await engine.fuelWaiting(userId),
     };
     return ok(status);
   });

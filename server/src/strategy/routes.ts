@@ -12,7 +12,7 @@ import { fail } from '../http/errors';
 export const STRATEGY_LIMIT = 20;
 
 const percent = { type: 'string', pattern: '^\\d{1,3}(\\.\\d{1,4})?$' } as const;
-const multiple = { type: 'string', pattern: '^\\d{1,4}(\\.\\d{1,4})?$' } as const;
+const multiple = { type: 'string', pattern: '^\\d{1,4}(\\.\\d{1,8})?$' } as const;
 const settingsProperties = {
   name: { type: 'string', minLength: 1, maxLength: 40, pattern: '^[^\\u0000-\\u001f<>]*$' },
   levels: {

@@ -1,6 +1,6 @@
 import Big from 'big.js';
 import { ErrorCode } from '../../../src/api/errors';
-import { maxCycleFunds, type StrategySettings } from '../../../src/api/strategy';
+import { effectiveTakeProfitPercent, maxCycleFunds, stopLossFiresEarly, takeProfitFloorPercent, type StrategySettings } from '../../../src/api/strategy';
 import type { TaskParams } from '../engine/decide';
 import { firstOrderQuote } from '../engine/decide';
 import type { PaperMarketInfo } from '../engine/paper/exchange';
@@ -9,48 +9,147 @@ import { fail } from '../http/errors';
 /** Room kept over the exchange's minimum cost: prices move between this check and the order. */
 const MIN_COST_HEADROOM = new Big('1.05');
 
-/**
- * Before a task runs (spec: reported then, not mid-cycle): every order of its
- * ladder, rounded to the market's amount step at its trigger price, must meet
- * the minimum amount and cost; and the funds a full cycle needs (with fees)
- * must be free on the account.
- */
 /** What the check reads of a market: the paper exchange's, or a real one's through the exchange client. */
 export type CheckedMarket = Pick<PaperMarketInfo, 'symbol'> & {
   precision: { amount: string };
   limits: { amount: { min: string }; cost: { min: string } };
+  /** The exchange's taker fee, a fraction, when it states one. */
+  taker?: string;
 };
 
-export const checkTaskCanRun = (
-  market: CheckedMarket,
-  price: string,
-  params: Pick<TaskParams, 'firstOrderAmount' | 'firstOrderMultiple'>,
-  strategy: StrategySettings,
-  freeQuote: string,
-  feeRate: string,
-) => {
+type LadderParams = Pick<TaskParams, 'firstOrderAmount' | 'firstOrderMultiple'>;
+
+/** An order of the ladder, or a sale of the position, that the exchange would refuse. */
+export interface LadderProblem {
+  side: 'buy' | 'sell';
+  /** 0: the first order (or the position after it); n: level n. */
+  level: number;
+  /** Sells: the price the sale is judged at. */
+  at?: 'take_profit' | 'stop_loss';
+  /** Base amount of the order after rounding to the step. */
+  quantity: string;
+  price: string;
+  /** Quote value of that amount at that price. */
+  value: string;
+  /** Buys: the quote amount the order spends. */
+  quote?: string;
+}
+
+const floorTo = (value: Big, step: Big) => value.div(step).round(0, Big.roundDown).times(step);
+
+/**
+ * Every order of the ladder and every sale of the position, as the exchange
+ * would see them, for a first fill at `price` (design section 5):
+ * - buys: each order, rounded down to the amount step at its trigger price,
+ *   must meet the minimum amount and (with headroom) the minimum cost;
+ * - sells: after the first order and after every level, the position net of
+ *   the fee taken in the coin and rounded down to the step must be sellable
+ *   (minimum amount, minimum cost) at the take-profit price and at the
+ *   stop-loss price.
+ * Answers the first order that fails, or null.
+ */
+export const ladderProblem = (market: CheckedMarket, price: string, params: LadderParams, strategy: StrategySettings, feeRate: string): LadderProblem | null => {
   const step = new Big(market.precision.amount);
   const minAmount = new Big(market.limits.amount.min);
-  const minCost = new Big(market.limits.cost.min);
+  const minCost = new Big(market.limits.cost.min).times(MIN_COST_HEADROOM);
+  const tooSmall = (quantity: Big, at: Big) => quantity.lte(0) || quantity.lt(minAmount) || quantity.times(at).lt(minCost);
+  const first = new Big(price);
+  const takeProfit = new Big(effectiveTakeProfitPercent(strategy)).div(100).plus(1);
+  const stopLoss = strategy.stopLossPercent === null ? null : new Big(1).minus(new Big(strategy.stopLossPercent).div(100));
   const orders = [
-    { level: 0, quote: new Big(firstOrderQuote(params)), price: new Big(price) },
+    { level: 0, quote: new Big(firstOrderQuote(params)), price: first },
     ...strategy.levels.map((level, i) => ({
       level: i + 1,
       quote: new Big(params.firstOrderAmount).times(level.multiple),
-      price: new Big(price).times(new Big(1).minus(new Big(level.dropPercent).div(100))),
+      price: first.times(new Big(1).minus(new Big(level.dropPercent).div(100))),
     })),
   ];
+  let held = new Big(0);
+  let spent = new Big(0);
   for (const order of orders) {
-    const amount = order.quote.div(order.price).div(step).round(0, Big.roundDown).times(step);
-    if (amount.lt(minAmount) || amount.times(order.price).lt(minCost.times(MIN_COST_HEADROOM))) {
-      fail(ErrorCode.PARAM_RANGE, `order ${order.level} of the ladder is below the exchange minimum`, {
-        reason: 'below_min_order',
-        symbol: market.symbol,
-        level: order.level,
-        amount: order.quote.toFixed(),
-        minCost: minCost.times(MIN_COST_HEADROOM).toFixed(),
-      });
+    const bought = floorTo(order.quote.div(order.price), step);
+    if (tooSmall(bought, order.price)) {
+      const value = bought.times(order.price).round(8).toFixed();
+      return { side: 'buy', level: order.level, quantity: bought.toFixed(), price: order.price.round(8).toFixed(), value, quote: order.quote.toFixed() };
     }
+    // The fee comes off the coin received (the paper exchange, Binance without BNB), rounded up.
+    held = held.plus(bought.minus(bought.times(feeRate).round(8, Big.roundUp)));
+    spent = spent.plus(bought.times(order.price));
+    const sellable = floorTo(held, step);
+    const average = spent.div(held);
+    const exits: { at: 'take_profit' | 'stop_loss'; price: Big }[] = [{ at: 'take_profit', price: average.times(takeProfit) }];
+    if (stopLoss) exits.push({ at: 'stop_loss', price: average.times(stopLoss) });
+    for (const exit of exits) {
+      if (tooSmall(sellable, exit.price)) {
+        return {
+          side: 'sell',
+          level: order.level,
+          at: exit.at,
+          quantity: sellable.toFixed(),
+          price: exit.price.round(8).toFixed(),
+          value: sellable.times(exit.price).round(8).toFixed(),
+        };
+      }
+    }
+  }
+  return null;
+};
+
+/** The smallest first order amount (2 decimals) whose whole ladder passes ladderProblem; null when none does up to a million. */
+export const smallestFirstOrder = (market: CheckedMarket, price: string, params: LadderParams, strategy: StrategySettings, feeRate: string): string | null => {
+  let amount = new Big(params.firstOrderAmount);
+  if (ladderProblem(market, price, params, strategy, feeRate) === null) return amount.toFixed();
+  // Grow until it passes, then narrow down to the cent.
+  let low = amount;
+  for (let i = 0; i < 60 && ladderProblem(market, price, { ...params, firstOrderAmount: amount.toFixed() }, strategy, feeRate) !== null; i += 1) {
+    low = amount;
+    amount = amount.times(1.25).round(2, Big.roundUp);
+    if (amount.gt(1_000_000)) return null;
+  }
+  let high = amount;
+  while (high.minus(low).gt('0.01')) {
+    const middle = low.plus(high).div(2).round(2, Big.roundUp);
+    if (middle.eq(high)) break;
+    if (ladderProblem(market, price, { ...params, firstOrderAmount: middle.toFixed() }, strategy, feeRate) === null) high = middle;
+    else low = middle;
+  }
+  return high.toFixed();
+};
+
+/**
+ * Before a task runs (design section 5: reported then, not mid-cycle): the
+ * take profit must cover the round trip's fees at the account's rate, the
+ * stop loss must lie below every level, every order of the ladder and every
+ * sale of the position must pass the exchange's minimums (see ladderProblem),
+ * and the funds a full cycle needs (with fees) must be free on the account.
+ */
+export const checkTaskCanRun = (market: CheckedMarket, price: string, params: LadderParams, strategy: StrategySettings, freeQuote: string, feeRate: string) => {
+  const floor = takeProfitFloorPercent(feeRate);
+  const takeProfit = effectiveTakeProfitPercent(strategy);
+  if (new Big(takeProfit).lt(floor)) {
+    fail(ErrorCode.PARAM_RANGE, `the take profit after its callback (${takeProfit} %) does not cover the fees of a buy and a sell: at least ${floor} %`, {
+      reason: 'take_profit_floor',
+      takeProfit,
+      floor,
+      feeRate,
+    });
+  }
+  const early = stopLossFiresEarly(strategy, feeRate, params.firstOrderMultiple);
+  if (early !== null) {
+    fail(ErrorCode.PARAM_RANGE, `the stop loss would sell before level ${early} buys`, { reason: 'stop_loss_deeper', level: early });
+  }
+  const problem = ladderProblem(market, price, params, strategy, feeRate);
+  if (problem) {
+    const what = problem.side === 'buy' ? `order ${problem.level} of the ladder` : `the position after order ${problem.level}`;
+    fail(ErrorCode.PARAM_RANGE, `${what} is below the exchange minimum`, {
+      reason: 'below_min_order',
+      symbol: market.symbol,
+      ...problem,
+      amount: problem.quote ?? problem.value,
+      minAmount: market.limits.amount.min,
+      minCost: new Big(market.limits.cost.min).times(MIN_COST_HEADROOM).toFixed(),
+      minFirstOrder: smallestFirstOrder(market, price, params, strategy, feeRate),
+    });
   }
   const required = new Big(maxCycleFunds(strategy, params.firstOrderAmount, params.firstOrderMultiple)).times(new Big(1).plus(feeRate));
   if (required.gt(freeQuote)) {

@@ -217,26 +217,3 @@ export const recordsSchema = {
   },
   response: { 200: page(ledgerRecordSchema) },
 };
-
-/* Operator calls. */
-
-export const adminListSchema = (summary: string, item: object, statuses: readonly string[]) => ({
-  summary,
-  querystring: {
-    type: 'object',
-    properties: { status: { type: 'string', enum: [...statuses] }, userId: uuidSchema, ...paging },
-  },
-  response: { 200: page(item) },
-});
-
-export const adminDetailSchema = (summary: string, item: object) => ({
-  summary,
-  params: { type: 'object', properties: { id: uuidSchema }, required: ['id'] },
-  response: { 200: envelope(item) },
-});
-
-export const adminDecisionSchema = (summary: string, item: object, fields: Record<string, object>, required: readonly string[]) => ({
-  summary,
-  body: body({ id: uuidSchema, ...fields }, ['id', ...required]),
-  response: { 200: envelope(item) },
-});

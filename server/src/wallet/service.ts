@@ -450,19 +450,19 @@ export const pointsTransfer = async (deps: WalletDeps, userId: string, payload: 
 
 /* Operator decisions: the row locked, its status checked, the money moved and the audit line written in one transaction. */
 
-const adminDepositQuery = (executor: Db) =>
+export const adminDepositQuery = (executor: Db) =>
   executor
     .selectFrom('deposits as d')
     .innerJoin('users as u', 'u.id', 'd.user_id')
     .select(['d.id', 'd.amount', 'd.address', 'd.tx_hash', 'd.status', 'd.reason', 'd.created_at', 'd.decided_at', 'd.user_id', 'u.email']);
 
-const toAdminDeposit = (row: DepositRow & { user_id: string; email: string }): AdminDeposit => ({
+export const toAdminDeposit = (row: DepositRow & { user_id: string; email: string }): AdminDeposit => ({
   ...toDeposit(row),
   userId: row.user_id,
   userEmail: row.email,
 });
 
-const adminWithdrawalQuery = (executor: Db) =>
+export const adminWithdrawalQuery = (executor: Db) =>
   executor
     .selectFrom('withdrawals as w')
     .innerJoin('users as u', 'u.id', 'w.user_id')
@@ -470,52 +470,17 @@ const adminWithdrawalQuery = (executor: Db) =>
 
 export type AdminWithdrawalAnswer = AdminWithdrawal & { txHash: string | null };
 
-const toAdminWithdrawal = (row: WithdrawalRow & { user_id: string; email: string; tx_hash: string | null }): AdminWithdrawalAnswer => ({
+export const toAdminWithdrawal = (row: WithdrawalRow & { user_id: string; email: string; tx_hash: string | null }): AdminWithdrawalAnswer => ({
   ...toWithdrawal(row),
   txHash: row.tx_hash,
   userId: row.user_id,
   userEmail: row.email,
 });
 
-export interface AdminListQuery extends Paging {
-  status?: string;
-  userId?: string;
-}
-
-export const adminDeposits = async (db: Db, query: AdminListQuery): Promise<Page<AdminDeposit>> => {
-  let base = db.selectFrom('deposits as d');
-  if (query.status) base = base.where('d.status', '=', query.status as DepositRow['status']);
-  if (query.userId) base = base.where('d.user_id', '=', query.userId);
-  const rows = await adminDepositQuery(db)
-    .$if(!!query.status, (q) => q.where('d.status', '=', query.status as DepositRow['status']))
-    .$if(!!query.userId, (q) => q.where('d.user_id', '=', query.userId!))
-    .orderBy('d.created_at', 'desc')
-    .orderBy('d.id', 'desc')
-    .limit(query.pageSize)
-    .offset((query.page - 1) * query.pageSize)
-    .execute();
-  return { list: rows.map(toAdminDeposit), total: countOf(await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()) };
-};
-
 export const adminDeposit = async (db: Db, id: string): Promise<AdminDeposit> => {
   const row = await adminDepositQuery(db).where('d.id', '=', id).executeTakeFirst();
   if (!row) fail(ErrorCode.PARAM_NOT_EXIST, 'deposit does not exist', { field: 'id' });
   return toAdminDeposit(row!);
-};
-
-export const adminWithdrawals = async (db: Db, query: AdminListQuery): Promise<Page<AdminWithdrawalAnswer>> => {
-  let base = db.selectFrom('withdrawals as w');
-  if (query.status) base = base.where('w.status', '=', query.status as WithdrawalRow['status']);
-  if (query.userId) base = base.where('w.user_id', '=', query.userId);
-  const rows = await adminWithdrawalQuery(db)
-    .$if(!!query.status, (q) => q.where('w.status', '=', query.status as WithdrawalRow['status']))
-    .$if(!!query.userId, (q) => q.where('w.user_id', '=', query.userId!))
-    .orderBy('w.created_at', 'desc')
-    .orderBy('w.id', 'desc')
-    .limit(query.pageSize)
-    .offset((query.page - 1) * query.pageSize)
-    .execute();
-  return { list: rows.map(toAdminWithdrawal), total: countOf(await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()) };
 };
 
 export const adminWithdrawal = async (db: Db, id: string): Promise<AdminWithdrawalAnswer> => {

@@ -2,11 +2,10 @@ import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AdminDeposit, AdminUser, AdminWithdrawal, ServiceSettings } from '../../api/admin';
-import { ok, type Handler } from '../../testing/fakeServer';
+import { ok, okRange, type Handler, type RecordedRequest } from '../../testing/fakeServer';
 import { TEST_USER, findHeading, renderApp, startSignedInZhCN } from '../../testing/renderApp';
 
 const asRole = (role: 'user' | 'operator'): Record<string, Handler> => ({ 'GET /api/user/me': () => ok({ ...TEST_USER, role }) });
-const page = <T,>(list: T[]) => ok({ list, total: list.length });
 
 const user: AdminUser = {
   id: 'u2',
@@ -67,7 +66,9 @@ const settings: ServiceSettings = {
 };
 
 type App = Awaited<ReturnType<typeof renderApp>>;
-const bodies = (app: App, path: string) => app.server.requests.filter((r) => r.path === path && r.method === 'POST').map((r) => r.body);
+const bodies = (app: App, path: string, method = 'POST') => app.server.requests.filter((r) => r.path === path && r.method === method).map((r) => r.body);
+/** The JSON parameters of a console list request (ra-data-simple-rest's sort, range and filter). */
+const listParams = (request: RecordedRequest) => Object.fromEntries([...new URL(request.url, 'http://x').searchParams].map(([key, value]) => [key, JSON.parse(value)]));
 const adminCalls = (app: App) => app.server.requests.filter((r) => r.path.startsWith('/api/admin/'));
 
 // The console is a separate chunk loaded on first use: give the first page time.
@@ -85,7 +86,7 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('who sees the operator console', () => {
   it('an ordinary user has no console menu group and no console routes', async () => {
-    const app = await renderApp('/admin/users', { ...asRole('user'), 'GET /api/admin/users/list': () => page([user]) });
+    const app = await renderApp('/admin/users', { ...asRole('user'), 'GET /api/admin/users': okRange('users', [user]) });
     expect(await findHeading('页面不存在')).toBeInTheDocument();
     expect(document.querySelector('[data-section="operator-menu"]')).toBeNull();
     expect(screen.queryByRole('menuitem', { name: '用户管理' })).toBeNull();
@@ -97,7 +98,7 @@ describe('who sees the operator console', () => {
   it('an operator gets the menu group and the console pages', async () => {
     const app = await renderApp('/admin/users', {
       ...asRole('operator'),
-      'GET /api/admin/users/list': () => page([user]),
+      'GET /api/admin/users': okRange('users', [user]),
     });
     const group = await waitFor(() => {
       const el = document.querySelector<HTMLElement>('[data-section="operator-menu"]');
@@ -105,22 +106,26 @@ describe('who sees the operator console', () => {
       return el!;
     });
     expect(within(group).getByText('运营后台')).toBeInTheDocument();
-    for (const name of ['用户管理', '充值审核', '提现审核', '文章管理', '系统设置', '操作日志']) {
+    for (const name of ['用户管理', '充值审核', '提现审核', '文章管理', '会员等级', '系统设置', '操作日志']) {
       expect(within(group).getByRole('menuitem', { name })).toHaveAttribute('href', expect.stringMatching(/^\/admin\//));
     }
     expect(await screen.findByText('bob@example.com')).toBeInTheDocument();
     expect(screen.getByText('120.5')).toBeInTheDocument();
-    expect(adminCalls(app)[0]!.path).toBe('/api/admin/users/list');
+    const [first] = adminCalls(app);
+    expect(first!.path).toBe('/api/admin/users');
+    // ra-data-simple-rest's dialect: sort, range and filter as JSON.
+    expect(listParams(first!)).toEqual({ sort: ['createdAt', 'DESC'], range: [0, 19], filter: {} });
+    expect(first!.headers.Authorization).toMatch(/^Bearer console-access-/);
   });
 
   it('filters users by search text', async () => {
-    const app = await renderApp('/admin/users', { ...asRole('operator'), 'GET /api/admin/users/list': () => page([user]) });
+    const app = await renderApp('/admin/users', { ...asRole('operator'), 'GET /api/admin/users': okRange('users', [user]) });
     await screen.findByText('bob@example.com');
     await userEvent.type(screen.getByPlaceholderText('邮箱或昵称'), 'bob');
     await waitFor(
       () => {
-        const last = adminCalls(app).filter((r) => r.path === '/api/admin/users/list').at(-1)!;
-        expect(new URL(last.url, 'http://x').searchParams.get('q')).toBe('bob');
+        const last = adminCalls(app).filter((r) => r.path === '/api/admin/users').at(-1)!;
+        expect(listParams(last).filter).toEqual({ q: 'bob' });
       },
       { timeout: 5000 },
     );
@@ -129,13 +134,14 @@ describe('who sees the operator console', () => {
   it('edits a user: only the changed fields are sent', async () => {
     const app = await renderApp('/admin/users/u2', {
       ...asRole('operator'),
-      'GET /api/admin/users/detail/u2': () => ok(user),
-      'POST /api/admin/users/edit': (req) => ok({ ...user, ...req.body }),
+      'GET /api/admin/users/u2': () => ok(user),
+      'PUT /api/admin/users/u2': (req) => ok({ ...user, ...req.body }),
+      'GET /api/admin/users': okRange('users', [user]),
     });
     const disabled = await screen.findByRole('switch', { name: '已禁用' });
     await userEvent.click(disabled);
     await userEvent.click(screen.getByRole('button', { name: '保存' }));
-    await waitFor(() => expect(bodies(app, '/api/admin/users/edit')).toEqual([{ id: 'u2', disabled: true }]));
+    await waitFor(() => expect(bodies(app, '/api/admin/users/u2', 'PUT')).toEqual([{ disabled: true }]));
   });
 });
 
@@ -144,32 +150,31 @@ describe('deposits and withdrawals', () => {
     let status: AdminDeposit['status'] = 'pending';
     const app = await renderApp('/admin/deposits', {
       ...asRole('operator'),
-      'GET /api/admin/deposits/list': () => page([{ ...deposit, status }]),
-      'POST /api/admin/deposits/confirm': () => {
+      'GET /api/admin/deposits': (req) => okRange('deposits', listParams(req).filter.status === status ? [{ ...deposit, status }] : [])(req),
+      'PUT /api/admin/deposits/d1': () => {
         status = 'confirmed';
         return ok({ ...deposit, status });
       },
     });
     await screen.findByText('bob@example.com');
-    const query = new URL(adminCalls(app)[0]!.url, 'http://x').searchParams;
-    expect(query.get('status')).toBe('pending');
+    expect(listParams(adminCalls(app)[0]!).filter).toEqual({ status: 'pending' });
     await userEvent.click(screen.getByRole('button', { name: '确认到账' }));
     const dialog = await screen.findByRole('dialog');
     expect(dialog).toHaveTextContent('确认为 bob@example.com 入账 100 USDT 吗？');
-    expect(bodies(app, '/api/admin/deposits/confirm')).toHaveLength(0);
+    expect(bodies(app, '/api/admin/deposits/d1', 'PUT')).toHaveLength(0);
     await userEvent.click(within(dialog).getByRole('button', { name: '确认' }));
-    await waitFor(() => expect(bodies(app, '/api/admin/deposits/confirm')).toEqual([{ id: 'd1' }]));
+    await waitFor(() => expect(bodies(app, '/api/admin/deposits/d1', 'PUT')).toEqual([{ status: 'confirmed' }]));
     expect(await screen.findByText('充值已确认，已为用户入账')).toBeInTheDocument();
-    // Reloaded: the row is decided, its buttons are gone.
+    // Reloaded: the decided deposit has left the pending queue.
     await waitFor(() => expect(screen.queryByRole('button', { name: '确认到账' })).toBeNull());
-    expect(bodies(app, '/api/admin/deposits/reject')).toHaveLength(0);
+    expect(screen.queryByText('bob@example.com')).toBeNull();
   });
 
   it('rejects a pending withdrawal only with a reason', async () => {
     const app = await renderApp('/admin/withdrawals', {
       ...asRole('operator'),
-      'GET /api/admin/withdrawals/list': () => page([withdrawal]),
-      'POST /api/admin/withdrawals/reject': (req) => ok({ ...withdrawal, status: 'rejected', reason: req.body?.reason }),
+      'GET /api/admin/withdrawals': okRange('withdrawals', [withdrawal]),
+      'PUT /api/admin/withdrawals/w1': (req) => ok({ ...withdrawal, ...req.body }),
     });
     await screen.findByText('TYdest');
     await userEvent.click(screen.getByRole('button', { name: '驳回' }));
@@ -178,24 +183,23 @@ describe('deposits and withdrawals', () => {
     // No reason: nothing is sent.
     await userEvent.click(within(dialog).getByRole('button', { name: '驳回' }));
     expect(await within(dialog).findByText('必填')).toBeInTheDocument();
-    expect(bodies(app, '/api/admin/withdrawals/reject')).toHaveLength(0);
+    expect(bodies(app, '/api/admin/withdrawals/w1', 'PUT')).toHaveLength(0);
     await userEvent.type(within(dialog).getByRole('textbox', { name: /原因/ }), '地址不在白名单');
     await userEvent.click(within(dialog).getByRole('button', { name: '驳回' }));
-    await waitFor(() => expect(bodies(app, '/api/admin/withdrawals/reject')).toEqual([{ id: 'w1', reason: '地址不在白名单' }]));
-    expect(bodies(app, '/api/admin/withdrawals/approve')).toHaveLength(0);
+    await waitFor(() => expect(bodies(app, '/api/admin/withdrawals/w1', 'PUT')).toEqual([{ status: 'rejected', reason: '地址不在白名单' }]));
   });
 
   it('approves a withdrawal with an optional transaction hash', async () => {
     const app = await renderApp('/admin/withdrawals', {
       ...asRole('operator'),
-      'GET /api/admin/withdrawals/list': () => page([withdrawal]),
-      'POST /api/admin/withdrawals/approve': () => ok({ ...withdrawal, status: 'approved' }),
+      'GET /api/admin/withdrawals': okRange('withdrawals', [withdrawal]),
+      'PUT /api/admin/withdrawals/w1': () => ok({ ...withdrawal, status: 'approved' }),
     });
     await screen.findByText('TYdest');
     await userEvent.click(screen.getByRole('button', { name: '通过' }));
     const dialog = await screen.findByRole('dialog');
     await userEvent.click(within(dialog).getByRole('button', { name: '通过' }));
-    await waitFor(() => expect(bodies(app, '/api/admin/withdrawals/approve')).toEqual([{ id: 'w1' }]));
+    await waitFor(() => expect(bodies(app, '/api/admin/withdrawals/w1', 'PUT')).toEqual([{ status: 'approved' }]));
   });
 });
 
@@ -216,9 +220,9 @@ describe('articles', () => {
   it('creates an article with its translations (empty languages left out)', async () => {
     const app = await renderApp('/admin/articles/create', {
       ...asRole('operator'),
-      'POST /api/admin/articles/add': (req) =>
+      'POST /api/admin/articles': (req) =>
         ok({ id: 'art1', published: false, publishedAt: null, translations: req.body?.translations, createdAt: '2026-11-22T00:00:00.000Z', updatedAt: '2026-11-22T00:00:00.000Z' }),
-      'GET /api/admin/articles/list': () => page([]),
+      'GET /api/admin/articles': okRange('articles', []),
     });
     const title = await screen.findByRole('textbox', { name: /标题/ });
     await userEvent.click(title);
@@ -242,15 +246,15 @@ describe('articles', () => {
     await userEvent.click(enEditor);
     await userEvent.paste('Body text');
     await userEvent.click(screen.getByRole('button', { name: '保存' }));
-    await waitFor(() => expect(bodies(app, '/api/admin/articles/add')).toHaveLength(1), { timeout: 5000 });
-    expect(bodies(app, '/api/admin/articles/add')[0]).toEqual({
+    await waitFor(() => expect(bodies(app, '/api/admin/articles')).toHaveLength(1), { timeout: 5000 });
+    expect(bodies(app, '/api/admin/articles')[0]).toEqual({
       published: false,
       translations: [
         { locale: 'zh-CN', title: '新功能上线', summary: '一句话摘要', body: '<p>正文内容</p>' },
         { locale: 'en-US', title: 'New feature', summary: '', body: '<p>Body text</p>' },
       ],
     });
-    expect(bodies(app, '/api/admin/articles/publish')).toHaveLength(0);
+    expect(bodies(app, '/api/admin/articles', 'PUT')).toHaveLength(0);
     await waitFor(() => expect(app.pathname()).toBe('/admin/articles'));
   });
 
@@ -268,18 +272,17 @@ describe('articles', () => {
     };
     const app = await renderApp('/admin/articles/art2', {
       ...asRole('operator'),
-      'GET /api/admin/articles/detail/art2': () => ok(article),
-      'POST /api/admin/articles/edit': (req) => ok({ ...article, translations: req.body?.translations }),
-      'GET /api/admin/articles/list': () => page([article]),
+      'GET /api/admin/articles/art2': () => ok(article),
+      'PUT /api/admin/articles/art2': (req) => ok({ ...article, translations: req.body?.translations }),
+      'GET /api/admin/articles': okRange('articles', [article]),
     });
     const title = await screen.findByDisplayValue('旧标题');
     await userEvent.clear(title);
     await userEvent.click(title);
     await userEvent.paste('新标题');
     await userEvent.click(screen.getByRole('button', { name: '保存' }));
-    await waitFor(() => expect(bodies(app, '/api/admin/articles/edit')).toHaveLength(1));
-    expect(bodies(app, '/api/admin/articles/edit')[0]).toEqual({
-      id: 'art2',
+    await waitFor(() => expect(bodies(app, '/api/admin/articles/art2', 'PUT')).toHaveLength(1));
+    expect(bodies(app, '/api/admin/articles/art2', 'PUT')[0]).toEqual({
       translations: [
         { locale: 'zh-CN', title: '新标题', summary: '摘要', body: '<p>中文</p>' },
         { locale: 'en-US', title: 'Old news', summary: 's', body: '<p>en</p>' },
@@ -298,12 +301,89 @@ describe('articles', () => {
     };
     const app = await renderApp('/admin/articles', {
       ...asRole('operator'),
-      'GET /api/admin/articles/list': () => page([article]),
-      'POST /api/admin/articles/publish': (req) => ok({ ...article, published: req.body?.published }),
+      'GET /api/admin/articles': okRange('articles', [article]),
+      'PUT /api/admin/articles/art1': (req) => ok({ ...article, ...req.body }),
     });
     await screen.findByText('公告一');
     await userEvent.click(screen.getByRole('switch', { name: '草稿' }));
-    await waitFor(() => expect(bodies(app, '/api/admin/articles/publish')).toEqual([{ id: 'art1', published: true }]));
+    await waitFor(() => expect(bodies(app, '/api/admin/articles/art1', 'PUT')).toEqual([{ published: true }]));
+  });
+});
+
+describe('decisions refused by the server', () => {
+  it('shows the catalogue text of the refusal and keeps the row', async () => {
+    const app = await renderApp('/admin/deposits', {
+      ...asRole('operator'),
+      'GET /api/admin/deposits': okRange('deposits', [deposit]),
+      'PUT /api/admin/deposits/d1': () => ({ body: { code: 10008, message: 'the deposit is already confirmed', data: { status: 'confirmed' } } }),
+    });
+    await screen.findByText('bob@example.com');
+    await userEvent.click(screen.getByRole('button', { name: '确认到账' }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '确认' }));
+    expect(await screen.findByText('无效')).toBeInTheDocument();
+    expect(bodies(app, '/api/admin/deposits/d1', 'PUT')).toEqual([{ status: 'confirmed' }]);
+    expect(screen.getByText('bob@example.com')).toBeInTheDocument();
+  });
+});
+
+describe('member levels', () => {
+  const levels = settings.levels.map((l) => ({ id: l.level, ...l }));
+
+  it('lists the levels and edits one: only the changed fields are sent, decimals as strings', async () => {
+    const app = await renderApp('/admin/levels/1', {
+      ...asRole('operator'),
+      'GET /api/admin/levels': okRange('levels', levels),
+      'GET /api/admin/levels/1': () => ok(levels[1]),
+      'PUT /api/admin/levels/1': (req) => ok({ ...levels[1], ...req.body }),
+    });
+    const volume = await screen.findByRole('textbox', { name: /团队业绩/ });
+    expect(volume).toHaveValue('10000');
+    await userEvent.clear(volume);
+    await userEvent.type(volume, '12000.5');
+    const limit = screen.getByRole('spinbutton', { name: /任务上限/ });
+    await userEvent.clear(limit);
+    await userEvent.type(limit, '12');
+    // The top level may be removed; the form shows the button only there.
+    expect(await screen.findByRole('button', { name: '删除' })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: '保存' }));
+    await waitFor(() => expect(bodies(app, '/api/admin/levels/1', 'PUT')).toEqual([{ minTeamVolume: '12000.5', taskLimit: 12 }]));
+    await waitFor(() => expect(app.pathname()).toBe('/admin/levels'));
+    expect(await screen.findByText('10000')).toBeInTheDocument();
+  });
+
+  it('adds a level on top and offers no removal below the top', async () => {
+    const app = await renderApp('/admin/levels/create', {
+      ...asRole('operator'),
+      'GET /api/admin/levels': okRange('levels', levels),
+      'POST /api/admin/levels': (req) => ok({ id: 2, level: 2, ...req.body }),
+    });
+    const field = (name: RegExp) => screen.findByRole(name.source.includes('团队业绩') || name.source.includes('燃料') ? 'textbox' : 'spinbutton', { name });
+    const values: [RegExp, string][] = [
+      [/直推人数/, '5'],
+      [/团队人数/, '30'],
+      [/团队业绩/, '50000'],
+      [/燃料折扣/, '15'],
+      [/任务上限/, '40'],
+    ];
+    for (const [name, value] of values) {
+      await userEvent.type(await field(name), value);
+    }
+    await userEvent.click(screen.getByRole('button', { name: '保存' }));
+    await waitFor(() =>
+      expect(bodies(app, '/api/admin/levels')).toEqual([{ minDirect: 5, minTeam: 30, minTeamVolume: '50000', fuelDiscountPercent: '15', taskLimit: 40 }]),
+    );
+  });
+
+  it('offers no removal for a level below the top', async () => {
+    const three = [...levels, { ...levels[1]!, id: 2, level: 2, minDirect: 5 }];
+    await renderApp('/admin/levels/1', {
+      ...asRole('operator'),
+      'GET /api/admin/levels': okRange('levels', three),
+      'GET /api/admin/levels/1': () => ok(three[1]),
+    });
+    await screen.findByRole('textbox', { name: /团队业绩/ });
+    await waitFor(() => expect(screen.getByRole('button', { name: '保存' })).toBeInTheDocument());
+    expect(screen.queryByRole('button', { name: '删除' })).toBeNull();
   });
 });
 
@@ -332,5 +412,40 @@ describe('settings', () => {
     await userEvent.click(screen.getByRole('button', { name: '保存修改' }));
     expect(await screen.findByText('请输入非负数，例如 10 或 0.5')).toBeInTheDocument();
     expect(bodies(app, '/api/admin/settings/edit')).toHaveLength(0);
+  });
+});
+
+describe('engine', () => {
+  it("shows the engine's pace, its tasks in trouble, refused prices and a replay's progress", async () => {
+    await renderApp('/admin/engine', {
+      ...asRole('operator'),
+      'GET /api/engine/status': () =>
+        ok({
+          running: true,
+          startedAt: '2026-11-24T08:00:00.000Z',
+          ticks: 43_210,
+          tickMs: 1000,
+          lastTickAt: '2026-11-24T10:00:00.000Z',
+          lastTickMs: 12,
+          maxTickMs: 340,
+          lagMs: 0,
+          failedTicks: 0,
+          marketTime: '2023-03-05T12:00:00.000Z',
+          tasks: { loaded: 12, running: 10, attention: 2, failing: 1 },
+          unusablePrices: ['ETH/USDT'],
+          replay: { symbol: 'BTC/USDT', total: 30240, played: 7500, candleTime: '2023-03-05T12:00:00.000Z', started: true, done: false },
+        }),
+    });
+    await findHeading('交易引擎');
+    const health = await screen.findByRole('region', { name: '运行状况' });
+    expect(within(health).getByText('运行正常')).toBeInTheDocument();
+    expect(within(health).getByText('12 毫秒 / 340 毫秒')).toBeInTheDocument();
+    expect(within(health).getByText('43,210')).toBeInTheDocument();
+    const tasks = screen.getByRole('region', { name: '任务' });
+    expect(within(tasks).getByText('需要处理').nextSibling).toHaveTextContent('2');
+    expect(within(tasks).getByText('以下交易对的价格无效（为 0、负数或非数字），已拒绝：ETH/USDT。相关任务等待中。')).toBeInTheDocument();
+    const replay = screen.getByRole('region', { name: '历史 K 线回放' });
+    expect(within(replay).getByText('回放中')).toBeInTheDocument();
+    expect(within(replay).getByText('7,500 / 30,240')).toBeInTheDocument();
   });
 });

@@ -24,7 +24,7 @@ import {
 import type { AdminArticle, ArticleTranslation } from '../../api/admin';
 import type { LocaleCode } from '../../api/types';
 import { LOCALES } from '../../i18n/locales';
-import { DateTimeText, stopRowClick, useConsoleAction, useConsoleApi, useDateTime, useIsPhone } from './common';
+import { DateTimeText, stopRowClick, useDateTime, useDecision, useIsPhone } from './common';
 
 export const ARTICLES = 'admin/articles';
 
@@ -117,10 +117,9 @@ const ArticleTitle = ({ titleKey }: { titleKey: string }) => {
 const PublishSwitch = (_: { label?: string; sortable?: boolean }) => {
   const record = useRecordContext<AdminArticle>();
   const translate = useTranslate();
-  const api = useConsoleApi();
-  const publish = useConsoleAction((payload: { id: string; published: boolean }) => api.adminArticlePublish(payload), 'admin.articles.publishSaved');
+  const publish = useDecision<AdminArticle>(ARTICLES, 'admin.articles.publishSaved');
   if (!record) return null;
-  const published = publish.isPending ? !!publish.variables?.published : record.published;
+  const published = publish.isPending ? !!publish.data?.published : record.published;
   return (
     <FormControlLabel
       onClick={stopRowClick}
@@ -128,7 +127,7 @@ const PublishSwitch = (_: { label?: string; sortable?: boolean }) => {
         <Switch
           checked={published}
           disabled={publish.isPending}
-          onChange={(event) => publish.mutate({ id: String(record.id), published: event.target.checked })}
+          onChange={(event) => publish.decide(record, { published: event.target.checked })}
         />
       }
       label={translate(published ? 'admin.articles.published' : 'admin.articles.draft')}

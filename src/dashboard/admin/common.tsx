@@ -10,15 +10,11 @@ import {
   useMediaQuery,
   type Theme,
 } from '@mui/material';
-import { useMutation } from '@tanstack/react-query';
 import { useId, useState, type ReactNode } from 'react';
-import { useDataProvider, useLocaleState, useNotify, useRecordContext, useRefresh, useTranslate } from 'react-admin';
-import type { AppDataProvider } from '../../dataProvider/dataProvider';
+import { minValue, number, regex, required, useLocaleState, useNotify, useRecordContext, useRefresh, useTranslate, useUpdate, type RaRecord } from 'react-admin';
 
 /** Phone widths show SimpleList instead of Datagrid. */
 export const useIsPhone = () => useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
-
-export const useConsoleApi = () => useDataProvider<AppDataProvider>();
 
 /** A date and time in the page's language (the record's ISO time), or a dash. */
 export const useDateTime = () => {
@@ -136,22 +132,37 @@ export const TextPromptDialog = ({
   );
 };
 
+/** A non-negative decimal written as a string (money and rates never go through floats). */
+const decimal = regex(/^\d{1,20}(\.\d{1,18})?$/, 'admin.settings.decimal');
+export const money = [required(), decimal];
+export const count = [required(), number(), minValue(0)];
+
 /**
- * A console action on one record: calls the API, then tells the operator and reloads the
- * lists; a refusal (e.g. the record was decided meanwhile) is shown as it came.
+ * A decision on one record (a deposit confirmed, an article published...):
+ * react-admin's update of the fields it changes, waiting for the server's
+ * answer; then the operator is told and the lists load again. A refusal (the
+ * record was decided meanwhile, say) is shown as it came.
  */
-export const useConsoleAction = <P,>(call: (payload: P) => Promise<unknown>, doneKey: string) => {
+export const useDecision = <R extends RaRecord>(resource: string, doneKey: string) => {
   const notify = useNotify();
   const refresh = useRefresh();
   const translate = useTranslate();
-  return useMutation({
-    mutationFn: call,
-    onSuccess: () => {
-      notify(translate(doneKey), { type: 'success' });
-      refresh();
-    },
-    onError: (error) => notify(error instanceof Error ? error.message : translate('error.fallback'), { type: 'error' }),
-  });
+  const [update, { isPending, variables }] = useUpdate<R>();
+  const decide = (record: R, data: Partial<R> & Record<string, unknown>, onDone?: () => void) =>
+    update(
+      resource,
+      { id: record.id, data, previousData: record },
+      {
+        mutationMode: 'pessimistic',
+        onSuccess: () => {
+          notify(translate(doneKey), { type: 'success' });
+          onDone?.();
+          refresh();
+        },
+        onError: (error) => notify(error instanceof Error ? error.message : translate('error.fallback'), { type: 'error' }),
+      },
+    );
+  return { decide, isPending, data: variables?.data as Partial<R> | undefined };
 };
 
 /** Stops a click inside a clickable Datagrid row from opening the row. */

@@ -23,8 +23,7 @@ import {
   TextPromptDialog,
   statusChoices,
   stopRowClick,
-  useConsoleAction,
-  useConsoleApi,
+  useDecision,
   useDateTime,
   useIsPhone,
 } from './common';
@@ -43,10 +42,10 @@ const noWrapButtons = { '& .MuiButton-root': { whiteSpace: 'nowrap', flexShrink:
 const DepositActions = ({ size = 'small' }: { label?: string; size?: 'small' | 'medium' }) => {
   const record = useRecordContext<AdminDeposit>();
   const translate = useTranslate();
-  const api = useConsoleApi();
   const [dialog, setDialog] = useState<'confirm' | 'reject' | null>(null);
-  const confirm = useConsoleAction((id: string) => api.adminDepositConfirm(id), 'admin.deposits.confirmed');
-  const reject = useConsoleAction((payload: { id: string; reason: string }) => api.adminDepositReject(payload), 'admin.deposits.rejected');
+  const confirm = useDecision<AdminDeposit>(DEPOSITS, 'admin.deposits.confirmed');
+  const reject = useDecision<AdminDeposit>(DEPOSITS, 'admin.deposits.rejected');
+  const close = () => setDialog(null);
   if (!record || record.status !== 'pending') return null;
   const what = { amount: amountText(record.amount, record.asset), email: record.userEmail };
   return (
@@ -63,7 +62,7 @@ const DepositActions = ({ size = 'small' }: { label?: string; size?: 'small' | '
         title={translate('admin.deposits.confirmTitle')}
         content={translate('admin.deposits.confirmText', what)}
         onClose={() => setDialog(null)}
-        onConfirm={() => confirm.mutate(record.id, { onSettled: () => setDialog(null) })}
+        onConfirm={() => confirm.decide(record, { status: 'confirmed' }, close)}
       />
       <TextPromptDialog
         open={dialog === 'reject'}
@@ -74,7 +73,7 @@ const DepositActions = ({ size = 'small' }: { label?: string; size?: 'small' | '
         confirmLabel={translate('admin.reject')}
         pending={reject.isPending}
         onClose={() => setDialog(null)}
-        onSubmit={(reason) => reject.mutate({ id: record.id, reason }, { onSuccess: () => setDialog(null) })}
+        onSubmit={(reason) => reject.decide(record, { status: 'rejected', reason }, close)}
       />
     </Stack>
   );
@@ -180,10 +179,10 @@ export const DepositShow = () => {
 const WithdrawalActions = ({ size = 'small' }: { label?: string; size?: 'small' | 'medium' }) => {
   const record = useRecordContext<AdminWithdrawal>();
   const translate = useTranslate();
-  const api = useConsoleApi();
   const [dialog, setDialog] = useState<'approve' | 'reject' | null>(null);
-  const approve = useConsoleAction((payload: { id: string; txHash?: string }) => api.adminWithdrawalApprove(payload), 'admin.withdrawals.approved');
-  const reject = useConsoleAction((payload: { id: string; reason: string }) => api.adminWithdrawalReject(payload), 'admin.withdrawals.rejected');
+  const approve = useDecision<AdminWithdrawal>(WITHDRAWALS, 'admin.withdrawals.approved');
+  const reject = useDecision<AdminWithdrawal>(WITHDRAWALS, 'admin.withdrawals.rejected');
+  const close = () => setDialog(null);
   if (!record || record.status !== 'pending') return null;
   const what = { amount: amountText(record.amount, record.asset), email: record.userEmail, address: record.address };
   return (
@@ -203,7 +202,7 @@ const WithdrawalActions = ({ size = 'small' }: { label?: string; size?: 'small' 
         confirmLabel={translate('admin.withdrawals.approve')}
         pending={approve.isPending}
         onClose={() => setDialog(null)}
-        onSubmit={(txHash) => approve.mutate(txHash ? { id: record.id, txHash } : { id: record.id }, { onSuccess: () => setDialog(null) })}
+        onSubmit={(txHash) => approve.decide(record, txHash ? { status: 'approved', txHash } : { status: 'approved' }, close)}
       />
       <TextPromptDialog
         open={dialog === 'reject'}
@@ -214,7 +213,7 @@ const WithdrawalActions = ({ size = 'small' }: { label?: string; size?: 'small' 
         confirmLabel={translate('admin.reject')}
         pending={reject.isPending}
         onClose={() => setDialog(null)}
-        onSubmit={(reason) => reject.mutate({ id: record.id, reason }, { onSuccess: () => setDialog(null) })}
+        onSubmit={(reason) => reject.decide(record, { status: 'rejected', reason }, close)}
       />
     </Stack>
   );

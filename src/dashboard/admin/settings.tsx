@@ -1,19 +1,14 @@
 import { Alert, Box, CircularProgress, Paper, Typography } from '@mui/material';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import {
   ArrayInput,
   Form,
-  NumberInput,
   ResourceContextProvider,
   SaveButton,
   SelectInput,
   SimpleFormIterator,
   TextInput,
   Title,
-  minValue,
-  number,
-  regex,
   required,
   useNotify,
   useTranslate,
@@ -21,18 +16,14 @@ import {
 import type { ServiceSettings } from '../../api/admin';
 import { ASSETS } from '../../api/wallet';
 import { useDocumentTitle } from '../layout/Screen';
-import { useConsoleApi } from './common';
+import { useEditSettings, useServiceSettings } from './api';
+import { money } from './common';
 
 export const SETTINGS_PATH = '/admin/settings';
-const SETTINGS_QUERY = ['admin', 'settings'] as const;
 
-/** A non-negative decimal written as a string (money and rates never go through floats). */
-const decimal = regex(/^\d{1,20}(\.\d{1,18})?$/, 'admin.settings.decimal');
-const money = [required(), decimal];
-const count = [required(), number(), minValue(0)];
-
-const KEYS: readonly (keyof ServiceSettings)[] = [
-  'levels',
+/** The settings this page edits (the levels are their own resource). */
+type EditedSettings = Omit<ServiceSettings, 'levels'>;
+const KEYS: readonly (keyof EditedSettings)[] = [
   'swapRates',
   'withdrawFee',
   'withdrawMin',
@@ -45,9 +36,9 @@ const KEYS: readonly (keyof ServiceSettings)[] = [
   'depositNetwork',
 ];
 
-/** Only what the operator changed: whole top-level fields (a level table is sent whole). */
-export const settingsChange = (before: ServiceSettings, after: ServiceSettings): Partial<ServiceSettings> => {
-  const change: Partial<ServiceSettings> = {};
+/** Only what the operator changed: whole top-level fields (a rate table is sent whole). */
+export const settingsChange = (before: EditedSettings, after: EditedSettings): Partial<EditedSettings> => {
+  const change: Partial<EditedSettings> = {};
   for (const key of KEYS) {
     if (JSON.stringify(after[key]) !== JSON.stringify(before[key])) (change as Record<string, unknown>)[key] = after[key];
   }
@@ -55,16 +46,8 @@ export const settingsChange = (before: ServiceSettings, after: ServiceSettings):
 };
 
 /** Form values back to the contract's types: decimals stay strings, counts are integers. */
-const normalize = (values: ServiceSettings): ServiceSettings => ({
+const normalize = (values: EditedSettings): EditedSettings => ({
   ...values,
-  levels: (values.levels ?? []).map((l) => ({
-    level: Number(l.level),
-    minDirect: Number(l.minDirect),
-    minTeam: Number(l.minTeam),
-    minTeamVolume: String(l.minTeamVolume).trim(),
-    fuelDiscountPercent: String(l.fuelDiscountPercent).trim(),
-    taskLimit: Number(l.taskLimit),
-  })),
   swapRates: (values.swapRates ?? []).map((r) => ({ from: r.from, to: r.to, rate: String(r.rate).trim() })),
 });
 
@@ -92,29 +75,23 @@ const grid = {
 export const SettingsPage = () => {
   const translate = useTranslate();
   const notify = useNotify();
-  const api = useConsoleApi();
-  const queryClient = useQueryClient();
   const title = translate('admin.settings.title');
   useDocumentTitle(title);
-  const settings = useQuery({ queryKey: SETTINGS_QUERY, queryFn: ({ signal }) => api.adminSettings(signal) });
-  const save = useMutation({
-    mutationFn: (change: Partial<ServiceSettings>) => api.adminSettingsEdit(change),
-    onSuccess: (saved) => {
-      queryClient.setQueryData(SETTINGS_QUERY, saved);
-      notify(translate('admin.settings.saved'), { type: 'success' });
-    },
-    onError: (error) => notify(error instanceof Error ? error.message : translate('error.fallback'), { type: 'error' }),
-  });
+  const settings = useServiceSettings();
+  const save = useEditSettings();
 
   const onSubmit = (values: Record<string, unknown>) => {
     if (!settings.data) return;
-    const change = settingsChange(settings.data, normalize(values as unknown as ServiceSettings));
+    const change = settingsChange(settings.data, normalize(values as unknown as EditedSettings));
     if (Object.keys(change).length === 0) {
       notify(translate('admin.settings.unchanged'), { type: 'info' });
       return;
     }
     // Returning the call keeps the save button busy until the answer.
-    return save.mutateAsync(change).catch(() => undefined);
+    return save
+      .mutateAsync(change)
+      .then(() => notify(translate('admin.settings.saved'), { type: 'success' }))
+      .catch((error: unknown) => notify(error instanceof Error ? error.message : translate('error.fallback'), { type: 'error' }));
   };
 
   return (
@@ -129,18 +106,6 @@ export const SettingsPage = () => {
         // The array inputs name their rows after a resource: this page's own.
         <ResourceContextProvider value="admin/settings">
         <Form record={{ id: 'settings', ...settings.data }} onSubmit={onSubmit} key={JSON.stringify(settings.data)}>
-          <Section titleKey="admin.settings.levels">
-            <ArrayInput source="levels" label={false}>
-              <SimpleFormIterator inline disableReordering>
-                <NumberInput source="level" label="admin.settings.level.level" validate={count} step={1} sx={{ width: 90 }} />
-                <NumberInput source="minDirect" label="admin.settings.level.minDirect" validate={count} step={1} sx={{ width: 130 }} />
-                <NumberInput source="minTeam" label="admin.settings.level.minTeam" validate={count} step={1} sx={{ width: 130 }} />
-                <TextInput source="minTeamVolume" label="admin.settings.level.minTeamVolume" validate={money} sx={{ width: 170 }} />
-                <TextInput source="fuelDiscountPercent" label="admin.settings.level.fuelDiscountPercent" validate={money} sx={{ width: 150 }} />
-                <NumberInput source="taskLimit" label="admin.settings.level.taskLimit" validate={count} step={1} sx={{ width: 110 }} />
-              </SimpleFormIterator>
-            </ArrayInput>
-          </Section>
           <Section titleKey="admin.settings.swapRates">
             <ArrayInput source="swapRates" label={false}>
               <SimpleFormIterator inline disableReordering>

@@ -1,8 +1,8 @@
 import { Button, Stack } from '@mui/material';
 import { useState } from 'react';
-import { Form, PasswordInput, useDataProvider, useNotify, useTranslate } from 'react-admin';
+import { Form, PasswordInput, useNotify, useTranslate } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
-import type { AppDataProvider } from '../../dataProvider/dataProvider';
+import { useApi } from './api';
 import { useDocumentTitle } from '../layout/Screen';
 import { FormHeading, GuestLink, EmailCodeFields, rules, useServerErrors } from './authForm';
 
@@ -18,7 +18,7 @@ export const ForgotPasswordPage = () => {
   const translate = useTranslate();
   const notify = useNotify();
   const navigate = useNavigate();
-  const dataProvider = useDataProvider<AppDataProvider>();
+  const dataProvider = useApi();
   const serverErrors = useServerErrors();
   const [pending, setPending] = useState(false);
   useDocumentTitle(translate('page.forgotPassword'));

@@ -1,12 +1,12 @@
 import { Button, Link as MuiLink, Stack, Typography } from '@mui/material';
 import { useEffect, useState } from 'react';
-import { TextInput, email as emailRule, maxLength, minLength, regex, required, useDataProvider, useNotify, useTranslate } from 'react-admin';
+import { TextInput, email as emailRule, maxLength, minLength, regex, required, useNotify, useTranslate } from 'react-admin';
 import { useWatch } from 'react-hook-form';
 import { Link } from 'react-router-dom';
 import { ErrorCode } from '../../api/errors';
 import type { VerifyCodeType } from '../../api/types';
 import { isApiError } from '../../dataProvider/ApiError';
-import type { AppDataProvider } from '../../dataProvider/dataProvider';
+import { useApi } from './api';
 
 /** Field rules shared by the guest forms (the server checks the same). */
 export const rules = {
@@ -40,7 +40,7 @@ export const useServerErrors = () => {
 export const SendCodeButton = ({ type }: { type: VerifyCodeType }) => {
   const translate = useTranslate();
   const notify = useNotify();
-  const dataProvider = useDataProvider<AppDataProvider>();
+  const dataProvider = useApi();
   const email = (useWatch({ name: 'email' }) as string | undefined)?.trim() ?? '';
   const [seconds, setSeconds] = useState(0);
   const [pending, setPending] = useState(false);

@@ -1,23 +1,42 @@
 import LockIcon from '@mui/icons-material/LockOutlined';
-import { Alert, AlertTitle, Box, Button, Chip, CircularProgress, Paper, Stack, TextField, Typography } from '@mui/material';
+import { Alert, AlertTitle, Box, Button, Chip, CircularProgress, Paper, Skeleton, Stack, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useState, type FormEvent } from 'react';
-import { useDataProvider, useGetList, useLocaleState, useNotify, useTranslate } from 'react-admin';
+import { useEffect, useId, useRef, useState } from 'react';
+import {
+  CreateBase,
+  EditBase,
+  Form,
+  TextInput,
+  required,
+  useEditContext,
+  useGetList,
+  useLocaleState,
+  useNotify,
+  useSaveContext,
+  useTranslate,
+} from 'react-admin';
+import { useController, useFormContext, useWatch } from 'react-hook-form';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { PAPER_EXCHANGE, type CredentialField, type ExchangeAccount, type ExchangeCatalogEntry } from '../../api/exchange';
 import { ErrorCode } from '../../api/errors';
 import { isApiError } from '../../dataProvider/ApiError';
-import type { AppDataProvider } from '../../dataProvider/dataProvider';
+import { LoadError } from '../kit/LoadError';
+import { sectionSx as section } from '../kit/Section';
 import { Screen } from '../layout/Screen';
+import { EXCHANGES, useExchangeCatalog } from './api';
 import { ExchangePicker } from './ExchangePicker';
-import { CREDENTIAL_FIELDS, exchangeLabel, formatBalances, isSecretField, refusalExplanation, refusedField, suggestedName } from './exchangeText';
-import { useExchangeCatalog } from './useExchangeCatalog';
+import { exchangeLabel, formatBalances, isSecretField, refusalExplanation, suggestedName } from './exchangeText';
 
-type FieldName = 'name' | CredentialField;
-type Credentials = Partial<Record<CredentialField, string>>;
-
-const section = { p: { xs: 2, md: 3 }, minWidth: 0 } as const;
 const NAME_MAX = 32;
+
+/** The form's values: the exchange (fixed on edit), the account's name and the credentials typed. */
+type AccountValues = { exchange: string; name: string } & Partial<Record<CredentialField, string>>;
+
+/** A refusal of the exchange (a key that may withdraw, a wrong key...) with what to do about it, above the save button. */
+interface Refusal {
+  message: string;
+  explanation: string;
+}
 
 /** What a key must and must not allow, and what happens to it. */
 const KeyRules = ({ entry }: { entry: ExchangeCatalogEntry }) => {
@@ -37,219 +56,288 @@ const KeyRules = ({ entry }: { entry: ExchangeCatalogEntry }) => {
   );
 };
 
-/** `/exchange/add` (optionally `?exchange=<id>`) and `/exchange/edit/:id`: bind an exchange account, or rename it and replace its keys. */
-export const ExchangeConfigPage = () => {
+/** The body a save sends: the name, and only the credentials of this exchange that were filled in (on edit an empty one keeps the stored value). */
+const payload = (values: AccountValues, fields: readonly CredentialField[]) => {
+  const given: Partial<Record<CredentialField, string>> = {};
+  for (const field of fields) {
+    const value = values[field]?.trim();
+    if (value) given[field] = value;
+  }
+  return { name: values.name.trim(), ...given };
+};
+
+/** The create form's exchange choice: the radio cards; picking another exchange suggests its name unless one was typed. */
+const PickExchange = ({ catalog, taken, onPick }: { catalog: readonly ExchangeCatalogEntry[]; taken: readonly string[]; onPick: () => void }) => {
+  const translate = useTranslate();
+  const label = useId();
+  const { field } = useController<AccountValues, 'exchange'>({ name: 'exchange' });
+  const { getFieldState, setValue, clearErrors } = useFormContext<AccountValues>();
+  return (
+    <Paper sx={section}>
+      <Typography id={label} variant="subtitle1" sx={{ fontWeight: 600, mb: 1.5 }}>
+        {translate('exchange.chooseExchange')}
+      </Typography>
+      <ExchangePicker
+        catalog={catalog}
+        value={field.value}
+        labelledBy={label}
+        onChange={(next) => {
+          field.onChange(next);
+          clearErrors();
+          onPick();
+          const entry = catalog.find((candidate) => candidate.id === next);
+          if (entry && !getFieldState('name').isDirty) {
+            setValue('name', suggestedName(entry.kind === 'paper' ? translate('exchange.paperDefaultName') : entry.name, taken));
+          }
+        }}
+      />
+    </Paper>
+  );
+};
+
+/** The account form, on react-admin's Form inside EditBase or CreateBase. */
+const AccountForm = ({
+  catalog,
+  account,
+  record,
+  taken = [],
+  refusal,
+  clearRefusal,
+  lastError,
+}: {
+  catalog: readonly ExchangeCatalogEntry[];
+  /** The account being edited (its exchange is fixed); absent on create. */
+  account?: ExchangeAccount;
+  record: AccountValues;
+  taken?: readonly string[];
+  refusal: Refusal | null;
+  clearRefusal: () => void;
+  lastError: { current: unknown };
+}) => {
+  const translate = useTranslate();
+  const { save, saving } = useSaveContext();
+
+  /** A name already taken says so in its own words; any other field refusal shows as the server's text (ApiError's `body.errors`). */
+  const submit = async (values: AccountValues) => {
+    lastError.current = null;
+    const errors = (await save?.(values)) as Record<string, string> | undefined;
+    const error = lastError.current;
+    if (errors?.name && isApiError(error) && error.code === ErrorCode.ALREADY_EXISTS) return { ...errors, name: translate('exchange.nameTaken') };
+    return errors;
+  };
+
+  return (
+    <Form record={record} onSubmit={submit as never} noValidate>
+      <AccountFields catalog={catalog} account={account} taken={taken} clearRefusal={clearRefusal} />
+      {refusal && (
+        <Alert severity="error" role="alert" sx={{ mt: 2 }}>
+          <AlertTitle>{refusal.message}</AlertTitle>
+          {refusal.explanation}
+        </Alert>
+      )}
+      <SaveButton saving={!!saving} />
+    </Form>
+  );
+};
+
+const AccountFields = ({ catalog, account, taken, clearRefusal }: { catalog: readonly ExchangeCatalogEntry[]; account?: ExchangeAccount | undefined; taken: readonly string[]; clearRefusal: () => void }) => {
+  const translate = useTranslate();
+  const [locale] = useLocaleState();
+  const exchangeId = useWatch<AccountValues, 'exchange'>({ name: 'exchange' });
+  const entry = catalog.find((candidate) => candidate.id === exchangeId);
+  const fields = entry?.credentials ?? [];
+  // Typing again clears an exchange's refusal.
+  const values = useWatch<AccountValues>();
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) first.current = false;
+    else clearRefusal();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [JSON.stringify(values)]);
+
+  const helperFor = (field: CredentialField) =>
+    [field === 'password' ? translate('exchange.passwordHelp') : null, account ? translate('exchange.keepHelp') : null].filter(Boolean).join(' ') || false;
+
+  return (
+    <Stack spacing={2}>
+      {account ? (
+        <Paper sx={section}>
+          <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}>
+            <Typography sx={{ fontWeight: 600 }}>{translate('exchange.accountExchange', { exchange: exchangeLabel(account.exchange, catalog, translate) })}</Typography>
+            {account.apiKeyHint && <Chip size="small" variant="outlined" label={translate('exchange.keyHint', { hint: account.apiKeyHint })} />}
+          </Stack>
+        </Paper>
+      ) : (
+        <PickExchange catalog={catalog} taken={taken} onPick={clearRefusal} />
+      )}
+
+      <Paper sx={section}>
+        <Stack spacing={2}>
+          <TextInput
+            source="name"
+            variant="outlined"
+            label={translate('exchange.name')}
+            helperText={translate('exchange.nameHelp')}
+            validate={required()}
+            parse={(value: string) => value}
+            slotProps={{ htmlInput: { maxLength: NAME_MAX } }}
+          />
+          {exchangeId === PAPER_EXCHANGE ? (
+            <Alert severity="success" variant="outlined">
+              {translate('exchange.paperNote', { balance: formatBalances((account ? account.paperBalances : entry?.startBalances) ?? {}, locale) })}
+            </Alert>
+          ) : (
+            entry && (
+              <>
+                <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>
+                  {translate('exchange.credentials')}
+                </Typography>
+                {fields.map((field) => (
+                  <TextInput
+                    key={`${exchangeId}-${field}`}
+                    source={field}
+                    variant="outlined"
+                    label={translate(`exchange.field.${field}`)}
+                    type={isSecretField(field) ? 'password' : 'text'}
+                    validate={account ? undefined : required()}
+                    helperText={helperFor(field)}
+                    parse={(value: string) => value}
+                    slotProps={{ htmlInput: { autoComplete: isSecretField(field) ? 'new-password' : 'off', autoCapitalize: 'none', spellCheck: false } }}
+                  />
+                ))}
+                <KeyRules entry={entry} />
+              </>
+            )
+          )}
+        </Stack>
+      </Paper>
+    </Stack>
+  );
+};
+
+/** "Save", or "Checking the key…" while a real exchange checks the keys typed. */
+const SaveButton = ({ saving }: { saving: boolean }) => {
+  const translate = useTranslate();
+  const values = useWatch<AccountValues>();
+  const checking = saving && values.exchange !== PAPER_EXCHANGE && (['apiKey', 'secret', 'password', 'uid'] as const).some((field) => values[field]?.trim());
+  return (
+    <Button type="submit" variant="contained" size="large" fullWidth disabled={saving} startIcon={saving ? <CircularProgress size={18} color="inherit" /> : undefined} sx={{ mt: 2 }}>
+      {translate(checking ? 'exchange.verifying' : 'exchange.save')}
+    </Button>
+  );
+};
+
+/**
+ * The refusal shown above the save button and the error behind the last
+ * failed save; a saved account goes back to the list.
+ */
+const useSaveOutcome = () => {
   const translate = useTranslate();
   const notify = useNotify();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [locale] = useLocaleState();
-  const dataProvider = useDataProvider<AppDataProvider>();
-  const { id } = useParams();
-  const [params] = useSearchParams();
-  const pickerLabel = useId();
-  const catalog = useExchangeCatalog();
-  // Same query as the list page (shared cache): only to suggest a name that is not taken yet.
-  const existing = useGetList<ExchangeAccount>(
-    'exchange',
-    { pagination: { page: 1, perPage: 100 }, sort: { field: 'createdAt', order: 'ASC' } },
-    { enabled: !id },
-  );
-
-  const [account, setAccount] = useState<ExchangeAccount | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
-  const [chosen, setChosen] = useState(params.get('exchange') ?? PAPER_EXCHANGE);
-  /** null until the user types one: the suggested name shows meanwhile. */
-  const [name, setName] = useState<string | null>(null);
-  const [credentials, setCredentials] = useState<Credentials>({});
-  const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
-  const [refusal, setRefusal] = useState<{ message: string; explanation: string } | null>(null);
-  const [saving, setSaving] = useState(false);
-
-  useEffect(() => {
-    if (!id) return;
-    dataProvider
-      .getOne<ExchangeAccount>('exchange', { id })
-      .then(({ data }) => {
-        setAccount(data);
-        setName(data.name);
-      })
-      .catch((error: unknown) => setLoadError(error instanceof Error ? error.message : translate('error.fallback')));
-    // Load once per page; translate changes with the language only.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [id, dataProvider]);
-
-  const exchangeId = id ? account?.exchange : catalog.data?.some((entry) => entry.id === chosen) ? chosen : PAPER_EXCHANGE;
-  const entry = catalog.data?.find((candidate) => candidate.id === exchangeId);
-  const fields = entry?.credentials ?? [];
-  const taken = existing.data?.map((a) => a.name) ?? [];
-  const suggestion = id || !entry ? '' : suggestedName(entry.kind === 'paper' ? translate('exchange.paperDefaultName') : entry.name, taken);
-  const nameValue = name ?? suggestion;
-  const ready = id ? account !== null : entry !== undefined;
-
-  const changed = (field: FieldName) => {
-    setErrors(({ [field]: _, ...rest }) => rest);
-    setRefusal(null);
-  };
-
-  const save = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!ready || !exchangeId) return;
-    const trimmedName = nameValue.trim();
-    // Only the fields this exchange uses, and only those filled in: on edit an empty one keeps the stored value.
-    const given: Credentials = {};
-    for (const field of fields) {
-      const value = credentials[field]?.trim();
-      if (value) given[field] = value;
-    }
-    const missing: Partial<Record<FieldName, string>> = {};
-    if (!trimmedName) missing.name = translate('ra.validation.required');
-    if (!id) for (const field of fields) if (!given[field]) missing[field] = translate('ra.validation.required');
-    setErrors(missing);
-    setRefusal(null);
-    if (Object.keys(missing).length > 0) return;
-
-    setSaving(true);
-    try {
-      if (id) await dataProvider.update('exchange', { id, data: { name: trimmedName, ...given }, previousData: account ?? { id } });
-      else await dataProvider.create('exchange', { data: { exchange: exchangeId, name: trimmedName, ...given } });
-      await queryClient.invalidateQueries({ queryKey: ['exchange'] });
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const lastError = useRef<unknown>(null);
+  const mutationOptions = {
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: [EXCHANGES] });
       notify(translate('exchange.saved'), { type: 'success' });
       navigate('/exchange');
-    } catch (error) {
+    },
+    onError: (error: unknown) => {
+      lastError.current = error;
       const message = error instanceof Error ? error.message : translate('error.fallback');
       notify(message, { type: 'error' });
-      const field = refusedField(error);
-      if (field === 'name') {
-        setErrors({ name: isApiError(error) && error.code === ErrorCode.ALREADY_EXISTS ? translate('exchange.nameTaken') : message });
-      } else if ((CREDENTIAL_FIELDS as readonly string[]).includes(field ?? '')) {
-        setErrors({ [field as CredentialField]: message });
-      }
       const explanation = refusalExplanation(error, translate);
-      if (explanation) setRefusal({ message, explanation });
-    } finally {
-      setSaving(false);
-    }
+      setRefusal(explanation ? { message, explanation } : null);
+    },
   };
+  return { refusal, clearRefusal: () => setRefusal(null), lastError, mutationOptions };
+};
 
-  const helperFor = (field: CredentialField) =>
-    errors[field] ??
-    ([field === 'password' ? translate('exchange.passwordHelp') : null, id ? translate('exchange.keepHelp') : null].filter(Boolean).join(' ') || undefined);
+const FormSkeleton = () => (
+  <Stack spacing={2} aria-busy="true" data-state="loading">
+    <Skeleton variant="rounded" height={120} />
+    <Skeleton variant="rounded" height={160} />
+  </Stack>
+);
 
+/** The loaded account's form: nothing editable while it loads or when it could not be loaded. */
+const EditAccount = ({ catalog, outcome }: { catalog: readonly ExchangeCatalogEntry[]; outcome: ReturnType<typeof useSaveOutcome> }) => {
+  const { record, isPending, error, refetch } = useEditContext<ExchangeAccount>();
+  if (error) return <LoadError error={error} onRetry={() => void refetch()} />;
+  if (isPending || !record) return <FormSkeleton />;
   return (
-    <Screen titleKey={id ? 'page.exchangeEdit' : 'page.exchangeAdd'}>
-      {loadError && <Alert severity="error">{loadError}</Alert>}
-      {catalog.error && (
-        <Alert severity="error" sx={{ mb: 2 }}>
-          {translate('exchange.loadFailed')} {catalog.error.message}
-        </Alert>
-      )}
-      {ready && (
-        <Stack component="form" noValidate spacing={2} onSubmit={save}>
-          {id && account ? (
-            <Paper sx={section}>
-              <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}>
-                <Typography sx={{ fontWeight: 600 }}>
-                  {translate('exchange.accountExchange', { exchange: exchangeLabel(account.exchange, catalog.data, translate) })}
-                </Typography>
-                {account.apiKeyHint && <Chip size="small" variant="outlined" label={translate('exchange.keyHint', { hint: account.apiKeyHint })} />}
-              </Stack>
-            </Paper>
-          ) : (
-            catalog.data && (
-              <Paper sx={section}>
-                <Typography id={pickerLabel} variant="subtitle1" sx={{ fontWeight: 600, mb: 1.5 }}>
-                  {translate('exchange.chooseExchange')}
-                </Typography>
-                <ExchangePicker
-                  catalog={catalog.data}
-                  value={exchangeId ?? PAPER_EXCHANGE}
-                  labelledBy={pickerLabel}
-                  onChange={(next) => {
-                    setChosen(next);
-                    setErrors({});
-                    setRefusal(null);
-                  }}
-                />
-              </Paper>
-            )
-          )}
-
-          <Paper sx={section}>
-            <Stack spacing={2}>
-              <TextField
-                label={translate('exchange.name')}
-                name="name"
-                value={nameValue}
-                required
-                error={Boolean(errors.name)}
-                helperText={errors.name ?? translate('exchange.nameHelp')}
-                onChange={(event) => {
-                  changed('name');
-                  setName(event.target.value);
-                }}
-                slotProps={{ htmlInput: { maxLength: NAME_MAX } }}
-              />
-              {exchangeId === PAPER_EXCHANGE ? (
-                <Alert severity="success" variant="outlined">
-                  {translate('exchange.paperNote', {
-                    balance: formatBalances((id ? account?.paperBalances : entry?.startBalances) ?? {}, locale),
-                  })}
-                </Alert>
-              ) : (
-                entry && (
-                  <>
-                    <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>
-                      {translate('exchange.credentials')}
-                    </Typography>
-                    {fields.map((field) => (
-                      <TextField
-                        key={field}
-                        label={translate(`exchange.field.${field}`)}
-                        name={field}
-                        type={isSecretField(field) ? 'password' : 'text'}
-                        value={credentials[field] ?? ''}
-                        required={!id}
-                        error={Boolean(errors[field])}
-                        helperText={helperFor(field)}
-                        onChange={(event) => {
-                          changed(field);
-                          setCredentials((current) => ({ ...current, [field]: event.target.value }));
-                        }}
-                        slotProps={{
-                          htmlInput: {
-                            autoComplete: isSecretField(field) ? 'new-password' : 'off',
-                            autoCapitalize: 'none',
-                            spellCheck: false,
-                          },
-                        }}
-                      />
-                    ))}
-                    <KeyRules entry={entry} />
-                  </>
-                )
-              )}
-            </Stack>
-          </Paper>
-
-          {refusal && (
-            <Alert severity="error" role="alert">
-              <AlertTitle>{refusal.message}</AlertTitle>
-              {refusal.explanation}
-            </Alert>
-          )}
-
-          <Button
-            type="submit"
-            variant="contained"
-            size="large"
-            disabled={saving}
-            startIcon={saving ? <CircularProgress size={18} color="inherit" /> : undefined}
-          >
-            {translate(saving && exchangeId !== PAPER_EXCHANGE && Object.values(credentials).some((value) => value?.trim()) ? 'exchange.verifying' : 'exchange.save')}
-          </Button>
-        </Stack>
-      )}
-    </Screen>
+    <AccountForm
+      catalog={catalog}
+      account={record}
+      record={{ exchange: record.exchange, name: record.name }}
+      refusal={outcome.refusal}
+      clearRefusal={outcome.clearRefusal}
+      lastError={outcome.lastError}
+    />
   );
+};
+
+/** `/exchange/add` (optionally `?exchange=<id>`) and `/exchange/edit/:id`: bind an exchange account, or rename it and replace its keys. */
+export const ExchangeConfigPage = () => {
+  const translate = useTranslate();
+  const { id } = useParams();
+  const [params] = useSearchParams();
+  const catalog = useExchangeCatalog();
+  const outcome = useSaveOutcome();
+  // Same query as the list page (shared cache): only to suggest a name that is not taken yet.
+  const existing = useGetList<ExchangeAccount>(EXCHANGES, { pagination: { page: 1, perPage: 100 }, sort: { field: 'createdAt', order: 'ASC' } }, { enabled: !id });
+  const fieldsOf = (exchange: string) => catalog.data?.find((entry) => entry.id === exchange)?.credentials ?? [];
+
+  let body;
+  if (catalog.error) {
+    body = (
+      <Alert severity="error" sx={{ mb: 2 }}>
+        {translate('exchange.loadFailed')} {catalog.error.message}
+      </Alert>
+    );
+  } else if (!catalog.data) {
+    body = <FormSkeleton />;
+  } else if (id) {
+    body = (
+      <EditBase
+        resource={EXCHANGES}
+        id={id}
+        mutationMode="pessimistic"
+        transform={(values: AccountValues) => payload(values, fieldsOf(values.exchange))}
+        mutationOptions={outcome.mutationOptions}
+        queryOptions={{ onError: () => undefined }}
+        redirect={false}
+        redirectOnError={false}
+      >
+        <EditAccount catalog={catalog.data} outcome={outcome} />
+      </EditBase>
+    );
+  } else if (existing.isPending) {
+    body = <FormSkeleton />;
+  } else {
+    const wanted = params.get('exchange');
+    const entry = catalog.data.find((candidate) => candidate.id === wanted) ?? catalog.data.find((candidate) => candidate.id === PAPER_EXCHANGE) ?? catalog.data[0]!;
+    const taken = existing.data?.map((account) => account.name) ?? [];
+    const name = suggestedName(entry.kind === 'paper' ? translate('exchange.paperDefaultName') : entry.name, taken);
+    body = (
+      <CreateBase
+        resource={EXCHANGES}
+        transform={(values: AccountValues) => ({ exchange: values.exchange, ...payload(values, fieldsOf(values.exchange)) })}
+        mutationOptions={outcome.mutationOptions}
+        redirect={false}
+      >
+        <AccountForm
+          catalog={catalog.data}
+          record={{ exchange: entry.id, name }}
+          taken={taken}
+          refusal={outcome.refusal}
+          clearRefusal={outcome.clearRefusal}
+          lastError={outcome.lastError}
+        />
+      </CreateBase>
+    );
+  }
+  return <Screen titleKey={id ? 'page.exchangeEdit' : 'page.exchangeAdd'}>{body}</Screen>;
 };

@@ -5,11 +5,11 @@ import { useState } from 'react';
 import { Confirm, useDelete, useGetList, useNotify, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { PAPER_EXCHANGE, type ExchangeAccount } from '../../api/exchange';
-import { EmptyPanel, cardGrid } from '../layout/panels';
+import { EmptyPanel, cardGrid } from '../kit/panels';
 import { Screen } from '../layout/Screen';
 import { ExchangeAccountCard } from './ExchangeAccountCard';
 import { exchangeLabel, refusalExplanation } from './exchangeText';
-import { useExchangeCatalog } from './useExchangeCatalog';
+import { useExchangeCatalog } from './api';
 
 
 /** No account yet: the paper account is the way to try everything without real money. */

@@ -6,10 +6,10 @@ import { fail, ok, type Handler } from '../../testing/fakeServer';
 import { findHeading, identityRoute, renderApp, startSignedInZhCN } from '../../testing/renderApp';
 
 const catalog: ExchangeCatalogEntry[] = [
-  { id: 'paper', name: 'Paper trading', kind: 'paper', credentials: [], checksPermissions: false, startBalances: { USDT: '10000' } },
-  { id: 'binance', name: 'Binance', kind: 'real', credentials: ['apiKey', 'secret'], checksPermissions: true, startBalances: null },
-  { id: 'okx', name: 'OKX', kind: 'real', credentials: ['apiKey', 'secret', 'password'], checksPermissions: true, startBalances: null },
-  { id: 'gate', name: 'Gate', kind: 'real', credentials: ['apiKey', 'secret'], checksPermissions: false, startBalances: null },
+  { id: 'paper', name: 'Paper trading', kind: 'paper', credentials: [], checksPermissions: false, startBalances: { USDT: '10000' }, priceSources: ['binance', 'okx', 'simulator'] },
+  { id: 'binance', name: 'Binance', kind: 'real', credentials: ['apiKey', 'secret'], checksPermissions: true, startBalances: null, priceSources: null },
+  { id: 'okx', name: 'OKX', kind: 'real', credentials: ['apiKey', 'secret', 'password'], checksPermissions: true, startBalances: null, priceSources: null },
+  { id: 'gate', name: 'Gate', kind: 'real', credentials: ['apiKey', 'secret'], checksPermissions: false, startBalances: null, priceSources: null },
 ];
 
 const paperAccount: ExchangeAccount = {
@@ -18,6 +18,7 @@ const paperAccount: ExchangeAccount = {
   name: '练手账户',
   apiKeyHint: null,
   paperBalances: { USDT: '10000' },
+  prices: { source: 'simulator', live: false, fallbackSince: null },
   createdAt: '2026-03-01T08:00:00.000Z',
   updatedAt: '2026-03-01T08:00:00.000Z',
 };
@@ -27,6 +28,7 @@ const okxAccount: ExchangeAccount = {
   name: 'OKX main',
   apiKeyHint: 'abcd****wxyz',
   paperBalances: null,
+  prices: null,
   createdAt: '2026-03-02T08:00:00.000Z',
   updatedAt: '2026-03-02T08:00:00.000Z',
 };

@@ -6,64 +6,18 @@ import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
 import ScienceIcon from '@mui/icons-material/ScienceOutlined';
 import TuneIcon from '@mui/icons-material/Tune';
 import { Alert, Box, Button, Paper, Stack, Typography } from '@mui/material';
-import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { useDataProvider, useGetList, useLocaleState, useTranslate } from 'react-admin';
+import { useGetList, useLocaleState, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { PAPER_EXCHANGE, type ExchangeAccount } from '../../api/exchange';
 import type { TradeTask } from '../../api/trade';
 import { Protected } from '../../authProvider/guards';
-import type { AppDataProvider } from '../../dataProvider/dataProvider';
-import { EmptyPanel } from '../layout/panels';
+import { EmptyPanel } from '../kit/panels';
+import { sectionSx as section } from '../kit/Section';
 import { Screen } from '../layout/Screen';
-import { formatPrice, formatQuote, formatSigned, profitColor, taskResult, TASK_REFRESH_MS } from '../trade/taskText';
+import { formatPrice, formatQuote, formatSigned, profitColor, taskResult } from '../trade/taskText';
+import { useAllTasks, useLastPrices, useTodayProfit } from './api';
 import { homeTotals } from './homeFigures';
-
-const MAX_PAGE_SIZE = 100;
-const section = { p: { xs: 2, md: 2.5 }, minWidth: 0 } as const;
-
-/** Every task of the user (the list answers 100 at most per page). */
-const useAllTasks = () => {
-  const dataProvider = useDataProvider<AppDataProvider>();
-  return useQuery({
-    queryKey: ['trade', 'list', 'all'],
-    queryFn: async ({ signal }) => {
-      const tasks: TradeTask[] = [];
-      for (let page = 1; ; page += 1) {
-        const answer = await dataProvider.tradeList({ page, pageSize: MAX_PAGE_SIZE }, signal);
-        tasks.push(...answer.list);
-        if (answer.list.length < MAX_PAGE_SIZE || tasks.length >= answer.total) return tasks;
-      }
-    },
-    refetchInterval: TASK_REFRESH_MS,
-  });
-};
-
-/** Last prices of the pairs in use, asked of each exchange account they trade on. */
-const useCoinPrices = (symbolsByExchange: Record<string, string[]> | undefined) => {
-  const dataProvider = useDataProvider<AppDataProvider>();
-  const entries = Object.entries(symbolsByExchange ?? {}).filter(([, symbols]) => symbols.length > 0);
-  return useQuery({
-    queryKey: ['trade', 'coin-price', 'home', entries],
-    queryFn: async () => {
-      const answers = await Promise.all(entries.map(([exchangeId, coins]) => dataProvider.tradeCoinPrice({ exchangeId, coins })));
-      return Object.assign({}, ...answers) as Record<string, string>;
-    },
-    enabled: entries.length > 0,
-    refetchInterval: TASK_REFRESH_MS,
-  });
-};
-
-/** Realized profit today, in the browser's time zone. */
-const useProfitSummary = () => {
-  const dataProvider = useDataProvider<AppDataProvider>();
-  const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'Asia/Shanghai';
-  return useQuery({
-    queryKey: ['trade', 'profit-summary', timeZone],
-    queryFn: ({ signal }) => dataProvider.tradeProfitSummary(timeZone, signal),
-    refetchInterval: TASK_REFRESH_MS,
-  });
-};
 
 const Stat = ({ label, value, unit, hint, color, name }: { label: string; value: ReactNode; unit?: string; hint: string; color?: string; name: string }) => (
   <Paper sx={section} data-stat={name}>
@@ -166,8 +120,8 @@ const Home = () => {
   const [locale] = useLocaleState();
   const tasks = useAllTasks();
   const totals = tasks.data ? homeTotals(tasks.data) : null;
-  const prices = useCoinPrices(totals?.symbolsByExchange);
-  const summary = useProfitSummary();
+  const prices = useLastPrices(totals?.symbolsByExchange);
+  const summary = useTodayProfit();
   const accounts = useGetList<ExchangeAccount>('exchange', { pagination: { page: 1, perPage: 1 } }, { enabled: tasks.data?.length === 0 });
   const symbols = [...new Set(Object.values(totals?.symbolsByExchange ?? {}).flat())].sort();
 

@@ -5,16 +5,23 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import { SessionExpiryRedirect } from '../../authProvider/guards';
 import { WizardRouteWatcher } from '../trade/wizard/navigation';
 import { LocaleSwitcher } from './LocaleSwitcher';
-import { MORE, OperatorMenuGroup, TABS, tabOf } from './navigation';
+import type { MenuEntry } from '../domain';
+import { OperatorMenuGroup, tabOf } from './navigation';
 
-const AppMenu = () => {
+interface Entries {
+  tabs: readonly MenuEntry[];
+  more: readonly MenuEntry[];
+  operator: readonly MenuEntry[];
+}
+
+const AppMenu = ({ tabs, more, operator }: Entries) => {
   const translate = useTranslate();
   return (
     <Menu>
-      {[...TABS, ...MORE].map((item) => (
+      {[...tabs, ...more].map((item) => (
         <Menu.Item key={item.to} to={item.to} primaryText={translate(item.labelKey)} leftIcon={item.icon} />
       ))}
-      <OperatorMenuGroup />
+      <OperatorMenuGroup entries={operator} />
     </Menu>
   );
 };
@@ -32,7 +39,7 @@ const AppAppBar = () => (
   </AppBar>
 );
 
-const BottomTabs = () => {
+const BottomTabs = ({ tabs }: { tabs: readonly MenuEntry[] }) => {
   const translate = useTranslate();
   const navigate = useNavigate();
   const { pathname } = useLocation();
@@ -41,8 +48,8 @@ const BottomTabs = () => {
       elevation={8}
       sx={{ position: 'fixed', left: 0, right: 0, bottom: 0, zIndex: (theme) => theme.zIndex.appBar, pb: 'env(safe-area-inset-bottom)' }}
     >
-      <BottomNavigation showLabels value={tabOf(pathname) ?? false} onChange={(_, to: string) => navigate(to)} component="nav">
-        {TABS.map((tab) => (
+      <BottomNavigation showLabels value={tabOf(pathname, tabs) ?? false} onChange={(_, to: string) => navigate(to)} component="nav">
+        {tabs.map((tab) => (
           <BottomNavigationAction key={tab.to} value={tab.to} label={translate(tab.labelKey)} icon={tab.icon} />
         ))}
       </BottomNavigation>
@@ -50,20 +57,40 @@ const BottomTabs = () => {
   );
 };
 
-/** Main layout: side menu on desktop, bottom tab bar at phone widths. */
-export const AppLayout = ({ children }: { children: ReactNode }) => {
-  const isPhone = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'), { noSsr: true });
-  return (
-    <Layout appBar={AppAppBar} menu={AppMenu} sx={{
-        // react-admin sizes the layout to its widest content; pages scroll their own wide parts (tables) instead.
-        minWidth: 0,
-        '& .RaLayout-appFrame, & .RaLayout-contentWithSidebar': { minWidth: 0 },
-        '& .RaLayout-content': { minWidth: 0, ...(isPhone ? { pb: 9 } : {}) },
-      }}>
-      <WizardRouteWatcher />
-      <SessionExpiryRedirect />
-      {children}
-      {isPhone && <BottomTabs />}
-    </Layout>
-  );
+/**
+ * The main layout for the areas' menu entries (App.tsx composes them): the
+ * four tabs and the further entries in a side menu on desktop, the tabs in a
+ * bottom bar at phone widths, and the operator console's group by role.
+ */
+export const appLayout = (menu: readonly MenuEntry[]) => {
+  const byOrder = [...menu].sort((a, b) => a.order - b.order);
+  const entries: Entries = {
+    tabs: byOrder.filter((entry) => entry.place === 'tab'),
+    more: byOrder.filter((entry) => entry.place === 'more'),
+    operator: byOrder.filter((entry) => entry.place === 'operator'),
+  };
+  const SideMenu = () => <AppMenu {...entries} />;
+  const AppLayout = ({ children }: { children: ReactNode }) => {
+    const isPhone = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'), { noSsr: true });
+    return (
+      <Layout
+        appBar={AppAppBar}
+        menu={SideMenu}
+        sx={{
+          // react-admin sizes the layout to its widest content; pages scroll their own wide parts (tables) instead.
+          minWidth: 0,
+          '& .RaLayout-appFrame, & .RaLayout-contentWithSidebar': { minWidth: 0 },
+          '& .RaLayout-content': { minWidth: 0, ...(isPhone ? { pb: 9 } : {}) },
+          // react-admin pins a form's toolbar to the bottom on phones: above the tab bar, not under it.
+          ...(isPhone ? { '& .RaToolbar-mobileToolbar.RaToolbar-mobileToolbar': { bottom: 'calc(56px + env(safe-area-inset-bottom))' } } : {}),
+        }}
+      >
+        <WizardRouteWatcher />
+        <SessionExpiryRedirect />
+        {children}
+        {isPhone && <BottomTabs tabs={entries.tabs} />}
+      </Layout>
+    );
+  };
+  return AppLayout;
 };

@@ -63,24 +63,3 @@ export const Screen = ({
     </Box>
   );
 };
-
-/** Body of a page whose data arrives with a later release. */
-export const ComingSoon = () => {
-  const translate = useTranslate();
-  return (
-    <Typography color="text.secondary" sx={{ p: 2, bgcolor: 'background.paper', borderRadius: 2 }}>
-      {translate('app.comingSoon')}
-    </Typography>
-  );
-};
-
-/** A page of the route table whose contents arrive with a later release. */
-export const placeholderScreen = (titleKey: string, { back = true }: { back?: boolean } = {}) => {
-  const Placeholder = () => (
-    <Screen titleKey={titleKey} back={back}>
-      <ComingSoon />
-    </Screen>
-  );
-  Placeholder.displayName = `Screen(${titleKey})`;
-  return Placeholder;
-};

@@ -15,7 +15,9 @@ import type { WalletBalances } from '../../api/wallet';
 import { isApiError } from '../../dataProvider/ApiError';
 import { Screen } from '../layout/Screen';
 import { formatQuote } from '../trade/taskText';
-import { LoadError, QueryView, formatAmount, formatDateTime, profileKeys, useApi, useProfileQuery, useRefreshIdentity } from './shared';
+import { LoadError, QueryView } from '../kit/LoadError';
+import { profileKeys, useApi, useBalances, useMemberStatus, useRefreshIdentity } from './api';
+import { formatAmount, formatDateTime } from './format';
 
 type Method = ActivatePayload['method'];
 
@@ -62,7 +64,7 @@ const PayOptions = ({ status }: { status: MemberStatus }) => {
   const api = useApi();
   const queryClient = useQueryClient();
   const refreshIdentity = useRefreshIdentity();
-  const balances = useProfileQuery(profileKeys.balances, (signal) => api.walletBalances(signal));
+  const balances = useBalances();
   const [chosen, setChosen] = useState<Method | null>(null);
   // One key per intended payment: a retry after a lost answer reuses it, so it never pays twice.
   const [keys, setKeys] = useState<Partial<Record<Method, string>>>({});
@@ -173,8 +175,7 @@ const PayOptions = ({ status }: { status: MemberStatus }) => {
 
 /** `/profile/activate`: the account's activation (11001 until done), paid with an activation card or USDT. */
 export const ActivatePage = () => {
-  const api = useApi();
-  const status = useProfileQuery(profileKeys.member, (signal) => api.memberStatus(signal));
+  const status = useMemberStatus();
   return (
     <Screen titleKey="page.activate">
       <QueryView query={status} skeletons={2} height={120}>

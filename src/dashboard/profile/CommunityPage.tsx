@@ -1,13 +1,16 @@
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
 import VerifiedUserIcon from '@mui/icons-material/VerifiedUser';
 import { Box, Button, Chip, Pagination, Paper, Stack, Tab, Tabs, Typography } from '@mui/material';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import type { CommunityMember } from '../../api/member';
 import { Screen } from '../layout/Screen';
-import { EmptyLine, QueryView, Section, Stat, formatDate, formatDateTime, retryLost, statGrid, useApi } from './shared';
+import { EmptyLine, QueryView } from '../kit/LoadError';
+import { Section } from '../kit/Section';
+import { Stat, statGrid } from '../kit/Stat';
+import { useCommunity } from './api';
+import { formatDate, formatDateTime } from './format';
 
 export const COMMUNITY_PAGE_SIZE = 20;
 type Scope = 'direct' | 'team';
@@ -42,15 +45,9 @@ const MemberCard = ({ member }: { member: CommunityMember }) => {
 /** `/profile/community`: the people I invited (direct) and theirs (the whole team). */
 export const CommunityPage = () => {
   const translate = useTranslate();
-  const api = useApi();
   const [scope, setScope] = useState<Scope>('direct');
   const [page, setPage] = useState(1);
-  const members = useQuery({
-    queryKey: ['profile', 'community', scope, page],
-    queryFn: ({ signal }) => api.inviteCommunity({ scope, page, pageSize: COMMUNITY_PAGE_SIZE }, signal),
-    placeholderData: keepPreviousData,
-    retry: retryLost,
-  });
+  const members = useCommunity({ scope, page, pageSize: COMMUNITY_PAGE_SIZE });
   const pages = Math.max(1, Math.ceil((members.data?.total ?? 0) / COMMUNITY_PAGE_SIZE));
   return (
     <Screen titleKey="page.community">

@@ -5,7 +5,11 @@ import { useLocaleState, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { Screen } from '../layout/Screen';
 import { formatSigned, profitColor } from '../trade/taskText';
-import { EmptyLine, QueryView, Section, Stat, formatAmount, formatDateTime, profileKeys, statGrid, useApi, useProfileQuery } from './shared';
+import { EmptyLine, QueryView } from '../kit/LoadError';
+import { Section } from '../kit/Section';
+import { Stat, statGrid } from '../kit/Stat';
+import { useFuel, useFuelRecords } from './api';
+import { formatAmount, formatDateTime } from './format';
 
 /** The wallet's exchange page, asked for USDT -> FUEL. */
 export const FUEL_SWAP_PATH = '/profile/wallet/exchange?from=USDT&to=FUEL';
@@ -15,8 +19,7 @@ const percent = (value: string, locale: string) => `${formatAmount(value, locale
 const FuelRecords = () => {
   const translate = useTranslate();
   const [locale] = useLocaleState();
-  const api = useApi();
-  const records = useProfileQuery([...profileKeys.fuel, 'records'], (signal) => api.walletRecords({ asset: 'FUEL', page: 1, pageSize: 10 }, signal));
+  const records = useFuelRecords();
   return (
     <Section name="fuel-records" title={translate('profile.fuel.records')}>
       <QueryView query={records} skeletons={2} height={48}>
@@ -53,8 +56,7 @@ const FuelRecords = () => {
 export const FuelPage = () => {
   const translate = useTranslate();
   const [locale] = useLocaleState();
-  const api = useApi();
-  const fuel = useProfileQuery(profileKeys.fuel, (signal) => api.memberFuel(signal));
+  const fuel = useFuel();
   return (
     <Screen titleKey="page.fuel">
       <Stack spacing={2}>

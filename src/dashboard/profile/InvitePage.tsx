@@ -1,41 +1,18 @@
-import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import GroupsIcon from '@mui/icons-material/Groups';
-import { Alert, Box, Button, IconButton, Paper, Skeleton, Stack, Tooltip, Typography } from '@mui/material';
+import { Alert, Box, Button, Paper, Skeleton, Stack, Typography } from '@mui/material';
 import { useEffect, useState } from 'react';
-import { useLocaleState, useNotify, useTranslate } from 'react-admin';
+import { useLocaleState, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { Screen } from '../layout/Screen';
-import { QueryView, Section, Stat, formatAmount, profileKeys, statGrid, useApi, useProfileQuery } from './shared';
+import { CopyField } from '../kit/copy';
+import { QueryView } from '../kit/LoadError';
+import { Section } from '../kit/Section';
+import { Stat, statGrid } from '../kit/Stat';
+import { useInviteInfo } from './api';
+import { formatAmount } from './format';
 
 /** The full invite link: this dashboard's address and the register path the server gives. */
 export const inviteLink = (registerPath: string, origin = window.location.origin) => `${origin.replace(/\/+$/, '')}${registerPath.startsWith('/') ? '' : '/'}${registerPath}`;
-
-/** Copies a text (the Clipboard API, else a selected textarea for older browsers). */
-export const copyText = async (text: string): Promise<boolean> => {
-  try {
-    if (navigator.clipboard?.writeText) {
-      await navigator.clipboard.writeText(text);
-      return true;
-    }
-  } catch {
-    // Fall back below (insecure context, denied permission).
-  }
-  const area = document.createElement('textarea');
-  area.value = text;
-  area.setAttribute('readonly', '');
-  area.style.position = 'fixed';
-  area.style.opacity = '0';
-  document.body.append(area);
-  area.select();
-  let copied = false;
-  try {
-    copied = document.execCommand?.('copy') ?? false;
-  } catch {
-    copied = false;
-  }
-  area.remove();
-  return copied;
-};
 
 /** The invite link as a QR code (an SVG made by the `qrcode` library, loaded only on this page). */
 const QrCode = ({ text, label }: { text: string; label: string }) => {
@@ -64,38 +41,11 @@ const QrCode = ({ text, label }: { text: string; label: string }) => {
   );
 };
 
-const CopyRow = ({ label, value, name }: { label: string; value: string; name: string }) => {
-  const translate = useTranslate();
-  const notify = useNotify();
-  const copy = async () => {
-    const done = await copyText(value);
-    notify(translate(done ? 'profile.invite.copied' : 'profile.invite.copyFailed'), { type: done ? 'success' : 'warning' });
-  };
-  return (
-    <Box sx={{ minWidth: 0 }} data-copy={name}>
-      <Typography variant="caption" color="text.secondary" component="div">
-        {label}
-      </Typography>
-      <Stack direction="row" spacing={1} sx={{ alignItems: 'center', minWidth: 0, bgcolor: 'action.hover', borderRadius: 1, pl: 1.5 }}>
-        <Typography sx={{ flexGrow: 1, minWidth: 0, overflowWrap: 'anywhere', fontFamily: name === 'code' ? 'monospace' : undefined, fontWeight: name === 'code' ? 700 : 400, fontSize: name === 'code' ? 20 : 14, py: 1 }}>
-          {value}
-        </Typography>
-        <Tooltip title={translate('profile.invite.copy')}>
-          <IconButton onClick={() => void copy()} aria-label={translate(name === 'code' ? 'profile.invite.copyCode' : 'profile.invite.copyLink')}>
-            <ContentCopyIcon />
-          </IconButton>
-        </Tooltip>
-      </Stack>
-    </Box>
-  );
-};
-
 /** `/profile/invite`: my invite code and link (with its QR code), how many I brought, and the reward. */
 export const InvitePage = () => {
   const translate = useTranslate();
   const [locale] = useLocaleState();
-  const api = useApi();
-  const info = useProfileQuery(profileKeys.invite, (signal) => api.inviteInfo(signal));
+  const info = useInviteInfo();
   return (
     <Screen titleKey="page.invite">
       <QueryView query={info} skeletons={2} height={140}>
@@ -106,8 +56,8 @@ export const InvitePage = () => {
               <Paper sx={{ p: { xs: 2, md: 3 } }} data-section="invite">
                 <Stack direction={{ xs: 'column', sm: 'row' }} spacing={3} sx={{ alignItems: { xs: 'center', sm: 'flex-start' } }}>
                   <Stack spacing={2} sx={{ flexGrow: 1, minWidth: 0, width: '100%' }}>
-                    <CopyRow name="code" label={translate('profile.invite.code')} value={data.inviteCode} />
-                    <CopyRow name="link" label={translate('profile.invite.link')} value={link} />
+                    <CopyField name="code" mono label={translate('profile.invite.code')} value={data.inviteCode} copyLabel={translate('profile.invite.copyCode')} />
+                    <CopyField name="link" label={translate('profile.invite.link')} value={link} copyLabel={translate('profile.invite.copyLink')} />
                   </Stack>
                   <Stack spacing={0.5} sx={{ alignItems: 'center', flexShrink: 0 }}>
                     <QrCode text={link} label={translate('profile.invite.qr')} />

@@ -6,7 +6,11 @@ import type { MemberLevel, MemberStatus } from '../../api/member';
 import { Screen } from '../layout/Screen';
 import { formatQuote } from '../trade/taskText';
 import { LevelBadge } from './ProfilePage';
-import { EmptyLine, QueryView, Section, Stat, formatAmount, profileKeys, statGrid, useApi, useProfileQuery } from './shared';
+import { EmptyLine, QueryView } from '../kit/LoadError';
+import { Section } from '../kit/Section';
+import { Stat, statGrid } from '../kit/Stat';
+import { useMemberStatus } from './api';
+import { formatAmount } from './format';
 
 /** Percent of a requirement reached, 0..100 (a requirement of 0 is met). */
 export const progressPercent = (current: string | number, required: string | number): number => {
@@ -138,8 +142,7 @@ const Levels = ({ status }: { status: MemberStatus }) => {
 export const MemberLevelPage = () => {
   const translate = useTranslate();
   const [locale] = useLocaleState();
-  const api = useApi();
-  const status = useProfileQuery(profileKeys.member, (signal) => api.memberStatus(signal));
+  const status = useMemberStatus();
   return (
     <Screen titleKey="page.memberLevel">
       <QueryView query={status} skeletons={3} height={110}>

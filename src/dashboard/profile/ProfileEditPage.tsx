@@ -9,7 +9,8 @@ import type { User } from '../../api/types';
 import { rules } from '../auth/authForm';
 import { Screen } from '../layout/Screen';
 import { AVATAR_MAX_BYTES, AvatarError, resizeAvatar } from './avatar';
-import { QueryView, useApi, useMe, useRefreshIdentity } from './shared';
+import { QueryView } from '../kit/LoadError';
+import { useApi, useMe, useRefreshIdentity } from './api';
 import { UserAvatar } from './UserAvatar';
 
 const nicknameRules = [...rules.nickname, regex(/^[^\u0000-\u001f<>]*$/, 'profile.edit.nicknameChars')];

@@ -24,7 +24,11 @@ import { ASSETS } from '../../api/wallet';
 import { LocaleSwitcher } from '../layout/LocaleSwitcher';
 import { Screen } from '../layout/Screen';
 import { formatQuote, formatSigned, profitColor } from '../trade/taskText';
-import { Section, QueryView, Stat, browserTimeZone, formatAmount, profileKeys, statGrid, useApi, useMe, useProfileQuery } from './shared';
+import { QueryView } from '../kit/LoadError';
+import { Section } from '../kit/Section';
+import { Stat, statGrid } from '../kit/Stat';
+import { useBalances, useMe, useProfitSummary } from './api';
+import { formatAmount } from './format';
 import { UserAvatar } from './UserAvatar';
 
 export const LevelBadge = ({ level }: { level: number }) => {
@@ -75,8 +79,7 @@ const Identity = () => {
 const Balances = () => {
   const translate = useTranslate();
   const [locale] = useLocaleState();
-  const api = useApi();
-  const balances = useProfileQuery(profileKeys.balances, (signal) => api.walletBalances(signal));
+  const balances = useBalances();
   return (
     <Section
       name="balances"
@@ -112,9 +115,7 @@ const Balances = () => {
 const ProfitGlance = () => {
   const translate = useTranslate();
   const [locale] = useLocaleState();
-  const api = useApi();
-  const timeZone = browserTimeZone();
-  const summary = useProfileQuery(['profile', 'profit-summary', timeZone], (signal) => api.profitSummary(timeZone, signal));
+  const summary = useProfitSummary();
   return (
     <Section
       name="profit"

@@ -20,6 +20,14 @@ const section = (name: string) => {
 };
 
 /** One input event for a whole text (typing it key by key only makes the test slower). */
+/** The element once it is there. */
+const element = (selector: string) =>
+  waitFor(() => {
+    const found = document.querySelector<HTMLElement>(selector);
+    expect(found).not.toBeNull();
+    return found!;
+  });
+
 const paste = async (field: HTMLElement, text: string) => {
   await userEvent.click(field);
   await userEvent.paste(text);
@@ -264,6 +272,7 @@ describe('/profile/security', () => {
   const routes = (extra: Record<string, Handler> = {}): Record<string, Handler> => ({
     ...identityRoute,
     'GET /api/user/sessions': () => ok(sessions),
+    'GET /api/user/widget-tokens': () => ok([]),
     ...extra,
   });
   const fill = async (old: string, next: string, repeat = next) => {
@@ -323,6 +332,70 @@ describe('/profile/security', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: '确认' }));
     await waitFor(() => expect(sent(app, '/api/user/sessions/revoke')).toEqual([{ id: 's-phone' }]));
     await waitFor(() => expect(document.querySelector('[data-session="s-phone"]')).toBeNull());
+  });
+
+  it('allows a partner site: shows its token, its partner key (once) and the embed code, then lists it', async () => {
+    const issued = { id: 'g1', name: '合作博客', token: 'eyJ.widget.token', key: 'partner-key-0123456789abcdef', expiresAt: '2026-11-20T09:00:00.000Z' };
+    let grants: object[] = [];
+    const app = await renderApp(
+      '/profile/security',
+      routes({
+        'GET /api/user/widget-tokens': () => ok(grants),
+        'POST /api/user/widget-token': () => {
+          grants = [{ id: 'g1', name: '合作博客', createdAt: '2026-11-20T08:00:00.000Z', lastIssuedAt: '2026-11-20T08:00:00.000Z', expiresAt: issued.expiresAt }];
+          return ok(issued);
+        },
+      }),
+    );
+    const section = within(await element('[data-section="widget-grants"]'));
+    expect(await section.findByText('尚未授权任何网站。')).toBeInTheDocument();
+    // The name is required: nothing is sent without one.
+    await userEvent.click(section.getByRole('button', { name: '授权网站' }));
+    expect(await section.findByText('必填')).toBeInTheDocument();
+    expect(sent(app, '/api/user/widget-token')).toHaveLength(0);
+
+    await paste(section.getByRole('textbox', { name: /网站名称/ }), '  合作博客 ');
+    await userEvent.click(section.getByRole('button', { name: '授权网站' }));
+    await waitFor(() => expect(sent(app, '/api/user/widget-token')).toEqual([{ name: '合作博客' }]));
+    const shown = within(await element('[data-state="issued"]'));
+    expect(shown.getByText('合作密钥只显示这一次。请只交给该网站的服务器，切勿写进网页。')).toBeInTheDocument();
+    expect(document.querySelector('[data-copy="widget-token"]')).toHaveTextContent('eyJ.widget.token');
+    expect(document.querySelector('[data-copy="partner-key"]')).toHaveTextContent('partner-key-0123456789abcdef');
+    expect(document.querySelector('[data-copy="embed"]')).toHaveTextContent(`<qt-profit-card api-base="${window.location.origin}" token="eyJ.widget.token"></qt-profit-card>`);
+    expect(document.querySelector('[data-copy="renew"]')).toHaveTextContent('"key":"partner-key-0123456789abcdef"');
+    expect(await section.findByText('合作博客')).toBeInTheDocument();
+    // Done: the key is gone from the page for good.
+    await userEvent.click(shown.getByRole('button', { name: '完成' }));
+    expect(screen.queryByText(/partner-key-0123456789abcdef/)).toBeNull();
+    expect(section.getByRole('button', { name: '授权网站' })).toBeInTheDocument();
+  });
+
+  it('revokes a partner site after confirmation; the limit is said at the name', async () => {
+    let grants = [{ id: 'g1', name: 'blog.example', createdAt: '2026-11-20T08:00:00.000Z', lastIssuedAt: '2026-11-20T08:30:00.000Z', expiresAt: '2026-11-20T09:30:00.000Z' }];
+    const app = await renderApp(
+      '/profile/security',
+      routes({
+        'GET /api/user/widget-tokens': () => ok(grants),
+        'POST /api/user/widget-tokens/revoke': (request) => {
+          grants = grants.filter((g) => g.id !== request.body?.id);
+          return ok(null);
+        },
+        'POST /api/user/widget-token': () => fail(10005, 'at most 20 widget grants; revoke one first', { field: 'name', max: 20 }),
+      }),
+    );
+    const row = within(await element('[data-widget-grant="g1"]'));
+    expect(row.getByText('blog.example')).toBeInTheDocument();
+    await paste(screen.getByRole('textbox', { name: /网站名称/ }), 'another');
+    await userEvent.click(screen.getByRole('button', { name: '授权网站' }));
+    expect((await screen.findAllByText('最多授权 20 个网站，请先撤销一个。')).length).toBeGreaterThanOrEqual(1);
+
+    await userEvent.click(row.getByRole('button', { name: '撤销' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog).toHaveTextContent('blog.example 上的小组件将立即停止显示您的数据，其合作密钥也将失效。');
+    expect(sent(app, '/api/user/widget-tokens/revoke')).toHaveLength(0);
+    await userEvent.click(within(dialog).getByRole('button', { name: '确认' }));
+    await waitFor(() => expect(sent(app, '/api/user/widget-tokens/revoke')).toEqual([{ id: 'g1' }]));
+    expect(await screen.findByText('尚未授权任何网站。')).toBeInTheDocument();
   });
 
   it('shows the error of the session list', async () => {

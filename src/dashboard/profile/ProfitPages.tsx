@@ -20,7 +20,6 @@ import {
   Tabs,
   Typography,
 } from '@mui/material';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
 import { Link, useParams } from 'react-router-dom';
@@ -28,21 +27,20 @@ import type { ClosedCycle, ProfitRank } from '../../api/member';
 import { Screen } from '../layout/Screen';
 import { formatQuote, formatSigned, profitColor } from '../trade/taskText';
 import { ProfitBarChart } from './ProfitBarChart';
-import { EmptyLine, QueryView, Section, Stat, browserTimeZone, formatAmount, retryLost, statGrid, useApi, useProfileQuery } from './shared';
+import { browserTimeZone } from '../../dataProvider/timeZone';
+import { EmptyLine, QueryView } from '../kit/LoadError';
+import { Section } from '../kit/Section';
+import { Stat, statGrid } from '../kit/Stat';
+import { useProfitDay, useProfitDays, useProfitRank, useProfitSummary } from './api';
+import { formatAmount } from './format';
 
 export const DAYS_PAGE_SIZE = 20;
 
-const DayList = ({ timeZone }: { timeZone: string }) => {
+const DayList = () => {
   const translate = useTranslate();
   const [locale] = useLocaleState();
-  const api = useApi();
   const [page, setPage] = useState(1);
-  const days = useQuery({
-    queryKey: ['profile', 'profit-daily', timeZone, page],
-    queryFn: ({ signal }) => api.profitDaily({ timeZone, page, pageSize: DAYS_PAGE_SIZE }, signal),
-    placeholderData: keepPreviousData,
-    retry: retryLost,
-  });
+  const days = useProfitDays(page, DAYS_PAGE_SIZE);
   const pages = Math.max(1, Math.ceil((days.data?.total ?? 0) / DAYS_PAGE_SIZE));
   return (
     <Section name="days" title={translate('profile.profit.days')}>
@@ -80,9 +78,7 @@ const DayList = ({ timeZone }: { timeZone: string }) => {
 export const ProfitDetailPage = () => {
   const translate = useTranslate();
   const [locale] = useLocaleState();
-  const api = useApi();
-  const timeZone = browserTimeZone();
-  const summary = useProfileQuery(['profile', 'profit-summary', timeZone], (signal) => api.profitSummary(timeZone, signal));
+  const summary = useProfitSummary();
   return (
     <Screen titleKey="page.profitDetail">
       <Stack spacing={2}>
@@ -107,7 +103,7 @@ export const ProfitDetailPage = () => {
             </>
           )}
         </QueryView>
-        <DayList timeZone={timeZone} />
+        <DayList />
       </Stack>
     </Screen>
   );
@@ -131,9 +127,8 @@ export const DailyProfitDetailPage = () => {
   const { date = '' } = useParams();
   const translate = useTranslate();
   const [locale] = useLocaleState();
-  const api = useApi();
   const timeZone = browserTimeZone();
-  const detail = useProfileQuery(['profile', 'profit-day', date, timeZone], (signal) => api.profitDailyDetail(date, timeZone, signal));
+  const detail = useProfitDay(date);
   const time = (iso: string) => new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false, timeZone }).format(new Date(iso));
   return (
     <Screen titleKey="page.dailyProfitDetail" titleOptions={{ date }}>
@@ -280,10 +275,8 @@ const RankList = ({ data }: { data: ProfitRank }) => {
 /** `/profile/profit-rank`: today's and all-time ranking by realized profit, names masked. */
 export const ProfitRankPage = () => {
   const translate = useTranslate();
-  const api = useApi();
-  const timeZone = browserTimeZone();
   const [period, setPeriod] = useState<'day' | 'all'>('day');
-  const rank = useProfileQuery(['profile', 'profit-rank', period, timeZone], (signal) => api.profitRank(period, timeZone, signal));
+  const rank = useProfitRank(period);
   return (
     <Screen titleKey="page.profitRank">
       <Tabs value={period} onChange={(_, next: 'day' | 'all') => setPeriod(next)} sx={{ mb: 2 }} variant="fullWidth">

@@ -1,15 +1,21 @@
 import DevicesIcon from '@mui/icons-material/Devices';
-import { Box, Button, Chip, List, ListItem, ListItemIcon, ListItemText, Stack, Typography } from '@mui/material';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
-import { Confirm, Form, PasswordInput, useLocaleState, useNotify, useTranslate } from 'react-admin';
+import WidgetsIcon from '@mui/icons-material/WidgetsOutlined';
+import { Alert, AlertTitle, Box, Button, Chip, List, ListItem, ListItemIcon, ListItemText, Stack, Typography } from '@mui/material';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState, type ReactNode } from 'react';
+import { Confirm, Form, PasswordInput, TextInput, maxLength, required, useLocaleState, useNotify, useTranslate } from 'react-admin';
 import { useFormContext } from 'react-hook-form';
 import { ErrorCode } from '../../api/errors';
 import type { ChangePasswordPayload, UserSession } from '../../api/member';
+import { WIDGET_GRANT_LIMIT, WIDGET_GRANT_NAME_MAX, type WidgetGrant, type WidgetGrantIssued } from '../../api/widget';
 import { isApiError } from '../../dataProvider/ApiError';
 import { rules, useServerErrors } from '../auth/authForm';
+import { CopyField } from '../kit/copy';
+import { EmptyLine, QueryView } from '../kit/LoadError';
+import { Section } from '../kit/Section';
 import { Screen } from '../layout/Screen';
-import { EmptyLine, QueryView, Section, formatDateTime, profileKeys, useApi, useProfileQuery } from './shared';
+import { profileKeys, useApi, useIssueWidgetGrant, useRevokeSession, useRevokeWidgetGrant, useSessions, useWidgetGrants } from './api';
+import { formatDateTime } from './format';
 import { deviceLabel } from './userAgent';
 
 const PasswordFields = ({ pending }: { pending: boolean }) => {
@@ -81,23 +87,60 @@ const ChangePassword = () => {
   );
 };
 
+/** A line of the security page that can be ended: what it is, when, and its revoke button. */
+const RevocableRow = ({
+  data,
+  icon,
+  primary,
+  lines,
+  revoke,
+}: {
+  data: Record<`data-${string}`, string | undefined>;
+  icon: ReactNode;
+  primary: ReactNode;
+  lines: string[];
+  revoke?: { label: string; disabled: boolean; onClick: () => void } | undefined;
+}) => (
+  <ListItem divider disableGutters {...data} sx={{ flexWrap: 'wrap', gap: 1, alignItems: 'flex-start' }}>
+    <ListItemIcon sx={{ minWidth: 36, mt: 0.5 }}>{icon}</ListItemIcon>
+    <ListItemText
+      sx={{ minWidth: 0, flex: '1 1 200px' }}
+      primary={primary}
+      secondary={lines.map((line, index) => (
+        <span key={line}>
+          {index > 0 && <br />}
+          {line}
+        </span>
+      ))}
+      slotProps={{ primary: { sx: { overflowWrap: 'anywhere' } }, secondary: { component: 'span', sx: { overflowWrap: 'anywhere' } } }}
+    />
+    {revoke && (
+      <Button size="small" color="error" variant="outlined" sx={{ flexShrink: 0 }} disabled={revoke.disabled} onClick={revoke.onClick}>
+        {revoke.label}
+      </Button>
+    )}
+  </ListItem>
+);
+
 const Sessions = () => {
   const translate = useTranslate();
   const [locale] = useLocaleState();
   const notify = useNotify();
-  const api = useApi();
   const queryClient = useQueryClient();
-  const sessions = useProfileQuery(profileKeys.sessions, (signal) => api.userSessions(signal));
+  const sessions = useSessions();
   const [toRevoke, setToRevoke] = useState<UserSession | null>(null);
-  const revoke = useMutation({
-    mutationFn: (id: string) => api.revokeSession(id),
-    onSuccess: (_, id) => {
-      queryClient.setQueryData<UserSession[]>(profileKeys.sessions, (list) => list?.filter((s) => s.id !== id));
-      notify(translate('profile.security.revoked'), { type: 'success' });
-      void queryClient.invalidateQueries({ queryKey: profileKeys.sessions });
-    },
-    onError: (error) => notify(error instanceof Error ? error.message : translate('error.fallback'), { type: 'error' }),
-  });
+  const revokeSession = useRevokeSession();
+  const revoke = {
+    isPending: revokeSession.isPending,
+    mutate: (id: string) =>
+      revokeSession.mutate(id, {
+        onSuccess: () => {
+          queryClient.setQueryData<UserSession[]>(profileKeys.sessions, (list) => list?.filter((s) => s.id !== id));
+          notify(translate('profile.security.revoked'), { type: 'success' });
+        },
+        onError: (error) => notify(error instanceof Error ? error.message : translate('error.fallback'), { type: 'error' }),
+      }),
+  };
   const label = (session: UserSession) => deviceLabel(session.userAgent) ?? translate('profile.security.unknownDevice');
 
   return (
@@ -112,42 +155,23 @@ const Sessions = () => {
           ) : (
             <List disablePadding>
               {list.map((session) => (
-                <ListItem
+                <RevocableRow
                   key={session.id}
-                  divider
-                  disableGutters
-                  data-session={session.id}
-                  data-current={session.current ? 'true' : undefined}
-                  sx={{ flexWrap: 'wrap', gap: 1, alignItems: 'flex-start' }}
-                >
-                  <ListItemIcon sx={{ minWidth: 36, mt: 0.5 }}>
-                    <DevicesIcon color={session.current ? 'primary' : 'action'} />
-                  </ListItemIcon>
-                  <ListItemText
-                    sx={{ minWidth: 0, flex: '1 1 200px' }}
-                    primary={
-                      <Stack direction="row" spacing={1} component="span" sx={{ alignItems: 'center', flexWrap: 'wrap' }} useFlexGap>
-                        <span>{label(session)}</span>
-                        {session.current && <Chip size="small" color="primary" label={translate('profile.security.current')} />}
-                      </Stack>
-                    }
-                    secondary={
-                      <>
-                        <span>{translate('profile.security.ip', { ip: session.ip ?? '—' })}</span>
-                        <br />
-                        <span>{translate('profile.security.lastSeen', { time: formatDateTime(session.lastSeenAt, locale) })}</span>
-                        <br />
-                        <span>{translate('profile.security.since', { time: formatDateTime(session.createdAt, locale) })}</span>
-                      </>
-                    }
-                    slotProps={{ secondary: { component: 'span', sx: { overflowWrap: 'anywhere' } } }}
-                  />
-                  {!session.current && (
-                    <Button size="small" color="error" variant="outlined" sx={{ flexShrink: 0 }} disabled={revoke.isPending} onClick={() => setToRevoke(session)}>
-                      {translate('profile.security.revoke')}
-                    </Button>
-                  )}
-                </ListItem>
+                  data={{ 'data-session': session.id, 'data-current': session.current ? 'true' : undefined }}
+                  icon={<DevicesIcon color={session.current ? 'primary' : 'action'} />}
+                  primary={
+                    <Stack direction="row" spacing={1} component="span" sx={{ alignItems: 'center', flexWrap: 'wrap' }} useFlexGap>
+                      <span>{label(session)}</span>
+                      {session.current && <Chip size="small" color="primary" label={translate('profile.security.current')} />}
+                    </Stack>
+                  }
+                  lines={[
+                    translate('profile.security.ip', { ip: session.ip ?? '—' }),
+                    translate('profile.security.lastSeen', { time: formatDateTime(session.lastSeenAt, locale) }),
+                    translate('profile.security.since', { time: formatDateTime(session.createdAt, locale) }),
+                  ]}
+                  revoke={session.current ? undefined : { label: translate('profile.security.revoke'), disabled: revoke.isPending, onClick: () => setToRevoke(session) }}
+                />
               ))}
             </List>
           )
@@ -167,12 +191,141 @@ const Sessions = () => {
   );
 };
 
-/** `/profile/security`: change the password, see where the account is signed in and end those sessions. */
+/** Where the dashboard's API answers (the widgets call it from the partner's page). */
+const apiBase = () => (import.meta.env.VITE_API_BASE || window.location.origin).replace(/\/+$/, '');
+
+/** A new grant: its first token, the partner key (shown this once) and how a partner uses them. */
+const IssuedGrant = ({ grant, onDone }: { grant: WidgetGrantIssued; onDone: () => void }) => {
+  const translate = useTranslate();
+  const [locale] = useLocaleState();
+  const base = apiBase();
+  const embed = [
+    `<script src="${base}/widgets/qt-widgets.iife.js"></script>`,
+    `<qt-profit-card api-base="${base}" token="${grant.token}"></qt-profit-card>`,
+  ].join('\n');
+  const renew = `curl -X PUT ${base}/api/user/widget-token -H 'Content-Type: application/json' -d '{"key":"${grant.key}"}'`;
+  return (
+    <Alert severity="warning" data-state="issued" data-grant={grant.id} sx={{ '& .MuiAlert-message': { minWidth: 0, flexGrow: 1 } }}>
+      <AlertTitle>{translate('profile.security.widgets.onceTitle')}</AlertTitle>
+      <Typography variant="body2" sx={{ mb: 1.5 }}>
+        {translate('profile.security.widgets.once')}
+      </Typography>
+      <Stack spacing={1.5}>
+        <CopyField name="widget-token" mono label={translate('profile.security.widgets.token', { time: formatDateTime(grant.expiresAt, locale) })} value={grant.token} />
+        <CopyField name="partner-key" mono label={translate('profile.security.widgets.key')} value={grant.key} />
+        <CopyField name="embed" mono label={translate('profile.security.widgets.embed')} value={embed} />
+        <CopyField name="renew" mono label={translate('profile.security.widgets.renew')} value={renew} />
+        <Box>
+          <Button variant="outlined" color="inherit" onClick={onDone}>
+            {translate('profile.security.widgets.done')}
+          </Button>
+        </Box>
+      </Stack>
+    </Alert>
+  );
+};
+
+/** The partner sites allowed to show the user's data with widget tokens: allow one, see them, revoke one. */
+const WidgetGrants = () => {
+  const translate = useTranslate();
+  const [locale] = useLocaleState();
+  const notify = useNotify();
+  const serverErrors = useServerErrors();
+  const grants = useWidgetGrants();
+  const issue = useIssueWidgetGrant();
+  const revoke = useRevokeWidgetGrant();
+  const [issued, setIssued] = useState<WidgetGrantIssued | null>(null);
+  const [toRevoke, setToRevoke] = useState<WidgetGrant | null>(null);
+
+  const submit = async (values: { name?: string }) => {
+    try {
+      setIssued(await issue.mutateAsync({ name: (values.name ?? '').trim() }));
+      notify(translate('profile.security.widgets.created'), { type: 'success' });
+      return undefined;
+    } catch (error) {
+      if (isApiError(error) && error.code === ErrorCode.PARAM_SIZE) {
+        const message = translate('profile.security.widgets.limit', { max: WIDGET_GRANT_LIMIT });
+        notify(message, { type: 'error' });
+        return { name: message };
+      }
+      return serverErrors(error);
+    }
+  };
+
+  return (
+    <Section name="widget-grants" title={translate('profile.security.widgets.title')}>
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+        {translate('profile.security.widgets.hint')}
+      </Typography>
+      {issued ? (
+        <IssuedGrant grant={issued} onDone={() => setIssued(null)} />
+      ) : (
+        <Form onSubmit={submit as never} defaultValues={{ name: '' }} noValidate>
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={{ xs: 0, sm: 1.5 }} sx={{ alignItems: { sm: 'flex-start' }, maxWidth: 560 }}>
+            <TextInput
+              source="name"
+              label={translate('profile.security.widgets.name')}
+              helperText={translate('profile.security.widgets.nameHelp')}
+              validate={[required(), maxLength(WIDGET_GRANT_NAME_MAX)]}
+              fullWidth
+            />
+            <Button type="submit" variant="contained" disabled={issue.isPending} sx={{ mt: { sm: 1 }, flexShrink: 0, whiteSpace: 'nowrap' }}>
+              {translate('profile.security.widgets.create')}
+            </Button>
+          </Stack>
+        </Form>
+      )}
+      <QueryView query={grants} skeletons={1} height={56}>
+        {(list) =>
+          list.length === 0 ? (
+            <EmptyLine text={translate('profile.security.widgets.empty')} />
+          ) : (
+            <List disablePadding>
+              {list.map((grant) => (
+                <RevocableRow
+                  key={grant.id}
+                  data={{ 'data-widget-grant': grant.id }}
+                  icon={<WidgetsIcon color="action" />}
+                  primary={grant.name}
+                  lines={[
+                    translate('profile.security.widgets.createdAt', { time: formatDateTime(grant.createdAt, locale) }),
+                    translate('profile.security.widgets.lastIssued', { time: formatDateTime(grant.lastIssuedAt, locale) }),
+                    translate('profile.security.widgets.expires', { time: formatDateTime(grant.expiresAt, locale) }),
+                  ]}
+                  revoke={{ label: translate('profile.security.widgets.revoke'), disabled: revoke.isPending, onClick: () => setToRevoke(grant) }}
+                />
+              ))}
+            </List>
+          )
+        }
+      </QueryView>
+      <Confirm
+        isOpen={toRevoke !== null}
+        title={translate('profile.security.widgets.revokeTitle')}
+        content={toRevoke ? translate('profile.security.widgets.revokeText', { name: toRevoke.name }) : ''}
+        onClose={() => setToRevoke(null)}
+        onConfirm={() => {
+          if (toRevoke) {
+            revoke.mutate(toRevoke.id, {
+              onSuccess: () => notify(translate('profile.security.widgets.revoked'), { type: 'success' }),
+              onError: (error) => notify(error instanceof Error ? error.message : translate('error.fallback'), { type: 'error' }),
+            });
+            if (issued?.id === toRevoke.id) setIssued(null);
+          }
+          setToRevoke(null);
+        }}
+      />
+    </Section>
+  );
+};
+
+/** `/profile/security`: change the password, see where the account is signed in and end those sessions, and the partner sites allowed to show my data. */
 export const SecurityPage = () => (
   <Screen titleKey="page.security">
     <Stack spacing={2}>
       <ChangePassword />
       <Sessions />
+      <WidgetGrants />
     </Stack>
   </Screen>
 );

@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ok } from '../../testing/fakeServer';
+import { fail, ok } from '../../testing/fakeServer';
 import { findHeading, identityRoute, renderApp, startSignedInZhCN } from '../../testing/renderApp';
 
 const me = identityRoute;
@@ -71,5 +71,44 @@ describe('strategy editor', () => {
     const drops = screen.getAllByRole('textbox', { name: '跌幅（%）' }).map((input) => (input as HTMLInputElement).value);
     expect(drops).toEqual(['1', '2.5', '4.75']);
     expect(screen.getByText('单轮最多占用资金：80 USDT')).toBeInTheDocument();
+  });
+
+  it('shows no form while the template loads, nor when it cannot be loaded', async () => {
+    const id = '00000000-0000-4000-8000-0000000000aa';
+    const app = await renderApp(`/strategy/edit/${id}`, { ...me, [`GET /api/strategy/detail/${id}`]: () => ({ ...fail(13001, 'strategy does not exist'), delayMs: 100 }) });
+    await findHeading('编辑策略');
+    expect(document.querySelector('[data-state="loading"]')).not.toBeNull();
+    expect(screen.queryByRole('textbox', { name: /名称/ })).toBeNull();
+    expect(await screen.findByText('策略不存在')).toBeInTheDocument();
+    expect(screen.queryByRole('textbox', { name: /名称/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: '保存' })).toBeNull();
+    // It stays on the page with a retry.
+    expect(screen.getByRole('button', { name: '重试' })).toBeInTheDocument();
+    expect(app.pathname()).toBe(`/strategy/edit/${id}`);
+  });
+
+  it('edits a template: loads it, sends the change with its id, and shows a name already taken at the name', async () => {
+    const mine = { ...balanced, id: 's-1', name: '我的阶梯', system: false };
+    let edits = 0;
+    const app = await renderApp('/strategy/edit/s-1', {
+      ...me,
+      'GET /api/strategy/detail/s-1': () => ok(mine),
+      'POST /api/strategy/edit': (req) => (++edits === 1 ? fail(13000, 'strategy already exists', { field: 'name' }) : ok({ ...mine, ...req.body })),
+      'GET /api/strategy/list': () => ok({ list: [mine], total: 1 }),
+      'GET /api/trade/config-templates': () => ok([balanced]),
+    });
+    const name = await screen.findByDisplayValue('我的阶梯');
+    await userEvent.clear(name);
+    await userEvent.type(name, '均衡');
+    await userEvent.click(screen.getByRole('button', { name: '保存' }));
+    expect(await screen.findByText('策略已存在')).toBeInTheDocument();
+    expect(name).toHaveAttribute('aria-invalid', 'true');
+    expect(app.pathname()).toBe('/strategy/edit/s-1');
+    await userEvent.type(name, ' 二');
+    await userEvent.click(screen.getByRole('button', { name: '保存' }));
+    await waitFor(() => expect(app.pathname()).toBe('/strategy'));
+    const sent = app.server.requests.filter((r) => r.path === '/api/strategy/edit').map((r) => r.body);
+    expect(sent).toHaveLength(2);
+    expect(sent[1]).toMatchObject({ id: 's-1', name: '均衡 二', levels: balanced.levels, cooldownSeconds: 120 });
   });
 });

@@ -1,12 +1,11 @@
 import AddIcon from '@mui/icons-material/Add';
 import { Alert, Box, Button, Typography } from '@mui/material';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Confirm, useDataProvider, useDelete, useGetList, useNotify, useTranslate } from 'react-admin';
+import { Confirm, useDelete, useGetList, useNotify, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import type { StrategyTemplate } from '../../api/strategy';
-import type { AppDataProvider } from '../../dataProvider/dataProvider';
-import { cardGrid } from '../layout/panels';
+import { cardGrid } from '../kit/panels';
+import { useSystemTemplates } from './api';
 import { Screen } from '../layout/Screen';
 import { StrategyCard } from './StrategyCard';
 
@@ -15,14 +14,10 @@ import { StrategyCard } from './StrategyCard';
 export const StrategyListPage = () => {
   const translate = useTranslate();
   const notify = useNotify();
-  const dataProvider = useDataProvider<AppDataProvider>();
   const [toDelete, setToDelete] = useState<StrategyTemplate | null>(null);
   const [deleteOne, { isPending: deleting }] = useDelete();
   const mine = useGetList<StrategyTemplate>('strategy', { pagination: { page: 1, perPage: 100 } });
-  const system = useQuery({
-    queryKey: ['strategy', 'config-templates'],
-    queryFn: ({ signal }) => dataProvider.tradeConfigTemplates(signal),
-  });
+  const system = useSystemTemplates();
 
   return (
     <Screen titleKey="page.strategy" back={false}>

@@ -1,5 +1,4 @@
 import {
-  Alert,
   Box,
   Chip,
   Link as MuiLink,
@@ -17,14 +16,13 @@ import {
   useMediaQuery,
   type Theme,
 } from '@mui/material';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
-import { useDataProvider, useLocaleState, useTranslate } from 'react-admin';
+import { ListBase, useGetOne, useListContext, useLocaleState, useTranslate } from 'react-admin';
 import { Link, useSearchParams } from 'react-router-dom';
-import type { TradeOrder } from '../../api/trade';
-import type { AppDataProvider } from '../../dataProvider/dataProvider';
+import type { TradeOrder, TradeTaskDetail } from '../../api/trade';
+import { LoadError } from '../kit/LoadError';
 import { Screen } from '../layout/Screen';
-import { baseOf, formatPrice, formatQuantity, formatQuote, formatTime, orderReasonText, TASK_REFRESH_MS } from './taskText';
+import { DETAIL, ORDERS, TASK_REFRESH_MS, TASKS } from './api';
+import { baseOf, formatPrice, formatQuantity, formatQuote, formatTime, orderReasonText } from './taskText';
 
 const SIDES = ['all', 'buy', 'sell'] as const;
 type SideFilter = (typeof SIDES)[number];
@@ -73,23 +71,13 @@ const OrderRow = ({ order, showTaskLink }: { order: TradeOrder; showTaskLink: bo
   );
 };
 
-/** A paged table of orders, of one task or of all of them, filtered by side. */
+/** The orders of the list's page as a table, filtered by side, with its pager. */
 const OrderTable = ({ taskId }: { taskId: string | null }) => {
   const translate = useTranslate();
-  const dataProvider = useDataProvider<AppDataProvider>();
-  const [side, setSide] = useState<SideFilter>('all');
-  const [page, setPage] = useState(0);
-  const [pageSize, setPageSize] = useState(20);
+  const { data, total, error, refetch, page, perPage, setPage, setPerPage, filterValues, setFilters } = useListContext<TradeOrder>();
+  const side: SideFilter = (filterValues as { side?: SideFilter }).side ?? 'all';
   const isPhone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
-  const query = { taskId: taskId ?? undefined, side: side === 'all' ? undefined : side, page: page + 1, pageSize };
-  const orders = useQuery({
-    queryKey: ['trade', 'orders', query],
-    queryFn: ({ signal }) => dataProvider.tradeOrderHistory(query, signal),
-    // New orders arrive on the first page; older pages stay put.
-    refetchInterval: page === 0 ? TASK_REFRESH_MS : false,
-    placeholderData: keepPreviousData,
-  });
-  const rows = orders.data?.list ?? [];
+  const rows = data ?? [];
 
   return (
     <Paper sx={{ minWidth: 0, overflow: 'hidden' }}>
@@ -100,11 +88,7 @@ const OrderTable = ({ taskId }: { taskId: string | null }) => {
           color="primary"
           value={side}
           aria-label={translate('tasks.orders.side')}
-          onChange={(_, next: SideFilter | null) => {
-            if (!next) return;
-            setSide(next);
-            setPage(0);
-          }}
+          onChange={(_, next: SideFilter | null) => next && setFilters(next === 'all' ? {} : { side: next }, {}, false)}
         >
           {SIDES.map((s) => (
             <ToggleButton key={s} value={s} sx={{ px: 2 }}>
@@ -113,10 +97,10 @@ const OrderTable = ({ taskId }: { taskId: string | null }) => {
           ))}
         </ToggleButtonGroup>
       </Box>
-      {orders.error && (
-        <Alert severity="error" sx={{ mx: 2, mb: 2 }}>
-          {orders.error.message}
-        </Alert>
+      {error && (
+        <Box sx={{ mx: 2 }}>
+          <LoadError error={error} onRetry={() => void refetch()} />
+        </Box>
       )}
       <TableContainer sx={{ width: '100%', overflowX: 'auto' }}>
         <Table size="small" aria-label={translate(taskId ? 'page.orderHistory' : 'page.allOrderHistory')} sx={{ '& th, & td': { whiteSpace: 'nowrap' } }}>
@@ -138,7 +122,7 @@ const OrderTable = ({ taskId }: { taskId: string | null }) => {
             {rows.map((order) => (
               <OrderRow key={order.id} order={order} showTaskLink={!taskId} />
             ))}
-            {orders.data && rows.length === 0 && (
+            {data && rows.length === 0 && (
               <TableRow>
                 <TableCell colSpan={10} sx={{ color: 'text.secondary', py: 4 }}>
                   {translate('tasks.orders.empty')}
@@ -150,16 +134,13 @@ const OrderTable = ({ taskId }: { taskId: string | null }) => {
       </TableContainer>
       <TablePagination
         component="div"
-        count={orders.data?.total ?? 0}
-        page={page}
-        rowsPerPage={pageSize}
+        count={total ?? 0}
+        page={page - 1}
+        rowsPerPage={perPage}
         // On phones the size choice goes: the range and the arrows keep one line.
         rowsPerPageOptions={isPhone ? [] : ROWS_PER_PAGE}
-        onPageChange={(_, next) => setPage(next)}
-        onRowsPerPageChange={(event) => {
-          setPageSize(Number(event.target.value));
-          setPage(0);
-        }}
+        onPageChange={(_, next) => setPage(next + 1)}
+        onRowsPerPageChange={(event) => setPerPage(Number(event.target.value))}
         sx={{ '& .MuiTablePagination-toolbar': { flexWrap: 'wrap', rowGap: 0.5, pl: { xs: 1.5, md: 2 } } }}
       />
     </Paper>
@@ -169,8 +150,7 @@ const OrderTable = ({ taskId }: { taskId: string | null }) => {
 /** Which task the orders belong to, above its table. */
 const TaskCaption = ({ id }: { id: string }) => {
   const translate = useTranslate();
-  const dataProvider = useDataProvider<AppDataProvider>();
-  const task = useQuery({ queryKey: ['trade', 'detail', id], queryFn: ({ signal }) => dataProvider.tradeDetail(id, signal) });
+  const task = useGetOne<TradeTaskDetail>(TASKS, { id, ...DETAIL });
   if (!task.data) return null;
   return (
     <Typography color="text.secondary" sx={{ mb: 2 }}>
@@ -181,12 +161,38 @@ const TaskCaption = ({ id }: { id: string }) => {
   );
 };
 
+/** A list query's refresh interval for its first page only (react-admin's list query key holds the page). */
+const firstPageEvery =
+  (ms: number) =>
+  ({ queryKey }: { queryKey: readonly unknown[] }) =>
+    (queryKey[2] as { pagination?: { page?: number } } | undefined)?.pagination?.page === 1 ? ms : false;
+
+/**
+ * The orders of one task or of all of them, newest first: react-admin's list
+ * of the `orders` resource (its state in the page, not the address, which
+ * carries the spec's `taskId`). New orders arrive on the first page, which
+ * refreshes itself; older pages stay put.
+ */
+const Orders = ({ taskId }: { taskId: string | null }) => (
+  <ListBase
+    resource={ORDERS}
+    filter={taskId ? { taskId } : {}}
+    perPage={20}
+    sort={{ field: 'createdAt', order: 'DESC' }}
+    disableSyncWithLocation
+    storeKey={false}
+    queryOptions={{ refetchInterval: firstPageEvery(TASK_REFRESH_MS) }}
+  >
+    <OrderTable taskId={taskId} />
+  </ListBase>
+);
+
 /** Order history of one task: the route's `taskId` query is the page's `id`. */
 export const OrderHistoryPage = ({ id }: { id: string | null }) => (
   <Screen titleKey="page.orderHistory">
     <Box data-task-id={id ?? ''} sx={{ minWidth: 0 }}>
       {id && <TaskCaption id={id} />}
-      <OrderTable taskId={id} />
+      <Orders taskId={id} />
     </Box>
   </Screen>
 );
@@ -199,6 +205,6 @@ export const OrderHistoryRoute = () => {
 /** `/trade/all-order-history`: every order of every task. */
 export const AllOrderHistoryPage = () => (
   <Screen titleKey="page.allOrderHistory">
-    <OrderTable taskId={null} />
+    <Orders taskId={null} />
   </Screen>
 );

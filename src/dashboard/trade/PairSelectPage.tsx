@@ -1,12 +1,11 @@
 import { Alert, Box, Button, Checkbox, Chip, InputAdornment, List, ListItemButton, ListItemIcon, ListItemText, Paper, Stack, TextField, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
 import SearchIcon from '@mui/icons-material/Search';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useDataProvider, useTranslate } from 'react-admin';
+import { useTranslate } from 'react-admin';
 import { Link, useNavigate } from 'react-router-dom';
 import type { TradePair } from '../../api/trade';
-import type { AppDataProvider } from '../../dataProvider/dataProvider';
 import { Screen } from '../layout/Screen';
+import { useHotPairs, usePairs } from './api';
 import { pairId, useWizardDraft, wizardDraft } from './wizard/draftStore';
 
 const changeColor = (change: string) => (change.startsWith('-') ? 'error.main' : 'success.main');
@@ -15,23 +14,14 @@ const changeColor = (change: string) => (change.startsWith('-') ? 'error.main' :
 export const PairSelectPage = () => {
   const translate = useTranslate();
   const navigate = useNavigate();
-  const dataProvider = useDataProvider<AppDataProvider>();
   const draft = useWizardDraft();
   const [q, setQ] = useState('');
   const [sort, setSort] = useState<'volume' | 'change'>('volume');
   const exchangeId = draft.selectedApi ?? undefined;
   const selected = new Set(draft.selectedPairs.map(pairId));
 
-  const pairs = useQuery({
-    queryKey: ['trade', 'pairs', exchangeId, q],
-    queryFn: ({ signal }) => dataProvider.tradePairs({ exchangeId, q, pageSize: 100 }, signal),
-    enabled: Boolean(exchangeId),
-  });
-  const hot = useQuery({
-    queryKey: ['trade', 'hot-pairs', exchangeId, sort],
-    queryFn: ({ signal }) => dataProvider.tradeHotPairs({ exchangeId, sort, limit: 8 }, signal),
-    enabled: Boolean(exchangeId),
-  });
+  const pairs = usePairs(exchangeId, q);
+  const hot = useHotPairs(exchangeId, sort);
 
   const toggle = (id: string) =>
     wizardDraft.update({ selectedPairs: selected.has(id) ? draft.selectedPairs.filter((p) => pairId(p) !== id) : [...draft.selectedPairs, id] });

@@ -1,9 +1,8 @@
 import { FormControlLabel, Switch } from '@mui/material';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useDataProvider, useNotify, useTranslate } from 'react-admin';
+import { useNotify, useTranslate } from 'react-admin';
 import type { TradeTask } from '../../api/trade';
-import type { AppDataProvider } from '../../dataProvider/dataProvider';
+import { useTaskAction } from './api';
 import { refusalText } from './taskText';
 
 /**
@@ -13,18 +12,8 @@ import { refusalText } from './taskText';
 export const RunningSwitch = ({ task }: { task: Pick<TradeTask, 'id' | 'running' | 'finished' | 'symbol'> }) => {
   const translate = useTranslate();
   const notify = useNotify();
-  const queryClient = useQueryClient();
-  const dataProvider = useDataProvider<AppDataProvider>();
   const [wanted, setWanted] = useState<boolean | null>(null);
-  const action = useMutation({
-    mutationFn: (running: boolean) => dataProvider.tradeAction({ id: task.id, action: running ? 'start' : 'stop' }),
-    onSuccess: async (_, running) => {
-      notify(translate(running ? 'tasks.startedToast' : 'tasks.stoppedToast'), { type: 'success' });
-      await queryClient.invalidateQueries({ queryKey: ['trade'] });
-    },
-    onError: (error) => notify(refusalText(error, translate), { type: 'error' }),
-    onSettled: () => setWanted(null),
-  });
+  const action = useTaskAction();
 
   return (
     <FormControlLabel
@@ -36,7 +25,14 @@ export const RunningSwitch = ({ task }: { task: Pick<TradeTask, 'id' | 'running'
           disabled={task.finished || action.isPending}
           onChange={(_, checked) => {
             setWanted(checked);
-            action.mutate(checked);
+            action.mutate(
+              { id: task.id, action: checked ? 'start' : 'stop' },
+              {
+                onSuccess: () => notify(translate(checked ? 'tasks.startedToast' : 'tasks.stoppedToast'), { type: 'success' }),
+                onError: (error) => notify(refusalText(error, translate), { type: 'error' }),
+                onSettled: () => setWanted(null),
+              },
+            );
           }}
           slotProps={{ input: { 'aria-label': `${task.symbol} ${translate('tasks.running')}` } }}
         />

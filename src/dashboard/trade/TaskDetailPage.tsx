@@ -2,7 +2,6 @@ import CallMadeIcon from '@mui/icons-material/CallMade';
 import ReceiptLongIcon from '@mui/icons-material/ReceiptLongOutlined';
 import SellIcon from '@mui/icons-material/SellOutlined';
 import {
-  Alert,
   Box,
   Button,
   List,
@@ -13,14 +12,15 @@ import {
   Stack,
   Typography,
 } from '@mui/material';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Confirm, useDataProvider, useLocaleState, useNotify, useTranslate } from 'react-admin';
+import { Confirm, useGetList, useGetOne, useLocaleState, useNotify, useTranslate } from 'react-admin';
 import { Link, useParams } from 'react-router-dom';
-import type { TradeTaskDetail } from '../../api/trade';
-import type { AppDataProvider } from '../../dataProvider/dataProvider';
+import type { TradeOrder, TradeTaskDetail } from '../../api/trade';
+import { LoadError } from '../kit/LoadError';
+import { SectionTitle, sectionSx as section } from '../kit/Section';
 import { Screen } from '../layout/Screen';
 import { templateLabel } from '../strategy/strategyText';
+import { AttentionPanel } from './AttentionPanel';
 import { chartFills, chartLines } from './chartGeometry';
 import { Figure } from './Figure';
 import { PriceChart } from './PriceChart';
@@ -41,45 +41,21 @@ import {
   profitColor,
   refusalText,
   taskState,
-  TASK_REFRESH_MS,
 } from './taskText';
+import { DETAIL, ORDERS, TASK_REFRESH_MS, TASKS, useClosePosition, useTaskAction } from './api';
 
-const section = { p: { xs: 2, md: 3 }, minWidth: 0 } as const;
 const figures = { display: 'grid', gap: 2, gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', sm: 'repeat(3, minmax(0, 1fr))', md: 'repeat(4, minmax(0, 1fr))' } } as const;
 
-const SectionTitle = ({ children }: { children: string }) => (
-  <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600, mb: 1.5 }}>
-    {children}
-  </Typography>
-);
 
 /** The header: what the task trades, where, with which template, and what can be done to it. */
 const TaskHeader = ({ task }: { task: TradeTaskDetail }) => {
   const translate = useTranslate();
   const notify = useNotify();
-  const queryClient = useQueryClient();
-  const dataProvider = useDataProvider<AppDataProvider>();
   const [locale] = useLocaleState();
   const [confirmClose, setConfirmClose] = useState(false);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['trade'] });
-
-  const replenish = useMutation({
-    mutationFn: () => dataProvider.tradeAction({ id: task.id, action: 'replenish' }),
-    onSuccess: () => {
-      notify(translate('tasks.detail.replenishSent'), { type: 'success' });
-      return refresh();
-    },
-    onError: (error) => notify(refusalText(error, translate), { type: 'error' }),
-  });
-  const close = useMutation({
-    mutationFn: () => dataProvider.tradeCloseOrder(task.id),
-    onSuccess: () => {
-      notify(translate('tasks.detail.closed'), { type: 'success' });
-      return refresh();
-    },
-    onError: (error) => notify(refusalText(error, translate), { type: 'error' }),
-    onSettled: () => setConfirmClose(false),
-  });
+  const replenish = useTaskAction();
+  const close = useClosePosition();
+  const refused = (error: unknown) => notify(refusalText(error, translate), { type: 'error' });
   const hasPosition = Number(task.quantity) > 0;
 
   return (
@@ -101,7 +77,7 @@ const TaskHeader = ({ task }: { task: TradeTaskDetail }) => {
         </Box>
       </Stack>
       <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1, mt: 2 }}>
-        <Button variant="contained" startIcon={<CallMadeIcon />} disabled={task.finished || replenish.isPending} onClick={() => replenish.mutate()}>
+        <Button variant="contained" startIcon={<CallMadeIcon />} disabled={task.finished || replenish.isPending} onClick={() => replenish.mutate({ id: task.id, action: 'replenish' }, { onSuccess: () => notify(translate('tasks.detail.replenishSent'), { type: 'success' }), onError: refused })}>
           {translate('tasks.detail.replenishNow')}
         </Button>
         <Button variant="outlined" color="error" startIcon={<SellIcon />} disabled={task.finished || close.isPending} onClick={() => setConfirmClose(true)}>
@@ -123,7 +99,22 @@ const TaskHeader = ({ task }: { task: TradeTaskDetail }) => {
         confirm={translate('tasks.detail.close')}
         confirmColor="warning"
         onClose={() => setConfirmClose(false)}
-        onConfirm={() => close.mutate()}
+        onConfirm={() =>
+          close.mutate(task.id, {
+            onSuccess: (result) => {
+              // A remainder below the exchange's step cannot be sold: say so, and that it stays with the task.
+              const remainder = result && Number(result.remainder) > 0 ? result.remainder : null;
+              notify(
+                remainder
+                  ? translate('tasks.detail.closedRemainder', { remainder: formatQuantity(remainder, locale), base: baseOf(task.symbol) })
+                  : translate('tasks.detail.closed'),
+                { type: 'success' },
+              );
+            },
+            onError: refused,
+            onSettled: () => setConfirmClose(false),
+          })
+        }
       />
     </Paper>
   );
@@ -139,10 +130,15 @@ const CycleState = ({ task }: { task: TradeTaskDetail }) => {
   const hasPosition = Number(task.quantity) > 0;
   return (
     <Paper sx={section} data-section="cycle">
-      <SectionTitle>{translate('tasks.detail.cycleTitle')}</SectionTitle>
+      <SectionTitle gutterBottom>{translate('tasks.detail.cycleTitle')}</SectionTitle>
       {!hasPosition && (
         <Typography color="text.secondary" sx={{ mb: 2 }}>
           {translate('tasks.detail.noPosition')}
+        </Typography>
+      )}
+      {hasPosition && task.phase !== 'open' && (
+        <Typography color="text.secondary" sx={{ mb: 2 }} data-remainder>
+          {translate('tasks.detail.remainder', { quantity: formatQuantity(task.quantity, locale), base: baseOf(task.symbol) })}
         </Typography>
       )}
       <Box sx={figures}>
@@ -183,7 +179,7 @@ const Events = ({ task }: { task: TradeTaskDetail }) => {
   const [locale] = useLocaleState();
   return (
     <Paper sx={section} data-section="events">
-      <SectionTitle>{translate('tasks.detail.events')}</SectionTitle>
+      <SectionTitle gutterBottom>{translate('tasks.detail.events')}</SectionTitle>
       {task.events.length === 0 ? (
         <Typography color="text.secondary">{translate('tasks.detail.noEvents')}</Typography>
       ) : (
@@ -207,22 +203,21 @@ const Events = ({ task }: { task: TradeTaskDetail }) => {
 
 const Chart = ({ task }: { task: TradeTaskDetail }) => {
   const translate = useTranslate();
-  const dataProvider = useDataProvider<AppDataProvider>();
   const { points } = useLivePrices(task.exchangeId, task.symbol);
   const cycle = currentCycle(task);
-  const orders = useQuery({
-    queryKey: ['trade', 'orders', { taskId: task.id, chart: true }],
-    queryFn: ({ signal }) => dataProvider.tradeOrderHistory({ taskId: task.id, page: 1, pageSize: 100 }, signal),
-    refetchInterval: TASK_REFRESH_MS,
-  });
+  const orders = useGetList<TradeOrder>(
+    ORDERS,
+    { filter: { taskId: task.id }, pagination: { page: 1, perPage: 100 }, sort: { field: 'createdAt', order: 'DESC' } },
+    { refetchInterval: TASK_REFRESH_MS },
+  );
   return (
     <Paper sx={section} data-section="chart">
-      <SectionTitle>{translate('tasks.detail.chartTitle')}</SectionTitle>
+      <SectionTitle gutterBottom>{translate('tasks.detail.chartTitle')}</SectionTitle>
       <PriceChart
         symbol={task.symbol}
         points={points}
         lines={chartLines(task)}
-        fills={task.phase === 'open' ? chartFills(orders.data?.list ?? [], cycle) : []}
+        fills={task.phase === 'open' ? chartFills(orders.data ?? [], cycle) : []}
         levelsFilled={task.levelsFilled}
         now={points[points.length - 1]?.t ?? Date.now()}
       />
@@ -233,20 +228,13 @@ const Chart = ({ task }: { task: TradeTaskDetail }) => {
 /** `/trade/detail/:id`: one task, its cycle, its price against its ladder and what it has done. */
 export const TaskDetailPage = () => {
   const { id = '' } = useParams();
-  const translate = useTranslate();
-  const dataProvider = useDataProvider<AppDataProvider>();
-  const detail = useQuery({
-    queryKey: ['trade', 'detail', id],
-    queryFn: ({ signal }) => dataProvider.tradeDetail(id, signal),
-    refetchInterval: TASK_REFRESH_MS,
-    enabled: id !== '',
-  });
+  const detail = useGetOne<TradeTaskDetail>(TASKS, { id, ...DETAIL }, { refetchInterval: TASK_REFRESH_MS, enabled: id !== '' });
   const task = detail.data;
 
   return (
     <Screen titleKey="page.tradeDetail">
       <Box data-task-id={id} sx={{ minWidth: 0 }}>
-        {detail.error && !task && <Alert severity="error">{detail.error.message || translate('tasks.detail.loadFailed')}</Alert>}
+        {detail.error && !task && <LoadError error={detail.error} onRetry={() => void detail.refetch()} />}
         {detail.isPending && !detail.error && (
           <Stack spacing={2}>
             <Skeleton variant="rounded" height={140} />
@@ -256,6 +244,7 @@ export const TaskDetailPage = () => {
         {task && (
           <Stack spacing={2}>
             <TaskHeader task={task} />
+            <AttentionPanel task={task} />
             <CycleState task={task} />
             <Chart task={task} />
             <Events task={task} />

@@ -31,6 +31,8 @@ const btc: TradeTask = {
   realizedProfit: '1.25',
   levelsFilled: 1,
   levelsTotal: 2,
+  attention: null,
+  prices: { source: 'simulator', live: false },
   createdAt: '2026-03-01T08:00:00.000Z',
 };
 const eth: TradeTask = {
@@ -135,6 +137,15 @@ describe('task list', () => {
     expect(screen.getByRole('link', { name: '新建任务' })).toHaveAttribute('href', '/trade/add');
   });
 
+  it('marks a task that needs attention', async () => {
+    const stuck = { ...eth, attention: { reason: 'below_min_order' as const, since: '2026-03-01T08:05:00.000Z', side: 'sell' as const, level: 0, detail: {}, retrying: false } };
+    await renderApp('/trade', list({ 'GET /api/trade/list': () => ok({ list: [btc, stuck], total: 2 }) }));
+    const card = await screen.findByText('ETH/USDT').then((el) => el.closest('[data-task]') as HTMLElement);
+    expect(within(card).getByText('需要处理').closest('[data-attention]')).toHaveAttribute('data-attention', 'below_min_order');
+    const other = screen.getByText('BTC/USDT').closest('[data-task]') as HTMLElement;
+    expect(within(other).queryByText('需要处理')).toBeNull();
+  });
+
   it('stops a robot with its switch', async () => {
     const app = await renderApp('/trade', list({ 'POST /api/trade/action': () => ok(null) }));
     const toggle = await screen.findByRole('switch', { name: 'BTC/USDT 运行' });
@@ -180,6 +191,14 @@ describe('task detail', () => {
     'POST /api/trade/coin-price': () => ok({ 'BTC/USDT': '99.2' }),
     'GET /api/trade/order-history': () => ok({ list: orders, total: orders.length }),
     ...extra,
+  });
+
+  it('opens from the list: the list\'s own copy of the task does not stand in for its detail', async () => {
+    await renderApp('/trade', api({ 'GET /api/trade/list': () => ok({ list: [btc, eth], total: 2 }) }));
+    await userEvent.click(await screen.findByRole('link', { name: /BTC\/USDT/ }));
+    await findHeading('任务详情');
+    expect(await screen.findByText('本轮状态')).toBeInTheDocument();
+    expect(document.querySelectorAll('[data-event]').length).toBe(detail.events.length);
   });
 
   it('shows the cycle, the chart lines and dots, and the localized events', async () => {
@@ -247,6 +266,58 @@ describe('task detail', () => {
     expect(await screen.findByText('已按市价平仓，任务已停止')).toBeInTheDocument();
   });
 
+  it('says the task needs attention, why, and resumes it', async () => {
+    const attention = {
+      reason: 'insufficient_funds' as const,
+      since: '2026-03-01T08:05:00.000Z',
+      side: 'buy' as const,
+      level: 2,
+      detail: { asset: 'USDT', required: '20', available: '5' },
+      retrying: true,
+    };
+    const app = await renderApp('/trade/detail/t-1', api({ 'GET /api/trade/detail/t-1': () => ok({ ...detail, attention }), 'POST /api/trade/action': () => ok(null) }));
+    const panel = (await screen.findByText('需要处理', { selector: '.MuiAlertTitle-root' })).closest('[data-attention]') as HTMLElement;
+    expect(panel).toHaveAttribute('data-attention', 'insufficient_funds');
+    expect(panel).toHaveTextContent('交易所拒绝了第 2 档的买入订单：USDT 不足（需要 20，可用 5）。请为账户补充资金，或平仓。');
+    expect(panel).toHaveTextContent('机器人每 5 分钟自动重试一次。');
+    expect(within(panel).getByRole('link', { name: '交易账户' })).toHaveAttribute('href', '/exchange/edit/ex-1');
+    // A system template cannot be edited: no link to it.
+    expect(within(panel).queryByRole('link', { name: '修改策略' })).toBeNull();
+    await userEvent.click(within(panel).getByRole('button', { name: '继续运行' }));
+    await waitFor(() => expect(lastRequest(app.server.requests, '/api/trade/action')?.body).toEqual({ id: 't-1', action: 'start' }));
+    expect(await screen.findByText('机器人已恢复此任务的交易')).toBeInTheDocument();
+  });
+
+  it('names a paused task, the remainder carried to the next cycle, and what a close left behind', async () => {
+    const paused = {
+      ...detail,
+      running: false,
+      phase: 'cooldown' as const,
+      quantity: '0.00000989',
+      cost: '0.9',
+      strategySystem: false,
+      attention: { reason: 'engine_error' as const, since: '2026-03-01T08:05:00.000Z', detail: { message: 'disk full' }, retrying: false },
+      events: [
+        { id: '7', kind: 'paused', data: { reason: 'engine_error', failures: 8 }, createdAt: '2026-03-01T08:07:00.000Z' },
+        { id: '6', kind: 'error', data: { reason: 'engine_error', message: 'disk full', failures: 8 }, createdAt: '2026-03-01T08:06:00.000Z' },
+        { id: '5', kind: 'sold', data: { cycle: 2, price: '101.5', profit: '0.15', remainder: '0.00000989' }, createdAt: '2026-03-01T08:05:00.000Z' },
+      ],
+    };
+    await renderApp('/trade/detail/t-1', api({ 'GET /api/trade/detail/t-1': () => ok(paused), 'POST /api/trade/close-order/t-1': () => ok({ symbol: 'BTC/USDT', sold: '0', remainder: '0.00000989' }) }));
+    const panel = (await screen.findByText('需要处理', { selector: '.MuiAlertTitle-root' })).closest('[data-attention]') as HTMLElement;
+    expect(panel).toHaveTextContent('机器人处理此任务连续出错，已暂停：disk full。排除原因后点击继续运行。');
+    expect(within(panel).getByRole('link', { name: '修改策略' })).toHaveAttribute('href', `/strategy/edit/${detail.strategyId}`);
+    expect(document.querySelector('[data-remainder]')).toHaveTextContent('上一次卖出后剩余 0.00000989 BTC（低于交易所最小单位），保留在持仓中，随下一轮一起卖出。');
+    const events = screen.getByRole('list', { name: '任务日志' });
+    expect(within(events).getByText('连续出错 8 次，机器人已暂停')).toBeInTheDocument();
+    expect(within(events).getByText('处理此任务时出错，稍后自动重试：disk full')).toBeInTheDocument();
+    expect(within(events).getByText('卖出成交 101.50，收益 +0.15 USDT；余量 0.00000989 低于交易所最小单位，留待下一轮卖出')).toBeInTheDocument();
+
+    await userEvent.click(screen.getAllByRole('button', { name: '平仓' })[0]!);
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '平仓' }));
+    expect(await screen.findByText('已按市价平仓，任务已停止。余量 0.00000989 BTC 低于交易所最小单位，保留在任务中。')).toBeInTheDocument();
+  });
+
   it('says why a replenish is refused', async () => {
     const app = await renderApp('/trade/detail/t-1', api({ 'POST /api/trade/action': () => fail(14000, 'no position to replenish') }));
     await userEvent.click(await screen.findByRole('button', { name: '立即补仓' }));
@@ -270,7 +341,7 @@ describe('order history', () => {
     expect(document.querySelector('[data-task-id="t-1"]')).not.toBeNull();
     const table = await screen.findByRole('table', { name: '任务订单' });
     await within(table).findByText('第 1 档补仓');
-    expect(query(lastRequest(app.server.requests, '/api/trade/order-history'))).toEqual({ taskId: 't-1', page: '1', pageSize: '20' });
+    expect(query(lastRequest(app.server.requests, '/api/trade/order-history'))).toEqual({ taskId: 't-1', page: '1', pageSize: '20', sort: 'createdAt', order: 'DESC' });
 
     const row = (id: string) => table.querySelector(`[data-order="${id}"]`) as HTMLElement;
     const cells = (id: string) => [...row(id).querySelectorAll('td')].map((td) => td.textContent);
@@ -280,10 +351,10 @@ describe('order history', () => {
     expect(screen.getByRole('link', { name: 'BTC/USDT · 练手账户 的订单' })).toHaveAttribute('href', '/trade/detail/t-1');
 
     await userEvent.click(screen.getByRole('button', { name: /下一页/ }));
-    await waitFor(() => expect(query(lastRequest(app.server.requests, '/api/trade/order-history'))).toEqual({ taskId: 't-1', page: '2', pageSize: '20' }));
+    await waitFor(() => expect(query(lastRequest(app.server.requests, '/api/trade/order-history'))).toEqual({ taskId: 't-1', page: '2', pageSize: '20', sort: 'createdAt', order: 'DESC' }));
 
     await userEvent.click(screen.getByRole('button', { name: '卖出' }));
-    await waitFor(() => expect(query(lastRequest(app.server.requests, '/api/trade/order-history'))).toEqual({ taskId: 't-1', side: 'sell', page: '1', pageSize: '20' }));
+    await waitFor(() => expect(query(lastRequest(app.server.requests, '/api/trade/order-history'))).toEqual({ taskId: 't-1', side: 'sell', page: '1', pageSize: '20', sort: 'createdAt', order: 'DESC' }));
     await waitFor(() => expect(table.querySelectorAll('[data-order]')).toHaveLength(1));
   });
 
@@ -296,7 +367,7 @@ describe('order history', () => {
     const table = await screen.findByRole('table', { name: '全部订单' });
     expect(await within(table).findByRole('link', { name: 'BTC/USDT' })).toHaveAttribute('href', '/trade/detail/t-1');
     expect(within(table).getByText('失败 · 低于交易所最低下单金额')).toBeInTheDocument();
-    expect(query(lastRequest(app.server.requests, '/api/trade/order-history'))).toEqual({ page: '1', pageSize: '20' });
+    expect(query(lastRequest(app.server.requests, '/api/trade/order-history'))).toEqual({ page: '1', pageSize: '20', sort: 'createdAt', order: 'DESC' });
   });
 });
 

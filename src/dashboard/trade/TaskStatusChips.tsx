@@ -12,11 +12,12 @@ const STATE_COLOR: Record<TaskState, ChipProps['color']> = {
 };
 
 /** What the robot is doing (phase, stopped or finished) and whether it may replenish. */
-export const TaskStatusChips = ({ task }: { task: Pick<TradeTask, 'finished' | 'running' | 'phase' | 'status'> }) => {
+export const TaskStatusChips = ({ task }: { task: Pick<TradeTask, 'finished' | 'running' | 'phase' | 'status' | 'attention'> }) => {
   const translate = useTranslate();
   const state = taskState(task);
   return (
     <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 0.75 }}>
+      {task.attention && !task.finished && <Chip size="small" color="error" label={translate('tasks.phase.attention')} data-attention={task.attention.reason} />}
       <Chip size="small" color={STATE_COLOR[state]} label={translate(`tasks.phase.${state}`)} data-state={state} />
       {!task.finished && (
         <Chip

@@ -12,31 +12,30 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import { useQuery } from '@tanstack/react-query';
 import Big from 'big.js';
-import { useDataProvider, useGetList, useTranslate } from 'react-admin';
+import { useGetList, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import type { ExchangeAccount } from '../../api/exchange';
 import { maxCycleFunds, type StrategyTemplate } from '../../api/strategy';
 import type { ReplenishStatus } from '../../api/types';
-import type { AppDataProvider } from '../../dataProvider/dataProvider';
+import { BacktestLauncher } from '../backtest/BacktestLauncher';
+import { sectionSx as section } from '../kit/Section';
 import { Screen } from '../layout/Screen';
+import { useSystemTemplates } from '../strategy/api';
 import { templateLabel } from '../strategy/strategyText';
 import { pairId, useWizardDraft, wizardDraft } from './wizard/draftStore';
 import { useWizardSubmit } from './wizard/useWizardSubmit';
 
-const section = { p: { xs: 2, md: 3 }, minWidth: 0 } as const;
 const DECIMAL = /^\d+(\.\d+)?$/;
 
 /** The trade wizard (`/trade/add`): every field edits the draft, which session storage keeps. */
 export const TradeAddPage = () => {
   const translate = useTranslate();
-  const dataProvider = useDataProvider<AppDataProvider>();
   const draft = useWizardDraft();
   const { create } = useWizardSubmit();
   const accounts = useGetList<ExchangeAccount & { id: string }>('exchange', { pagination: { page: 1, perPage: 100 }, sort: { field: 'createdAt', order: 'ASC' } });
   const mine = useGetList<StrategyTemplate>('strategy', { pagination: { page: 1, perPage: 100 } });
-  const system = useQuery({ queryKey: ['strategy', 'config-templates'], queryFn: ({ signal }) => dataProvider.tradeConfigTemplates(signal) });
+  const system = useSystemTemplates();
   const templates = [...(mine.data ?? []), ...(system.data ?? [])];
   const template = templates.find((t) => t.id === draft.selectedTemplate);
   const amountOk = DECIMAL.test(String(draft.firstOrderAmount).trim()) && Number(draft.firstOrderAmount) > 0;
@@ -160,6 +159,18 @@ export const TradeAddPage = () => {
                 {' · '}
                 {translate('strategy.levelCount', { count: template.levels.length })}
               </Typography>
+            )}
+            {template && (
+              <BacktestLauncher
+                settings={template}
+                defaults={{
+                  symbol: draft.selectedPairs[0] ? pairId(draft.selectedPairs[0]) : undefined,
+                  firstOrderAmount: String(draft.firstOrderAmount).trim(),
+                  firstOrderMultiple: draft.firstOrderLeverage,
+                  cycleCount: draft.cycleTimes,
+                  exchange: accounts.data?.find((a) => a.id === draft.selectedApi)?.exchange,
+                }}
+              />
             )}
             {perPair && draft.selectedPairs.length > 0 && (
               <Alert severity="info" icon={false}>

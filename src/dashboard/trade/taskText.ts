@@ -4,8 +4,6 @@ import { UNLIMITED_CYCLES } from '../../api/defaults';
 import type { TaskEvent, TradeOrder, TradeTask } from '../../api/trade';
 import { isApiError } from '../../dataProvider/ApiError';
 
-/** Tasks, their figures and their orders refresh this often while a page shows them. */
-export const TASK_REFRESH_MS = 5_000;
 
 /** Decimal strings as the pages show them; the values themselves stay exact decimals. */
 const formatWith = (value: string | null | undefined, locale: string, min: number, max: number) => {
@@ -100,14 +98,21 @@ export const eventText = (event: TaskEvent, translate: Translate, locale: string
         price: formatPrice(text(data.price), locale),
       });
     case 'sold':
-    case 'stop_loss':
-      return translate(`tasks.event.${event.kind}`, { price: formatPrice(text(data.price), locale), profit: formatSigned(text(data.profit), locale) });
+    case 'stop_loss': {
+      const values = { price: formatPrice(text(data.price), locale), profit: formatSigned(text(data.profit), locale) };
+      // What the sale left below the exchange's step is named: it stays for the next cycle.
+      if (event.kind === 'sold' && Number(data.remainder ?? 0) > 0) return translate('tasks.event.soldRemainder', { ...values, remainder: formatQuantity(text(data.remainder), locale) });
+      return translate(`tasks.event.${event.kind}`, values);
+    }
     case 'cycle_complete':
       return translate('tasks.event.cycle_complete', { cycle: text(data.cycle), profit: formatSigned(text(data.profit), locale) });
     case 'replenish_touched':
       return translate('tasks.event.replenish_touched', { level: text(data.level) });
     case 'error':
+      if (data.reason === 'engine_error') return translate('tasks.event.engineError', { message: text(data.message) });
       return translate('tasks.event.error', { reason: errorReasonText(data, translate) });
+    case 'paused':
+      return translate('tasks.event.paused', { failures: text(data.failures) });
     case 'created':
     case 'started':
     case 'updated':
@@ -116,6 +121,7 @@ export const eventText = (event: TaskEvent, translate: Translate, locale: string
     case 'cycle_wait':
     case 'fuel_empty':
     case 'finished':
+    case 'resumed':
       return translate(`tasks.event.${event.kind}`);
     default:
       return translate('tasks.event.unknown', { kind: event.kind });
@@ -126,7 +132,8 @@ export type EventTone = 'success' | 'error' | 'warning' | 'info' | 'default';
 
 /** The dot beside an event: a sale or a cycle's end is green or red by its profit. */
 export const eventTone = ({ kind, data }: Pick<TaskEvent, 'kind' | 'data'>): EventTone => {
-  if (kind === 'error' || kind === 'stop_loss') return 'error';
+  if (kind === 'error' || kind === 'stop_loss' || kind === 'paused') return 'error';
+  if (kind === 'resumed') return 'success';
   if (kind === 'sold' || kind === 'cycle_complete') return Number(data?.profit ?? 0) < 0 ? 'error' : 'success';
   if (kind === 'take_profit_armed') return 'success';
   if (kind === 'cycle_started' || kind === 'replenished') return 'info';
@@ -143,7 +150,9 @@ export const refusalText = (error: unknown, translate: Translate) => {
     const data = error.data as Record<string, unknown>;
     const reason = typeof data.reason === 'string' ? data.reason : null;
     if (reason) {
-      const explained = translate(`tasks.refusal.${reason}`, { ...data, _: '' });
+      // A ladder whose sale (not a buy) is below the exchange's minimum has its own explanation.
+      const key = reason === 'below_min_order' && data.side === 'sell' ? 'below_min_order_sell' : reason;
+      const explained = translate(`tasks.refusal.${key}`, { ...data, _: '' });
       if (explained) return explained;
     }
   }

@@ -1,7 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
-import { useDataProvider } from 'react-admin';
-import type { AppDataProvider } from '../../dataProvider/dataProvider';
+import { useEffect, useMemo, useState } from 'react';
+import { useCoinPrices } from './api';
 import type { PricePoint } from './chartGeometry';
 
 export const PRICE_POLL_MS = 2_000;
@@ -14,15 +12,9 @@ export const MAX_PRICE_POINTS = 300;
  * page opens).
  */
 export const useLivePrices = (exchangeId: string | undefined, symbol: string | undefined) => {
-  const dataProvider = useDataProvider<AppDataProvider>();
   const [points, setPoints] = useState<PricePoint[]>([]);
-  const price = useQuery({
-    queryKey: ['trade', 'coin-price', exchangeId, symbol],
-    queryFn: () => dataProvider.tradeCoinPrice({ exchangeId, coins: [symbol!] }),
-    enabled: Boolean(exchangeId && symbol),
-    refetchInterval: PRICE_POLL_MS,
-    refetchIntervalInBackground: false,
-  });
+  const symbols = useMemo(() => (symbol ? [symbol] : []), [symbol]);
+  const price = useCoinPrices(exchangeId, symbols, PRICE_POLL_MS);
 
   const last = symbol ? price.data?.[symbol] : undefined;
   const at = price.dataUpdatedAt;

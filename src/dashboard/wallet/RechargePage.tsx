@@ -1,14 +1,16 @@
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import { Alert, Box, Button, Chip, Paper, Skeleton, Stack, TextField, Typography } from '@mui/material';
-import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
-import { useDataProvider, useNotify, useTranslate } from 'react-admin';
+import { useCopy } from '../kit/copy';
+import { useTranslate } from 'react-admin';
 import type { RechargePayload } from '../../api/wallet';
-import type { AppDataProvider } from '../../dataProvider/dataProvider';
 import { Screen } from '../layout/Screen';
-import { ActionError, AmountField, LoadError, MovementList, SubmitButton, mono, section } from './parts';
+import { LoadError } from '../kit/LoadError';
+import { sectionSx as section } from '../kit/Section';
+import { useApi, useDepositAddress } from './api';
+import { ActionError, AmountField, MovementList, SubmitButton, mono } from './parts';
 import { useWalletAction } from './useWalletAction';
-import { ASSET_PLACES, TX_HASH, checkAmount, retryTransient } from './walletText';
+import { ASSET_PLACES, TX_HASH, checkAmount } from './walletText';
 
 const TX_HASH_MAX = 80;
 
@@ -40,22 +42,8 @@ const AddressQr = ({ address, label }: { address: string; label: string }) => {
 
 const DepositAddressCard = () => {
   const translate = useTranslate();
-  const notify = useNotify();
-  const dataProvider = useDataProvider<AppDataProvider>();
-  const address = useQuery({
-    queryKey: ['wallet', 'deposit-address'],
-    queryFn: ({ signal }) => dataProvider.walletDepositAddress(signal),
-    retry: retryTransient,
-    staleTime: Infinity,
-  });
-  const copy = async (text: string) => {
-    try {
-      await navigator.clipboard.writeText(text);
-      notify(translate('wallet.recharge.copied'), { type: 'success' });
-    } catch {
-      notify(translate('wallet.recharge.copyFailed'), { type: 'warning' });
-    }
-  };
+  const address = useDepositAddress();
+  const copy = useCopy('wallet.recharge.copied', 'wallet.recharge.copyFailed');
   return (
     <Paper sx={section} data-section="deposit-address">
       <Typography variant="h6" component="h2" sx={{ fontWeight: 600, mb: 1.5 }}>
@@ -90,7 +78,7 @@ const DepositAddressCard = () => {
 /** The form that tells us about a deposit sent to the address: it waits for an operator's confirmation. */
 const RechargeForm = () => {
   const translate = useTranslate();
-  const dataProvider = useDataProvider<AppDataProvider>();
+  const dataProvider = useApi();
   const [amount, setAmount] = useState('');
   const [txHash, setTxHash] = useState('');
   const [amountError, setAmountError] = useState<string | null>(null);

@@ -18,14 +18,13 @@ import {
   useMediaQuery,
   type Theme,
 } from '@mui/material';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useDataProvider, useLocaleState, useTranslate } from 'react-admin';
+import { useLocaleState, useTranslate } from 'react-admin';
 import { useSearchParams } from 'react-router-dom';
 import type { Asset, LedgerKind, LedgerRecord } from '../../api/wallet';
-import type { AppDataProvider } from '../../dataProvider/dataProvider';
 import { Screen } from '../layout/Screen';
-import { LoadError } from './parts';
-import { KINDS_BY_ASSET, WALLET_REFRESH_MS, amountColor, browserTimeZone, detailText, formatAmount, formatDateTime, retryTransient } from './walletText';
+import { LoadError } from '../kit/LoadError';
+import { useRecords } from './api';
+import { KINDS_BY_ASSET, amountColor, detailText, formatAmount, formatDateTime } from './walletText';
 
 const ROWS_PER_PAGE = [10, 20, 50];
 const DEFAULT_PAGE_SIZE = 20;
@@ -109,7 +108,6 @@ const RecordTable = ({ records }: { records: LedgerRecord[] }) => {
  */
 const RecordsScreen = ({ asset, titleKey }: { asset: Asset; titleKey: string }) => {
   const translate = useTranslate();
-  const dataProvider = useDataProvider<AppDataProvider>();
   const isPhone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
   const [params, setParams] = useSearchParams();
   const kinds = KINDS_BY_ASSET[asset];
@@ -137,15 +135,7 @@ const RecordsScreen = ({ asset, titleKey }: { asset: Asset; titleKey: string }) 
       { replace: true },
     );
 
-  const query = { asset, kind: kind || undefined, from: from || undefined, to: to || undefined, timeZone: browserTimeZone(), page, pageSize };
-  const records = useQuery({
-    queryKey: ['wallet', 'records', query],
-    queryFn: ({ signal }) => dataProvider.walletRecords(query, signal),
-    retry: retryTransient,
-    enabled: !badRange,
-    placeholderData: keepPreviousData,
-    refetchInterval: page === 1 ? WALLET_REFRESH_MS : false,
-  });
+  const records = useRecords({ asset, kind: kind || undefined, from: from || undefined, to: to || undefined, page, pageSize }, !badRange);
   const rows = records.data?.list ?? [];
   const filtered = kind !== '' || from !== '' || to !== '';
 

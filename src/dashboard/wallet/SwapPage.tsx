@@ -1,11 +1,13 @@
 import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
 import { Alert, Box, MenuItem, Paper, Skeleton, Stack, TextField, Typography } from '@mui/material';
 import { useState, type FormEvent } from 'react';
-import { useDataProvider, useLocaleState, useTranslate } from 'react-admin';
+import { useLocaleState, useTranslate } from 'react-admin';
 import type { Asset, SwapPayload, SwapRate } from '../../api/wallet';
-import type { AppDataProvider } from '../../dataProvider/dataProvider';
 import { Screen } from '../layout/Screen';
-import { ActionError, AmountField, AvailableHint, LoadError, SubmitButton, balanceOf, section, useBalances, useWalletConfig } from './parts';
+import { LoadError } from '../kit/LoadError';
+import { sectionSx as section } from '../kit/Section';
+import { useApi, useBalances, useWalletConfig } from './api';
+import { ActionError, AmountField, AvailableHint, SubmitButton, balanceOf } from './parts';
 import { useWalletAction } from './useWalletAction';
 import { ASSET_PLACES, checkAmount, formatAmount, swapPreview, swapStep } from './walletText';
 
@@ -15,7 +17,7 @@ const pairId = (rate: Pick<SwapRate, 'from' | 'to'>) => `${rate.from}-${rate.to}
 export const SwapPage = () => {
   const translate = useTranslate();
   const [locale] = useLocaleState();
-  const dataProvider = useDataProvider<AppDataProvider>();
+  const dataProvider = useApi();
   const config = useWalletConfig();
   const balances = useBalances();
   const rates = config.data?.swapRates ?? [];

@@ -1,14 +1,15 @@
 import InfoIcon from '@mui/icons-material/InfoOutlined';
 import { Alert, Box, Chip, Paper, Stack, TextField, Typography } from '@mui/material';
-import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { Confirm, useDataProvider, useLocaleState, useTranslate } from 'react-admin';
+import { Confirm, useLocaleState, useTranslate } from 'react-admin';
 import { ErrorCode } from '../../api/errors';
 import type { CommunityMember } from '../../api/member';
 import type { Asset, LedgerRecord } from '../../api/wallet';
-import type { AppDataProvider } from '../../dataProvider/dataProvider';
 import { Screen } from '../layout/Screen';
-import { ActionError, AmountField, AvailableHint, LoadError, SubmitButton, balanceOf, section, useBalances, useWalletConfig } from './parts';
+import { LoadError } from '../kit/LoadError';
+import { sectionSx as section } from '../kit/Section';
+import { useApi, useBalances, useDownline, useWalletConfig } from './api';
+import { ActionError, AmountField, AvailableHint, SubmitButton, balanceOf } from './parts';
 import { useWalletAction } from './useWalletAction';
 import { ASSET_PLACES, checkAmount, formatAmount } from './walletText';
 
@@ -132,7 +133,7 @@ const SendForm = ({
 /** `/profile/wallet/transfer`: USDT to another user, by email or user id. */
 export const TransferPage = () => {
   const translate = useTranslate();
-  const dataProvider = useDataProvider<AppDataProvider>();
+  const dataProvider = useApi();
   const config = useWalletConfig();
   return (
     <Screen titleKey="page.transfer">
@@ -159,13 +160,7 @@ const PICKER_SIZE = 20;
 /** Members of the user's team to pick as recipient (when the community call answers). */
 const DownlinePicker = ({ pick }: { pick: (to: string) => void }) => {
   const translate = useTranslate();
-  const dataProvider = useDataProvider<AppDataProvider>();
-  const team = useQuery({
-    queryKey: ['wallet', 'downline'],
-    queryFn: ({ signal }) => dataProvider.inviteCommunity({ scope: 'team', page: 1, pageSize: PICKER_SIZE }, signal),
-    retry: false,
-    staleTime: 60_000,
-  });
+  const team = useDownline(PICKER_SIZE);
   const members: CommunityMember[] = team.data?.list ?? [];
   if (members.length === 0) return null;
   return (
@@ -192,7 +187,7 @@ const DownlinePicker = ({ pick }: { pick: (to: string) => void }) => {
 /** `/profile/wallet/points-transfer`: points to a member of one's own down-line only. */
 export const PointsTransferPage = () => {
   const translate = useTranslate();
-  const dataProvider = useDataProvider<AppDataProvider>();
+  const dataProvider = useApi();
   return (
     <Screen titleKey="page.pointsTransfer">
       <SendForm

@@ -7,15 +7,16 @@ import SendIcon from '@mui/icons-material/SendOutlined';
 import StarsIcon from '@mui/icons-material/StarsOutlined';
 import SwapHorizIcon from '@mui/icons-material/SwapHoriz';
 import { Box, Button, Link as MuiLink, Paper, Skeleton, Stack, Typography } from '@mui/material';
-import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { useDataProvider, useLocaleState, useTranslate } from 'react-admin';
+import { useLocaleState, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
-import { ASSETS, type Asset, type AssetBalance, type Deposit, type Withdrawal } from '../../api/wallet';
-import type { AppDataProvider } from '../../dataProvider/dataProvider';
+import { ASSETS, type Asset, type AssetBalance } from '../../api/wallet';
 import { Screen } from '../layout/Screen';
-import { LoadError, MovementRow, balanceOf, section, useBalances } from './parts';
-import { RECORDS_PATH, WALLET_REFRESH_MS, formatAmount, isPositive, retryTransient } from './walletText';
+import { LoadError } from '../kit/LoadError';
+import { sectionSx as section } from '../kit/Section';
+import { useBalances, useRecentMovements } from './api';
+import { MovementRow, balanceOf } from './parts';
+import { RECORDS_PATH, formatAmount, isPositive } from './walletText';
 
 const BalanceCard = ({ asset, balance }: { asset: Asset; balance: AssetBalance | undefined }) => {
   const translate = useTranslate();
@@ -68,25 +69,7 @@ const RECENT = 5;
 /** The latest deposits and withdrawals, newest first, with their status (pending ones first of all). */
 const RecentMovements = () => {
   const translate = useTranslate();
-  const dataProvider = useDataProvider<AppDataProvider>();
-  const recent = useQuery({
-    queryKey: ['wallet', 'recent'],
-    queryFn: async ({ signal }) => {
-      const [deposits, withdrawals] = await Promise.all([
-        dataProvider.walletDeposits({ page: 1, pageSize: RECENT }, signal),
-        dataProvider.walletWithdrawals({ page: 1, pageSize: RECENT }, signal),
-      ]);
-      const rows: { kind: 'deposit' | 'withdrawal'; item: Deposit | Withdrawal }[] = [
-        ...deposits.list.map((item) => ({ kind: 'deposit' as const, item })),
-        ...withdrawals.list.map((item) => ({ kind: 'withdrawal' as const, item })),
-      ];
-      return rows
-        .sort((a, b) => Number(b.item.status === 'pending') - Number(a.item.status === 'pending') || b.item.createdAt.localeCompare(a.item.createdAt))
-        .slice(0, RECENT);
-    },
-    refetchInterval: WALLET_REFRESH_MS,
-    retry: retryTransient,
-  });
+  const recent = useRecentMovements(RECENT);
   return (
     <Paper sx={section} data-section="recent">
       <Typography variant="h6" component="h2" sx={{ fontWeight: 600 }}>

@@ -1,11 +1,13 @@
 import { Box, Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Paper, Stack, TextField, Typography } from '@mui/material';
 import { useState, type FormEvent } from 'react';
-import { useDataProvider, useLocaleState, useTranslate } from 'react-admin';
+import { useLocaleState, useTranslate } from 'react-admin';
 import { ErrorCode } from '../../api/errors';
 import type { WithdrawPayload } from '../../api/wallet';
-import type { AppDataProvider } from '../../dataProvider/dataProvider';
 import { Screen } from '../layout/Screen';
-import { ActionError, AmountField, AvailableHint, LoadError, MovementList, SubmitButton, balanceOf, section, useBalances, useWalletConfig } from './parts';
+import { LoadError } from '../kit/LoadError';
+import { sectionSx as section } from '../kit/Section';
+import { useApi, useBalances, useWalletConfig } from './api';
+import { ActionError, AmountField, AvailableHint, MovementList, SubmitButton, balanceOf } from './parts';
 import { useWalletAction } from './useWalletAction';
 import { ASSET_PLACES, checkAmount, formatAmount, looksLikeAddress, withdrawHold } from './walletText';
 
@@ -26,7 +28,7 @@ const SummaryLine = ({ label, value, strong = false, name }: { label: string; va
 export const WithdrawPage = () => {
   const translate = useTranslate();
   const [locale] = useLocaleState();
-  const dataProvider = useDataProvider<AppDataProvider>();
+  const dataProvider = useApi();
   const balances = useBalances();
   const config = useWalletConfig();
   const [address, setAddress] = useState('');

@@ -14,54 +14,20 @@ import {
   useMediaQuery,
   type Theme,
 } from '@mui/material';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { useDataProvider, useLocaleState, useTranslate } from 'react-admin';
-import type { Page } from '../../api/types';
+import { useLocaleState, useTranslate } from 'react-admin';
 import type { Asset, AssetBalance, Deposit, Withdrawal } from '../../api/wallet';
-import type { AppDataProvider } from '../../dataProvider/dataProvider';
 import type { WalletActionError } from './useWalletAction';
-import { STATUS_COLOR, WALLET_REFRESH_MS, formatAmount, formatDateTime, retryTransient } from './walletText';
+import { LoadError } from '../kit/LoadError';
+import { sectionSx } from '../kit/Section';
+import { useMovements } from './api';
+import { STATUS_COLOR, formatAmount, formatDateTime } from './walletText';
 
-export const section = { p: { xs: 2, md: 3 }, minWidth: 0 } as const;
 export const mono = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', overflowWrap: 'anywhere' } as const;
-
-export const useBalances = () => {
-  const dataProvider = useDataProvider<AppDataProvider>();
-  return useQuery({
-    queryKey: ['wallet', 'balances'],
-    queryFn: ({ signal }) => dataProvider.walletBalances(signal),
-    retry: retryTransient,
-    refetchInterval: WALLET_REFRESH_MS,
-  });
-};
-
-export const useWalletConfig = () => {
-  const dataProvider = useDataProvider<AppDataProvider>();
-  return useQuery({ queryKey: ['wallet', 'config'], queryFn: ({ signal }) => dataProvider.walletConfig(signal), staleTime: 60_000, retry: retryTransient });
-};
 
 /** The balance of one asset, "0" held and available while it is not known or the asset has none. */
 export const balanceOf = (balances: AssetBalance[] | undefined, asset: Asset): AssetBalance | undefined =>
   balances ? (balances.find((b) => b.asset === asset) ?? { asset, available: '0', held: '0' }) : undefined;
-
-/** A load that failed: its text and a retry. */
-export const LoadError = ({ error, onRetry }: { error: unknown; onRetry: () => void }) => {
-  const translate = useTranslate();
-  return (
-    <Alert
-      severity="error"
-      sx={{ mb: 2 }}
-      action={
-        <Button color="inherit" size="small" onClick={onRetry}>
-          {translate('wallet.retry')}
-        </Button>
-      }
-    >
-      {error instanceof Error ? error.message : translate('error.fallback')}
-    </Alert>
-  );
-};
 
 /** The refusal of a submit, under its form. */
 export const ActionError = ({ error }: { error: WalletActionError | null }) =>
@@ -190,20 +156,12 @@ const ROWS_PER_PAGE = [10, 20, 50];
 /** The user's deposits or withdrawals, newest first, paged. */
 export const MovementList = ({ kind, title }: { kind: 'deposit' | 'withdrawal'; title: string }) => {
   const translate = useTranslate();
-  const dataProvider = useDataProvider<AppDataProvider>();
   const isPhone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
   const [page, setPage] = useState(0);
   const [pageSize, setPageSize] = useState(10);
-  const query = { page: page + 1, pageSize };
-  const list = useQuery<Page<Deposit | Withdrawal>>({
-    queryKey: ['wallet', kind, query],
-    queryFn: ({ signal }) => (kind === 'deposit' ? dataProvider.walletDeposits(query, signal) : dataProvider.walletWithdrawals(query, signal)),
-    placeholderData: keepPreviousData,
-    refetchInterval: page === 0 ? WALLET_REFRESH_MS : false,
-    retry: retryTransient,
-  });
+  const list = useMovements(kind, page + 1, pageSize);
   return (
-    <Paper sx={{ ...section, pb: 0 }} data-section={`${kind}-list`}>
+    <Paper sx={{ ...sectionSx, pb: 0 }} data-section={`${kind}-list`}>
       <Typography variant="h6" component="h2" sx={{ fontWeight: 600 }}>
         {title}
       </Typography>

@@ -3,9 +3,6 @@ import type { TranslateFunction as Translate } from 'react-admin';
 import type { Asset, DepositStatus, LedgerKind, SwapRate, WithdrawalStatus } from '../../api/wallet';
 import { isApiError } from '../../dataProvider/ApiError';
 
-/** Balances and lists refresh this often while a wallet page shows them. */
-export const WALLET_REFRESH_MS = 15_000;
-
 /** Most decimal places an amount of each asset may have when typed (activation cards are whole). */
 export const ASSET_PLACES: Record<Asset, number> = { USDT: 8, CARD: 0, POINTS: 8, FUEL: 8 };
 
@@ -103,15 +100,6 @@ export const isPositive = (value: string | null | undefined) => value !== null &
 export const formatDateTime = (iso: string, locale: string) =>
   new Intl.DateTimeFormat(locale, { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hour12: false }).format(new Date(iso));
 
-/** The browser's time zone, as the records and profit calls take it. */
-export const browserTimeZone = () => {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'Asia/Shanghai';
-  } catch {
-    return 'Asia/Shanghai';
-  }
-};
-
 export const STATUS_COLOR: Record<DepositStatus | WithdrawalStatus, 'warning' | 'success' | 'error'> = {
   pending: 'warning',
   confirmed: 'success',
@@ -131,7 +119,3 @@ export const detailText = (detail: Record<string, string>, translate: Translate)
     .filter(([, value]) => value !== '' && value !== null && value !== undefined)
     .map(([key, value]) => `${translate(`wallet.detail.${key}`, { _: key })}: ${value}`)
     .join(' · ');
-
-/** Queries retry what may pass on a second try (no answer, a gateway error), never a refusal of the server. */
-export const retryTransient = (failureCount: number, error: Error) =>
-  failureCount < 2 && isApiError(error) && (error.kind === 'network' || error.kind === 'timeout' || error.kind === 'http');

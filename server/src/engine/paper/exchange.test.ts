@@ -135,6 +135,23 @@ describe('market orders', () => {
     expect(o.fee).toEqual({ currency: 'BTC', cost: '0', rate: '0' });
     expect(exchange.fetchBalance('alice').free.BTC).toBe('0.001');
   });
+
+  it('charges a buy fee in the quote on top of the cost when fees are taken in the quote', () => {
+    const script = scriptedFeed();
+    script.set(BTC, '89990.00', '90010.00');
+    const exchange = createPaperExchange({ market: script.feed, feeAsset: 'quote', balances: { alice: { USDT: '1000', BTC: '0.1' } } });
+    const buy = exchange.createOrder(order({ cost: '100' }));
+    // 0.00111 BTC for 99.9111 USDT, the whole amount received; the fee 0.0999111 USDT comes on top.
+    expect(buy).toMatchObject({ amount: '0.00111', cost: '99.9111', fee: { currency: 'USDT', cost: '0.0999111' } });
+    expect(exchange.fetchBalance('alice').free).toEqual({ BTC: '0.10111', USDT: '899.9889889' });
+    // Sells pay in the quote they receive, as before.
+    const sell = exchange.createOrder(order({ side: 'sell', amount: '0.1' }));
+    expect(sell).toMatchObject({ cost: '8999', fee: { currency: 'USDT', cost: '8.999' } });
+    // A buy must cover its fee too: 899.9889889 USDT buys no 899.99 USDT of BTC with its fee.
+    const poor = createPaperExchange({ market: script.feed, feeAsset: 'quote', balances: { bob: { USDT: '90.01' } } });
+    expect(failureOf(() => poor.createOrder(order({ accountId: 'bob', amount: '0.001' })))).toMatchObject({ kind: 'insufficient_funds', required: '90.10001' });
+    expect(() => createPaperExchange({ market: script.feed, feeAsset: 'bnb' as never })).toThrow(RangeError);
+  });
 });
 
 describe('limit orders', () => {

@@ -19,7 +19,9 @@
  * (you receive filled - fee); a sell pays `cost * feeRate` in the quote asset
  * (you receive cost - fee). The fee is rounded UP to 8 decimals, like the
  * balances of real exchanges; `cost` itself is exact (tick x step has at most
- * 8 decimals on every listed market).
+ * 8 decimals on every listed market). With `feeAsset: 'quote'` (exchanges
+ * that charge every fee in the quote) a buy pays `cost * feeRate` in the quote
+ * on top of its cost and receives its whole amount; sells are unchanged.
  */
 import Big from 'big.js';
 import type { DecimalString } from '../../../../src/api/types';
@@ -132,10 +134,14 @@ const refuse = (failure: PaperFailure): never => {
 /** What the exchange needs of a market: the simulated one, or a scripted one in tests. */
 export type PaperPriceFeed = Pick<SimulatedMarket, 'markets' | 'market' | 'now' | 'bestPrices' | 'ticker'>;
 
+export type FeeAsset = 'received' | 'quote';
+
 export interface PaperExchangeOptions {
   market: PaperPriceFeed;
   /** Taker and maker fee, a fraction: '0.001' is 0.1 %. */
   feeRate?: DecimalString;
+  /** Where the fee is charged: in the asset the order receives (default), or always in the quote. */
+  feeAsset?: FeeAsset;
   /** Starting free balances: accountId -> asset -> amount. */
   balances?: Record<string, Record<string, DecimalString>>;
 }
@@ -163,6 +169,25 @@ export interface PaperExchange {
   /** Fills the resting limit orders the market now crosses, oldest first; call it after each market tick. Returns them. */
   onTick(): PaperOrder[];
 }
+
+/** A paper market as ccxt's market structure (trimmed), with the exchange's fee. */
+export const paperMarketInfo = (spec: PaperMarket, feeRate: DecimalString): PaperMarketInfo => ({
+  id: `${spec.base}${spec.quote}`,
+  symbol: spec.symbol,
+  base: spec.base,
+  quote: spec.quote,
+  type: 'spot',
+  spot: true,
+  active: true,
+  taker: feeRate,
+  maker: feeRate,
+  precision: { amount: spec.amountStep, price: spec.tickSize },
+  limits: {
+    amount: { min: spec.minAmount, max: null },
+    price: { min: spec.tickSize, max: null },
+    cost: { min: spec.minCost, max: null },
+  },
+});
 
 /** Fees are rounded up to the 8 decimals exchanges keep balances in. */
 const FEE_DECIMALS = 8;
@@ -198,9 +223,12 @@ const positive = (value: unknown, reason: InvalidOrderReason): Big => {
   return number;
 };
 
-export const createPaperExchange = ({ market, feeRate = '0.001', balances = {} }: PaperExchangeOptions): PaperExchange => {
+export const createPaperExchange = ({ market, feeRate = '0.001', feeAsset = 'received', balances = {} }: PaperExchangeOptions): PaperExchange => {
   if (!isDecimalString(feeRate) || new Big(feeRate).gte(1)) throw new RangeError('feeRate must be a decimal in [0, 1)');
+  if (feeAsset !== 'received' && feeAsset !== 'quote') throw new RangeError("feeAsset must be 'received' or 'quote'");
   const rate = new Big(feeRate);
+  /** The quote fee a buy of this value pays on top of it; 0 when buys pay in the base they receive. */
+  const buyQuoteFee = (value: Big): Big => (feeAsset === 'quote' ? value.times(rate).round(FEE_DECIMALS, Big.roundUp) : new Big(0));
 
   const wallets = new Map<string, Map<string, Wallet>>();
   const orders = new Map<string, OrderRecord>(); // insertion order = creation order
@@ -256,7 +284,12 @@ export const createPaperExchange = ({ market, feeRate = '0.001', balances = {} }
     const { accountId, market: spec, order } = record;
     const amount = new Big(order.amount);
     const cost = amount.times(price);
-    if (order.side === 'buy') {
+    if (order.side === 'buy' && feeAsset === 'quote') {
+      const fee = buyQuoteFee(cost);
+      adjust(accountId, spec.quote, reserved.minus(cost).minus(fee), reserved.neg());
+      adjust(accountId, spec.base, amount, new Big(0));
+      order.fee = { currency: spec.quote, cost: plain(fee), rate: feeRate };
+    } else if (order.side === 'buy') {
       const fee = smaller(amount.times(rate).round(FEE_DECIMALS, Big.roundUp), amount);
       adjust(accountId, spec.quote, reserved.minus(cost), reserved.neg());
       adjust(accountId, spec.base, amount.minus(fee), new Big(0));
@@ -320,10 +353,11 @@ export const createPaperExchange = ({ market, feeRate = '0.001', balances = {} }
     const notional = amount.times(price);
     if (notional.lt(spec.minCost)) return refuse({ kind: 'invalid_order', reason: 'below_min_cost' });
 
-    // A buy must cover its value at its own price (a market buy's price is the ask);
-    // a sell must hold its amount. Fees come out of what the order receives.
+    // A buy must cover its value at its own price (a market buy's price is the ask),
+    // and a fee charged in the quote; a sell must hold its amount. Other fees come
+    // out of what the order receives.
     const needAsset = side === 'buy' ? spec.quote : spec.base;
-    const need = side === 'buy' ? notional : amount;
+    const need = side === 'buy' ? notional.plus(buyQuoteFee(notional)) : amount;
     const available = freeOf(accountId, needAsset);
     if (available.lt(need)) {
       return refuse({ kind: 'insufficient_funds', asset: needAsset, required: plain(need), available: plain(available) });
@@ -348,7 +382,7 @@ export const createPaperExchange = ({ market, feeRate = '0.001', balances = {} }
       remaining: atStep(amount, spec.amountStep),
       cost: '0',
       status: 'open',
-      fee: { currency: side === 'buy' ? spec.base : spec.quote, cost: '0', rate: feeRate },
+      fee: { currency: side === 'buy' && feeAsset === 'received' ? spec.base : spec.quote, cost: '0', rate: feeRate },
     };
     const record: OrderRecord = { accountId, market: spec, reserved: new Big(0), order };
     orders.set(order.id, record);
@@ -421,24 +455,7 @@ export const createPaperExchange = ({ market, feeRate = '0.001', balances = {} }
       marketOf(symbol);
       return market.ticker(symbol);
     },
-    fetchMarkets: () =>
-      market.markets.map((spec) => ({
-        id: `${spec.base}${spec.quote}`,
-        symbol: spec.symbol,
-        base: spec.base,
-        quote: spec.quote,
-        type: 'spot',
-        spot: true,
-        active: true,
-        taker: feeRate,
-        maker: feeRate,
-        precision: { amount: spec.amountStep, price: spec.tickSize },
-        limits: {
-          amount: { min: spec.minAmount, max: null },
-          price: { min: spec.tickSize, max: null },
-          cost: { min: spec.minCost, max: null },
-        },
-      })),
+    fetchMarkets: () => market.markets.map((spec) => paperMarketInfo(spec, feeRate)),
     deposit,
     restoreBalances: (accountId, free) => {
       if ([...open].some((record) => record.accountId === accountId)) throw new Error(`paper account ${accountId} has open orders`);

@@ -6,9 +6,18 @@
  *
  * The walk itself runs on floats: it is a simulation, not money. Every price
  * that leaves this module is a decimal string on its market's tick grid.
+ *
+ * Replay mode (`replay` option, PAPER_REPLAY): one symbol follows recorded
+ * candles instead of the walk, one candle per tick at its close, with no
+ * spread (bid = ask = close: candles carry no book). The market's clock
+ * follows the candles: it waits at the first candle until `replay.start()`
+ * (the engine calls it when a task on that symbol runs), then each tick moves
+ * to the next candle and the other symbols walk the candle's interval. After
+ * the last candle every price holds and `replay.done` is true.
  */
 import Big from 'big.js';
 import type { DecimalString } from '../../../../src/api/types';
+import type { Candle } from '../candles';
 import { atStep, decimalsOf } from './decimal';
 
 export interface PaperMarket {
@@ -177,8 +186,40 @@ export interface BestPrices {
   ask: DecimalString;
 }
 
+/** Where a replay stands: what the engine status reports. */
+export interface ReplayStatus {
+  symbol: string;
+  /** Candles in the file, and how many were played (the current one included). */
+  total: number;
+  played: number;
+  /** Open time of the current candle, epoch ms. */
+  candleTime: number;
+  /** False while waiting for a task on the symbol to run. */
+  started: boolean;
+  /** The last candle was reached: prices hold. */
+  done: boolean;
+}
+
+export interface ReplayControl {
+  readonly symbol: string;
+  status(): ReplayStatus;
+  /** Leaves the first candle: from now on each tick plays the next one. */
+  start(): void;
+}
+
+export interface ReplayOptions {
+  symbol: string;
+  candles: readonly Candle[];
+  /** Milliseconds per candle (60 000 for minutes). */
+  interval: number;
+  /** Resume at this candle (another process played the ones before), already started or not. */
+  resume?: { index: number; started: boolean };
+}
+
 export interface SimulatedMarket {
   readonly markets: readonly PaperMarket[];
+  /** Set in replay mode. */
+  readonly replay: ReplayControl | null;
   /** The market of a symbol, undefined when it is not listed. */
   market(symbol: string): PaperMarket | undefined;
   /** Advances the clock `seconds` seconds (default 1), one random step per second for every symbol. */
@@ -191,6 +232,19 @@ export interface SimulatedMarket {
   /** Last, bid and ask: the cheap part of the ticker, for order matching. */
   bestPrices(symbol: string): BestPrices;
   ticker(symbol: string): PaperTicker;
+  /** The current minute's candle of a symbol (its open time, and prices on the tick grid). */
+  candle(symbol: string): MinuteCandle;
+}
+
+export interface MinuteCandle {
+  /** Open time, epoch ms. */
+  time: number;
+  open: DecimalString;
+  high: DecimalString;
+  low: DecimalString;
+  close: DecimalString;
+  /** Base volume (simulated; shown, never money). */
+  volume: DecimalString;
 }
 
 /** One minute of history, prices in whole ticks. */
@@ -245,16 +299,32 @@ const halfSpreadTicks = (ticks: number): number => Math.max(1, Math.ceil(ticks *
  * A market for `seed` starting at `startMs`. `markets` defaults to
  * PAPER_MARKETS; tests pass their own lists (a very volatile pair, say).
  */
-export const createMarket = (seed: number, startMs: number = DEFAULT_START_MS, markets: readonly PaperMarket[] = PAPER_MARKETS): SimulatedMarket => {
+export const createMarket = (
+  seed: number,
+  startMs: number = DEFAULT_START_MS,
+  markets: readonly PaperMarket[] = PAPER_MARKETS,
+  options: {
+    replay?: ReplayOptions;
+    /** Where each symbol's walk starts instead of its start price (a process taking over the market from another). */
+    startPrices?: Readonly<Record<string, DecimalString>>;
+  } = {},
+): SimulatedMarket => {
   if (!Number.isSafeInteger(seed)) throw new RangeError('seed must be a safe integer');
   if (!Number.isSafeInteger(startMs)) throw new RangeError('startMs must be whole milliseconds');
+  const replay = options.replay;
+  if (replay) {
+    if (!markets.some((spec) => spec.symbol === replay.symbol)) throw new RangeError(`the replayed symbol ${replay.symbol} is not a market`);
+    if (replay.candles.length === 0) throw new RangeError('a replay needs candles');
+  }
 
-  let now = startMs;
+  // A replay's clock is the candles': it starts at the first candle's close.
+  const resumeAt = replay?.resume ? Math.min(Math.max(0, replay.resume.index), replay.candles.length - 1) : 0;
+  let now = replay ? replay.candles[resumeAt]!.time + replay.interval : startMs;
   const states = new Map<string, SymbolState>();
   for (const spec of markets) {
     const uniform = mulberry32(streamSeed(seed, spec.symbol));
     const tickSize = Number(spec.tickSize);
-    const start = Number(spec.startPrice);
+    const start = Number(options.startPrices?.[spec.symbol] ?? spec.startPrice);
     const state: SymbolState = {
       spec,
       tickSize,
@@ -268,6 +338,20 @@ export const createMarket = (seed: number, startMs: number = DEFAULT_START_MS, m
     };
     record(state, minuteOf(now), 0, 0);
     states.set(spec.symbol, state);
+  }
+
+  /** The replayed symbol's state, its current candle and whether it moves yet. */
+  const played = replay ? { state: states.get(replay.symbol)!, index: resumeAt, started: replay.resume?.started ?? false } : null;
+  const showCandle = (index: number) => {
+    const { state } = played!;
+    const candle = replay!.candles[index]!;
+    state.ticks = toTicks(Number(candle.close), state.tickSize);
+    const baseVolume = Number(candle.volume);
+    record(state, minuteOf(now), baseVolume * state.ticks * state.tickSize, baseVolume);
+  };
+  if (played) {
+    played.state.buckets = [];
+    showCandle(resumeAt);
   }
 
   const stateOf = (symbol: string): SymbolState => {
@@ -289,7 +373,8 @@ export const createMarket = (seed: number, startMs: number = DEFAULT_START_MS, m
 
   const bestPrices = (symbol: string): BestPrices => {
     const { spec, ticks } = stateOf(symbol);
-    const half = halfSpreadTicks(ticks);
+    // Candles carry no book: a replayed symbol trades at its close.
+    const half = played && symbol === replay!.symbol ? 0 : halfSpreadTicks(ticks);
     return {
       last: tickPrice(ticks, spec.tickSize),
       // The bid never drops to zero: on a one-tick price it sits at the last price.
@@ -298,11 +383,47 @@ export const createMarket = (seed: number, startMs: number = DEFAULT_START_MS, m
     };
   };
 
+  const walk = (seconds: number, skip?: SymbolState) => {
+    for (let s = 0; s < seconds; s += 1) {
+      const minute = minuteOf(now);
+      for (const state of states.values()) if (state !== skip) step(state, minute);
+    }
+  };
+
   return {
     markets,
+    replay: played
+      ? {
+          symbol: replay!.symbol,
+          status: () => ({
+            symbol: replay!.symbol,
+            total: replay!.candles.length,
+            played: played.index + 1,
+            candleTime: replay!.candles[played.index]!.time,
+            started: played.started,
+            done: played.index === replay!.candles.length - 1,
+          }),
+          start: () => {
+            played.started = true;
+          },
+        }
+      : null,
     market: (symbol) => states.get(symbol)?.spec,
     tick(seconds = 1) {
       if (!Number.isInteger(seconds) || seconds < 0) throw new RangeError('seconds must be a whole number >= 0');
+      if (played) {
+        // One candle per tick; nothing moves before the start or after the last candle.
+        for (let s = 0; s < seconds; s += 1) {
+          if (!played.started || played.index === replay!.candles.length - 1) return;
+          played.index += 1;
+          const next = replay!.candles[played.index]!.time + replay!.interval;
+          const elapsed = Math.max(0, Math.round((next - now) / 1000));
+          now = next;
+          walk(elapsed, played.state);
+          showCandle(played.index);
+        }
+        return;
+      }
       for (let s = 0; s < seconds; s += 1) {
         now += 1000;
         const minute = minuteOf(now);
@@ -321,6 +442,19 @@ export const createMarket = (seed: number, startMs: number = DEFAULT_START_MS, m
       return result;
     },
     bestPrices,
+    candle: (symbol) => {
+      const state = stateOf(symbol);
+      const bucket = state.buckets[state.buckets.length - 1] ?? { minute: minuteOf(now), open: state.ticks, high: state.ticks, low: state.ticks, baseVolume: 0 };
+      const price = (ticks: number) => tickPrice(ticks, state.spec.tickSize);
+      return {
+        time: bucket.minute * 60_000,
+        open: price(bucket.open),
+        high: price(Math.max(bucket.high, state.ticks)),
+        low: price(Math.min(bucket.low, state.ticks)),
+        close: price(state.ticks),
+        volume: bucket.baseVolume.toFixed(decimalsOf(state.spec.amountStep)),
+      };
+    },
     ticker: (symbol) => {
       const state = stateOf(symbol);
       const { spec, buckets } = state;

@@ -1,0 +1,48 @@
+import type { FastifyInstance } from 'fastify';
+import type { BacktestRequest } from '../../../src/api/backtest';
+import type { ServerConfig } from '../config';
+import type { Db } from '../db/database';
+import type { PaperMarketInfo } from '../engine/paper/exchange';
+import { createCatalog } from '../exchange/catalog';
+import { createCcxtExchange, type ExchangeFactory } from '../exchange/verify';
+import { ok } from '../http/envelope';
+import { createHistory } from './history';
+import { createWorkerPool } from './pool';
+import { cancelSchema, runIdSchema, runSchema, UPLOAD_BODY_LIMIT, uploadSchema, uploadsSchema } from './schemas';
+import { createBacktestService } from './service';
+
+export interface BacktestRouteDeps {
+  db: Db;
+  config: Pick<ServerConfig, 'paperStartUsdt'>;
+  /** The paper exchange's markets: the rules of the sample and of uploads. */
+  paperMarkets: () => PaperMarketInfo[];
+  /** Builds ccxt instances for exchange history (tests replay recorded answers). */
+  createExchange?: ExchangeFactory;
+}
+
+/** Backtests of strategy templates: `/api/strategy/backtest` and its runs and candle files (README "Backtests"). */
+export const backtestRoutes = (deps: BacktestRouteDeps) => async (app: FastifyInstance) => {
+  const catalog = createCatalog(deps.config.paperStartUsdt);
+  const service = createBacktestService({
+    db: deps.db,
+    log: app.log,
+    pool: createWorkerPool({ log: app.log }),
+    history: createHistory({ db: deps.db, createExchange: deps.createExchange ?? createCcxtExchange }),
+    paperMarkets: deps.paperMarkets,
+    exchangeKind: (id) => catalog.find(id).kind,
+  });
+  app.addHook('onRequest', app.authenticate);
+  app.addHook('onClose', () => service.close());
+
+  app.post('/api/strategy/backtest', { schema: runSchema }, async (request) => ok(await service.start(request.user!.id, request.body as BacktestRequest)));
+
+  app.get('/api/strategy/backtest/candles', { schema: uploadsSchema }, async (request) => ok(await service.uploads(request.user!.id)));
+
+  app.post('/api/strategy/backtest/candles', { schema: uploadSchema, bodyLimit: UPLOAD_BODY_LIMIT }, async (request) =>
+    ok(await service.upload(request.user!.id, request.body as { name: string; csv: string })),
+  );
+
+  app.get('/api/strategy/backtest/:id', { schema: runIdSchema }, async (request) => ok(await service.get(request.user!.id, (request.params as { id: string }).id)));
+
+  app.post('/api/strategy/backtest/cancel', { schema: cancelSchema }, async (request) => ok(await service.cancel(request.user!.id, (request.body as { id: string }).id)));
+};

@@ -1,0 +1,68 @@
+import { PAPER_EXCHANGE } from '../../../src/api/exchange';
+import type { Db } from '../db/database';
+import { createSecretBox } from '../exchange/crypto';
+import { sealContext } from '../exchange/routes';
+import type { Credentials, ExchangeFactory } from '../exchange/verify';
+import { createCcxtClient } from './ccxtClient';
+import type { ExchangeClient } from './exchangeClient';
+
+export interface ExchangeClientsOptions {
+  db: Db;
+  /** Opens the stored credentials of real exchange accounts; without it only paper accounts work. */
+  exchangeMasterKey?: string | undefined;
+  /** Builds the ccxt instances (tests replay recorded exchange answers). */
+  createExchange?: ExchangeFactory | undefined;
+}
+
+/**
+ * Real accounts' exchange clients, built once per account from the stored,
+ * encrypted credentials; null for a paper account. A failed build is not
+ * kept (the next call tries again); `forget` drops a client whose keys changed.
+ */
+export const createExchangeClients = ({ db, exchangeMasterKey, createExchange }: ExchangeClientsOptions) => {
+  const box = exchangeMasterKey ? createSecretBox(exchangeMasterKey) : null;
+  const clients = new Map<string, Promise<ExchangeClient | null>>();
+  /** The exchange (ccxt id) of each real account whose client was built. */
+  const exchanges = new Map<string, string>();
+
+  const open = async (accountId: string): Promise<ExchangeClient | null> => {
+    const row = await db
+      .selectFrom('exchange_accounts')
+      .select(['exchange', 'user_id', 'api_key_ciphertext', 'secret_ciphertext', 'password_ciphertext', 'uid_ciphertext'])
+      .where('id', '=', accountId)
+      .executeTakeFirst();
+    if (!row) throw new Error(`exchange account ${accountId} does not exist`);
+    if (row.exchange === PAPER_EXCHANGE) return null;
+    exchanges.set(accountId, row.exchange);
+    if (!box) throw new Error('no master key to open the exchange credentials');
+    const unseal = (field: 'apiKey' | 'secret' | 'password' | 'uid', sealed: string | null) => (sealed ? box.open(sealed, sealContext(row.user_id, field)) : undefined);
+    const apiKey = unseal('apiKey', row.api_key_ciphertext);
+    const secret = unseal('secret', row.secret_ciphertext);
+    if (!apiKey || !secret) throw new Error(`exchange account ${accountId} has no stored key`);
+    const password = unseal('password', row.password_ciphertext);
+    const uid = unseal('uid', row.uid_ciphertext);
+    const credentials: Credentials = { apiKey, secret, ...(password ? { password } : {}), ...(uid ? { uid } : {}) };
+    return createCcxtClient({ exchangeId: row.exchange, credentials, ...(createExchange ? { createExchange } : {}) });
+  };
+
+  return {
+    /** The account's client, or null for a paper account. */
+    clientFor(accountId: string): Promise<ExchangeClient | null> {
+      let client = clients.get(accountId);
+      if (!client) {
+        client = open(accountId);
+        clients.set(accountId, client);
+        client.catch(() => clients.delete(accountId));
+      }
+      return client;
+    },
+    /** The ccxt id of a real account whose client was built (the key of its price streams). */
+    exchangeOf: (accountId: string) => exchanges.get(accountId),
+    forget(accountId: string) {
+      clients.delete(accountId);
+      exchanges.delete(accountId);
+    },
+  };
+};
+
+export type ExchangeClients = ReturnType<typeof createExchangeClients>;

@@ -1,0 +1,147 @@
+/**
+ * What one filled order does to a task: its new position and cycle state, the
+ * events to record and, for a sell, the closed cycle with its realized
+ * profit. Pure: the live runner (paper and real exchanges) and the backtest
+ * apply fills through this one function, so both book the same money.
+ *
+ * Fees (design section 5): a fee in the base asset comes off the quantity
+ * (buys) or comes out of the position on top of the amount sold (sells); a
+ * fee in the quote asset adds to the cost (buys) or comes off the proceeds
+ * (sells); a fee in a third asset (BNB on Binance) counts at its quote value
+ * (`inQuote`), like a quote fee. A fill may pay fees in several assets. A sell books cost only for the quantity
+ * that left the position (pro rata, decide.ts splitSale); the remainder is
+ * carried into the next cycle.
+ */
+import Big from 'big.js';
+import type { DecimalString } from '../../../src/api/types';
+import type { StrategySettings } from '../../../src/api/strategy';
+import { applyBuyFill, applySellFill, splitSale, type CycleState } from './decide';
+
+export interface FillFee {
+  currency: string;
+  cost: DecimalString;
+  /** A fee paid in a third asset, valued in the quote at the fill ('0' when no price was found). */
+  inQuote?: DecimalString;
+}
+
+/** A fill as both the paper exchange and a real one report it. */
+export interface Fill {
+  id: string;
+  average: DecimalString | null;
+  /** Base amount filled. */
+  filled: DecimalString;
+  /** Quote value filled. */
+  cost: DecimalString;
+  /** Every fee the fill paid, by asset. */
+  fees: FillFee[];
+}
+
+export type SellReason = 'take_profit' | 'stop_loss' | 'close';
+
+export interface FillContext {
+  symbol: string;
+  side: 'buy' | 'sell';
+  reason: 'first' | 'replenish' | SellReason;
+  level: number;
+  cycle: number;
+  /** The task's state when the order was placed. */
+  before: CycleState;
+  strategy: Pick<StrategySettings, 'cooldownSeconds'>;
+  /** Market time of the fill, epoch ms. */
+  at: number;
+}
+
+/** A closed cycle as it is stored (table `cycles`). */
+export interface ClosedCycle {
+  cycle: number;
+  /** Cost basis of the quantity sold. */
+  buyCost: DecimalString;
+  sellProceeds: DecimalString;
+  realizedProfit: DecimalString;
+  quantitySold: DecimalString;
+  /** What the sell could not sell, carried into the next cycle, and its cost basis. */
+  remainderQuantity: DecimalString;
+  remainderCost: DecimalString;
+  /** Quote value of every fee the cycle paid. */
+  fees: DecimalString;
+  levelsFilled: number;
+  /** Market time the cycle's first order filled, epoch ms; null when unknown. */
+  openedAt: number | null;
+  exitReason: SellReason;
+}
+
+export interface FillEvent {
+  kind: 'cycle_started' | 'replenished' | 'sold' | 'stop_loss' | 'cycle_complete';
+  data: Record<string, unknown>;
+}
+
+export interface FillOutcome {
+  state: CycleState;
+  events: FillEvent[];
+  /** Set when a sell closed the cycle. */
+  closed: ClosedCycle | null;
+}
+
+export const baseOf = (symbol: string) => symbol.split('/')[0] ?? '';
+export const quoteOf = (symbol: string) => symbol.split('/')[1] ?? '';
+
+/** The fees split by where they land: base units, quote units (third assets at their quote value), and their total quote value. */
+export const feeParts = (symbol: string, fill: Pick<Fill, 'fees' | 'average'>) => {
+  let inBase = new Big(0);
+  let inQuote = new Big(0);
+  for (const fee of fill.fees) {
+    if (fee.currency === baseOf(symbol)) inBase = inBase.plus(fee.cost);
+    else if (fee.currency === quoteOf(symbol)) inQuote = inQuote.plus(fee.cost);
+    else inQuote = inQuote.plus(fee.inQuote ?? '0');
+  }
+  return { inBase, inQuote, value: inBase.times(fill.average ?? '0').plus(inQuote) };
+};
+
+/** Applies a filled order (filled > 0, average set) to the task's state. */
+export const applyFill = (ctx: FillContext, fill: Fill): FillOutcome => {
+  const { symbol, before, level, cycle } = ctx;
+  const fee = feeParts(symbol, fill);
+  if (ctx.side === 'buy') {
+    const state = applyBuyFill(before, {
+      price: fill.average!,
+      // Quantity net of a fee paid in base; cost including a fee paid in quote.
+      quantity: new Big(fill.filled).minus(fee.inBase).toFixed(),
+      cost: new Big(fill.cost).plus(fee.inQuote).toFixed(),
+      level,
+      fee: fee.value.round(8, Big.roundUp).toFixed(),
+      at: ctx.at,
+    });
+    return {
+      state,
+      events: [{ kind: level === 0 ? 'cycle_started' : 'replenished', data: { cycle, level, price: fill.average, amount: fill.cost } }],
+      closed: null,
+    };
+  }
+  const reason = ctx.reason as SellReason;
+  const split = splitSale(before, new Big(fill.filled).plus(fee.inBase).toFixed());
+  const proceeds = new Big(fill.cost).minus(fee.inQuote);
+  const profit = proceeds.minus(split.basis);
+  const closed: ClosedCycle = {
+    cycle,
+    buyCost: split.basis,
+    sellProceeds: proceeds.toFixed(),
+    realizedProfit: profit.toFixed(),
+    quantitySold: split.sold,
+    remainderQuantity: split.remainder,
+    remainderCost: split.remainderCost,
+    fees: new Big(before.fees ?? '0').plus(fee.value.round(8, Big.roundUp)).toFixed(),
+    levelsFilled: before.levelsFilled,
+    openedAt: before.openedAt ?? null,
+    exitReason: reason,
+  };
+  const state = applySellFill(before, ctx.strategy, ctx.at, { quantity: split.sold });
+  const sold = { cycle, price: fill.average, proceeds: closed.sellProceeds, profit: closed.realizedProfit, sold: split.sold, remainder: split.remainder };
+  return {
+    state,
+    events: [
+      { kind: reason === 'stop_loss' ? 'stop_loss' : 'sold', data: { ...sold, reason } },
+      { kind: 'cycle_complete', data: { cycle, profit: closed.realizedProfit } },
+    ],
+    closed,
+  };
+};

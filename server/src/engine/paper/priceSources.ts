@@ -1,0 +1,33 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { SIMULATOR, type PaperPrices } from '../../../../src/api/exchange';
+import type { ExchangeFactory } from '../../exchange/verify';
+import { createCcxtClient } from '../ccxtClient';
+import { createLiveMarket, type LiveMarket } from './liveMarket';
+
+/**
+ * The live public markets paper accounts trade on, one per exchange, made
+ * when first asked for and shared by the engine and the API of the process.
+ */
+export const createPriceSources = ({ log, createExchange }: { log: FastifyBaseLogger; createExchange?: ExchangeFactory | undefined }) => {
+  const markets = new Map<string, LiveMarket>();
+  const liveMarket = (exchangeId: string): LiveMarket => {
+    let market = markets.get(exchangeId);
+    if (!market) {
+      const client = createCcxtClient({ exchangeId, ...(createExchange ? { createExchange } : {}), timeoutMs: 5_000 });
+      market = createLiveMarket({ exchangeId, client, log });
+      market.start();
+      markets.set(exchangeId, market);
+    }
+    return market;
+  };
+  return {
+    liveMarket,
+    /** Where a source's prices come from now. */
+    status: (source: string): PaperPrices => (source === SIMULATOR ? { source, live: false, fallbackSince: null } : liveMarket(source).status()),
+    stop() {
+      for (const market of markets.values()) market.stop();
+    },
+  };
+};
+
+export type PriceSources = ReturnType<typeof createPriceSources>;

@@ -1,0 +1,41 @@
+import { WIDGET_GRANT_NAME_MAX, WIDGET_TOKEN_MAX_TTL_SECONDS, WIDGET_TOKEN_MIN_TTL_SECONDS } from '../../../src/api/widget';
+
+/** Field rules of the widget-token calls (README "Widget tokens"). */
+const nameSchema = { type: 'string', minLength: 1, maxLength: WIDGET_GRANT_NAME_MAX, pattern: '^[^\\u0000-\\u001f<>]*\\S[^\\u0000-\\u001f<>]*$' } as const;
+const ttlSchema = { type: 'integer', minimum: WIDGET_TOKEN_MIN_TTL_SECONDS, maximum: WIDGET_TOKEN_MAX_TTL_SECONDS } as const;
+const keySchema = { type: 'string', minLength: 20, maxLength: 200 } as const;
+
+const body = (properties: Record<string, object>, required: string[]) => ({ type: 'object', additionalProperties: false, properties, required });
+const envelope = (data: object) => ({ type: 'object', properties: { code: { type: 'integer' }, message: { type: 'string' }, data } });
+
+const token = { id: { type: 'string' }, token: { type: 'string' }, expiresAt: { type: 'string' } } as const;
+const grant = {
+  type: 'object',
+  properties: { id: { type: 'string' }, name: { type: 'string' }, createdAt: { type: 'string' }, lastIssuedAt: { type: 'string' }, expiresAt: { type: 'string' } },
+} as const;
+
+export const issueSchema = {
+  summary: 'Allow a partner site’s widgets to read my data: a new grant, its first widget token and its partner key (shown once)',
+  security: [{ bearer: [] }],
+  body: body({ name: nameSchema, ttlSeconds: ttlSchema }, ['name']),
+  response: { 200: envelope({ type: 'object', properties: { ...token, name: { type: 'string' }, key: { type: 'string' } } }) },
+};
+
+export const refreshSchema = {
+  summary: 'A partner backend trades its partner key for a fresh widget token (at most an hour)',
+  body: body({ key: keySchema, ttlSeconds: ttlSchema }, ['key']),
+  response: { 200: envelope({ type: 'object', properties: token }) },
+};
+
+export const listSchema = {
+  summary: 'My live widget grants, newest first',
+  security: [{ bearer: [] }],
+  response: { 200: envelope({ type: 'array', items: grant }) },
+};
+
+export const revokeSchema = {
+  summary: 'Revoke a widget grant: its tokens and its partner key stop working at once',
+  security: [{ bearer: [] }],
+  body: body({ id: { type: 'string', format: 'uuid' } }, ['id']),
+  response: { 200: envelope({ type: 'null' }) },
+};

@@ -1,0 +1,122 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Big from 'big.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { StrategySettings } from '../../src/api/strategy';
+import { runBacktest } from '../src/backtest/run';
+import { candleInterval, parseCandlesCsv } from '../src/engine/candles';
+import { PAPER_MARKETS } from '../src/engine/paper/market';
+import { BACKENDS, adjustBalance, registerUser, startServer, type TestServer } from './harness';
+
+const SAMPLE = join(import.meta.dirname, '..', 'market-data', 'BTCUSDT-1m-2023-03-01_2023-03-21.csv');
+const SYMBOL = 'BTC/USDT';
+
+/** The six-level ladder of the engine's acceptance run, with both callbacks so the trailing paths are compared too. */
+const settings: StrategySettings = {
+  levels: [
+    { dropPercent: '2', multiple: '1' },
+    { dropPercent: '4', multiple: '1.5' },
+    { dropPercent: '7', multiple: '2.25' },
+    { dropPercent: '11', multiple: '3.375' },
+    { dropPercent: '16', multiple: '5.0625' },
+    { dropPercent: '22', multiple: '7.59375' },
+  ],
+  takeProfitPercent: '1.5',
+  takeProfitCallbackPercent: '0.3',
+  replenishCallbackPercent: '0.2',
+  stopLossPercent: null,
+  cooldownSeconds: 60,
+};
+
+/**
+ * The same recorded candles through the live runner (the paper market's
+ * replay: one engine tick per candle, orders on the paper exchange, fills
+ * stored in the database) and through the backtest (close model): the same
+ * orders at the same prices, amounts and fees, and the same cycles.
+ */
+describe.each(BACKENDS)('the backtest and the live runner on replayed candles (%s)', (backend) => {
+  let server: TestServer;
+  afterEach(async () => server.close());
+
+  it('fill the same orders and close the same cycles', async () => {
+    // Ten days, 6 to 15 March: the fall of the USDC de-peg fills four levels, and the rally closes cycle after cycle.
+    const candles = parseCandlesCsv(readFileSync(SAMPLE, 'utf8')).slice(7_200, 21_600);
+    const interval = candleInterval(candles);
+
+    // The server's paper market replays the candles (PAPER_REPLAY); its engine ticks only when asked.
+    server = await startServer(backend, { paperReplay: { file: 'test', symbol: SYMBOL, speed: 'max', candles, interval } });
+    const session = await registerUser(server, { email: 'replay@example.com', activated: true });
+    await adjustBalance(server, session.user.id, 'FUEL', '1000');
+    const call = (method: string, path: string, body?: unknown) => server.call(method, path, body, { token: session.accessToken });
+    const exchangeId = (await call('POST', '/api/exchange/add', { exchange: 'paper', name: 'Replay' })).body.data.id;
+    const strategyId = (await call('POST', '/api/strategy/add', { name: 'Six levels', ...settings })).body.data.id;
+    const created = await call('POST', '/api/trade/add', {
+      exchangeId,
+      coinIdList: [SYMBOL],
+      cycleCount: 9999,
+      firstOrderAmount: '10',
+      firstOrderMultiple: false,
+      running: true,
+      replenishStatus: 'replenish_open',
+      strategyId,
+    });
+    expect(created.body).toMatchObject({ code: 0 });
+    const taskId = created.body.data[0].id as string;
+
+    // The replay waits at the first candle; the first tick starts it and plays the second.
+    const engine = server.app.engine;
+    for (let i = 1; i < candles.length; i += 1) await engine.tick();
+    expect(engine.market.replay!.status()).toMatchObject({ played: candles.length, done: true });
+    await engine.flush();
+
+    const orders = await server.db
+      .selectFrom('orders')
+      .select(['side', 'reason', 'level', 'cycle', 'price', 'filled', 'cost', 'fee', 'fee_currency', 'status'])
+      .where('task_id', '=', taskId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    const cycles = await server.db.selectFrom('cycles').select(['cycle', 'realized_profit', 'buy_cost', 'levels_filled', 'exit_reason']).where('task_id', '=', taskId).orderBy('cycle').execute();
+
+    const paper = PAPER_MARKETS.find((m) => m.symbol === SYMBOL)!;
+    const backtest = runBacktest({
+      // The runner decides from the second candle on.
+      candles: candles.slice(1),
+      interval,
+      symbol: SYMBOL,
+      settings,
+      firstOrderAmount: '10',
+      firstOrderMultiple: false,
+      cycleCount: 9999,
+      market: { feeRate: '0.001', feeAsset: 'received', amountStep: paper.amountStep, minAmount: paper.minAmount, minCost: paper.minCost },
+      tickSize: paper.tickSize,
+      fill: 'close',
+      detail: true,
+    });
+
+    expect(orders.every((o) => o.status === 'closed')).toBe(true);
+    expect(orders.length).toBeGreaterThan(20);
+    expect(cycles.length).toBeGreaterThan(5);
+    expect(cycles.some((c) => c.levels_filled >= 4)).toBe(true);
+    const same = (a: string, b: string) => new Big(a).eq(b);
+    expect(backtest.trades).toHaveLength(orders.length);
+    backtest.trades.forEach((trade, i) => {
+      const order = orders[i]!;
+      const where = `order ${i + 1}: ${JSON.stringify(order)} / ${JSON.stringify(trade)}`;
+      expect([order.side, order.reason, order.level, order.cycle, order.fee_currency], where).toEqual([trade.side, trade.reason, trade.level, trade.cycle, trade.feeCurrency]);
+      expect(same(order.price!, trade.price) && same(order.filled, trade.amount) && same(order.cost, trade.cost) && same(order.fee, trade.fee), where).toBe(true);
+    });
+    expect(backtest.cycles).toHaveLength(cycles.length);
+    backtest.cycles.forEach((cycle, i) => {
+      const stored = cycles[i]!;
+      expect([stored.cycle, stored.levels_filled, stored.exit_reason]).toEqual([cycle.cycle, cycle.levelsFilled, cycle.exitReason]);
+      expect(same(stored.realized_profit, cycle.profit) && same(stored.buy_cost, cycle.buyCost)).toBe(true);
+    });
+    const stored = cycles.reduce((sum, c) => sum.plus(c.realized_profit), new Big(0));
+    expect(stored.eq(backtest.figures.realizedProfit)).toBe(true);
+    // The position at the end is the task's, as stored.
+    const { state } = await server.db.selectFrom('trade_tasks').select('state').where('id', '=', taskId).executeTakeFirstOrThrow();
+    expect(state).toMatchObject({ cyclesDone: backtest.figures.cycles, quantity: backtest.figures.openPosition?.quantity ?? '0', cost: backtest.figures.openPosition?.cost ?? '0' });
+    // 14 400 engine ticks, each journaled: on PostgreSQL this takes a while.
+  }, 300_000);
+});

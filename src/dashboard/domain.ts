@@ -1,0 +1,41 @@
+import type { ComponentType, ReactElement } from 'react';
+import type { LocaleCode } from '../api/types';
+
+/** A page at its path (spec section 2), with the title key its frame shows. */
+export interface AppRoute {
+  path: string;
+  titleKey: string;
+  Component: ComponentType;
+}
+
+/**
+ * Where a menu entry shows: one of the four tabs of the main layout (the
+ * bottom bar on phones, the top of the side menu on desktop), the side menu's
+ * further entries, or the operator console's group.
+ */
+export type MenuPlace = 'tab' | 'more' | 'operator';
+
+export interface MenuEntry {
+  to: string;
+  labelKey: string;
+  icon: ReactElement;
+  place: MenuPlace;
+  /** Position within its place (lower first). */
+  order: number;
+}
+
+/** Nested texts per locale; every locale has the same keys (a test checks). */
+export type Messages = Record<LocaleCode, Record<string, unknown>>;
+
+/**
+ * What an area of the dashboard brings: its index.ts exports one, and App.tsx
+ * composes them, as react-admin's demo spreads its resources.
+ */
+export interface Domain {
+  /** Protected pages, inside the main layout. */
+  routes?: readonly AppRoute[];
+  /** Guest-only pages (requiresGuest), in the auth layout. */
+  guestRoutes?: readonly AppRoute[];
+  menu?: readonly MenuEntry[];
+  messages: Messages;
+}

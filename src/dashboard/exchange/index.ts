@@ -1,0 +1,17 @@
+import KeyIcon from '@mui/icons-material/Key';
+import { createElement } from 'react';
+import type { Domain } from '../domain';
+import { ExchangeConfigPage } from './ExchangeConfigPage';
+import { ExchangeListPage } from './ExchangeListPage';
+import { messages } from './messages';
+
+/** The exchange accounts a user binds (spec: API list and API config). */
+export const exchange = {
+  routes: [
+    { path: '/exchange', titleKey: 'page.exchange', Component: ExchangeListPage },
+    { path: '/exchange/add', titleKey: 'page.exchangeAdd', Component: ExchangeConfigPage },
+    { path: '/exchange/edit/:id', titleKey: 'page.exchangeEdit', Component: ExchangeConfigPage },
+  ],
+  menu: [{ to: '/exchange', labelKey: 'page.exchange', icon: createElement(KeyIcon), place: 'more', order: 50 }],
+  messages,
+} satisfies Domain;

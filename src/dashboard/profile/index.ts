@@ -1,0 +1,32 @@
+import PersonIcon from '@mui/icons-material/Person';
+import { createElement } from 'react';
+import type { Domain } from '../domain';
+import { ActivatePage } from './ActivatePage';
+import { CommunityPage } from './CommunityPage';
+import { FuelPage } from './FuelPage';
+import { InvitePage } from './InvitePage';
+import { MemberLevelPage } from './MemberLevelPage';
+import { messages } from './messages';
+import { ProfileEditPage } from './ProfileEditPage';
+import { ProfilePage } from './ProfilePage';
+import { DailyProfitDetailPage, ProfitDetailPage, ProfitRankPage } from './ProfitPages';
+import { SecurityPage } from './SecurityPage';
+
+/** The profile area: who I am, activation, level, fuel, security, profit, invites and community. */
+export const profile = {
+  routes: [
+    { path: '/profile', titleKey: 'page.profile', Component: ProfilePage },
+    { path: '/profile/edit', titleKey: 'page.profileEdit', Component: ProfileEditPage },
+    { path: '/profile/activate', titleKey: 'page.activate', Component: ActivatePage },
+    { path: '/profile/member-level', titleKey: 'page.memberLevel', Component: MemberLevelPage },
+    { path: '/profile/fuel', titleKey: 'page.fuel', Component: FuelPage },
+    { path: '/profile/security', titleKey: 'page.security', Component: SecurityPage },
+    { path: '/profile/profit-detail', titleKey: 'page.profitDetail', Component: ProfitDetailPage },
+    { path: '/profile/daily-profit-detail/:date', titleKey: 'page.dailyProfitDetail', Component: DailyProfitDetailPage },
+    { path: '/profile/profit-rank', titleKey: 'page.profitRank', Component: ProfitRankPage },
+    { path: '/profile/invite', titleKey: 'page.invite', Component: InvitePage },
+    { path: '/profile/community', titleKey: 'page.community', Component: CommunityPage },
+  ],
+  menu: [{ to: '/profile', labelKey: 'nav.profile', icon: createElement(PersonIcon), place: 'tab', order: 40 }],
+  messages,
+} satisfies Domain;

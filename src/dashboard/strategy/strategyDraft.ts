@@ -1,0 +1,84 @@
+import {
+  buildLevels,
+  levelMultiples,
+  stepScaleDrops,
+  type MultipleMode,
+  type ReplenishLevel,
+  type StrategySettings,
+  type StrategyTemplate,
+} from '../../api/strategy';
+
+export interface StrategyDraft extends Omit<StrategySettings, 'stopLossPercent' | 'cooldownSeconds'> {
+  name: string;
+  stopLossEnabled: boolean;
+  stopLossPercent: string;
+  cooldownSeconds: string;
+}
+
+export interface GeneratorInput {
+  count: string;
+  firstStep: string;
+  stepScale: string;
+  mode: MultipleMode;
+  firstMultiple: string;
+  multipleStep: string;
+}
+
+export const DEFAULT_GENERATOR: GeneratorInput = { count: '5', firstStep: '1', stepScale: '1.5', mode: 'doubling', firstMultiple: '1', multipleStep: '1' };
+
+/** A new template's values: five doubling levels from 1 %, 1.5 % take profit. */
+export const DEFAULT_DRAFT: StrategyDraft = {
+  name: '',
+  levels: buildLevels(stepScaleDrops('1', '1.5', 5), levelMultiples('doubling', 5)),
+  takeProfitPercent: '1.5',
+  takeProfitCallbackPercent: '0.3',
+  replenishCallbackPercent: '0.2',
+  stopLossEnabled: false,
+  stopLossPercent: '30',
+  cooldownSeconds: '60',
+};
+
+export const draftFrom = (template: StrategyTemplate, name = template.name): StrategyDraft => ({
+  name,
+  levels: template.levels.map((level) => ({ ...level })),
+  takeProfitPercent: template.takeProfitPercent,
+  takeProfitCallbackPercent: template.takeProfitCallbackPercent,
+  replenishCallbackPercent: template.replenishCallbackPercent,
+  stopLossEnabled: template.stopLossPercent !== null,
+  stopLossPercent: template.stopLossPercent ?? DEFAULT_DRAFT.stopLossPercent,
+  cooldownSeconds: String(template.cooldownSeconds),
+});
+
+const DECIMAL = /^\d+(\.\d+)?$/;
+
+/** The draft as the API takes it, or null while a field is not a number yet. */
+export const toSettings = (draft: StrategyDraft): (StrategySettings & { name: string }) | null => {
+  const decimals = [
+    draft.takeProfitPercent,
+    draft.takeProfitCallbackPercent,
+    draft.replenishCallbackPercent,
+    ...(draft.stopLossEnabled ? [draft.stopLossPercent] : []),
+    ...draft.levels.flatMap((level) => [level.dropPercent, level.multiple]),
+  ];
+  if (!decimals.every((value) => DECIMAL.test(value.trim())) || !/^\d+$/.test(draft.cooldownSeconds.trim())) return null;
+  return {
+    name: draft.name.trim(),
+    levels: draft.levels.map((level) => ({ dropPercent: level.dropPercent.trim(), multiple: level.multiple.trim() })),
+    takeProfitPercent: draft.takeProfitPercent.trim(),
+    takeProfitCallbackPercent: draft.takeProfitCallbackPercent.trim(),
+    replenishCallbackPercent: draft.replenishCallbackPercent.trim(),
+    stopLossPercent: draft.stopLossEnabled ? draft.stopLossPercent.trim() : null,
+    cooldownSeconds: Number(draft.cooldownSeconds.trim()),
+  };
+};
+
+/** Ladder from the generator (3Commas-style step scale; equal, doubling or arithmetic amounts). */
+export const generateLevels = (input: GeneratorInput): ReplenishLevel[] | null => {
+  const count = Number(input.count);
+  if (!Number.isInteger(count) || count < 1 || count > 30) return null;
+  if (![input.firstStep, input.stepScale, input.firstMultiple, input.multipleStep].every((v) => DECIMAL.test(v.trim()))) return null;
+  return buildLevels(
+    stepScaleDrops(input.firstStep.trim(), input.stepScale.trim(), count),
+    levelMultiples(input.mode, count, input.firstMultiple.trim(), input.multipleStep.trim()),
+  );
+};

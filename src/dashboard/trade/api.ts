@@ -1,0 +1,75 @@
+/**
+ * The trading pages' custom calls: query keys and hooks. Lists and single
+ * tasks go through react-admin's controllers (resources `trade` and
+ * `orders`); what is left here are the calls outside its CRUD verbs.
+ */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useDataProvider } from 'react-admin';
+import type { TradeActionPayload } from '../../api/types';
+import type { AppDataProvider } from '../../dataProvider/dataProvider';
+
+/** Task figures refresh this often while a page shows them. */
+export const TASK_REFRESH_MS = 5_000;
+/** The order history of a task (react-admin resource, GET /api/trade/order-history). */
+export const ORDERS = 'orders';
+/** Trading tasks (react-admin resource: GET /api/trade/list, /api/trade/detail/:id, POST /api/trade/update). */
+export const TASKS = 'trade';
+
+/**
+ * The query meta of a task's detail (GET /api/trade/detail/:id). react-admin
+ * fills the getOne cache of every record a list answers; a list's task has no
+ * events or ladder, so the detail keeps a cache entry of its own.
+ */
+export const DETAIL = { meta: { view: 'detail' } } as const;
+
+export const useApi = () => useDataProvider<AppDataProvider>();
+
+export const tradeKeys = {
+  pairs: (exchangeId: string | undefined, q: string) => ['trade', 'pairs', exchangeId, q] as const,
+  hotPairs: (exchangeId: string | undefined, sort: string) => ['trade', 'hot-pairs', exchangeId, sort] as const,
+  coinPrice: (exchangeId: string | undefined, symbols: readonly string[]) => ['trade', 'coin-price', exchangeId, symbols] as const,
+};
+
+/** The pairs an exchange account trades, by search text. */
+export const usePairs = (exchangeId: string | undefined, q: string) => {
+  const api = useApi();
+  return useQuery({ queryKey: tradeKeys.pairs(exchangeId, q), queryFn: ({ signal }) => api.tradePairs({ exchangeId, q, pageSize: 100 }, signal), enabled: Boolean(exchangeId) });
+};
+
+/** The most traded or most moving pairs of an exchange over 24 h. */
+export const useHotPairs = (exchangeId: string | undefined, sort: 'volume' | 'change') => {
+  const api = useApi();
+  return useQuery({ queryKey: tradeKeys.hotPairs(exchangeId, sort), queryFn: ({ signal }) => api.tradeHotPairs({ exchangeId, sort, limit: 8 }, signal), enabled: Boolean(exchangeId) });
+};
+
+/** Last prices of some pairs on one exchange account, asked again every `intervalMs`. */
+export const useCoinPrices = (exchangeId: string | undefined, symbols: readonly string[], intervalMs: number) => {
+  const api = useApi();
+  return useQuery({
+    queryKey: tradeKeys.coinPrice(exchangeId, symbols),
+    queryFn: () => api.tradeCoinPrice({ exchangeId, coins: [...symbols] }),
+    enabled: Boolean(exchangeId) && symbols.length > 0,
+    refetchInterval: intervalMs,
+    refetchIntervalInBackground: false,
+  });
+};
+
+/** After an action every task figure and order list is asked again. */
+const useRefreshTrading = () => {
+  const queryClient = useQueryClient();
+  return () => Promise.all([queryClient.invalidateQueries({ queryKey: [TASKS] }), queryClient.invalidateQueries({ queryKey: [ORDERS] })]);
+};
+
+/** Start, stop or replenish now. */
+export const useTaskAction = () => {
+  const api = useApi();
+  const refresh = useRefreshTrading();
+  return useMutation({ mutationFn: (payload: TradeActionPayload) => api.tradeAction(payload), onSuccess: refresh });
+};
+
+/** Sell the whole position at market and stop the task. */
+export const useClosePosition = () => {
+  const api = useApi();
+  const refresh = useRefreshTrading();
+  return useMutation({ mutationFn: (id: string) => api.tradeCloseOrder(id), onSuccess: refresh });
+};

@@ -1,0 +1,27 @@
+import AutoGraphIcon from '@mui/icons-material/AutoGraph';
+import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
+import { createElement } from 'react';
+import type { Domain } from '../domain';
+import { messages } from './messages';
+import { AllOrderHistoryPage, OrderHistoryRoute } from './OrderHistoryPage';
+import { PairSelectPage } from './PairSelectPage';
+import { TaskDetailPage } from './TaskDetailPage';
+import { TaskListPage } from './TaskListPage';
+import { TradeAddPage } from './TradeAddPage';
+
+/** Trading tasks: the list, the wizard (add and pair selection), a task, and the order histories. */
+export const trade = {
+  routes: [
+    { path: '/trade', titleKey: 'page.trade', Component: TaskListPage },
+    { path: '/trade/add', titleKey: 'page.tradeAdd', Component: TradeAddPage },
+    { path: '/trade/detail/:id', titleKey: 'page.tradeDetail', Component: TaskDetailPage },
+    { path: '/trade/order-history', titleKey: 'page.orderHistory', Component: OrderHistoryRoute },
+    { path: '/trade/all-order-history', titleKey: 'page.allOrderHistory', Component: AllOrderHistoryPage },
+    { path: '/trade/pair-select', titleKey: 'page.pairSelect', Component: PairSelectPage },
+  ],
+  menu: [
+    { to: '/trade', labelKey: 'nav.trade', icon: createElement(AutoGraphIcon), place: 'tab', order: 20 },
+    { to: '/trade/all-order-history', labelKey: 'page.allOrderHistory', icon: createElement(ReceiptLongIcon), place: 'more', order: 60 },
+  ],
+  messages,
+} satisfies Domain;

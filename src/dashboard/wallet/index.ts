@@ -1,0 +1,27 @@
+import AccountBalanceWalletIcon from '@mui/icons-material/AccountBalanceWallet';
+import { createElement } from 'react';
+import type { Domain } from '../domain';
+import { messages } from './messages';
+import { RechargePage } from './RechargePage';
+import { CardRecordsPage, PointsRecordsPage, UsdtRecordsPage } from './RecordsPage';
+import { SwapPage } from './SwapPage';
+import { PointsTransferPage, TransferPage } from './TransferPage';
+import { WalletPage } from './WalletPage';
+import { WithdrawPage } from './WithdrawPage';
+
+/** The custodial wallet (`/profile/wallet` and its sub-routes). `/profile/wallet/exchange` converts between assets: "swap" in code. */
+export const wallet = {
+  routes: [
+    { path: '/profile/wallet', titleKey: 'page.wallet', Component: WalletPage },
+    { path: '/profile/wallet/recharge', titleKey: 'page.recharge', Component: RechargePage },
+    { path: '/profile/wallet/withdraw', titleKey: 'page.withdraw', Component: WithdrawPage },
+    { path: '/profile/wallet/transfer', titleKey: 'page.transfer', Component: TransferPage },
+    { path: '/profile/wallet/exchange', titleKey: 'page.swap', Component: SwapPage },
+    { path: '/profile/wallet/points-transfer', titleKey: 'page.pointsTransfer', Component: PointsTransferPage },
+    { path: '/profile/wallet/usdt-records', titleKey: 'page.usdtRecords', Component: UsdtRecordsPage },
+    { path: '/profile/wallet/card-records', titleKey: 'page.cardRecords', Component: CardRecordsPage },
+    { path: '/profile/wallet/points-records', titleKey: 'page.pointsRecords', Component: PointsRecordsPage },
+  ],
+  menu: [{ to: '/profile/wallet', labelKey: 'page.wallet', icon: createElement(AccountBalanceWalletIcon), place: 'more', order: 70 }],
+  messages,
+} satisfies Domain;
