@@ -21,7 +21,6 @@ const enUS = {
     startedToast: 'The robot is running',
     stoppedToast: 'The robot is stopped',
     cycle: 'Cycle {{current}} of {{total}}',
-    unlimited: '∞',
     figure: {
       positionOf: 'Position ({{base}})',
       average: 'Average cost',
@@ -251,7 +250,6 @@ const zhCN: Messages = {
     startedToast: '机器人已启动',
     stoppedToast: '机器人已停止',
     cycle: '第 {{current}} / {{total}} 轮',
-    unlimited: '∞',
     figure: {
       positionOf: '持仓数量（{{base}}）',
       average: '持仓均价',
@@ -479,7 +477,6 @@ const zhTW: Messages = {
     startedToast: '機器人已啟動',
     stoppedToast: '機器人已停止',
     cycle: '第 {{current}} / {{total}} 輪',
-    unlimited: '∞',
     figure: {
       positionOf: '持倉數量（{{base}}）',
       average: '持倉均價',
