@@ -61,7 +61,19 @@ const enUS = {
       insufficient_funds: 'The free balance does not cover a full cycle: {{required}} USDT needed, {{available}} USDT available.',
       below_min_order: 'An order of the ladder ({{amount}} USDT) is below the exchange minimum of {{minCost}} USDT: raise the first order to at least {{minFirstOrder}} USDT.',
       all_levels_filled: 'Every level of the ladder is already filled.',
-      real_exchange: 'Trading on real exchanges is not enabled yet: use a paper account.',
+      real_exchange: 'Tasks on a real exchange account need an activated account. Paper accounts trade without activation.',
+    },
+    remedy: {
+      activate: 'Activate',
+      bindExchange: 'Bind an exchange account',
+      wallet: 'Open the wallet',
+      paperBalance: 'Paper balance',
+      coinTasks: 'Tasks of {{symbol}}',
+      firstOrder: 'Use {{amount}} USDT',
+    },
+    prices: {
+      simulated: 'Simulated prices',
+      live: '{{exchange}} live prices',
     },
     detail: {
       closedRemainder: 'Sold at market and stopped. {{remainder}} {{base}} is below the exchange step and stays with the task.',
@@ -290,7 +302,19 @@ const zhCN: Messages = {
       insufficient_funds: '可用余额不足以完成一整轮：需要 {{required}} USDT，可用 {{available}} USDT。',
       below_min_order: '阶梯中有一笔订单（{{amount}} USDT）低于交易所最低下单额 {{minCost}} USDT，请把首单提高到至少 {{minFirstOrder}} USDT。',
       all_levels_filled: '所有补仓档位都已成交。',
-      real_exchange: '暂不支持在真实交易所交易，请使用模拟盘账户。',
+      real_exchange: '在真实交易所账户上运行任务需要先激活账户；模拟盘账户无需激活即可交易。',
+    },
+    remedy: {
+      activate: '去激活',
+      bindExchange: '绑定交易所账户',
+      wallet: '前往钱包',
+      paperBalance: '查看模拟盘余额',
+      coinTasks: '查看 {{symbol}} 的任务',
+      firstOrder: '首单改为 {{amount}} USDT',
+    },
+    prices: {
+      simulated: '模拟行情',
+      live: '{{exchange}} 实时行情',
     },
     detail: {
       closedRemainder: '已按市价平仓，任务已停止。余量 {{remainder}} {{base}} 低于交易所最小单位，保留在任务中。',
@@ -517,7 +541,19 @@ const zhTW: Messages = {
       insufficient_funds: '可用餘額不足以完成一整輪：需要 {{required}} USDT，可用 {{available}} USDT。',
       below_min_order: '階梯中有一筆訂單（{{amount}} USDT）低於交易所最低下單額 {{minCost}} USDT，請將首單提高到至少 {{minFirstOrder}} USDT。',
       all_levels_filled: '所有補倉檔位都已成交。',
-      real_exchange: '暫不支援在真實交易所交易，請使用模擬盤帳戶。',
+      real_exchange: '在真實交易所帳戶上執行任務需要先啟用帳戶；模擬盤帳戶無需啟用即可交易。',
+    },
+    remedy: {
+      activate: '前往啟用',
+      bindExchange: '綁定交易所帳戶',
+      wallet: '前往錢包',
+      paperBalance: '查看模擬盤餘額',
+      coinTasks: '查看 {{symbol}} 的任務',
+      firstOrder: '首單改為 {{amount}} USDT',
+    },
+    prices: {
+      simulated: '模擬行情',
+      live: '{{exchange}} 即時行情',
     },
     detail: {
       closedRemainder: '已依市價平倉，任務已停止。餘量 {{remainder}} {{base}} 低於交易所最小單位，保留在任務中。',
