@@ -168,6 +168,37 @@ describe('refusals with a remedy on the wizard', () => {
 });
 
 describe('refusals with a remedy on task actions', () => {
+  it('closing a position too small to sell: says so, with no first order to raise', async () => {
+    await renderApp('/trade/detail/t-2', {
+      ...identityRoute,
+      'GET /api/trade/detail/t-2': () =>
+        ok({
+          ...task,
+          quantity: '0.001',
+          strategy: { levels: [{ dropPercent: '1', multiple: '1' }], takeProfitPercent: '1.5', takeProfitCallbackPercent: '0.3', replenishCallbackPercent: '0.3', stopLossPercent: null, cooldownSeconds: 120 },
+          firstFillPrice: '3000',
+          takeProfitArmed: false,
+          events: [],
+        }),
+      'GET /api/trade/order-history': () => ok({ list: [], total: 0 }),
+      'POST /api/trade/coin-price': () => ok({}),
+      'POST /api/trade/close-order/t-2': () =>
+        fail(10002, 'the position is below the exchange minimum and cannot be sold', {
+          reason: 'below_min_order',
+          side: 'sell',
+          symbol: 'ETH/USDT',
+          quantity: '0.001',
+          sellable: '0.001',
+          value: '3',
+          minAmount: '0.0001',
+          minCost: '5.5',
+        }),
+    });
+    await userEvent.click((await screen.findAllByRole('button', { name: '平仓' }))[0]!);
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '平仓' }));
+    expect(await screen.findByText('持仓（0.001）价值 3 USDT，低于交易所最低下单额 5.5 USDT，暂时无法卖出。')).toBeInTheDocument();
+  });
+
   it('starting a task on a real account before activation: activate', async () => {
     const app = await renderApp('/trade', {
       ...identityRoute,

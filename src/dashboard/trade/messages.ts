@@ -54,6 +54,7 @@ const enUS = {
     notArmed: 'Not yet',
     allLevelsFilled: 'All filled',
     refusal: {
+      below_min_order_position: 'The position ({{quantity}}) is worth {{value}} USDT, below the exchange minimum of {{minCost}} USDT: it cannot be sold now.',
       below_min_order_sell: 'Sold at the take-profit or stop-loss price, the position ({{quantity}}) would be below the exchange minimum of {{minCost}} USDT: raise the first order to at least {{minFirstOrder}} USDT.',
       take_profit_floor: 'A take profit of {{takeProfit}} % after its callback does not cover the fees of a buy and a sell: it needs at least {{floor}} %.',
       stop_loss_deeper: 'The stop loss would sell before level {{level}} buys: set it deeper.',
@@ -295,6 +296,7 @@ const zhCN: Messages = {
     notArmed: '未触发',
     allLevelsFilled: '已全部补仓',
     refusal: {
+      below_min_order_position: '持仓（{{quantity}}）价值 {{value}} USDT，低于交易所最低下单额 {{minCost}} USDT，暂时无法卖出。',
       below_min_order_sell: '按止盈价或止损价卖出时，持仓（{{quantity}}）低于交易所最低下单额 {{minCost}} USDT，请把首单提高到至少 {{minFirstOrder}} USDT。',
       take_profit_floor: '扣除回调后的止盈 {{takeProfit}}% 不足以覆盖一买一卖两笔手续费，至少需要 {{floor}}%。',
       stop_loss_deeper: '止损会在第 {{level}} 档补仓之前触发，请把止损设得更深。',
@@ -534,6 +536,7 @@ const zhTW: Messages = {
     notArmed: '未觸發',
     allLevelsFilled: '已全部補倉',
     refusal: {
+      below_min_order_position: '持倉（{{quantity}}）價值 {{value}} USDT，低於交易所最低下單額 {{minCost}} USDT，暫時無法賣出。',
       below_min_order_sell: '依停利價或停損價賣出時，持倉（{{quantity}}）低於交易所最低下單額 {{minCost}} USDT，請將首單提高到至少 {{minFirstOrder}} USDT。',
       take_profit_floor: '扣除回檔後的停利 {{takeProfit}}% 不足以涵蓋一買一賣兩筆手續費，至少需要 {{floor}}%。',
       stop_loss_deeper: '停損會在第 {{level}} 檔補倉之前觸發，請將停損設得更深。',

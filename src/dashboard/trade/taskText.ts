@@ -147,7 +147,13 @@ export const refusalText = (error: unknown, translate: Translate) => {
     const reason = typeof data.reason === 'string' ? data.reason : null;
     if (reason) {
       // A ladder whose sale (not a buy) is below the exchange's minimum has its own explanation.
-      const key = reason === 'below_min_order' && data.side === 'sell' ? 'below_min_order_sell' : reason;
+      // A position too small to sell now (closing it) has no first order to raise.
+      const key =
+        reason === 'below_min_order' && (data.minFirstOrder === undefined || data.minFirstOrder === null)
+          ? 'below_min_order_position'
+          : reason === 'below_min_order' && data.side === 'sell'
+            ? 'below_min_order_sell'
+            : reason;
       const explained = translate(`tasks.refusal.${key}`, { ...data, _: '' });
       if (explained) return explained;
     }
