@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { UNLIMITED_CYCLES } from '../api/defaults';
+import { cycleLabel } from '../api/cycles';
 import type { TradeTask } from '../api/trade';
 import type { WidgetClient } from './client';
 import { taskUrl } from './client';
@@ -42,9 +42,7 @@ export const TaskList = (props: TaskListProps) => {
                 <span>
                   <span className="pair">{task.symbol}</span>
                   <span className="muted" style={{ display: 'block' }}>
-                    {task.cycleCount >= UNLIMITED_CYCLES
-                      ? t('widgets.cycleUnlimited', { done: task.cyclesDone })
-                      : t('widgets.cycle', { done: task.cyclesDone, total: task.cycleCount })}
+                    {cycleLabel(task, t, 'widgets.cycle')}
                     {' · '}
                     {task.exchangeName}
                   </span>

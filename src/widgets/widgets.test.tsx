@@ -203,8 +203,8 @@ describe('qt-task-list', () => {
     const { shadow } = mount('qt-task-list', { token: 't', limit: '2', locale: 'en-US' });
     expect(await shadow.findByText('BTC/USDT')).toBeInTheDocument();
     expect(shadow.getAllByRole('button')).toHaveLength(2);
-    expect(shadow.getByText('Cycle 3/∞ · Paper')).toBeInTheDocument();
-    expect(shadow.getByText('Cycle 3/10 · Paper')).toBeInTheDocument();
+    expect(shadow.getByText('Cycle 4 of ∞ · Paper')).toBeInTheDocument();
+    expect(shadow.getByText('Cycle 4 of 10 · Paper')).toBeInTheDocument();
     expect(shadow.getByText('-1.50')).toHaveClass('down');
     expect(shadow.getAllByText('+5.68')).toHaveLength(2);
     const query = new URL(server.requests[0]!.url, 'http://localhost').searchParams;

@@ -4,8 +4,9 @@ import type { ReactNode } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
 import { PAPER_EXCHANGE, type ExchangeAccount } from '../../api/exchange';
 import { formatBalances } from './exchangeText';
+import { PaperPrices } from './PaperPrices';
 
-/** One bound account: which exchange, its name, the masked key (or the paper badge and virtual funds) and when it was added. */
+/** One bound account: which exchange, its name, the masked key (or the paper badge, virtual funds and prices) and when it was added. */
 export const ExchangeAccountCard = ({ account, exchangeName, actions }: { account: ExchangeAccount; exchangeName: string; actions: ReactNode }) => {
   const translate = useTranslate();
   const [locale] = useLocaleState();
@@ -29,7 +30,10 @@ export const ExchangeAccountCard = ({ account, exchangeName, actions }: { accoun
         </Stack>
         <Box sx={{ mt: 1.5 }}>
           {paper ? (
-            <Typography variant="body2">{translate('exchange.paperBalance', { balance: formatBalances(account.paperBalances ?? {}, locale) })}</Typography>
+            <>
+              <Typography variant="body2">{translate('exchange.paperBalance', { balance: formatBalances(account.paperBalances ?? {}, locale) })}</Typography>
+              {account.prices && <PaperPrices prices={account.prices} />}
+            </>
           ) : (
             <Typography variant="body2" sx={{ fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', overflowWrap: 'anywhere' }}>
               {translate('exchange.keyHint', { hint: account.apiKeyHint ?? '****' })}

@@ -6,6 +6,7 @@ import {
   CreateBase,
   EditBase,
   Form,
+  SelectInput,
   TextInput,
   required,
   useEditContext,
@@ -25,12 +26,13 @@ import { sectionSx as section } from '../kit/Section';
 import { Screen } from '../layout/Screen';
 import { EXCHANGES, useExchangeCatalog } from './api';
 import { ExchangePicker } from './ExchangePicker';
-import { exchangeLabel, formatBalances, isSecretField, refusalExplanation, suggestedName } from './exchangeText';
+import { exchangeLabel, formatBalances, isSecretField, priceSourceLabel, refusalExplanation, suggestedName } from './exchangeText';
+import { PaperPrices } from './PaperPrices';
 
 const NAME_MAX = 32;
 
 /** The form's values: the exchange (fixed on edit), the account's name and the credentials typed. */
-type AccountValues = { exchange: string; name: string } & Partial<Record<CredentialField, string>>;
+type AccountValues = { exchange: string; name: string; priceSource?: string } & Partial<Record<CredentialField, string>>;
 
 /** A refusal of the exchange (a key that may withdraw, a wrong key...) with what to do about it, above the save button. */
 interface Refusal {
@@ -183,9 +185,24 @@ const AccountFields = ({ catalog, account, taken, clearRefusal }: { catalog: rea
             slotProps={{ htmlInput: { maxLength: NAME_MAX } }}
           />
           {exchangeId === PAPER_EXCHANGE ? (
-            <Alert severity="success" variant="outlined">
-              {translate('exchange.paperNote', { balance: formatBalances((account ? account.paperBalances : entry?.startBalances) ?? {}, locale) })}
-            </Alert>
+            <>
+              <Alert severity="success" variant="outlined">
+                {translate('exchange.paperNote', { balance: formatBalances((account ? account.paperBalances : entry?.startBalances) ?? {}, locale) })}
+              </Alert>
+              {account
+                ? account.prices && <PaperPrices prices={account.prices} />
+                : (entry?.priceSources?.length ?? 0) > 0 && (
+                    <SelectInput
+                      source="priceSource"
+                      variant="outlined"
+                      label={translate('exchange.priceSource')}
+                      helperText={translate('exchange.priceSourceHelp')}
+                      choices={(entry?.priceSources ?? []).map((source) => ({ id: source, name: priceSourceLabel(source, catalog, translate) }))}
+                      translateChoice={false}
+                      validate={required()}
+                    />
+                  )}
+            </>
           ) : (
             entry && (
               <>
@@ -321,16 +338,22 @@ export const ExchangeConfigPage = () => {
     const entry = catalog.data.find((candidate) => candidate.id === wanted) ?? catalog.data.find((candidate) => candidate.id === PAPER_EXCHANGE) ?? catalog.data[0]!;
     const taken = existing.data?.map((account) => account.name) ?? [];
     const name = suggestedName(entry.kind === 'paper' ? translate('exchange.paperDefaultName') : entry.name, taken);
+    // The paper account's prices: the catalog's first source (Binance) unless the user picks another.
+    const paperSources = catalog.data.find((candidate) => candidate.id === PAPER_EXCHANGE)?.priceSources;
     body = (
       <CreateBase
         resource={EXCHANGES}
-        transform={(values: AccountValues) => ({ exchange: values.exchange, ...payload(values, fieldsOf(values.exchange)) })}
+        transform={(values: AccountValues) => ({
+          exchange: values.exchange,
+          ...payload(values, fieldsOf(values.exchange)),
+          ...(values.exchange === PAPER_EXCHANGE && values.priceSource ? { priceSource: values.priceSource } : {}),
+        })}
         mutationOptions={outcome.mutationOptions}
         redirect={false}
       >
         <AccountForm
           catalog={catalog.data}
-          record={{ exchange: entry.id, name }}
+          record={{ exchange: entry.id, name, priceSource: paperSources?.[0] }}
           taken={taken}
           refusal={outcome.refusal}
           clearRefusal={outcome.clearRefusal}

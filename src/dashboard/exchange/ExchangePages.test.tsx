@@ -97,6 +97,33 @@ describe('exchange account list', () => {
   });
 });
 
+describe('paper account prices', () => {
+  const live: ExchangeAccount = { ...paperAccount, prices: { source: 'binance', live: true, fallbackSince: null } };
+  const fallback: ExchangeAccount = {
+    ...paperAccount,
+    id: '00000000-0000-4000-8000-00000000000c',
+    name: '备用账户',
+    prices: { source: 'okx', live: false, fallbackSince: '2026-03-01T08:00:00.000Z' },
+  };
+
+  it('says which prices each paper account uses, and when the exchange cannot be reached', async () => {
+    await renderApp('/exchange', api([live, fallback, okxAccount]));
+    await waitFor(() => expect(cardOf('备用账户')).not.toBeNull());
+    expect(within(cardOf('练手账户')).getByText('行情：Binance 实时行情')).toBeInTheDocument();
+    const down = cardOf('备用账户').querySelector('[data-prices]');
+    expect(down).toHaveAttribute('data-prices', 'fallback');
+    expect(down?.textContent).toMatch(/^无法连接 OKX：自 2026.*起按模拟行情交易。$/);
+    expect(within(cardOf('备用账户')).queryByText(/实时行情/)).toBeNull();
+    expect(cardOf('OKX main').querySelector('[data-prices]')).toBeNull();
+  });
+
+  it('says so on the account page of a paper account on the simulator', async () => {
+    await renderApp(`/exchange/edit/${paperAccount.id}`, api([paperAccount], { [`GET /api/exchange/detail/${paperAccount.id}`]: () => ok(paperAccount) }));
+    expect(await screen.findByText('行情：内置模拟行情')).toBeInTheDocument();
+    expect(screen.queryByRole('combobox', { name: /行情来源/ })).toBeNull();
+  });
+});
+
 describe('exchange account config', () => {
   it('adds a paper account (recommended and chosen by default) and returns to the list', async () => {
     const app = await renderApp('/exchange/add', api([], { 'POST /api/exchange/add': (req) => ok({ ...paperAccount, name: req.body?.name }) }));
@@ -111,7 +138,26 @@ describe('exchange account config', () => {
     await userEvent.type(name, '试一试');
     await userEvent.click(screen.getByRole('button', { name: '保存' }));
     await waitFor(() => expect(app.pathname()).toBe('/exchange'));
-    expect(sent(app, '/api/exchange/add')).toEqual([{ exchange: 'paper', name: '试一试' }]);
+    expect(sent(app, '/api/exchange/add')).toEqual([{ exchange: 'paper', name: '试一试', priceSource: 'binance' }]);
+  });
+
+  it("lets a paper account trade on an exchange's live prices (Binance by default) or on the simulator", async () => {
+    const app = await renderApp('/exchange/add', api([], { 'POST /api/exchange/add': (req) => ok({ ...paperAccount, name: req.body?.name }) }));
+    await screen.findByRole('radio', { name: '模拟交易' });
+    const source = screen.getByRole('combobox', { name: /行情来源/ });
+    expect(source).toHaveTextContent('Binance 实时行情');
+    await userEvent.click(source);
+    const options = within(await screen.findByRole('listbox')).getAllByRole('option');
+    expect(options.map((option) => option.textContent)).toEqual(['Binance 实时行情', 'OKX 实时行情', '内置模拟行情']);
+    await userEvent.click(options[2]!);
+    await userEvent.click(screen.getByRole('button', { name: '保存' }));
+    await waitFor(() => expect(sent(app, '/api/exchange/add')).toEqual([{ exchange: 'paper', name: '模拟账户', priceSource: 'simulator' }]));
+  });
+
+  it('asks a real exchange for no price source', async () => {
+    await renderApp('/exchange/add', api([]));
+    await userEvent.click(await screen.findByRole('radio', { name: 'OKX' }));
+    expect(screen.queryByRole('combobox', { name: /行情来源/ })).toBeNull();
   });
 
   it('asks OKX for its API key, secret and passphrase, secrets hidden, and sends them', async () => {

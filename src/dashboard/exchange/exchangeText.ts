@@ -1,5 +1,6 @@
 import {
   PAPER_EXCHANGE,
+  SIMULATOR,
   type CredentialField,
   type ExchangeCatalogEntry,
   type ExchangeUnavailableReason,
@@ -18,6 +19,10 @@ export const isSecretField = (field: CredentialField) => field === 'secret' || f
 /** The catalog names the paper exchange in English; every other name is a brand and stays as it is. */
 export const exchangeLabel = (exchangeId: string, catalog: readonly ExchangeCatalogEntry[] | undefined, translate: Translate) =>
   exchangeId === PAPER_EXCHANGE ? translate('exchange.paperName') : (catalog?.find((entry) => entry.id === exchangeId)?.name ?? exchangeId);
+
+/** A paper account's price source as the add form offers it: 'Binance 实时行情', or the built-in simulator. */
+export const priceSourceLabel = (source: string, catalog: readonly ExchangeCatalogEntry[] | undefined, translate: Translate) =>
+  source === SIMULATOR ? translate('exchange.priceSourceSimulator') : translate('exchange.priceSourceLive', { exchange: exchangeLabel(source, catalog, translate) });
 
 /** Reasons with their own explanation under `exchange.reason.*` (the server's `data.reason`). */
 const EXPLAINED_REASONS = {

@@ -37,7 +37,7 @@ const enUS = {
       },
     },
     activate: {
-      why: 'An activated account can run trading tasks. Activate it once, with an activation card or with USDT from your wallet.',
+      why: 'Tasks on real exchange accounts need an activated account; paper accounts trade without it. Activate it once, with an activation card or with USDT from your wallet.',
       cardTitle: 'Pay with an activation card',
       usdtTitle: 'Pay with USDT',
       cards: '{{count}} card(s)',
@@ -252,7 +252,7 @@ const zhCN: Messages = {
       },
     },
     activate: {
-      why: '激活后的账户才能运行交易任务。只需激活一次，可使用激活卡或钱包中的 USDT 支付。',
+      why: '在真实交易所账户上运行任务需要激活账户，模拟盘账户无需激活。只需激活一次，可使用激活卡或钱包中的 USDT 支付。',
       cardTitle: '使用激活卡',
       usdtTitle: '使用 USDT',
       cards: '{{count}} 张激活卡',
@@ -465,7 +465,7 @@ const zhTW: Messages = {
       },
     },
     activate: {
-      why: '啟用後的帳戶才能執行交易任務。只需啟用一次，可使用啟用卡或錢包中的 USDT 支付。',
+      why: '在真實交易所帳戶上執行任務需要啟用帳戶，模擬盤帳戶無需啟用。只需啟用一次，可使用啟用卡或錢包中的 USDT 支付。',
       cardTitle: '使用啟用卡',
       usdtTitle: '使用 USDT',
       cards: '{{count}} 張啟用卡',

@@ -3,7 +3,8 @@ import { useLocaleState, useNotify, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import type { TradeTaskDetail } from '../../api/trade';
 import { useTaskAction } from './api';
-import { formatTime, refusalText } from './taskText';
+import { useNotifyRefusal } from './RefusalWithRemedy';
+import { formatTime } from './taskText';
 
 /**
  * Why the robot stopped trading a task as usual, in the user's words, with
@@ -16,6 +17,7 @@ export const AttentionPanel = ({ task }: { task: TradeTaskDetail }) => {
   const notify = useNotify();
   const [locale] = useLocaleState();
   const action = useTaskAction();
+  const refused = useNotifyRefusal();
   const resume = {
     isPending: action.isPending,
     mutate: () =>
@@ -23,7 +25,7 @@ export const AttentionPanel = ({ task }: { task: TradeTaskDetail }) => {
         { id: task.id, action: 'start' },
         {
           onSuccess: () => notify(translate('tasks.attention.resumed'), { type: 'success' }),
-          onError: (error) => notify(refusalText(error, translate), { type: 'error' }),
+          onError: (error) => refused(error, task.exchangeId),
         },
       ),
   };

@@ -3,17 +3,18 @@ import { useState } from 'react';
 import { useNotify, useTranslate } from 'react-admin';
 import type { TradeTask } from '../../api/trade';
 import { useTaskAction } from './api';
-import { refusalText } from './taskText';
+import { useNotifyRefusal } from './RefusalWithRemedy';
 
 /**
  * Starts or stops a task's robot. The switch moves at once; a refusal shows
- * its reason and puts the switch back where the server says it is.
+ * its reason (and its remedy) and puts the switch back where the server says it is.
  */
-export const RunningSwitch = ({ task }: { task: Pick<TradeTask, 'id' | 'running' | 'finished' | 'symbol'> }) => {
+export const RunningSwitch = ({ task }: { task: Pick<TradeTask, 'id' | 'running' | 'finished' | 'symbol' | 'exchangeId'> }) => {
   const translate = useTranslate();
   const notify = useNotify();
   const [wanted, setWanted] = useState<boolean | null>(null);
   const action = useTaskAction();
+  const refused = useNotifyRefusal();
 
   return (
     <FormControlLabel
@@ -29,7 +30,7 @@ export const RunningSwitch = ({ task }: { task: Pick<TradeTask, 'id' | 'running'
               { id: task.id, action: checked ? 'start' : 'stop' },
               {
                 onSuccess: () => notify(translate(checked ? 'tasks.startedToast' : 'tasks.stoppedToast'), { type: 'success' }),
-                onError: (error) => notify(refusalText(error, translate), { type: 'error' }),
+                onError: (error) => refused(error, task.exchangeId),
                 onSettled: () => setWanted(null),
               },
             );

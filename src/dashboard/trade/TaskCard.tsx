@@ -5,6 +5,7 @@ import type { TradeTask } from '../../api/trade';
 import { templateLabel } from '../strategy/strategyText';
 import { Figure } from './Figure';
 import { RunningSwitch } from './RunningSwitch';
+import { PriceSourceChip } from './PriceSourceChip';
 import { TaskStatusChips } from './TaskStatusChips';
 import { baseOf, cycleText, formatPrice, formatQuantity, formatSigned, profitColor } from './taskText';
 
@@ -32,9 +33,10 @@ export const TaskCard = ({ task }: { task: TradeTask }) => {
               {cycleText(task, translate)}
             </Typography>
           </Stack>
-          <Box sx={{ mt: 1 }}>
+          <Stack direction="row" sx={{ mt: 1, flexWrap: 'wrap', gap: 0.75 }}>
             <TaskStatusChips task={task} />
-          </Box>
+            <PriceSourceChip prices={task.prices} />
+          </Stack>
           <Box sx={figures}>
             <Figure
               testId="position"

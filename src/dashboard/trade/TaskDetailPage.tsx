@@ -25,6 +25,7 @@ import { chartFills, chartLines } from './chartGeometry';
 import { Figure } from './Figure';
 import { PriceChart } from './PriceChart';
 import { RunningSwitch } from './RunningSwitch';
+import { PriceSourceChip } from './PriceSourceChip';
 import { TaskStatusChips } from './TaskStatusChips';
 import { useLivePrices } from './useLivePrices';
 import {
@@ -68,9 +69,10 @@ const TaskHeader = ({ task }: { task: TradeTaskDetail }) => {
           <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
             {task.exchangeName} · {templateLabel({ name: task.strategyName, system: task.strategySystem }, translate)} · {cycleText(task, translate)}
           </Typography>
-          <Box sx={{ mt: 1 }}>
+          <Stack direction="row" sx={{ mt: 1, flexWrap: 'wrap', gap: 0.75 }}>
             <TaskStatusChips task={task} />
-          </Box>
+            <PriceSourceChip prices={task.prices} />
+          </Stack>
         </Box>
         <Box sx={{ flexShrink: 0 }}>
           <RunningSwitch task={task} />

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ExchangeCatalogEntry } from '../../api/exchange';
 import type { TradeOrder, TradeTask, TradeTaskDetail } from '../../api/trade';
 import { fail, ok, type Handler, type RecordedRequest } from '../../testing/fakeServer';
 import { findHeading, identityRoute, renderApp, startSignedInZhCN } from '../../testing/renderApp';
@@ -100,6 +101,11 @@ const orders = [
   order({ id: 'o-1' }),
 ];
 
+const catalog: ExchangeCatalogEntry[] = [
+  { id: 'paper', name: 'Paper trading', kind: 'paper', credentials: [], checksPermissions: false, startBalances: { USDT: '10000' }, priceSources: ['binance', 'simulator'] },
+  { id: 'binance', name: 'Binance', kind: 'real', credentials: ['apiKey', 'secret'], checksPermissions: true, startBalances: null, priceSources: null },
+];
+
 const query = (request: RecordedRequest | undefined) => Object.fromEntries(new URL(request?.url ?? '', 'http://localhost').searchParams);
 const lastRequest = (requests: RecordedRequest[], path: string) => requests.filter((r) => r.path === path).at(-1);
 
@@ -177,6 +183,23 @@ describe('task list', () => {
     await waitFor(() => expect(query(lastRequest(app.server.requests, '/api/trade/list'))).toMatchObject({ symbol: 'ETH', running: 'false' }));
   });
 
+  it('says on each card which prices the task trades on', async () => {
+    const sol: TradeTask = { ...btc, id: 't-3', symbol: 'SOL/USDT', prices: { source: 'binance', live: true } };
+    const doge: TradeTask = { ...btc, id: 't-4', symbol: 'DOGE/USDT', prices: { source: 'binance', live: false } };
+    await renderApp(
+      '/trade',
+      list({
+        'GET /api/trade/list': () => ok({ list: [btc, sol, doge], total: 3 }),
+        'GET /api/exchange/catalog': () => ok({ list: catalog, total: catalog.length }),
+      }),
+    );
+    const prices = async (symbol: string) => ((await screen.findByText(symbol)).closest('[data-task]') as HTMLElement).querySelector('[data-prices]');
+    await waitFor(async () => expect((await prices('SOL/USDT'))?.textContent).toBe('Binance 实时行情'));
+    expect((await prices('SOL/USDT'))).toHaveAttribute('data-prices', 'live');
+    expect((await prices('DOGE/USDT'))?.textContent).toBe('模拟行情');
+    expect((await prices('BTC/USDT'))?.textContent).toBe('模拟行情');
+  });
+
   it('invites to create a first task when there is none', async () => {
     await renderApp('/trade', { ...me, 'GET /api/trade/list': () => ok({ list: [], total: 0 }) });
     expect(await screen.findByText('还没有交易任务')).toBeInTheDocument();
@@ -243,6 +266,18 @@ describe('task detail', () => {
     expect(within(events).getByText('第 2 轮结束，收益 +0.15 USDT')).toBeInTheDocument();
     expect(within(events).getByText('任务已创建')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: '订单记录' })).toHaveAttribute('href', '/trade/order-history?taskId=t-1');
+  });
+
+  it('says in the header which prices the task trades on', async () => {
+    await renderApp(
+      '/trade/detail/t-1',
+      api({
+        'GET /api/trade/detail/t-1': () => ok({ ...detail, prices: { source: 'binance', live: true } }),
+        'GET /api/exchange/catalog': () => ok({ list: catalog, total: catalog.length }),
+      }),
+    );
+    const header = (await screen.findByRole('heading', { name: 'BTC/USDT' })).closest('.MuiPaper-root') as HTMLElement;
+    await waitFor(() => expect(header.querySelector('[data-prices]')?.textContent).toBe('Binance 实时行情'));
   });
 
   it('shows the whole ladder on demand', async () => {

@@ -23,6 +23,7 @@ import { sectionSx as section } from '../kit/Section';
 import { Screen } from '../layout/Screen';
 import { useSystemTemplates } from '../strategy/api';
 import { templateLabel } from '../strategy/strategyText';
+import { RefusalWithRemedy } from './RefusalWithRemedy';
 import { pairId, useWizardDraft, wizardDraft } from './wizard/draftStore';
 import { useWizardSubmit } from './wizard/useWizardSubmit';
 
@@ -32,7 +33,7 @@ const DECIMAL = /^\d+(\.\d+)?$/;
 export const TradeAddPage = () => {
   const translate = useTranslate();
   const draft = useWizardDraft();
-  const { create } = useWizardSubmit();
+  const { create, refusal, clearRefusal } = useWizardSubmit();
   const accounts = useGetList<ExchangeAccount & { id: string }>('exchange', { pagination: { page: 1, perPage: 100 }, sort: { field: 'createdAt', order: 'ASC' } });
   const mine = useGetList<StrategyTemplate>('strategy', { pagination: { page: 1, perPage: 100 } });
   const system = useSystemTemplates();
@@ -184,6 +185,16 @@ export const TradeAddPage = () => {
           </Stack>
         </Paper>
 
+        {refusal !== null && (
+          <RefusalWithRemedy
+            error={refusal}
+            exchangeId={draft.selectedApi}
+            onFirstOrder={(amount) => {
+              wizardDraft.update({ firstOrderAmount: amount });
+              clearRefusal();
+            }}
+          />
+        )}
         <Button type="submit" variant="contained" size="large">
           {translate('wizard.submit')}
         </Button>

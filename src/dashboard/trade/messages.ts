@@ -21,7 +21,6 @@ const enUS = {
     startedToast: 'The robot is running',
     stoppedToast: 'The robot is stopped',
     cycle: 'Cycle {{current}} of {{total}}',
-    unlimited: '∞',
     figure: {
       positionOf: 'Position ({{base}})',
       average: 'Average cost',
@@ -55,6 +54,7 @@ const enUS = {
     notArmed: 'Not yet',
     allLevelsFilled: 'All filled',
     refusal: {
+      below_min_order_position: 'The position ({{quantity}}) is worth {{value}} USDT, below the exchange minimum of {{minCost}} USDT: it cannot be sold now.',
       below_min_order_sell: 'Sold at the take-profit or stop-loss price, the position ({{quantity}}) would be below the exchange minimum of {{minCost}} USDT: raise the first order to at least {{minFirstOrder}} USDT.',
       take_profit_floor: 'A take profit of {{takeProfit}} % after its callback does not cover the fees of a buy and a sell: it needs at least {{floor}} %.',
       stop_loss_deeper: 'The stop loss would sell before level {{level}} buys: set it deeper.',
@@ -62,7 +62,19 @@ const enUS = {
       insufficient_funds: 'The free balance does not cover a full cycle: {{required}} USDT needed, {{available}} USDT available.',
       below_min_order: 'An order of the ladder ({{amount}} USDT) is below the exchange minimum of {{minCost}} USDT: raise the first order to at least {{minFirstOrder}} USDT.',
       all_levels_filled: 'Every level of the ladder is already filled.',
-      real_exchange: 'Trading on real exchanges is not enabled yet: use a paper account.',
+      real_exchange: 'Tasks on a real exchange account need an activated account. Paper accounts trade without activation.',
+    },
+    remedy: {
+      activate: 'Activate',
+      bindExchange: 'Bind an exchange account',
+      wallet: 'Open the wallet',
+      paperBalance: 'Paper balance',
+      coinTasks: 'Tasks of {{symbol}}',
+      firstOrder: 'Use {{amount}} USDT',
+    },
+    prices: {
+      simulated: 'Simulated prices',
+      live: '{{exchange}} live prices',
     },
     detail: {
       closedRemainder: 'Sold at market and stopped. {{remainder}} {{base}} is below the exchange step and stays with the task.',
@@ -251,7 +263,6 @@ const zhCN: Messages = {
     startedToast: '机器人已启动',
     stoppedToast: '机器人已停止',
     cycle: '第 {{current}} / {{total}} 轮',
-    unlimited: '∞',
     figure: {
       positionOf: '持仓数量（{{base}}）',
       average: '持仓均价',
@@ -285,6 +296,7 @@ const zhCN: Messages = {
     notArmed: '未触发',
     allLevelsFilled: '已全部补仓',
     refusal: {
+      below_min_order_position: '持仓（{{quantity}}）价值 {{value}} USDT，低于交易所最低下单额 {{minCost}} USDT，暂时无法卖出。',
       below_min_order_sell: '按止盈价或止损价卖出时，持仓（{{quantity}}）低于交易所最低下单额 {{minCost}} USDT，请把首单提高到至少 {{minFirstOrder}} USDT。',
       take_profit_floor: '扣除回调后的止盈 {{takeProfit}}% 不足以覆盖一买一卖两笔手续费，至少需要 {{floor}}%。',
       stop_loss_deeper: '止损会在第 {{level}} 档补仓之前触发，请把止损设得更深。',
@@ -292,7 +304,19 @@ const zhCN: Messages = {
       insufficient_funds: '可用余额不足以完成一整轮：需要 {{required}} USDT，可用 {{available}} USDT。',
       below_min_order: '阶梯中有一笔订单（{{amount}} USDT）低于交易所最低下单额 {{minCost}} USDT，请把首单提高到至少 {{minFirstOrder}} USDT。',
       all_levels_filled: '所有补仓档位都已成交。',
-      real_exchange: '暂不支持在真实交易所交易，请使用模拟盘账户。',
+      real_exchange: '在真实交易所账户上运行任务需要先激活账户；模拟盘账户无需激活即可交易。',
+    },
+    remedy: {
+      activate: '去激活',
+      bindExchange: '绑定交易所账户',
+      wallet: '前往钱包',
+      paperBalance: '查看模拟盘余额',
+      coinTasks: '查看 {{symbol}} 的任务',
+      firstOrder: '首单改为 {{amount}} USDT',
+    },
+    prices: {
+      simulated: '模拟行情',
+      live: '{{exchange}} 实时行情',
     },
     detail: {
       closedRemainder: '已按市价平仓，任务已停止。余量 {{remainder}} {{base}} 低于交易所最小单位，保留在任务中。',
@@ -479,7 +503,6 @@ const zhTW: Messages = {
     startedToast: '機器人已啟動',
     stoppedToast: '機器人已停止',
     cycle: '第 {{current}} / {{total}} 輪',
-    unlimited: '∞',
     figure: {
       positionOf: '持倉數量（{{base}}）',
       average: '持倉均價',
@@ -513,6 +536,7 @@ const zhTW: Messages = {
     notArmed: '未觸發',
     allLevelsFilled: '已全部補倉',
     refusal: {
+      below_min_order_position: '持倉（{{quantity}}）價值 {{value}} USDT，低於交易所最低下單額 {{minCost}} USDT，暫時無法賣出。',
       below_min_order_sell: '依停利價或停損價賣出時，持倉（{{quantity}}）低於交易所最低下單額 {{minCost}} USDT，請將首單提高到至少 {{minFirstOrder}} USDT。',
       take_profit_floor: '扣除回檔後的停利 {{takeProfit}}% 不足以涵蓋一買一賣兩筆手續費，至少需要 {{floor}}%。',
       stop_loss_deeper: '停損會在第 {{level}} 檔補倉之前觸發，請將停損設得更深。',
@@ -520,7 +544,19 @@ const zhTW: Messages = {
       insufficient_funds: '可用餘額不足以完成一整輪：需要 {{required}} USDT，可用 {{available}} USDT。',
       below_min_order: '階梯中有一筆訂單（{{amount}} USDT）低於交易所最低下單額 {{minCost}} USDT，請將首單提高到至少 {{minFirstOrder}} USDT。',
       all_levels_filled: '所有補倉檔位都已成交。',
-      real_exchange: '暫不支援在真實交易所交易，請使用模擬盤帳戶。',
+      real_exchange: '在真實交易所帳戶上執行任務需要先啟用帳戶；模擬盤帳戶無需啟用即可交易。',
+    },
+    remedy: {
+      activate: '前往啟用',
+      bindExchange: '綁定交易所帳戶',
+      wallet: '前往錢包',
+      paperBalance: '查看模擬盤餘額',
+      coinTasks: '查看 {{symbol}} 的任務',
+      firstOrder: '首單改為 {{amount}} USDT',
+    },
+    prices: {
+      simulated: '模擬行情',
+      live: '{{exchange}} 即時行情',
     },
     detail: {
       closedRemainder: '已依市價平倉，任務已停止。餘量 {{remainder}} {{base}} 低於交易所最小單位，保留在任務中。',

@@ -1,6 +1,6 @@
 import Big from 'big.js';
 import type { TranslateFunction as Translate } from 'react-admin';
-import { UNLIMITED_CYCLES } from '../../api/defaults';
+import { cycleLabel } from '../../api/cycles';
 import type { TaskEvent, TradeOrder, TradeTask } from '../../api/trade';
 import { isApiError } from '../../dataProvider/ApiError';
 
@@ -50,11 +50,7 @@ export const formatTime = (iso: string, locale: string) =>
   new Intl.DateTimeFormat(locale, { month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false }).format(new Date(iso));
 
 /** The cycle under way (or the last one when finished) and the total, 9999 being "until stopped". */
-export const cycleText = (task: Pick<TradeTask, 'cyclesDone' | 'cycleCount' | 'finished'>, translate: Translate) => {
-  const current = task.finished ? task.cyclesDone : Math.min(task.cyclesDone + 1, task.cycleCount);
-  const total = task.cycleCount >= UNLIMITED_CYCLES ? translate('tasks.unlimited') : String(task.cycleCount);
-  return translate('tasks.cycle', { current, total });
-};
+export const cycleText = (task: Pick<TradeTask, 'cyclesDone' | 'cycleCount' | 'finished'>, translate: Translate) => cycleLabel(task, translate, 'tasks.cycle');
 
 export type TaskState = 'finished' | 'stopped' | TradeTask['phase'];
 
@@ -151,7 +147,13 @@ export const refusalText = (error: unknown, translate: Translate) => {
     const reason = typeof data.reason === 'string' ? data.reason : null;
     if (reason) {
       // A ladder whose sale (not a buy) is below the exchange's minimum has its own explanation.
-      const key = reason === 'below_min_order' && data.side === 'sell' ? 'below_min_order_sell' : reason;
+      // A position too small to sell now (closing it) has no first order to raise.
+      const key =
+        reason === 'below_min_order' && (data.minFirstOrder === undefined || data.minFirstOrder === null)
+          ? 'below_min_order_position'
+          : reason === 'below_min_order' && data.side === 'sell'
+            ? 'below_min_order_sell'
+            : reason;
       const explained = translate(`tasks.refusal.${key}`, { ...data, _: '' });
       if (explained) return explained;
     }

@@ -1,21 +1,29 @@
+import { useState } from 'react';
 import { useDataProvider, useNotify, useTranslate } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
 import type { AppDataProvider } from '../../../dataProvider/dataProvider';
+import { remedyOf } from '../RefusalWithRemedy';
 import { wizardDraft } from './draftStore';
 import { WizardError, toCreatePayload, toUpdatePayload } from './submit';
 
 /**
  * Submits the wizard: local rules first, then the call, then the toasts of
  * spec section 7 ('创建交易成功' / '更新交易成功', or the error's message,
- * else '创建交易失败' / '更新交易失败').
+ * else '创建交易失败' / '更新交易失败'). A refusal the user can remedy is
+ * not toasted: it stays as `refusal`, for the page to show beside its remedy.
  */
 export const useWizardSubmit = () => {
   const dataProvider = useDataProvider<AppDataProvider>();
   const notify = useNotify();
   const translate = useTranslate();
   const navigate = useNavigate();
+  const [refusal, setRefusal] = useState<unknown>(null);
 
   const failure = (error: unknown, fallbackKey: string) => {
+    if (remedyOf(error) !== null) {
+      setRefusal(error);
+      return false;
+    }
     const message =
       error instanceof WizardError
         ? translate(error.messageKey)
@@ -27,6 +35,7 @@ export const useWizardSubmit = () => {
   };
 
   const create = async (): Promise<boolean> => {
+    setRefusal(null);
     try {
       await dataProvider.tradeAdd(toCreatePayload(wizardDraft.get()));
     } catch (error) {
@@ -39,6 +48,7 @@ export const useWizardSubmit = () => {
   };
 
   const update = async (taskId: string | null | undefined): Promise<boolean> => {
+    setRefusal(null);
     try {
       await dataProvider.tradeUpdate(toUpdatePayload(wizardDraft.get(), taskId));
     } catch (error) {
@@ -48,5 +58,5 @@ export const useWizardSubmit = () => {
     return true;
   };
 
-  return { create, update };
+  return { create, update, refusal, clearRefusal: () => setRefusal(null) };
 };
