@@ -16,6 +16,7 @@ export const Endpoint = {
   tradeConfigTemplates: '/api/trade/config-templates',
   tradeOrderHistory: '/api/trade/order-history',
   tradeCoinPrice: '/api/trade/coin-price',
+  tradeOhlcv: '/api/trade/ohlcv',
   tradeUpdate: '/api/trade/update',
   tradeProfitSummary: '/api/trade/profit-summary',
   tradeCloseOrder: (id: string) => `/api/trade/close-order/${encodeURIComponent(id)}`,

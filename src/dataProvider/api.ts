@@ -1,7 +1,7 @@
 import { Endpoint } from '../api/endpoints';
 import type { BacktestJob, BacktestRequest, CandleUpload } from '../api/backtest';
 import type { StrategyTemplate } from '../api/strategy';
-import type { CloseResult, EngineStatus, ProfitSummary, TradeOrder, TradePair, TradeTask, TradeTaskDetail } from '../api/trade';
+import type { CandleTimeframe, CloseResult, EngineStatus, OhlcvAnswer, ProfitSummary, TradeOrder, TradePair, TradeTask, TradeTaskDetail } from '../api/trade';
 import type { ExchangeCatalogEntry } from '../api/exchange';
 import type { Article, ArticleSummary } from '../api/article';
 import type { ServiceSettings } from '../api/admin';
@@ -89,6 +89,9 @@ export const createApi = (http: HttpClient) => ({
     http.request<Page<TradeOrder>>('GET', Endpoint.tradeOrderHistory, { query, signal }),
   tradeCoinPrice: (payload: CoinPricePayload) =>
     http.request<Record<string, string>>('POST', Endpoint.tradeCoinPrice, { body: payload }),
+  /** A task's pair in candles, oldest first (limit 1-500). */
+  tradeOhlcv: (query: { taskId: string; timeframe: CandleTimeframe; limit: number }, signal?: AbortSignal) =>
+    http.request<OhlcvAnswer>('GET', Endpoint.tradeOhlcv, { query, signal }),
   tradeUpdate: (payload: UpdateTradePayload) =>
     http.request<{ id: string }>('POST', Endpoint.tradeUpdate, { body: payload }),
   tradeCloseOrder: (id: string) => http.request<CloseResult>('POST', Endpoint.tradeCloseOrder(id)),

@@ -13,24 +13,22 @@ import {
   Typography,
 } from '@mui/material';
 import { useState } from 'react';
-import { Confirm, useGetList, useGetOne, useLocaleState, useNotify, useTranslate } from 'react-admin';
+import { Confirm, useGetOne, useLocaleState, useNotify, useTranslate } from 'react-admin';
 import { Link, useParams } from 'react-router-dom';
-import type { TradeOrder, TradeTaskDetail } from '../../api/trade';
+import type { TradeTaskDetail } from '../../api/trade';
 import { LoadError } from '../kit/LoadError';
 import { SectionTitle, sectionSx as section } from '../kit/Section';
 import { Screen } from '../layout/Screen';
 import { templateLabel } from '../strategy/strategyText';
 import { AttentionPanel } from './AttentionPanel';
-import { chartFills, chartLines } from './chartGeometry';
+import { ladderLines } from './candleChartData';
 import { Figure } from './Figure';
-import { PriceChart } from './PriceChart';
 import { RunningSwitch } from './RunningSwitch';
 import { PriceSourceChip } from './PriceSourceChip';
+import { TaskChart } from './TaskChart';
 import { TaskStatusChips } from './TaskStatusChips';
-import { useLivePrices } from './useLivePrices';
 import {
   baseOf,
-  currentCycle,
   cycleText,
   eventText,
   eventTone,
@@ -43,7 +41,7 @@ import {
   refusalText,
   taskState,
 } from './taskText';
-import { DETAIL, ORDERS, TASK_REFRESH_MS, TASKS, useClosePosition, useTaskAction } from './api';
+import { DETAIL, TASK_REFRESH_MS, TASKS, useClosePosition, useTaskAction } from './api';
 
 const figures = { display: 'grid', gap: 2, gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', sm: 'repeat(3, minmax(0, 1fr))', md: 'repeat(4, minmax(0, 1fr))' } } as const;
 
@@ -126,7 +124,7 @@ const TaskHeader = ({ task }: { task: TradeTaskDetail }) => {
 const CycleState = ({ task }: { task: TradeTaskDetail }) => {
   const translate = useTranslate();
   const [locale] = useLocaleState();
-  const lines = chartLines(task);
+  const lines = ladderLines(task);
   const next = lines.find((line) => line.kind === 'level' && line.level === task.levelsFilled + 1);
   const takeProfit = lines.find((line) => line.kind === 'takeProfit');
   const hasPosition = Number(task.quantity) > 0;
@@ -160,9 +158,9 @@ const CycleState = ({ task }: { task: TradeTaskDetail }) => {
         <Figure
           testId="nextLevel"
           label={translate('tasks.figure.nextLevel')}
-          value={next ? formatPrice(String(next.price), locale) : hasPosition ? translate('tasks.allLevelsFilled') : '—'}
+          value={next ? formatPrice(next.price, locale) : hasPosition ? translate('tasks.allLevelsFilled') : '—'}
         />
-        <Figure testId="takeProfitPrice" label={translate('tasks.figure.takeProfitPrice')} value={takeProfit ? formatPrice(String(takeProfit.price), locale) : '—'} />
+        <Figure testId="takeProfitPrice" label={translate('tasks.figure.takeProfitPrice')} value={takeProfit ? formatPrice(takeProfit.price, locale) : '—'} />
         <Figure
           testId="takeProfitArmed"
           label={translate('tasks.figure.takeProfitArmed')}
@@ -203,30 +201,6 @@ const Events = ({ task }: { task: TradeTaskDetail }) => {
   );
 };
 
-const Chart = ({ task }: { task: TradeTaskDetail }) => {
-  const translate = useTranslate();
-  const { points } = useLivePrices(task.exchangeId, task.symbol);
-  const cycle = currentCycle(task);
-  const orders = useGetList<TradeOrder>(
-    ORDERS,
-    { filter: { taskId: task.id }, pagination: { page: 1, perPage: 100 }, sort: { field: 'createdAt', order: 'DESC' } },
-    { refetchInterval: TASK_REFRESH_MS },
-  );
-  return (
-    <Paper sx={section} data-section="chart">
-      <SectionTitle gutterBottom>{translate('tasks.detail.chartTitle')}</SectionTitle>
-      <PriceChart
-        symbol={task.symbol}
-        points={points}
-        lines={chartLines(task)}
-        fills={task.phase === 'open' ? chartFills(orders.data ?? [], cycle) : []}
-        levelsFilled={task.levelsFilled}
-        now={points[points.length - 1]?.t ?? Date.now()}
-      />
-    </Paper>
-  );
-};
-
 /** `/trade/detail/:id`: one task, its cycle, its price against its ladder and what it has done. */
 export const TaskDetailPage = () => {
   const { id = '' } = useParams();
@@ -248,7 +222,7 @@ export const TaskDetailPage = () => {
             <TaskHeader task={task} />
             <AttentionPanel task={task} />
             <CycleState task={task} />
-            <Chart task={task} />
+            <TaskChart task={task} />
             <Events task={task} />
           </Stack>
         )}

@@ -2,9 +2,10 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ExchangeCatalogEntry } from '../../api/exchange';
-import type { TradeOrder, TradeTask, TradeTaskDetail } from '../../api/trade';
+import type { CandleTimeframe, OhlcvAnswer, OhlcvCandle, TradeOrder, TradeTask, TradeTaskDetail } from '../../api/trade';
 import { fail, ok, type Handler, type RecordedRequest } from '../../testing/fakeServer';
 import { findHeading, identityRoute, renderApp, startSignedInZhCN } from '../../testing/renderApp';
+import type { CandleChartProps } from './CandleChart';
 
 const me = identityRoute;
 
@@ -105,6 +106,34 @@ const catalog: ExchangeCatalogEntry[] = [
   { id: 'paper', name: 'Paper trading', kind: 'paper', credentials: [], checksPermissions: false, startBalances: { USDT: '10000' }, priceSources: ['binance', 'simulator'] },
   { id: 'binance', name: 'Binance', kind: 'real', credentials: ['apiKey', 'secret'], checksPermissions: true, startBalances: null, priceSources: null },
 ];
+
+// Candles of 15 minutes: the three fills above are in the one of 08:00.
+const candles: OhlcvCandle[] = [
+  { time: Date.parse('2026-03-01T07:45:00.000Z'), open: '100.2', high: '100.4', low: '99.9', close: '100.1', volume: '3.5' },
+  { time: Date.parse('2026-03-01T08:00:00.000Z'), open: '100.1', high: '101.6', low: '98.8', close: '99.2', volume: '7.25' },
+];
+const ohlcv = (timeframe: CandleTimeframe, list: OhlcvCandle[] = candles): OhlcvAnswer => ({
+  symbol: 'BTC/USDT',
+  timeframe,
+  prices: { source: 'simulator', live: false },
+  candles: list,
+});
+
+// jsdom has no canvas: the lazily loaded chart shows what it was given to draw.
+vi.mock('./CandleChart', () => ({
+  default: ({ seriesKey, bars, markers, lines, label }: CandleChartProps) => (
+    <div
+      role="img"
+      aria-label={label}
+      data-chart="task"
+      data-series={seriesKey}
+      data-bars={JSON.stringify(bars)}
+      data-markers={JSON.stringify(markers.map((m) => [m.time, m.position, m.shape, m.text]))}
+      data-lines={JSON.stringify(lines.map((l) => [l.title, l.price]))}
+    />
+  ),
+}));
+const drawn = (chart: HTMLElement, name: 'bars' | 'markers' | 'lines') => JSON.parse(chart.getAttribute(`data-${name}`) ?? 'null') as unknown;
 
 const query = (request: RecordedRequest | undefined) => Object.fromEntries(new URL(request?.url ?? '', 'http://localhost').searchParams);
 const lastRequest = (requests: RecordedRequest[], path: string) => requests.filter((r) => r.path === path).at(-1);
@@ -208,10 +237,10 @@ describe('task list', () => {
 });
 
 describe('task detail', () => {
-  const api = (extra: Record<string, Handler> = {}) => ({
+  const api = (extra: Record<string, Handler> = {}): Record<string, Handler> => ({
     ...me,
     'GET /api/trade/detail/t-1': () => ok(detail),
-    'POST /api/trade/coin-price': () => ok({ 'BTC/USDT': '99.2' }),
+    'GET /api/trade/ohlcv': (request) => ok(ohlcv(query(request).timeframe as CandleTimeframe)),
     'GET /api/trade/order-history': () => ok({ list: orders, total: orders.length }),
     ...extra,
   });
@@ -240,24 +269,34 @@ describe('task detail', () => {
     expect(figure('takeProfitPrice')).toBe('止盈价101.6015');
     expect(figure('takeProfitArmed')).toBe('止盈追踪未触发');
 
-    // The ladder from the first fill at 100: level 1 at 99, level 2 at 97.5.
-    const svg = screen.getByRole('img', { name: 'BTC/USDT 价格走势与补仓档位' });
-    const levels = [...svg.querySelectorAll('[data-level]')].map((g) => [g.getAttribute('data-level'), g.getAttribute('data-price')]);
-    expect(levels).toEqual([
-      ['0', '100'],
-      ['1', '99'],
-      ['2', '97.5'],
+    // The candles of 15 minutes, drawn as bars in UTC seconds.
+    const chart = await screen.findByRole('img', { name: 'BTC/USDT K线与补仓档位' });
+    expect(chart).toHaveAttribute('data-series', '15m');
+    expect(drawn(chart, 'bars')).toEqual([
+      { time: Date.parse('2026-03-01T07:45:00.000Z') / 1000, open: 100.2, high: 100.4, low: 99.9, close: 100.1 },
+      { time: Date.parse('2026-03-01T08:00:00.000Z') / 1000, open: 100.1, high: 101.6, low: 98.8, close: 99.2 },
     ]);
-    expect(svg.querySelector('[data-level="1"]')).toHaveAttribute('data-filled', 'true');
-    expect(svg.querySelector('[data-level="2"]')).not.toHaveAttribute('data-filled');
-    expect(svg.querySelector('[data-line="average"]')).toHaveAttribute('data-price', '100.1');
-    expect(svg.querySelector('[data-line="takeProfit"]')).toHaveAttribute('data-price', '101.6015');
-    // This cycle's two buys; the sell of cycle 2 is not drawn.
-    await waitFor(() => expect(svg.querySelectorAll('[data-fill="buy"]')).toHaveLength(2));
-    expect(svg.querySelectorAll('[data-fill="sell"]')).toHaveLength(0);
-    await waitFor(() => expect(svg.querySelector('circle:not([data-fill])')).not.toBeNull());
+    expect(query(app.server.requests.find((r) => r.path === '/api/trade/ohlcv'))).toEqual({ taskId: 't-1', timeframe: '15m', limit: '200' });
+    // The ladder from the first fill at 100: level 1 at 99, level 2 at 97.5; the average and the take profit over it.
+    expect(drawn(chart, 'lines')).toEqual([
+      ['首单', 100],
+      ['补1', 99],
+      ['补2', 97.5],
+      ['均价', 100.1],
+      ['止盈', 101.6015],
+    ]);
+    // Every fill on the candle of 08:00: the sell of cycle 2 above it, this cycle's two buys below.
+    const at8 = Date.parse('2026-03-01T08:00:00.000Z') / 1000;
+    await waitFor(() =>
+      expect(drawn(chart, 'markers')).toEqual([
+        [at8, 'aboveBar', 'arrowDown', '卖出'],
+        [at8, 'belowBar', 'arrowUp', '首单'],
+        [at8, 'belowBar', 'arrowUp', '补1'],
+      ]),
+    );
     expect(query(lastRequest(app.server.requests, '/api/trade/order-history'))).toMatchObject({ taskId: 't-1' });
-    expect(lastRequest(app.server.requests, '/api/trade/coin-price')?.body).toEqual({ exchangeId: 'ex-1', coins: ['BTC/USDT'] });
+    // The forming candle is asked again on its own.
+    await waitFor(() => expect(app.server.requests.some((r) => r.path === '/api/trade/ohlcv' && query(r).limit === '2')).toBe(true));
 
     const events = screen.getByRole('list', { name: '任务日志' });
     expect(within(events).getByText('下单被拒绝：余额不足（需要 20 USDT，可用 5）')).toBeInTheDocument();
@@ -280,14 +319,53 @@ describe('task detail', () => {
     await waitFor(() => expect(header.querySelector('[data-prices]')?.textContent).toBe('Binance 实时行情'));
   });
 
-  it('shows the whole ladder on demand', async () => {
-    await renderApp('/trade/detail/t-1', api({ 'GET /api/trade/detail/t-1': () => ok({ ...detail, levelsFilled: 0 }) }));
-    const svg = await screen.findByRole('img', { name: 'BTC/USDT 价格走势与补仓档位' });
-    // Zoomed on the recent price: the next level is drawn, the deeper one is not.
-    expect([...svg.querySelectorAll('[data-level]')].map((g) => g.getAttribute('data-level'))).toEqual(['0', '1']);
-    expect(screen.getByText('另有 1 个档位在当前视图之外')).toBeInTheDocument();
-    await userEvent.click(screen.getByRole('button', { name: '完整阶梯' }));
-    expect([...svg.querySelectorAll('[data-level]')].map((g) => g.getAttribute('data-level'))).toEqual(['0', '1', '2']);
+  it('asks for the candles of the timeframe chosen', async () => {
+    const app = await renderApp('/trade/detail/t-1', api());
+    const toggle = await screen.findByRole('group', { name: 'K线周期' });
+    expect(within(toggle).getAllByRole('button').map((b) => b.textContent)).toEqual(['1分', '15分', '1小时', '日线']);
+    expect(within(toggle).getByRole('button', { name: '15分' })).toHaveAttribute('aria-pressed', 'true');
+    await screen.findByRole('img', { name: 'BTC/USDT K线与补仓档位' });
+
+    await userEvent.click(within(toggle).getByRole('button', { name: '1小时' }));
+    expect(within(toggle).getByRole('button', { name: '1小时' })).toHaveAttribute('aria-pressed', 'true');
+    await waitFor(() => expect(screen.getByRole('img', { name: 'BTC/USDT K线与补仓档位' })).toHaveAttribute('data-series', '1h'));
+
+    await userEvent.click(within(toggle).getByRole('button', { name: '日线' }));
+    await waitFor(() => expect(screen.getByRole('img', { name: 'BTC/USDT K线与补仓档位' })).toHaveAttribute('data-series', '1d'));
+    const asked = app.server.requests.filter((r) => r.path === '/api/trade/ohlcv' && query(r).limit === '200').map((r) => query(r).timeframe);
+    expect(asked).toEqual(['15m', '1h', '1d']);
+  });
+
+  it('says so when there are no candles yet, and before the first fill that the levels come later', async () => {
+    await renderApp(
+      '/trade/detail/t-1',
+      api({
+        'GET /api/trade/detail/t-1': () => ok({ ...detail, phase: 'ready', quantity: '0', cost: '0', averagePrice: null, firstFillPrice: null, levelsFilled: 0 }),
+        'GET /api/trade/ohlcv': (request) => ok(ohlcv(query(request).timeframe as CandleTimeframe, [])),
+      }),
+    );
+    const section = (await screen.findByText('暂无K线：交易对有价格后显示。')).closest('[data-section="chart"]') as HTMLElement;
+    expect(section.querySelector('[data-state="empty"]')).not.toBeNull();
+    expect(within(section).queryByRole('img')).toBeNull();
+    expect(within(section).getByText('本轮首单成交后显示补仓档位。')).toBeInTheDocument();
+  });
+
+  it('shows the loading state, then the error of the candles with a retry', async () => {
+    let calls = 0;
+    const app = await renderApp(
+      '/trade/detail/t-1',
+      api({
+        'GET /api/trade/ohlcv': (request) => {
+          calls += 1;
+          return calls === 1 ? { ...fail(30100, 'exchange does not exist'), delayMs: 200 } : ok(ohlcv(query(request).timeframe as CandleTimeframe));
+        },
+      }),
+    );
+    expect(await screen.findByText('正在加载K线…')).toBeInTheDocument();
+    const section = (await screen.findByText('交易所不存在')).closest('[data-section="chart"]') as HTMLElement;
+    await userEvent.click(within(section).getByRole('button', { name: '重试' }));
+    expect(await within(section).findByRole('img', { name: 'BTC/USDT K线与补仓档位' })).toBeInTheDocument();
+    expect(app.server.requests.filter((r) => r.path === '/api/trade/ohlcv' && query(r).limit === '200')).toHaveLength(2);
   });
 
   it('closes the position only after confirmation', async () => {

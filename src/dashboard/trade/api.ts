@@ -3,8 +3,9 @@
  * tasks go through react-admin's controllers (resources `trade` and
  * `orders`); what is left here are the calls outside its CRUD verbs.
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useDataProvider } from 'react-admin';
+import type { CandleTimeframe } from '../../api/trade';
 import type { TradeActionPayload } from '../../api/types';
 import type { AppDataProvider } from '../../dataProvider/dataProvider';
 
@@ -27,7 +28,7 @@ export const useApi = () => useDataProvider<AppDataProvider>();
 export const tradeKeys = {
   pairs: (exchangeId: string | undefined, q: string) => ['trade', 'pairs', exchangeId, q] as const,
   hotPairs: (exchangeId: string | undefined, sort: string) => ['trade', 'hot-pairs', exchangeId, sort] as const,
-  coinPrice: (exchangeId: string | undefined, symbols: readonly string[]) => ['trade', 'coin-price', exchangeId, symbols] as const,
+  ohlcv: (taskId: string, timeframe: CandleTimeframe, limit: number) => ['trade', 'ohlcv', taskId, timeframe, limit] as const,
 };
 
 /** The pairs an exchange account trades, by search text. */
@@ -42,15 +43,25 @@ export const useHotPairs = (exchangeId: string | undefined, sort: 'volume' | 'ch
   return useQuery({ queryKey: tradeKeys.hotPairs(exchangeId, sort), queryFn: ({ signal }) => api.tradeHotPairs({ exchangeId, sort, limit: 8 }, signal), enabled: Boolean(exchangeId) });
 };
 
-/** Last prices of some pairs on one exchange account, asked again every `intervalMs`. */
-export const useCoinPrices = (exchangeId: string | undefined, symbols: readonly string[], intervalMs: number) => {
+/**
+ * A task's candles (GET /api/trade/ohlcv). `refetchMs` asks again at that
+ * interval while the page is visible; `keepPrevious` keeps the last answer on
+ * screen while another timeframe loads.
+ */
+export const useOhlcv = (
+  taskId: string,
+  timeframe: CandleTimeframe,
+  limit: number,
+  options: { refetchMs?: number; enabled?: boolean; keepPrevious?: boolean } = {},
+) => {
   const api = useApi();
   return useQuery({
-    queryKey: tradeKeys.coinPrice(exchangeId, symbols),
-    queryFn: () => api.tradeCoinPrice({ exchangeId, coins: [...symbols] }),
-    enabled: Boolean(exchangeId) && symbols.length > 0,
-    refetchInterval: intervalMs,
+    queryKey: tradeKeys.ohlcv(taskId, timeframe, limit),
+    queryFn: ({ signal }) => api.tradeOhlcv({ taskId, timeframe, limit }, signal),
+    enabled: (options.enabled ?? true) && taskId !== '',
+    refetchInterval: options.refetchMs ?? false,
     refetchIntervalInBackground: false,
+    placeholderData: options.keepPrevious ? keepPreviousData : undefined,
   });
 };
 

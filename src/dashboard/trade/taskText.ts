@@ -64,9 +64,6 @@ export const taskState = (task: Pick<TradeTask, 'finished' | 'running' | 'phase'
 /** Realized plus floating: how a task has done so far. */
 export const taskResult = (task: Pick<TradeTask, 'realizedProfit' | 'floatingProfit'>) => new Big(task.realizedProfit).plus(task.floatingProfit);
 
-/** The cycle's orders are those numbered one past the cycles done. */
-export const currentCycle = (task: Pick<TradeTask, 'cyclesDone'>) => task.cyclesDone + 1;
-
 export const orderReasonText = (order: Pick<TradeOrder, 'reason' | 'level'>, translate: Translate) =>
   translate(`tasks.orders.reasons.${order.reason}`, { level: order.level, _: order.reason });
 

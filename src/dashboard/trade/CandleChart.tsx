@@ -1,0 +1,128 @@
+import { Box, useTheme } from '@mui/material';
+import {
+  CandlestickSeries,
+  createChart,
+  createSeriesMarkers,
+  TickMarkType,
+  type CandlestickData,
+  type CreatePriceLineOptions,
+  type IChartApi,
+  type IPriceLine,
+  type ISeriesApi,
+  type ISeriesMarkersPluginApi,
+  type SeriesMarker,
+  type Time,
+  type UTCTimestamp,
+} from 'lightweight-charts';
+import { useEffect, useRef } from 'react';
+import { useLocaleState } from 'react-admin';
+import { barsChange, type ShownBars } from './candleChartData';
+import { formatPrice } from './taskText';
+
+export interface CandleChartProps {
+  /** Bars of another key (another timeframe) replace the drawn ones; bars of the same key update the newest. */
+  seriesKey: string;
+  bars: CandlestickData<UTCTimestamp>[];
+  markers: SeriesMarker<UTCTimestamp>[];
+  lines: CreatePriceLineOptions[];
+  precision: number;
+  height: number;
+  label: string;
+}
+
+interface Drawn {
+  api: IChartApi;
+  candles: ISeriesApi<'Candlestick', Time>;
+  markers: ISeriesMarkersPluginApi<Time>;
+  lines: IPriceLine[];
+  shown: ShownBars | null;
+}
+
+const dateOf = (time: Time) => new Date((time as number) * 1000);
+
+/** Axis times in the browser's time zone (the bars are in UTC seconds). */
+const tickLabel = (locale: string) => (time: Time, type: TickMarkType) => {
+  const options: Intl.DateTimeFormatOptions =
+    type === TickMarkType.Year
+      ? { year: 'numeric' }
+      : type === TickMarkType.Month
+        ? { month: 'short' }
+        : type === TickMarkType.DayOfMonth
+          ? { month: 'numeric', day: 'numeric' }
+          : { hour: '2-digit', minute: '2-digit', hour12: false };
+  return new Intl.DateTimeFormat(locale, options).format(dateOf(time));
+};
+
+/**
+ * The task's candlesticks on TradingView's lightweight-charts, a module of
+ * its own that loads with the chart. The chart is made once; new bars update
+ * the forming candle, and markers and price lines are replaced in place. It
+ * takes the width of its container (autoSize).
+ */
+const CandleChart = ({ seriesKey, bars, markers, lines, precision, height, label }: CandleChartProps) => {
+  const [locale] = useLocaleState();
+  const theme = useTheme();
+  const { palette } = theme;
+  const container = useRef<HTMLDivElement>(null);
+  const drawn = useRef<Drawn | null>(null);
+
+  useEffect(() => {
+    const element = container.current;
+    if (!element) return;
+    const api = createChart(element, { autoSize: true, timeScale: { timeVisible: true, secondsVisible: false } });
+    const candles = api.addSeries(CandlestickSeries, { borderVisible: false });
+    drawn.current = { api, candles, markers: createSeriesMarkers(candles, []), lines: [], shown: null };
+    return () => {
+      drawn.current = null;
+      api.remove();
+    };
+  }, []);
+
+  useEffect(() => {
+    const chart = drawn.current;
+    if (!chart) return;
+    chart.api.applyOptions({
+      layout: { background: { color: palette.background.paper }, textColor: palette.text.secondary, fontFamily: theme.typography.fontFamily ?? 'sans-serif' },
+      grid: { vertLines: { color: palette.divider }, horzLines: { color: palette.divider } },
+      timeScale: { borderColor: palette.divider, tickMarkFormatter: tickLabel(locale) },
+      rightPriceScale: { borderColor: palette.divider },
+      localization: {
+        locale,
+        priceFormatter: (price: number) => formatPrice(price.toFixed(precision), locale),
+        timeFormatter: (time: Time) => new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short', hour12: false }).format(dateOf(time)),
+      },
+    });
+    chart.candles.applyOptions({
+      upColor: palette.success.main,
+      downColor: palette.error.main,
+      wickUpColor: palette.success.main,
+      wickDownColor: palette.error.main,
+      priceFormat: { type: 'price', precision, minMove: 10 ** -precision },
+    });
+  }, [locale, palette, precision, theme.typography.fontFamily]);
+
+  useEffect(() => {
+    const chart = drawn.current;
+    if (!chart) return;
+    const change = barsChange(chart.shown, seriesKey, bars);
+    if (change.reset) chart.candles.setData(change.bars);
+    else for (const bar of change.bars) chart.candles.update(bar);
+    const last = bars[bars.length - 1];
+    chart.shown = last ? { key: seriesKey, last: last.time } : null;
+  }, [seriesKey, bars]);
+
+  useEffect(() => {
+    drawn.current?.markers.setMarkers(markers);
+  }, [markers]);
+
+  useEffect(() => {
+    const chart = drawn.current;
+    if (!chart) return;
+    for (const line of chart.lines) chart.candles.removePriceLine(line);
+    chart.lines = lines.map((line) => chart.candles.createPriceLine(line));
+  }, [lines]);
+
+  return <Box ref={container} role="img" aria-label={label} data-chart="task" sx={{ width: '100%', height, minWidth: 0 }} />;
+};
+
+export default CandleChart;
