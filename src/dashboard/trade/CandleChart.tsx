@@ -38,6 +38,11 @@ interface Drawn {
   shown: ShownBars | null;
 }
 
+/** Up to this many candles are spread over the whole width. */
+const FIT_BARS = 60;
+/** Pixels per candle otherwise (the library's default). */
+const BAR_SPACING = 6;
+
 const dateOf = (time: Time) => new Date((time as number) * 1000);
 
 /** Axis times in the browser's time zone (the bars are in UTC seconds). */
@@ -69,7 +74,7 @@ const CandleChart = ({ seriesKey, bars, markers, lines, precision, height, label
   useEffect(() => {
     const element = container.current;
     if (!element) return;
-    const api = createChart(element, { autoSize: true, timeScale: { timeVisible: true, secondsVisible: false } });
+    const api = createChart(element, { autoSize: true, timeScale: { timeVisible: true, secondsVisible: false, rightOffset: 6 } });
     const candles = api.addSeries(CandlestickSeries, { borderVisible: false });
     drawn.current = { api, candles, markers: createSeriesMarkers(candles, []), lines: [], shown: null };
     return () => {
@@ -105,8 +110,16 @@ const CandleChart = ({ seriesKey, bars, markers, lines, precision, height, label
     const chart = drawn.current;
     if (!chart) return;
     const change = barsChange(chart.shown, seriesKey, bars);
-    if (change.reset) chart.candles.setData(change.bars);
-    else for (const bar of change.bars) chart.candles.update(bar);
+    if (change.reset) {
+      chart.candles.setData(change.bars);
+      // A short history fills the width; a long one opens on its newest candles at the usual spacing.
+      const timeScale = chart.api.timeScale();
+      if (bars.length <= FIT_BARS) timeScale.fitContent();
+      else {
+        timeScale.applyOptions({ barSpacing: BAR_SPACING });
+        timeScale.scrollToRealTime();
+      }
+    } else for (const bar of change.bars) chart.candles.update(bar);
     const last = bars[bars.length - 1];
     chart.shown = last ? { key: seriesKey, last: last.time } : null;
   }, [seriesKey, bars]);
