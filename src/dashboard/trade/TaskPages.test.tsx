@@ -253,7 +253,7 @@ describe('task detail', () => {
     expect(document.querySelectorAll('[data-event]').length).toBe(detail.events.length);
   });
 
-  it('shows the cycle, the chart lines and dots, and the localized events', async () => {
+  it('shows the cycle, the candles with the ladder lines and the fill markers, and the localized events', async () => {
     const app = await renderApp('/trade/detail/t-1', api());
     await findHeading('任务详情');
     const cycle = (await screen.findByText('本轮状态')).closest('[data-section]') as HTMLElement;
