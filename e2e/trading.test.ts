@@ -43,7 +43,8 @@ describe.each(['phone', 'desktop'] as const)('trading in the browser (%s)', (vie
     await page.getByRole('heading', { level: 1, name: 'API 配置' }).waitFor();
     await shot('exchange-add');
     await page.getByRole('button', { name: '保存' }).click();
-    await expect.poll(() => hashPath(page)).toBe('/exchange');
+    // Saving waits a moment for the exchange's first prices (it cannot be reached here).
+    await expect.poll(() => hashPath(page), { timeout: 15_000 }).toBe('/exchange');
 
     // A template from the generator's defaults.
     await page.goto(j.url('/strategy/add'));

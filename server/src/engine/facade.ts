@@ -49,6 +49,9 @@ export interface EngineFacadeOptions extends ExchangeClientsOptions {
 /** Candle sizes in milliseconds. */
 const TIMEFRAME_MS: Record<CandleTimeframe, number> = { '1m': 60_000, '15m': 900_000, '1h': 3_600_000, '1d': 86_400_000 };
 
+/** How long adding a paper account waits for its exchange's first prices. */
+const WARM_WAIT_MS = 2_000;
+
 export const createEngineFacade = ({ db, log, runner, paperFeeRate, seed, exchangeMasterKey, createExchange, priceSources = null }: EngineFacadeOptions) => {
   const store = runner?.store ?? createEngineStore(db);
   // Without an engine here, the market is the one another process publishes.
@@ -204,10 +207,16 @@ export const createEngineFacade = ({ db, log, runner, paperFeeRate, seed, exchan
     },
     /**
      * Loads a live source's markets and first prices now (a paper account
-     * being added): answers where its prices come from after the attempt.
+     * being added), waiting at most WARM_WAIT_MS: an exchange that does not
+     * answer by then goes on loading in the background while the account
+     * says it trades on the simulator. Answers where its prices come from.
      */
     async warmSource(source: string): Promise<PaperPrices> {
-      if (source !== SIMULATOR && priceSources) await priceSources.liveMarket(source).warm();
+      if (source !== SIMULATOR && priceSources) {
+        let timer: NodeJS.Timeout | undefined;
+        const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, WARM_WAIT_MS)));
+        await Promise.race([priceSources.liveMarket(source).warm(), waited]).finally(() => clearTimeout(timer));
+      }
       return pricesOf(source);
     },
     paperMarket: (symbol: string) => markets.find((m) => m.symbol === symbol),
