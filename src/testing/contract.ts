@@ -76,7 +76,7 @@ const describe = (part: string, errors: ErrorObject[] | null | undefined) =>
   (errors ?? [])
     .map((error) => {
       const where = `${part}${error.instancePath}`;
-      const allowed = error.keyword === 'enum' ? ` (${(error.params as { allowedValues: unknown[] }).allowedValues.join(', ')})` : '';
+      const allowed = error.keyword === 'enum' ? ` (${(error.params as { allowedValues: unknown[] }).allowedValues.map((value) => (typeof value === 'string' ? value : JSON.stringify(value))).join(', ')})` : '';
       const extra = error.keyword === 'additionalProperties' ? ` '${(error.params as { additionalProperty: string }).additionalProperty}'` : '';
       return `${where} ${error.message}${extra}${allowed}`;
     })

@@ -8,8 +8,8 @@ import { findHeading, identityRoute, renderApp, startSignedInZhCN } from '../../
 const me = identityRoute;
 
 const btc: TradeTask = {
-  id: 't-1',
-  exchangeId: 'ex-1',
+  id: 'a0000000-0000-4000-8000-000000000001',
+  exchangeId: 'e0000000-0000-4000-8000-000000000001',
   exchangeName: '练手账户',
   symbol: 'BTC/USDT',
   strategyId: '00000000-0000-4000-8000-000000000002',
@@ -37,7 +37,7 @@ const btc: TradeTask = {
 };
 const eth: TradeTask = {
   ...btc,
-  id: 't-2',
+  id: 'a0000000-0000-4000-8000-000000000002',
   symbol: 'ETH/USDT',
   cycleCount: 5,
   cyclesDone: 0,
@@ -78,7 +78,7 @@ const detail: TradeTaskDetail = {
 
 const order = (over: Partial<TradeOrder>): TradeOrder => ({
   id: 'o-1',
-  taskId: 't-1',
+  taskId: 'a0000000-0000-4000-8000-000000000001',
   symbol: 'BTC/USDT',
   cycle: 3,
   level: 0,
@@ -128,7 +128,7 @@ describe('task list', () => {
     expect(figure('levels')).toBe('已补仓档位1 / 2');
     expect(within(card).getByText('持仓中')).toBeInTheDocument();
     expect(within(card).getByText('补仓开启')).toBeInTheDocument();
-    expect(within(card).getByRole('link', { name: /BTC\/USDT/ })).toHaveAttribute('href', '/trade/detail/t-1');
+    expect(within(card).getByRole('link', { name: /BTC\/USDT/ })).toHaveAttribute('href', '/trade/detail/a0000000-0000-4000-8000-000000000001');
 
     const ethCard = screen.getByText('ETH/USDT').closest('[data-task]') as HTMLElement;
     expect(ethCard.querySelector('[data-figure="cycle"]')?.textContent).toBe('第 1 / 5 轮');
@@ -151,7 +151,7 @@ describe('task list', () => {
     const toggle = await screen.findByRole('switch', { name: 'BTC/USDT 运行' });
     expect(toggle).toBeChecked();
     await userEvent.click(toggle);
-    await waitFor(() => expect(lastRequest(app.server.requests, '/api/trade/action')?.body).toEqual({ id: 't-1', action: 'stop' }));
+    await waitFor(() => expect(lastRequest(app.server.requests, '/api/trade/action')?.body).toEqual({ id: 'a0000000-0000-4000-8000-000000000001', action: 'stop' }));
     expect(await screen.findByText('机器人已停止')).toBeInTheDocument();
   });
 
@@ -164,7 +164,7 @@ describe('task list', () => {
     expect(toggle).not.toBeChecked();
     await userEvent.click(toggle);
     expect(await screen.findByText('可用余额不足以完成一整轮：需要 640.64 USDT，可用 100 USDT。')).toBeInTheDocument();
-    expect(lastRequest(app.server.requests, '/api/trade/action')?.body).toEqual({ id: 't-2', action: 'start' });
+    expect(lastRequest(app.server.requests, '/api/trade/action')?.body).toEqual({ id: 'a0000000-0000-4000-8000-000000000002', action: 'start' });
     await waitFor(() => expect(screen.getByRole('switch', { name: 'ETH/USDT 运行' })).not.toBeChecked());
   });
 
@@ -187,7 +187,7 @@ describe('task list', () => {
 describe('task detail', () => {
   const api = (extra: Record<string, Handler> = {}) => ({
     ...me,
-    'GET /api/trade/detail/t-1': () => ok(detail),
+    'GET /api/trade/detail/a0000000-0000-4000-8000-000000000001': () => ok(detail),
     'POST /api/trade/coin-price': () => ok({ 'BTC/USDT': '99.2' }),
     'GET /api/trade/order-history': () => ok({ list: orders, total: orders.length }),
     ...extra,
@@ -202,7 +202,7 @@ describe('task detail', () => {
   });
 
   it('shows the cycle, the chart lines and dots, and the localized events', async () => {
-    const app = await renderApp('/trade/detail/t-1', api());
+    const app = await renderApp('/trade/detail/a0000000-0000-4000-8000-000000000001', api());
     await findHeading('任务详情');
     const cycle = (await screen.findByText('本轮状态')).closest('[data-section]') as HTMLElement;
     const figure = (name: string) => cycle.querySelector(`[data-figure="${name}"]`)?.textContent;
@@ -233,8 +233,8 @@ describe('task detail', () => {
     await waitFor(() => expect(svg.querySelectorAll('[data-fill="buy"]')).toHaveLength(2));
     expect(svg.querySelectorAll('[data-fill="sell"]')).toHaveLength(0);
     await waitFor(() => expect(svg.querySelector('circle:not([data-fill])')).not.toBeNull());
-    expect(query(lastRequest(app.server.requests, '/api/trade/order-history'))).toMatchObject({ taskId: 't-1' });
-    expect(lastRequest(app.server.requests, '/api/trade/coin-price')?.body).toEqual({ exchangeId: 'ex-1', coins: ['BTC/USDT'] });
+    expect(query(lastRequest(app.server.requests, '/api/trade/order-history'))).toMatchObject({ taskId: 'a0000000-0000-4000-8000-000000000001' });
+    expect(lastRequest(app.server.requests, '/api/trade/coin-price')?.body).toEqual({ exchangeId: 'e0000000-0000-4000-8000-000000000001', coins: ['BTC/USDT'] });
 
     const events = screen.getByRole('list', { name: '任务日志' });
     expect(within(events).getByText('下单被拒绝：余额不足（需要 20 USDT，可用 5）')).toBeInTheDocument();
@@ -242,11 +242,11 @@ describe('task detail', () => {
     expect(within(events).getByText('第 3 轮开始：首单 10.00 USDT，成交价 100.00')).toBeInTheDocument();
     expect(within(events).getByText('第 2 轮结束，收益 +0.15 USDT')).toBeInTheDocument();
     expect(within(events).getByText('任务已创建')).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: '订单记录' })).toHaveAttribute('href', '/trade/order-history?taskId=t-1');
+    expect(screen.getByRole('link', { name: '订单记录' })).toHaveAttribute('href', '/trade/order-history?taskId=a0000000-0000-4000-8000-000000000001');
   });
 
   it('shows the whole ladder on demand', async () => {
-    await renderApp('/trade/detail/t-1', api({ 'GET /api/trade/detail/t-1': () => ok({ ...detail, levelsFilled: 0 }) }));
+    await renderApp('/trade/detail/a0000000-0000-4000-8000-000000000001', api({ 'GET /api/trade/detail/a0000000-0000-4000-8000-000000000001': () => ok({ ...detail, levelsFilled: 0 }) }));
     const svg = await screen.findByRole('img', { name: 'BTC/USDT 价格走势与补仓档位' });
     // Zoomed on the recent price: the next level is drawn, the deeper one is not.
     expect([...svg.querySelectorAll('[data-level]')].map((g) => g.getAttribute('data-level'))).toEqual(['0', '1']);
@@ -256,13 +256,13 @@ describe('task detail', () => {
   });
 
   it('closes the position only after confirmation', async () => {
-    const app = await renderApp('/trade/detail/t-1', api({ 'POST /api/trade/close-order/t-1': () => ok(null) }));
+    const app = await renderApp('/trade/detail/a0000000-0000-4000-8000-000000000001', api({ 'POST /api/trade/close-order/a0000000-0000-4000-8000-000000000001': () => ok(null) }));
     await userEvent.click(await screen.findByRole('button', { name: '平仓' }));
     const dialog = await screen.findByRole('dialog');
     expect(dialog).toHaveTextContent('将以市价卖出 BTC/USDT 的全部持仓（0.2 BTC），并停止此任务。确定吗？');
-    expect(app.server.requests.some((r) => r.path === '/api/trade/close-order/t-1')).toBe(false);
+    expect(app.server.requests.some((r) => r.path === '/api/trade/close-order/a0000000-0000-4000-8000-000000000001')).toBe(false);
     await userEvent.click(within(dialog).getByRole('button', { name: '平仓' }));
-    await waitFor(() => expect(app.server.requests.filter((r) => r.path === '/api/trade/close-order/t-1' && r.method === 'POST')).toHaveLength(1));
+    await waitFor(() => expect(app.server.requests.filter((r) => r.path === '/api/trade/close-order/a0000000-0000-4000-8000-000000000001' && r.method === 'POST')).toHaveLength(1));
     expect(await screen.findByText('已按市价平仓，任务已停止')).toBeInTheDocument();
   });
 
@@ -275,16 +275,16 @@ describe('task detail', () => {
       detail: { asset: 'USDT', required: '20', available: '5' },
       retrying: true,
     };
-    const app = await renderApp('/trade/detail/t-1', api({ 'GET /api/trade/detail/t-1': () => ok({ ...detail, attention }), 'POST /api/trade/action': () => ok(null) }));
+    const app = await renderApp('/trade/detail/a0000000-0000-4000-8000-000000000001', api({ 'GET /api/trade/detail/a0000000-0000-4000-8000-000000000001': () => ok({ ...detail, attention }), 'POST /api/trade/action': () => ok(null) }));
     const panel = (await screen.findByText('需要处理', { selector: '.MuiAlertTitle-root' })).closest('[data-attention]') as HTMLElement;
     expect(panel).toHaveAttribute('data-attention', 'insufficient_funds');
     expect(panel).toHaveTextContent('交易所拒绝了第 2 档的买入订单：USDT 不足（需要 20，可用 5）。请为账户补充资金，或平仓。');
     expect(panel).toHaveTextContent('机器人每 5 分钟自动重试一次。');
-    expect(within(panel).getByRole('link', { name: '交易账户' })).toHaveAttribute('href', '/exchange/edit/ex-1');
+    expect(within(panel).getByRole('link', { name: '交易账户' })).toHaveAttribute('href', '/exchange/edit/e0000000-0000-4000-8000-000000000001');
     // A system template cannot be edited: no link to it.
     expect(within(panel).queryByRole('link', { name: '修改策略' })).toBeNull();
     await userEvent.click(within(panel).getByRole('button', { name: '继续运行' }));
-    await waitFor(() => expect(lastRequest(app.server.requests, '/api/trade/action')?.body).toEqual({ id: 't-1', action: 'start' }));
+    await waitFor(() => expect(lastRequest(app.server.requests, '/api/trade/action')?.body).toEqual({ id: 'a0000000-0000-4000-8000-000000000001', action: 'start' }));
     expect(await screen.findByText('机器人已恢复此任务的交易')).toBeInTheDocument();
   });
 
@@ -303,7 +303,7 @@ describe('task detail', () => {
         { id: '5', kind: 'sold', data: { cycle: 2, price: '101.5', profit: '0.15', remainder: '0.00000989' }, createdAt: '2026-03-01T08:05:00.000Z' },
       ],
     };
-    await renderApp('/trade/detail/t-1', api({ 'GET /api/trade/detail/t-1': () => ok(paused), 'POST /api/trade/close-order/t-1': () => ok({ symbol: 'BTC/USDT', sold: '0', remainder: '0.00000989' }) }));
+    await renderApp('/trade/detail/a0000000-0000-4000-8000-000000000001', api({ 'GET /api/trade/detail/a0000000-0000-4000-8000-000000000001': () => ok(paused), 'POST /api/trade/close-order/a0000000-0000-4000-8000-000000000001': () => ok({ symbol: 'BTC/USDT', sold: '0', remainder: '0.00000989' }) }));
     const panel = (await screen.findByText('需要处理', { selector: '.MuiAlertTitle-root' })).closest('[data-attention]') as HTMLElement;
     expect(panel).toHaveTextContent('机器人处理此任务连续出错，已暂停：disk full。排除原因后点击继续运行。');
     expect(within(panel).getByRole('link', { name: '修改策略' })).toHaveAttribute('href', `/strategy/edit/${detail.strategyId}`);
@@ -319,18 +319,18 @@ describe('task detail', () => {
   });
 
   it('says why a replenish is refused', async () => {
-    const app = await renderApp('/trade/detail/t-1', api({ 'POST /api/trade/action': () => fail(14000, 'no position to replenish') }));
+    const app = await renderApp('/trade/detail/a0000000-0000-4000-8000-000000000001', api({ 'POST /api/trade/action': () => fail(14000, 'no position to replenish') }));
     await userEvent.click(await screen.findByRole('button', { name: '立即补仓' }));
     expect(await screen.findByText('没有可补仓的持仓')).toBeInTheDocument();
-    expect(lastRequest(app.server.requests, '/api/trade/action')?.body).toEqual({ id: 't-1', action: 'replenish' });
+    expect(lastRequest(app.server.requests, '/api/trade/action')?.body).toEqual({ id: 'a0000000-0000-4000-8000-000000000001', action: 'replenish' });
   });
 });
 
 describe('order history', () => {
   it("sends the task's id and the page, and shows its orders", async () => {
-    const app = await renderApp('/trade/order-history?taskId=t-1', {
+    const app = await renderApp('/trade/order-history?taskId=a0000000-0000-4000-8000-000000000001', {
       ...me,
-      'GET /api/trade/detail/t-1': () => ok(detail),
+      'GET /api/trade/detail/a0000000-0000-4000-8000-000000000001': () => ok(detail),
       'GET /api/trade/order-history': (request) => {
         const side = query(request).side;
         const list = side ? orders.filter((o) => o.side === side) : orders;
@@ -338,23 +338,23 @@ describe('order history', () => {
       },
     });
     await findHeading('任务订单');
-    expect(document.querySelector('[data-task-id="t-1"]')).not.toBeNull();
+    expect(document.querySelector('[data-task-id="a0000000-0000-4000-8000-000000000001"]')).not.toBeNull();
     const table = await screen.findByRole('table', { name: '任务订单' });
     await within(table).findByText('第 1 档补仓');
-    expect(query(lastRequest(app.server.requests, '/api/trade/order-history'))).toEqual({ taskId: 't-1', page: '1', pageSize: '20', sort: 'createdAt', order: 'DESC' });
+    expect(query(lastRequest(app.server.requests, '/api/trade/order-history'))).toEqual({ taskId: 'a0000000-0000-4000-8000-000000000001', page: '1', pageSize: '20', sort: 'createdAt', order: 'DESC' });
 
     const row = (id: string) => table.querySelector(`[data-order="${id}"]`) as HTMLElement;
     const cells = (id: string) => [...row(id).querySelectorAll('td')].map((td) => td.textContent);
     expect(cells('o-2').slice(1)).toEqual(['BTC/USDT', '买入', '第 1 档补仓', '3', '99.00', '0.10101 BTC', '10.00', '0.01 USDT', '已成交']);
     expect(cells('o-3').slice(1, 4)).toEqual(['BTC/USDT', '卖出', '止盈']);
     expect(row('o-3').querySelector('[data-side="sell"]')).not.toBeNull();
-    expect(screen.getByRole('link', { name: 'BTC/USDT · 练手账户 的订单' })).toHaveAttribute('href', '/trade/detail/t-1');
+    expect(screen.getByRole('link', { name: 'BTC/USDT · 练手账户 的订单' })).toHaveAttribute('href', '/trade/detail/a0000000-0000-4000-8000-000000000001');
 
     await userEvent.click(screen.getByRole('button', { name: /下一页/ }));
-    await waitFor(() => expect(query(lastRequest(app.server.requests, '/api/trade/order-history'))).toEqual({ taskId: 't-1', page: '2', pageSize: '20', sort: 'createdAt', order: 'DESC' }));
+    await waitFor(() => expect(query(lastRequest(app.server.requests, '/api/trade/order-history'))).toEqual({ taskId: 'a0000000-0000-4000-8000-000000000001', page: '2', pageSize: '20', sort: 'createdAt', order: 'DESC' }));
 
     await userEvent.click(screen.getByRole('button', { name: '卖出' }));
-    await waitFor(() => expect(query(lastRequest(app.server.requests, '/api/trade/order-history'))).toEqual({ taskId: 't-1', side: 'sell', page: '1', pageSize: '20', sort: 'createdAt', order: 'DESC' }));
+    await waitFor(() => expect(query(lastRequest(app.server.requests, '/api/trade/order-history'))).toEqual({ taskId: 'a0000000-0000-4000-8000-000000000001', side: 'sell', page: '1', pageSize: '20', sort: 'createdAt', order: 'DESC' }));
     await waitFor(() => expect(table.querySelectorAll('[data-order]')).toHaveLength(1));
   });
 
@@ -365,7 +365,7 @@ describe('order history', () => {
     });
     await findHeading('全部订单');
     const table = await screen.findByRole('table', { name: '全部订单' });
-    expect(await within(table).findByRole('link', { name: 'BTC/USDT' })).toHaveAttribute('href', '/trade/detail/t-1');
+    expect(await within(table).findByRole('link', { name: 'BTC/USDT' })).toHaveAttribute('href', '/trade/detail/a0000000-0000-4000-8000-000000000001');
     expect(within(table).getByText('失败 · 低于交易所最低下单金额')).toBeInTheDocument();
     expect(query(lastRequest(app.server.requests, '/api/trade/order-history'))).toEqual({ page: '1', pageSize: '20', sort: 'createdAt', order: 'DESC' });
   });
@@ -375,7 +375,7 @@ describe('home', () => {
   it('sums up the tasks and shows the prices of the coins in use', async () => {
     const app = await renderApp('/', {
       ...me,
-      'GET /api/trade/list': () => ok({ list: [btc, eth, { ...eth, id: 't-3', symbol: 'SOL/USDT', finished: true, realizedProfit: '-2', running: false }], total: 3 }),
+      'GET /api/trade/list': () => ok({ list: [btc, eth, { ...eth, id: 'a0000000-0000-4000-8000-000000000003', symbol: 'SOL/USDT', finished: true, realizedProfit: '-2', running: false }], total: 3 }),
       'POST /api/trade/coin-price': () => ok({ 'BTC/USDT': '99000.5', 'ETH/USDT': '3000' }),
     });
     await findHeading('首页');
@@ -398,7 +398,7 @@ describe('home', () => {
     await waitFor(() => expect(document.querySelector('[data-price="BTC/USDT"]')).toHaveTextContent('99,000.50'));
     expect(document.querySelector('[data-price="ETH/USDT"]')).toHaveTextContent('3,000.00');
     // Finished tasks' coins are not asked for.
-    expect(lastRequest(app.server.requests, '/api/trade/coin-price')?.body).toEqual({ exchangeId: 'ex-1', coins: ['BTC/USDT', 'ETH/USDT'] });
+    expect(lastRequest(app.server.requests, '/api/trade/coin-price')?.body).toEqual({ exchangeId: 'e0000000-0000-4000-8000-000000000001', coins: ['BTC/USDT', 'ETH/USDT'] });
     expect(screen.getByRole('link', { name: '交易所 API' })).toHaveAttribute('href', '/exchange');
   });
 
