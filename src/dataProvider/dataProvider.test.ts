@@ -15,6 +15,8 @@ const ID = {
   task1: 'a0000000-0000-4000-8000-000000000001',
   strategy: 'b0000000-0000-4000-8000-000000000001',
 };
+/** A token pair as the server answers it. */
+const TOKENS = { accessToken: 'at-9', refreshToken: 'rt-9.0123456789abcdefgh' };
 /** A whole task change, as the server takes it. */
 const updatePayload = {
   id: ID.task1,
@@ -258,7 +260,7 @@ describe('dataProvider: the typed calls of spec section 7', () => {
   };
 
   const rows: Array<{ name: string; call: (dp: Dp) => Promise<unknown>; route: string; body?: unknown; signed?: boolean; answer?: unknown }> = [
-    { name: 'login', call: (dp) => dp.login({ email: 'a@b.c', password: 'pw' }), route: 'POST /api/user/login', signed: true },
+    { name: 'login', call: (dp) => dp.login({ email: 'a@b.c', password: 'pw' }), route: 'POST /api/user/login', signed: true, answer: TOKENS },
     {
       name: 'register',
       call: (dp) =>
@@ -273,12 +275,14 @@ describe('dataProvider: the typed calls of spec section 7', () => {
         }),
       route: 'POST /api/user/register',
       signed: true,
+      answer: TOKENS,
     },
     {
       name: 'sendVerifyCode',
       call: (dp) => dp.sendVerifyCode({ email: 'a@b.c', type: 'register' }),
       route: 'POST /api/user/verify-code',
       signed: true,
+      answer: { expiresIn: 600, resendAfter: 60 },
     },
     {
       name: 'resetPassword',
@@ -288,7 +292,7 @@ describe('dataProvider: the typed calls of spec section 7', () => {
       answer: null,
     },
     { name: 'logout', call: (dp) => dp.logout(), route: 'POST /api/user/logout', answer: null },
-    { name: 'refresh', call: (dp) => dp.refresh('rt-1.0123456789abcdefgh'), route: 'PUT /api/user/refresh', signed: true },
+    { name: 'refresh', call: (dp) => dp.refresh('rt-1.0123456789abcdefgh'), route: 'PUT /api/user/refresh', signed: true, answer: TOKENS },
     { name: 'tradeList', call: (dp) => dp.tradeList({ page: 1 }), route: 'GET /api/trade/list' },
     { name: 'tradeAdd', call: (dp) => dp.tradeAdd(tradePayload), route: 'POST /api/trade/add', body: tradePayload },
     {

@@ -161,11 +161,11 @@ describe('httpClient: headers and body', () => {
 
 describe('httpClient: signed calls', () => {
   it('adds uuid, timestamp (seconds) and a sign that the server-side recomputation accepts', async () => {
-    const { http, server } = setup({ 'POST /api/user/login': (req) => (serverVerifies(req) ? ok({ ok: 1 }) : fail(10008)) });
+    const { http, server } = setup({ 'POST /api/user/login': (req) => (serverVerifies(req) ? ok({ accessToken: 'at-9' }) : fail(10008)) });
     const before = Math.floor(Date.now() / 1000);
     await expect(
       http.request('POST', '/api/user/login', { body: { email: 'a@b.c', password: 'pw' }, auth: false }),
-    ).resolves.toEqual({ ok: 1 });
+    ).resolves.toEqual({ accessToken: 'at-9' });
     const after = Math.floor(Date.now() / 1000);
     const body = server.requests[0]!.body!;
     expect(Object.keys(body).sort()).toEqual(['email', 'password', 'sign', 'timestamp', 'uuid']);

@@ -84,3 +84,8 @@ it('an answer the server could not give (against the route’s response schema) 
   expect(message).toContain('route GET /api/user/me');
   expect(message).toContain('answer/data/id must be string');
 });
+
+it('an answer with a field the route’s response schema does not list fails the test (the server would not send it)', async () => {
+  const extra = createFakeServer({ 'GET /api/user/me': () => ok({ id: 'u1', email: 'a@example.com', balance: '12' }) });
+  expect(await refusal(extra.fetch('/api/user/me'))).toContain("answer/data must NOT have additional properties 'balance'");
+});
