@@ -87,7 +87,7 @@ const describe = (part: string, errors: ErrorObject[] | null | undefined) =>
     .join('; ');
 
 export interface Checked {
-  /** The route the request matched, e.g. "GET /api/exchange/detail/{id}"; undefined when none did. */
+  /** The route the request matched (its name e.g. "GET /api/exchange/detail/{id}"); undefined when none did. */
   route?: Route;
   /** What the server would refuse; empty when the request is valid. */
   errors: string[];
