@@ -73,6 +73,22 @@ describe.each(BACKENDS)('strategy templates (%s)', (backend) => {
     expect((await server.call('GET', '/api/strategy/list', undefined, { token: alice })).body.data.total).toBe(2);
   });
 
+  it('lists in the order asked (the most recently changed first by default) and refuses an order it does not know', async () => {
+    const names = ['Bravo', 'alpha', 'Charlie'];
+    const ids: string[] = [];
+    for (const name of names) ids.push((await server.call('POST', '/api/strategy/add', template(name), { token: alice })).body.data.id);
+    // Alpha changed last.
+    expect((await server.call('POST', '/api/strategy/edit', { id: ids[1], ...template('alpha') }, { token: alice })).body.code).toBe(0);
+    const listed = async (query: string) =>
+      ((await server.call('GET', `/api/strategy/list${query}`, undefined, { token: alice })).body.data.list as { name: string }[]).map((t) => t.name);
+    expect(await listed('')).toEqual(['alpha', 'Charlie', 'Bravo']);
+    expect(await listed('?sort=createdAt&order=ASC')).toEqual(['Bravo', 'alpha', 'Charlie']);
+    expect(await listed('?sort=createdAt&order=DESC&page=2&pageSize=1')).toEqual(['alpha']);
+    expect(await listed('?sort=updatedAt&order=ASC')).toEqual(['Bravo', 'Charlie', 'alpha']);
+    const refused = await server.call('GET', '/api/strategy/list?sort=id', undefined, { token: alice });
+    expect(refused.body).toMatchObject({ code: 10008, data: { field: 'sort' } });
+  });
+
   it('stops at 20 templates per user with 11004', async () => {
     for (let i = 0; i < 20; i++) {
       expect((await server.call('POST', '/api/strategy/add', template(`T${i}`), { token: alice })).body.code).toBe(0);

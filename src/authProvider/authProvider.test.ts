@@ -21,7 +21,7 @@ const USER: User = {
   role: 'user',
 };
 
-const loginAnswer = () => ok({ accessToken: 'at-1', refreshToken: 'rt-1', user: USER });
+const loginAnswer = () => ok({ accessToken: 'at-1', refreshToken: 'rt-1.0123456789abcdefgh', user: USER });
 
 const setup = (routes: Record<string, Handler>) => {
   const server = createFakeServer(routes);
@@ -68,7 +68,7 @@ describe('authProvider.login', () => {
       redirectTo: '/',
     });
     expect(localStorage.getItem('accessToken')).toBe('at-1');
-    expect(localStorage.getItem('refreshToken')).toBe('rt-1');
+    expect(localStorage.getItem('refreshToken')).toBe('rt-1.0123456789abcdefgh');
     expect(sessionStorage.length).toBe(0);
     expect(store.getAccessToken()).toBe('at-1');
     const [request] = of('POST /api/user/login');
@@ -84,7 +84,7 @@ describe('authProvider.login', () => {
     expect(sessionStorage.getItem('accessToken')).toBe('at-1');
     expect(localStorage.getItem('accessToken')).toBeNull();
     expect(localStorage.getItem('refreshToken')).toBeNull();
-    expect(store.getRefreshToken()).toBe('rt-1');
+    expect(store.getRefreshToken()).toBe('rt-1.0123456789abcdefgh');
     await expect(provider.checkAuth()).resolves.toBeUndefined();
   });
 
@@ -134,7 +134,7 @@ describe('authProvider.register', () => {
   it('sends all register fields signed and ends logged in (remember me on)', async () => {
     const { provider, of } = setup({ 'POST /api/user/register': loginAnswer });
     const answer = await provider.register(fields);
-    expect(answer).toMatchObject({ accessToken: 'at-1', refreshToken: 'rt-1' });
+    expect(answer).toMatchObject({ accessToken: 'at-1', refreshToken: 'rt-1.0123456789abcdefgh' });
     const [request] = of('POST /api/user/register');
     expect(Object.keys(request!.body!).sort()).toEqual(
       ['captcha', 'email', 'inviteCode', 'nickname', 'password', 'rememberMe', 'secondPassword', 'sign', 'timestamp', 'uuid'],
@@ -142,7 +142,7 @@ describe('authProvider.register', () => {
     expect(request!.body).toMatchObject(fields);
     expect(verifies(request!)).toBe(true);
     expect(localStorage.getItem('accessToken')).toBe('at-1');
-    expect(localStorage.getItem('refreshToken')).toBe('rt-1');
+    expect(localStorage.getItem('refreshToken')).toBe('rt-1.0123456789abcdefgh');
     await expect(provider.checkAuth()).resolves.toBeUndefined();
   });
 
@@ -159,7 +159,7 @@ describe('authProvider.register', () => {
     );
     expect(sessionStorage.getItem('accessToken')).toBe('at-1');
     expect(localStorage.getItem('accessToken')).toBeNull();
-    expect(store.getRefreshToken()).toBe('rt-1');
+    expect(store.getRefreshToken()).toBe('rt-1.0123456789abcdefgh');
   });
 });
 
@@ -212,7 +212,7 @@ describe('authProvider.logout', () => {
 
   it('forgets the identity and the permissions', async () => {
     const ctx = setup({
-      'POST /api/user/login': () => ok({ accessToken: 'at-1', refreshToken: 'rt-1', user: { ...USER, role: 'operator' } }),
+      'POST /api/user/login': () => ok({ accessToken: 'at-1', refreshToken: 'rt-1.0123456789abcdefgh', user: { ...USER, role: 'operator' } }),
       'POST /api/user/logout': () => ok(null),
       'GET /api/user/me': () => ok(USER),
     });
@@ -238,15 +238,15 @@ describe('authProvider.refresh', () => {
   it('with a refresh token rotates the pair through one signed PUT /api/user/refresh', async () => {
     const { provider, store, of } = setup({
       'PUT /api/user/refresh': (req) =>
-        req.body?.refreshToken === 'rt-1' ? ok({ accessToken: 'at-2', refreshToken: 'rt-2' }) : fail(10008),
+        req.body?.refreshToken === 'rt-1.0123456789abcdefgh' ? ok({ accessToken: 'at-2', refreshToken: 'rt-2.0123456789abcdefgh' }) : fail(10008),
     });
-    store.save({ accessToken: 'at-1', refreshToken: 'rt-1', rememberMe: true });
+    store.save({ accessToken: 'at-1', refreshToken: 'rt-1.0123456789abcdefgh', rememberMe: true });
     await provider.refresh();
     const calls = of('PUT /api/user/refresh');
     expect(calls).toHaveLength(1);
     expect(verifies(calls[0]!)).toBe(true);
     expect(localStorage.getItem('accessToken')).toBe('at-2');
-    expect(localStorage.getItem('refreshToken')).toBe('rt-2');
+    expect(localStorage.getItem('refreshToken')).toBe('rt-2.0123456789abcdefgh');
   });
 });
 
@@ -254,29 +254,29 @@ describe('authProvider.checkAuth (navigation guard, protected routes)', () => {
   const refreshRoute = (handler: Handler) => ({ 'PUT /api/user/refresh': handler });
   /** A remembered session whose access token is gone: only the refresh token is left. */
   const onlyRefreshToken = (store: ReturnType<typeof createSessionStore>) => {
-    store.save({ accessToken: 'at-old', refreshToken: 'rt-1', rememberMe: true });
+    store.save({ accessToken: 'at-old', refreshToken: 'rt-1.0123456789abcdefgh', rememberMe: true });
     localStorage.removeItem('accessToken');
     expect(store.getAccessToken()).toBeNull();
-    expect(store.getRefreshToken()).toBe('rt-1');
+    expect(store.getRefreshToken()).toBe('rt-1.0123456789abcdefgh');
   };
 
   it('with an access token: resolves without any call', async () => {
     const { provider, store, server } = setup({});
-    store.save({ accessToken: 'at-1', refreshToken: 'rt-1', rememberMe: false });
+    store.save({ accessToken: 'at-1', refreshToken: 'rt-1.0123456789abcdefgh', rememberMe: false });
     await expect(provider.checkAuth()).resolves.toBeUndefined();
     expect(server.calls()).toBe(0);
   });
 
   it('with only a refresh token: refreshes once and resolves', async () => {
     const { provider, store, server, of } = setup(
-      refreshRoute(() => ok({ accessToken: 'at-2', refreshToken: 'rt-2' })),
+      refreshRoute(() => ok({ accessToken: 'at-2', refreshToken: 'rt-2.0123456789abcdefgh' })),
     );
     onlyRefreshToken(store);
     await expect(provider.checkAuth()).resolves.toBeUndefined();
     expect(server.calls()).toBe(1);
-    expect(of('PUT /api/user/refresh')[0]!.body).toMatchObject({ refreshToken: 'rt-1' });
+    expect(of('PUT /api/user/refresh')[0]!.body).toMatchObject({ refreshToken: 'rt-1.0123456789abcdefgh' });
     expect(store.getAccessToken()).toBe('at-2');
-    expect(localStorage.getItem('refreshToken')).toBe('rt-2');
+    expect(localStorage.getItem('refreshToken')).toBe('rt-2.0123456789abcdefgh');
   });
 
   it.each<[string, Handler]>([
@@ -304,13 +304,13 @@ describe('authProvider.checkAuth (navigation guard, protected routes)', () => {
 
 describe('guardDecision', () => {
   const rows: Array<['protected' | 'guest', string | null, string | null, GuardDecision]> = [
-    ['protected', 'at', 'rt', 'allow'],
+    ['protected', 'at', 'rt.0123456789abcdefgh', 'allow'],
     ['protected', 'at', null, 'allow'],
-    ['protected', null, 'rt', 'refresh'],
+    ['protected', null, 'rt.0123456789abcdefgh', 'refresh'],
     ['protected', null, null, 'login'],
-    ['guest', 'at', 'rt', 'home'],
+    ['guest', 'at', 'rt.0123456789abcdefgh', 'home'],
     ['guest', 'at', null, 'home'],
-    ['guest', null, 'rt', 'allow'],
+    ['guest', null, 'rt.0123456789abcdefgh', 'allow'],
     ['guest', null, null, 'allow'],
   ];
   it.each(rows)('%s route, access %s, refresh %s -> %s', (route, accessToken, refreshToken, expected) => {
@@ -321,19 +321,29 @@ describe('guardDecision', () => {
 describe('authProvider.checkError', () => {
   it('a business ApiError (HTTP 200) resolves and keeps the session', async () => {
     const { provider, http, store, onSessionExpired } = setup({ 'POST /api/trade/add': () => fail(14001) });
-    store.save({ accessToken: 'at-1', refreshToken: 'rt-1', rememberMe: true });
-    const error = await rejection(http.request('POST', '/api/trade/add', { body: {} }));
+    store.save({ accessToken: 'at-1', refreshToken: 'rt-1.0123456789abcdefgh', rememberMe: true });
+    const newTasks = {
+      exchangeId: 'e0000000-0000-4000-8000-000000000001',
+      coinIdList: ['BTC/USDT'],
+      cycleCount: 9999,
+      firstOrderAmount: '10',
+      firstOrderMultiple: false,
+      running: true,
+      replenishStatus: 'replenish_open',
+      strategyId: 'b0000000-0000-4000-8000-000000000001',
+    };
+    const error = await rejection(http.request('POST', '/api/trade/add', { body: newTasks }));
     expect((error as ApiError).kind).toBe('business');
     expect((error as ApiError).status).toBe(200);
     await expect(provider.checkError(error)).resolves.toBeUndefined();
     expect(store.getAccessToken()).toBe('at-1');
-    expect(store.getRefreshToken()).toBe('rt-1');
+    expect(store.getRefreshToken()).toBe('rt-1.0123456789abcdefgh');
     expect(onSessionExpired).not.toHaveBeenCalled();
   });
 
   it('network and timeout errors keep the session', async () => {
     const { provider, store } = setup({});
-    store.save({ accessToken: 'at-1', refreshToken: 'rt-1', rememberMe: true });
+    store.save({ accessToken: 'at-1', refreshToken: 'rt-1.0123456789abcdefgh', rememberMe: true });
     await expect(provider.checkError(new ApiError({ kind: 'network', messageKey: 'error.network' }))).resolves.toBeUndefined();
     await expect(provider.checkError(new ApiError({ kind: 'timeout', messageKey: 'error.timeout' }))).resolves.toBeUndefined();
     expect(store.getAccessToken()).toBe('at-1');
@@ -344,7 +354,7 @@ describe('authProvider.checkError', () => {
     ['a plain { status: 401 }', { status: 401 }],
   ])('%s rejects to /auth/login and clears the tokens', async (_n, error) => {
     const { provider, store } = setup({});
-    store.save({ accessToken: 'at-1', refreshToken: 'rt-1', rememberMe: true });
+    store.save({ accessToken: 'at-1', refreshToken: 'rt-1.0123456789abcdefgh', rememberMe: true });
     const outcome = await rejection(provider.checkError(error));
     expect(outcome).toMatchObject({ redirectTo: '/auth/login' });
     expect(store.getAccessToken()).toBeNull();

@@ -22,7 +22,7 @@ const titleOf = (key: string) => {
   const [group, name] = key.split('.') as [keyof typeof zhCN, string];
   return String((zhCN[group] as Record<string, string>)[name]);
 };
-const samplePath = (path: string) => path.replace(':id', '42').replace(':date', '2026-11-20');
+const samplePath = (path: string) => path.replace(':id', 'a0000000-0000-4000-8000-000000000042').replace(':date', '2026-11-20');
 
 beforeEach(async () => {
   const provider = await createI18nProvider();
@@ -69,9 +69,9 @@ describe('route table', () => {
 
   it('passes the taskId query of /trade/order-history to the page as its id', async () => {
     signIn();
-    await renderApp('/trade/order-history?taskId=t-77', identity);
+    await renderApp('/trade/order-history?taskId=a0000000-0000-4000-8000-000000000077', identity);
     await findHeading('任务订单');
-    expect(document.querySelector('[data-task-id="t-77"]')).not.toBeNull();
+    expect(document.querySelector('[data-task-id="a0000000-0000-4000-8000-000000000077"]')).not.toBeNull();
   });
 
   it('renders the home page at /', async () => {
@@ -105,22 +105,22 @@ describe('navigation guard', () => {
   });
 
   it('protected route with only a refresh token: refreshes, then allowed', async () => {
-    localStorage.setItem('refreshToken', 'refresh-1');
+    localStorage.setItem('refreshToken', 'refresh-1.0123456789abcdefgh');
     const app = await renderApp('/profile', {
       ...identity,
       'PUT /api/user/refresh': (req) => {
-        expect(req.body?.refreshToken).toBe('refresh-1');
-        return ok({ accessToken: 'access-2', refreshToken: 'refresh-2' });
+        expect(req.body?.refreshToken).toBe('refresh-1.0123456789abcdefgh');
+        return ok({ accessToken: 'access-2', refreshToken: 'refresh-2.0123456789abcdefgh' });
       },
     });
     expect(await findHeading('我的')).toBeInTheDocument();
     expect(app.server.requests.filter((r) => r.path === '/api/user/refresh')).toHaveLength(1);
     expect(localStorage.getItem('accessToken')).toBe('access-2');
-    expect(localStorage.getItem('refreshToken')).toBe('refresh-2');
+    expect(localStorage.getItem('refreshToken')).toBe('refresh-2.0123456789abcdefgh');
   });
 
   it('protected route with only a refresh token that fails: tokens cleared, login route', async () => {
-    localStorage.setItem('refreshToken', 'refresh-dead');
+    localStorage.setItem('refreshToken', 'refresh-dead.0123456789abcdefgh');
     const app = await renderApp('/profile', { 'PUT /api/user/refresh': () => ({ body: { code: 11005, message: 'revoked', data: null } }) });
     expect(await findHeading('登录')).toBeInTheDocument();
     await waitFor(() => expect(app.pathname()).toBe('/auth/login'));
@@ -174,7 +174,7 @@ describe('trade wizard draft', () => {
   it('survives moving between /trade/add and /trade/pair-select, and resets when leaving them', async () => {
     signIn();
     await renderApp('/trade/add', market);
-    wizardDraft.update({ selectedApi: 'ex-1', selectedPairs: ['BTC/USDT', { id: 'ETH/USDT' }] });
+    wizardDraft.update({ selectedApi: 'e0000000-0000-4000-8000-000000000001', selectedPairs: ['BTC/USDT', { id: 'ETH/USDT' }] });
     await userEvent.click(await screen.findByRole('link', { name: '选择交易对' }));
     expect(await findHeading('选择交易对')).toBeInTheDocument();
     expect(await screen.findByRole('checkbox', { name: 'ETH/USDT' })).toBeChecked();
@@ -198,7 +198,7 @@ describe('trade wizard draft', () => {
   });
 
   it('is kept on a first load of the wizard itself', async () => {
-    sessionStorage.setItem(WIZARD_STORAGE_KEY, JSON.stringify({ ...defaultWizardDraft(), selectedApi: 'ex-1', selectedPairs: ['SOL/USDT'] }));
+    sessionStorage.setItem(WIZARD_STORAGE_KEY, JSON.stringify({ ...defaultWizardDraft(), selectedApi: 'e0000000-0000-4000-8000-000000000001', selectedPairs: ['SOL/USDT'] }));
     wizardDraft.reload();
     signIn();
     await renderApp('/trade/pair-select', market);
@@ -219,20 +219,20 @@ describe('wizard submission', () => {
 
   it("creates the tasks, toasts '创建交易成功' and clears the draft", async () => {
     signIn();
-    wizardDraft.update({ selectedApi: 'ex-1', selectedApiName: 'Paper', selectedPairs: ['BTC/USDT', { id: 'ETH/USDT' }], selectedTemplate: 'st-1', templateName: 'Balanced' });
-    const app = await renderApp('/trade/add', { ...identity, 'POST /api/trade/add': () => ok([{ id: 't1' }, { id: 't2' }]) });
+    wizardDraft.update({ selectedApi: 'e0000000-0000-4000-8000-000000000001', selectedApiName: 'Paper', selectedPairs: ['BTC/USDT', { id: 'ETH/USDT' }], selectedTemplate: 'b0000000-0000-4000-8000-000000000001', templateName: 'Balanced' });
+    const app = await renderApp('/trade/add', { ...identity, 'POST /api/trade/add': () => ok([{ id: 'a0000000-0000-4000-8000-000000000011' }, { id: 'a0000000-0000-4000-8000-000000000012' }]) });
     await userEvent.click(await screen.findByRole('button', { name: '创建任务' }));
     expect(await screen.findByText('创建交易成功')).toBeInTheDocument();
     const sent = app.server.requests.find((r) => r.path === '/api/trade/add');
     expect(sent?.body).toEqual({
-      exchangeId: 'ex-1',
+      exchangeId: 'e0000000-0000-4000-8000-000000000001',
       coinIdList: ['BTC/USDT', 'ETH/USDT'],
       cycleCount: 9999,
       firstOrderAmount: '10',
       firstOrderMultiple: false,
       running: true,
       replenishStatus: 'replenish_open',
-      strategyId: 'st-1',
+      strategyId: 'b0000000-0000-4000-8000-000000000001',
     });
     await waitFor(() => expect(app.pathname()).toBe('/trade'));
     expect(sessionStorage.getItem(WIZARD_STORAGE_KEY)).toBeNull();
@@ -240,7 +240,7 @@ describe('wizard submission', () => {
 
   it('shows the localized text of a server error code and keeps the draft', async () => {
     signIn();
-    wizardDraft.update({ selectedApi: 'ex-1', selectedPairs: ['BTC/USDT'], selectedTemplate: 'st-1' });
+    wizardDraft.update({ selectedApi: 'e0000000-0000-4000-8000-000000000001', selectedPairs: ['BTC/USDT'], selectedTemplate: 'b0000000-0000-4000-8000-000000000001' });
     await renderApp('/trade/add', { ...identity, 'POST /api/trade/add': () => ({ body: { code: 14001, message: 'max 3', data: null } }) });
     await userEvent.click(await screen.findByRole('button', { name: '创建任务' }));
     expect(await screen.findByText('每个币种最多 3 个任务')).toBeInTheDocument();

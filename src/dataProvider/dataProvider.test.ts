@@ -8,9 +8,39 @@ import { createHttpClient } from './httpClient';
 
 const SECRET = 'data-provider-test-secret';
 
+/** Ids as the server makes them (uuids): the test network refuses others where the server does. */
+const ID = {
+  account1: 'e0000000-0000-4000-8000-000000000001',
+  account2: 'e0000000-0000-4000-8000-000000000002',
+  task1: 'a0000000-0000-4000-8000-000000000001',
+  strategy: 'b0000000-0000-4000-8000-000000000001',
+};
+/** A token pair as the server answers it. */
+const TOKENS = { accessToken: 'at-9', refreshToken: 'rt-9.0123456789abcdefgh' };
+/** A whole task change, as the server takes it. */
+const updatePayload = {
+  id: ID.task1,
+  cycleCount: 5,
+  firstOrderAmount: '12.5',
+  firstOrderMultiple: true,
+  running: false,
+  status: 'replenish_closed' as const,
+  strategyId: ID.strategy,
+};
+/** A whole strategy template, as the server takes it. */
+const TEMPLATE = {
+  name: 'ladder',
+  levels: [{ dropPercent: '1', multiple: '1' }],
+  takeProfitPercent: '1',
+  takeProfitCallbackPercent: '0',
+  replenishCallbackPercent: '0',
+  stopLossPercent: null,
+  cooldownSeconds: 5,
+};
+
 const setup = (routes: Record<string, Handler> = {}) => {
   const server = createFakeServer(routes);
-  const state = { accessToken: 'at-1' as string | null, refreshToken: 'rt-1' as string | null };
+  const state = { accessToken: 'at-1' as string | null, refreshToken: 'rt-1.0123456789abcdefgh' as string | null };
   const http = createHttpClient({
     baseUrl: '',
     signSecret: SECRET,
@@ -46,7 +76,7 @@ describe('dataProvider: react-admin CRUD verbs', () => {
     const result = await dataProvider.getList('strategy', {
       pagination: { page: 3, perPage: 25 },
       sort: { field: 'createdAt', order: 'DESC' },
-      filter: { name: 'dca', running: true, empty: '' },
+      filter: { q: 'dca', empty: '' },
     });
     expect(result).toEqual({ data: [{ id: 's1' }, { id: 's2' }], total: 42 });
     const request = only();
@@ -57,8 +87,7 @@ describe('dataProvider: react-admin CRUD verbs', () => {
       pageSize: '25',
       sort: 'createdAt',
       order: 'DESC',
-      name: 'dca',
-      running: 'true',
+      q: 'dca',
     });
     expect(request.headers.Authorization).toBe('Bearer at-1');
   });
@@ -76,70 +105,74 @@ describe('dataProvider: react-admin CRUD verbs', () => {
   });
 
   it('getMany -> GET /api/<res>/list?ids=...', async () => {
-    const { dataProvider, only } = setup({ 'GET /api/exchange/list': () => ok({ list: [{ id: 1 }, { id: 2 }], total: 2 }) });
-    await expect(dataProvider.getMany('exchange', { ids: [1, 2] })).resolves.toEqual({ data: [{ id: 1 }, { id: 2 }] });
-    expect(query(only())).toEqual({ ids: '1,2' });
+    const [first, second] = [ID.account1, ID.account2];
+    const { dataProvider, only } = setup({ 'GET /api/exchange/list': () => ok({ list: [{ id: first }, { id: second }], total: 2 }) });
+    await expect(dataProvider.getMany('exchange', { ids: [first, second] })).resolves.toEqual({ data: [{ id: first }, { id: second }] });
+    expect(query(only())).toEqual({ ids: `${first},${second}` });
   });
 
   it('getManyReference -> GET /api/<res>/list with the target as a filter', async () => {
-    const { dataProvider, only } = setup({ 'GET /api/trade/order-list/list': () => ok({ list: [], total: 0 }) });
-    const result = await dataProvider.getManyReference('trade/order-list', {
+    const { dataProvider, only } = setup({ 'GET /api/trade/order-history': () => ok({ list: [], total: 0 }) });
+    const result = await dataProvider.getManyReference('orders', {
       target: 'taskId',
-      id: 7,
+      id: ID.task1,
       pagination: { page: 1, perPage: 10 },
-      sort: { field: 'id', order: 'ASC' },
+      sort: { field: 'createdAt', order: 'ASC' },
       filter: {},
     });
     expect(result).toEqual({ data: [], total: 0 });
-    expect(query(only())).toEqual({ page: '1', pageSize: '10', sort: 'id', order: 'ASC', taskId: '7' });
+    expect(query(only())).toEqual({ page: '1', pageSize: '10', sort: 'createdAt', order: 'ASC', taskId: ID.task1 });
   });
 
   it('create -> POST /api/<res>/add with the record as body', async () => {
-    const { dataProvider, only } = setup({ 'POST /api/strategy/add': (req) => ok({ id: 's9', ...req.body }) });
-    const result = await dataProvider.create('strategy', { data: { name: 'ladder' } });
-    expect(result).toEqual({ data: { id: 's9', name: 'ladder' } });
+    const { dataProvider, only } = setup({ 'POST /api/strategy/add': (req) => ok({ id: ID.strategy, ...req.body }) });
+    const result = await dataProvider.create('strategy', { data: TEMPLATE });
+    expect(result).toEqual({ data: { id: ID.strategy, ...TEMPLATE } });
     const request = only();
-    expect(request.body).toEqual({ name: 'ladder' });
+    expect(request.body).toEqual(TEMPLATE);
     expect(request.headers['Content-Type']).toBe('application/json');
   });
 
   it('update -> POST /api/<res>/edit with the id in the body', async () => {
     const { dataProvider, only } = setup({ 'POST /api/strategy/edit': (req) => ok(req.body) });
-    const result = await dataProvider.update('strategy', { id: 's1', data: { name: 'new' }, previousData: { id: 's1' } });
-    expect(result).toEqual({ data: { name: 'new', id: 's1' } });
-    expect(only().body).toEqual({ name: 'new', id: 's1' });
+    const result = await dataProvider.update('strategy', { id: ID.strategy, data: TEMPLATE, previousData: { id: ID.strategy } });
+    expect(result).toEqual({ data: { ...TEMPLATE, id: ID.strategy } });
+    expect(only().body).toEqual({ ...TEMPLATE, id: ID.strategy });
   });
 
   it('update of a trade -> POST /api/trade/update', async () => {
     const { dataProvider, only } = setup({ 'POST /api/trade/update': (req) => ok(req.body) });
-    await dataProvider.update('trade', { id: 't1', data: { cycleCount: 5 }, previousData: { id: 't1' } });
+    const { id, ...change } = updatePayload;
+    await dataProvider.update('trade', { id, data: change, previousData: { id } });
     const request = only();
     expect(`${request.method} ${request.path}`).toBe('POST /api/trade/update');
-    expect(request.body).toEqual({ cycleCount: 5, id: 't1' });
+    expect(request.body).toEqual(updatePayload);
   });
 
   it('updateMany posts one edit per id', async () => {
-    const { dataProvider, server } = setup({ 'POST /api/article/edit': (req) => ok(req.body) });
-    await expect(dataProvider.updateMany('article', { ids: [1, 2], data: { read: true } })).resolves.toEqual({ data: [1, 2] });
+    const { dataProvider, server } = setup({ 'POST /api/exchange/edit': (req) => ok(req.body) });
+    const ids = [ID.account1, ID.account2];
+    await expect(dataProvider.updateMany('exchange', { ids, data: { name: 'Main' } })).resolves.toEqual({ data: ids });
     expect(server.requests.map((r) => [r.path, r.body])).toEqual([
-      ['/api/article/edit', { read: true, id: 1 }],
-      ['/api/article/edit', { read: true, id: 2 }],
+      ['/api/exchange/edit', { name: 'Main', id: ID.account1 }],
+      ['/api/exchange/edit', { name: 'Main', id: ID.account2 }],
     ]);
   });
 
   it('delete -> POST /api/<res>/delete {id}; answers the previous record', async () => {
     const { dataProvider, only } = setup({ 'POST /api/exchange/delete': () => ok(null) });
-    const result = await dataProvider.delete('exchange', { id: 'e1', previousData: { id: 'e1', name: 'binance' } });
-    expect(result).toEqual({ data: { id: 'e1', name: 'binance' } });
+    const result = await dataProvider.delete('exchange', { id: ID.account1, previousData: { id: ID.account1, name: 'binance' } });
+    expect(result).toEqual({ data: { id: ID.account1, name: 'binance' } });
     const request = only();
     expect(`${request.method} ${request.path}`).toBe('POST /api/exchange/delete');
-    expect(request.body).toEqual({ id: 'e1' });
+    expect(request.body).toEqual({ id: ID.account1 });
   });
 
   it('deleteMany posts one delete per id', async () => {
     const { dataProvider, server } = setup({ 'POST /api/exchange/delete': () => ok(null) });
-    await expect(dataProvider.deleteMany('exchange', { ids: ['a', 'b'] })).resolves.toEqual({ data: ['a', 'b'] });
-    expect(server.requests.map((r) => r.body)).toEqual([{ id: 'a' }, { id: 'b' }]);
+    const ids = [ID.account1, ID.account2];
+    await expect(dataProvider.deleteMany('exchange', { ids })).resolves.toEqual({ data: ids });
+    expect(server.requests.map((r) => r.body)).toEqual([{ id: ID.account1 }, { id: ID.account2 }]);
   });
 });
 
@@ -196,7 +229,7 @@ describe('dataProvider: the operator console on ra-data-simple-rest', () => {
         }
         return { ...okRange('audit', [])(req) };
       },
-      'PUT /api/user/refresh': () => ok({ accessToken: 'at-2', refreshToken: 'rt-2' }),
+      'PUT /api/user/refresh': () => ok({ accessToken: 'at-2', refreshToken: 'rt-2.0123456789abcdefgh' }),
     });
     const refusal = await dataProvider.update('admin/deposits', { id: 'd1', data: { status: 'confirmed' }, previousData: { id: 'd1' } }).catch((e: unknown) => e);
     expect(refusal).toBeInstanceOf(ApiError);
@@ -216,69 +249,63 @@ describe('dataProvider: the operator console on ra-data-simple-rest', () => {
 describe('dataProvider: the typed calls of spec section 7', () => {
   type Dp = ReturnType<typeof createDataProvider>;
   const tradePayload = {
-    exchangeId: 'e1',
-    coinIdList: ['c1'],
+    exchangeId: ID.account1,
+    coinIdList: ['BTC/USDT'],
     cycleCount: 9999,
     firstOrderAmount: '10',
     firstOrderMultiple: false,
     running: true,
     replenishStatus: 'replenish_open' as const,
-    strategyId: 's1',
-  };
-  const updatePayload = {
-    id: 't1',
-    cycleCount: 5,
-    firstOrderAmount: '12.5',
-    firstOrderMultiple: true,
-    running: false,
-    status: 'replenish_closed' as const,
-    strategyId: 's2',
+    strategyId: ID.strategy,
   };
 
-  const rows: Array<{ name: string; call: (dp: Dp) => Promise<unknown>; route: string; body?: unknown; signed?: boolean }> = [
-    { name: 'login', call: (dp) => dp.login({ email: 'a@b.c', password: 'pw' }), route: 'POST /api/user/login', signed: true },
+  const rows: Array<{ name: string; call: (dp: Dp) => Promise<unknown>; route: string; body?: unknown; signed?: boolean; answer?: unknown }> = [
+    { name: 'login', call: (dp) => dp.login({ email: 'a@b.c', password: 'pw' }), route: 'POST /api/user/login', signed: true, answer: TOKENS },
     {
       name: 'register',
       call: (dp) =>
         dp.register({
           email: 'a@b.c',
-          nickname: 'n',
-          password: 'p',
-          secondPassword: 'p',
-          captcha: '1234',
+          nickname: 'Trader',
+          password: 'Sturdy-Passw0rd!',
+          secondPassword: 'Sturdy-Passw0rd!',
+          captcha: '123456',
           inviteCode: 'I1',
           rememberMe: false,
         }),
       route: 'POST /api/user/register',
       signed: true,
+      answer: TOKENS,
     },
     {
       name: 'sendVerifyCode',
       call: (dp) => dp.sendVerifyCode({ email: 'a@b.c', type: 'register' }),
       route: 'POST /api/user/verify-code',
       signed: true,
+      answer: { expiresIn: 600, resendAfter: 60 },
     },
     {
       name: 'resetPassword',
-      call: (dp) => dp.resetPassword({ email: 'a@b.c', newPassword: 'n', captcha: '1' }),
+      call: (dp) => dp.resetPassword({ email: 'a@b.c', newPassword: 'Sturdy-Passw0rd!', captcha: '123456' }),
       route: 'POST /api/user/reset-password',
       signed: true,
+      answer: null,
     },
-    { name: 'logout', call: (dp) => dp.logout(), route: 'POST /api/user/logout' },
-    { name: 'refresh', call: (dp) => dp.refresh('rt-1'), route: 'PUT /api/user/refresh', signed: true },
+    { name: 'logout', call: (dp) => dp.logout(), route: 'POST /api/user/logout', answer: null },
+    { name: 'refresh', call: (dp) => dp.refresh('rt-1.0123456789abcdefgh'), route: 'PUT /api/user/refresh', signed: true, answer: TOKENS },
     { name: 'tradeList', call: (dp) => dp.tradeList({ page: 1 }), route: 'GET /api/trade/list' },
     { name: 'tradeAdd', call: (dp) => dp.tradeAdd(tradePayload), route: 'POST /api/trade/add', body: tradePayload },
     {
       name: 'tradeAction',
-      call: (dp) => dp.tradeAction({ id: 't1', action: 'stop' }),
+      call: (dp) => dp.tradeAction({ id: ID.task1, action: 'stop' }),
       route: 'POST /api/trade/action',
-      body: { id: 't1', action: 'stop' },
+      body: { id: ID.task1, action: 'stop' },
     },
-    { name: 'tradeDetail', call: (dp) => dp.tradeDetail('t1'), route: 'GET /api/trade/detail/t1' },
-    { name: 'tradePairs', call: (dp) => dp.tradePairs({ exchangeId: 'e1' }), route: 'GET /api/trade/pairs' },
+    { name: 'tradeDetail', call: (dp) => dp.tradeDetail(ID.task1), route: `GET /api/trade/detail/${ID.task1}` },
+    { name: 'tradePairs', call: (dp) => dp.tradePairs({ exchangeId: ID.account1 }), route: 'GET /api/trade/pairs' },
     { name: 'tradeHotPairs', call: (dp) => dp.tradeHotPairs(), route: 'GET /api/trade/hot-pairs' },
     { name: 'tradeConfigTemplates', call: (dp) => dp.tradeConfigTemplates(), route: 'GET /api/trade/config-templates' },
-    { name: 'tradeOrderHistory', call: (dp) => dp.tradeOrderHistory({ taskId: 't1' }), route: 'GET /api/trade/order-history' },
+    { name: 'tradeOrderHistory', call: (dp) => dp.tradeOrderHistory({ taskId: ID.task1 }), route: 'GET /api/trade/order-history' },
     {
       name: 'tradeCoinPrice',
       call: (dp) => dp.tradeCoinPrice({ coins: ['BTC'] }),
@@ -286,7 +313,7 @@ describe('dataProvider: the typed calls of spec section 7', () => {
       body: { coins: ['BTC'] },
     },
     { name: 'tradeUpdate', call: (dp) => dp.tradeUpdate(updatePayload), route: 'POST /api/trade/update', body: updatePayload },
-    { name: 'tradeCloseOrder', call: (dp) => dp.tradeCloseOrder('7'), route: 'POST /api/trade/close-order/7' },
+    { name: 'tradeCloseOrder', call: (dp) => dp.tradeCloseOrder(ID.task1), route: `POST /api/trade/close-order/${ID.task1}` },
   ];
 
   it('covers every call of the spec table', () => {
@@ -300,20 +327,20 @@ describe('dataProvider: the typed calls of spec section 7', () => {
       'GET /api/trade/list',
       'POST /api/trade/add',
       'POST /api/trade/action',
-      'GET /api/trade/detail/t1',
+      `GET /api/trade/detail/${ID.task1}`,
       'GET /api/trade/pairs',
       'GET /api/trade/hot-pairs',
       'GET /api/trade/config-templates',
       'GET /api/trade/order-history',
       'POST /api/trade/coin-price',
       'POST /api/trade/update',
-      'POST /api/trade/close-order/7',
+      `POST /api/trade/close-order/${ID.task1}`,
     ]);
   });
 
-  it.each(rows)('$name -> $route', async ({ call, route, body, signed }) => {
-    const { dataProvider, only } = setup({ [route]: () => ok({ answered: route }) });
-    await expect(call(dataProvider)).resolves.toEqual({ answered: route });
+  it.each(rows)('$name -> $route', async ({ call, route, body, signed, answer = { answered: route } }) => {
+    const { dataProvider, only } = setup({ [route]: () => ok(answer) });
+    await expect(call(dataProvider)).resolves.toEqual(answer);
     const request = only();
     expect(`${request.method} ${request.path}`).toBe(route);
     if (body !== undefined) expect(request.body).toEqual(body);
@@ -330,16 +357,16 @@ describe('dataProvider: the typed calls of spec section 7', () => {
 
   it('refresh sends the refresh token signed', async () => {
     const { dataProvider, only } = setup({ 'PUT /api/user/refresh': () => ok({ accessToken: 'a', refreshToken: 'r' }) });
-    await dataProvider.refresh('rt-xyz');
+    await dataProvider.refresh('rt-xyz.0123456789abcdefgh');
     const request = only();
-    expect(request.body).toMatchObject({ refreshToken: 'rt-xyz' });
+    expect(request.body).toMatchObject({ refreshToken: 'rt-xyz.0123456789abcdefgh' });
     expect(Object.keys(request.body!).sort()).toEqual(['refreshToken', 'sign', 'timestamp', 'uuid']);
     expect(verifies(request)).toBe(true);
   });
 
   it('query calls pass their parameters in the query string', async () => {
     const { dataProvider, only } = setup({ 'GET /api/trade/order-history': () => ok({ list: [], total: 0 }) });
-    await dataProvider.tradeOrderHistory({ taskId: 't1', page: 2, pageSize: 20, coin: '' });
-    expect(query(only())).toEqual({ taskId: 't1', page: '2', pageSize: '20' });
+    await dataProvider.tradeOrderHistory({ taskId: ID.task1, page: 2, pageSize: 20, side: '' });
+    expect(query(only())).toEqual({ taskId: ID.task1, page: '2', pageSize: '20' });
   });
 });

@@ -10,6 +10,20 @@ import { NO_REFRESH_TOKEN, createHttpClient, type HttpClientConfig, type TokenSt
 
 const SECRET = 'http-client-test-secret';
 
+/** Real calls with what the server takes (the test network refuses anything else). */
+const TASK = 'a0000000-0000-4000-8000-000000000001';
+const TASK_PATH = `/api/trade/detail/${TASK}`;
+const NEW_TASKS = {
+  exchangeId: 'e0000000-0000-4000-8000-000000000001',
+  coinIdList: ['BTC/USDT', 'ETH/USDT'],
+  cycleCount: 9999,
+  firstOrderAmount: '10',
+  firstOrderMultiple: false,
+  running: true,
+  replenishStatus: 'replenish_open',
+  strategyId: 'b0000000-0000-4000-8000-000000000001',
+};
+
 /** An in-memory token store that records what the client does with it. */
 const memoryTokens = (accessToken: string | null, refreshToken: string | null) => {
   const state = { accessToken, refreshToken };
@@ -31,7 +45,7 @@ const memoryTokens = (accessToken: string | null, refreshToken: string | null) =
 
 const setup = (
   routes: Record<string, Handler>,
-  { tokens = memoryTokens('at-1', 'rt-1') as TokenStore, locale = 'zh-CN' as LocaleCode, ...rest }: Partial<HttpClientConfig> & {
+  { tokens = memoryTokens('at-1', 'rt-1.0123456789abcdefgh') as TokenStore, locale = 'zh-CN' as LocaleCode, ...rest }: Partial<HttpClientConfig> & {
     locale?: LocaleCode;
   } = {},
 ) => {
@@ -59,8 +73,8 @@ const serverVerifies = (request: RecordedRequest, secret = SECRET): boolean => {
 };
 
 const refreshAnswer = (req: RecordedRequest) =>
-  req.body?.refreshToken === 'rt-1' && serverVerifies(req)
-    ? ok({ accessToken: 'at-2', refreshToken: 'rt-2' })
+  req.body?.refreshToken === 'rt-1.0123456789abcdefgh' && serverVerifies(req)
+    ? ok({ accessToken: 'at-2', refreshToken: 'rt-2.0123456789abcdefgh' })
     : fail(10008, 'bad refresh');
 const refreshOk: Handler = refreshAnswer;
 
@@ -105,7 +119,7 @@ describe('httpClient: headers and body', () => {
 
   it('sends a JSON body with Content-Type application/json', async () => {
     const { http, server } = setup({ 'POST /api/trade/add': () => ok({ id: '9' }) });
-    const payload = { exchangeId: 'e1', coinIdList: ['c1', 'c2'], cycleCount: 9999 };
+    const payload = NEW_TASKS;
     await expect(http.request('POST', '/api/trade/add', { body: payload })).resolves.toEqual({ id: '9' });
     const [request] = server.requests;
     expect(request!.method).toBe('POST');
@@ -129,14 +143,16 @@ describe('httpClient: headers and body', () => {
   });
 
   it('prefixes the base URL and builds the query string, skipping undefined, null and empty values', async () => {
-    const { http, server } = setup({ 'GET /api/trade/list': () => ok([]) }, { baseUrl: 'https://api.example.com' });
+    const { http, server } = setup({ 'GET /api/trade/list': () => ok([]), 'GET /api/strategy/list': () => ok({ list: [], total: 0 }) }, { baseUrl: 'https://api.example.com' });
     await http.request('GET', '/api/trade/list', {
-      query: { page: 2, pageSize: 20, name: '', status: undefined, coin: null, ids: ['a', 'b'], running: false, q: 'btc usdt' },
+      query: { page: 2, pageSize: 20, symbol: '', sort: undefined, order: null, running: false, finished: true },
     });
-    await http.request('GET', '/api/trade/list', { query: { name: '', status: undefined } });
+    await http.request('GET', '/api/strategy/list', { query: { page: [2], q: 'btc usdt' } });
+    await http.request('GET', '/api/trade/list', { query: { symbol: '', sort: undefined } });
     await http.request('GET', '/api/trade/list', { query: {} });
     expect(server.requests.map((r) => r.url)).toEqual([
-      'https://api.example.com/api/trade/list?page=2&pageSize=20&ids=a&ids=b&running=false&q=btc+usdt',
+      'https://api.example.com/api/trade/list?page=2&pageSize=20&running=false&finished=true',
+      'https://api.example.com/api/strategy/list?page=2&q=btc+usdt',
       'https://api.example.com/api/trade/list',
       'https://api.example.com/api/trade/list',
     ]);
@@ -145,11 +161,11 @@ describe('httpClient: headers and body', () => {
 
 describe('httpClient: signed calls', () => {
   it('adds uuid, timestamp (seconds) and a sign that the server-side recomputation accepts', async () => {
-    const { http, server } = setup({ 'POST /api/user/login': (req) => (serverVerifies(req) ? ok({ ok: 1 }) : fail(10008)) });
+    const { http, server } = setup({ 'POST /api/user/login': (req) => (serverVerifies(req) ? ok({ accessToken: 'at-9' }) : fail(10008)) });
     const before = Math.floor(Date.now() / 1000);
     await expect(
       http.request('POST', '/api/user/login', { body: { email: 'a@b.c', password: 'pw' }, auth: false }),
-    ).resolves.toEqual({ ok: 1 });
+    ).resolves.toEqual({ accessToken: 'at-9' });
     const after = Math.floor(Date.now() / 1000);
     const body = server.requests[0]!.body!;
     expect(Object.keys(body).sort()).toEqual(['email', 'password', 'sign', 'timestamp', 'uuid']);
@@ -165,8 +181,8 @@ describe('httpClient: signed calls', () => {
 
   it('signs the refresh call (PUT /api/user/refresh) and each call gets its own uuid', async () => {
     const { http, server } = setup({ 'PUT /api/user/refresh': refreshOk });
-    await http.request('PUT', '/api/user/refresh', { body: { refreshToken: 'rt-1' }, auth: false });
-    await http.request('PUT', '/api/user/refresh', { body: { refreshToken: 'rt-1' }, auth: false });
+    await http.request('PUT', '/api/user/refresh', { body: { refreshToken: 'rt-1.0123456789abcdefgh' }, auth: false });
+    await http.request('PUT', '/api/user/refresh', { body: { refreshToken: 'rt-1.0123456789abcdefgh' }, auth: false });
     const [a, b] = server.requests;
     expect(serverVerifies(a!)).toBe(true);
     expect(serverVerifies(b!)).toBe(true);
@@ -182,13 +198,13 @@ describe('httpClient: signed calls', () => {
 
 describe('httpClient: envelope and error texts', () => {
   it('code 0 answers data', async () => {
-    const { http } = setup({ 'GET /api/trade/detail/1': () => ok({ id: '1', running: true }) });
-    await expect(http.request('GET', '/api/trade/detail/1')).resolves.toEqual({ id: '1', running: true });
+    const { http } = setup({ [`GET ${TASK_PATH}`]: () => ok({ id: TASK, running: true }) });
+    await expect(http.request('GET', TASK_PATH)).resolves.toEqual({ id: TASK, running: true });
   });
 
   it('a catalogue code becomes an ApiError with code, data, server message and the localized text', async () => {
     const { http } = setup({ 'POST /api/wallet/withdraw': () => fail(11003, 'balance too low', { need: '5' }) });
-    const error = await catchApiError(http.request('POST', '/api/wallet/withdraw', { body: { amount: '10' } }));
+    const error = await catchApiError(http.request('POST', '/api/wallet/withdraw', { body: { amount: '10', address: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE', password: 'pw', idempotencyKey: 'withdraw-0001' } }));
     expect(error).toBeInstanceOf(Error);
     expect(error.kind).toBe('business');
     expect(error.code).toBe(11003);
@@ -203,15 +219,15 @@ describe('httpClient: envelope and error texts', () => {
   });
 
   it('an unknown code with a server message shows the server message', async () => {
-    const { http } = setup({ 'GET /api/x/list': () => fail(12345, '服务器自定义消息') });
-    const error = await catchApiError(http.request('GET', '/api/x/list'));
+    const { http } = setup({ 'GET /api/article/list': () => fail(12345, '服务器自定义消息') });
+    const error = await catchApiError(http.request('GET', '/api/article/list'));
     expect(error.code).toBe(12345);
     expect(error.message).toBe('服务器自定义消息');
   });
 
   it("an unknown code without a message shows 'API Error: {code}'", async () => {
-    const { http } = setup({ 'GET /api/x/list': () => fail(12345, '') });
-    const error = await catchApiError(http.request('GET', '/api/x/list'));
+    const { http } = setup({ 'GET /api/article/list': () => fail(12345, '') });
+    const error = await catchApiError(http.request('GET', '/api/article/list'));
     expect(error.message).toBe('API Error: 12345');
     expect(error.serverMessage).toBe('');
   });
@@ -224,8 +240,8 @@ describe('httpClient: envelope and error texts', () => {
   });
 
   it('an HTTP error without an envelope is kind http with its status', async () => {
-    const { http } = setup({ 'GET /api/x/list': () => ({ status: 502, body: 'Bad Gateway' }) });
-    const error = await catchApiError(http.request('GET', '/api/x/list'));
+    const { http } = setup({ 'GET /api/article/list': () => ({ status: 502, body: 'Bad Gateway' }) });
+    const error = await catchApiError(http.request('GET', '/api/article/list'));
     expect(error.kind).toBe('http');
     expect(error.status).toBe(502);
     expect(error.code).toBeUndefined();
@@ -234,11 +250,11 @@ describe('httpClient: envelope and error texts', () => {
 
   it('a business error neither clears the tokens nor expires the session', async () => {
     const { http, tokens, onSessionExpired } = setup({ 'POST /api/trade/add': () => fail(14001) });
-    const error = await catchApiError(http.request('POST', '/api/trade/add', { body: {} }));
+    const error = await catchApiError(http.request('POST', '/api/trade/add', { body: NEW_TASKS }));
     expect(error.code).toBe(14001);
     expect(error.message).toBe('每个币种最多 3 个任务');
     expect(tokens.getAccessToken()).toBe('at-1');
-    expect(tokens.getRefreshToken()).toBe('rt-1');
+    expect(tokens.getRefreshToken()).toBe('rt-1.0123456789abcdefgh');
     expect(onSessionExpired).not.toHaveBeenCalled();
   });
 });
@@ -248,7 +264,7 @@ describe('httpClient: 401, refresh and retry', () => {
     req.headers.Authorization === 'Bearer at-2' ? ok({ list: [req.url], total: 1 }) : unauthorized();
 
   it('a 401 triggers exactly one refresh and one retry with the new token', async () => {
-    const tokens = memoryTokens('at-1', 'rt-1');
+    const tokens = memoryTokens('at-1', 'rt-1.0123456789abcdefgh');
     const { http, server, of, onSessionExpired } = setup(
       { 'GET /api/trade/list': listNeedsNewToken, 'PUT /api/user/refresh': refreshOk },
       { tokens },
@@ -261,17 +277,17 @@ describe('httpClient: 401, refresh and retry', () => {
     ]);
     expect(serverVerifies(of('PUT', '/api/user/refresh')[0]!)).toBe(true);
     expect(tokens.updateTokens).toHaveBeenCalledTimes(1);
-    expect(tokens.state).toEqual({ accessToken: 'at-2', refreshToken: 'rt-2' });
+    expect(tokens.state).toEqual({ accessToken: 'at-2', refreshToken: 'rt-2.0123456789abcdefgh' });
     expect(onSessionExpired).not.toHaveBeenCalled();
   });
 
   it('keeps the rotated pair in the same place with the real session store (remember me on)', async () => {
     const store = createSessionStore();
-    store.save({ accessToken: 'at-1', refreshToken: 'rt-1', rememberMe: true });
+    store.save({ accessToken: 'at-1', refreshToken: 'rt-1.0123456789abcdefgh', rememberMe: true });
     const { http } = setup({ 'GET /api/trade/list': listNeedsNewToken, 'PUT /api/user/refresh': refreshOk }, { tokens: store });
     await http.request('GET', '/api/trade/list');
     expect(localStorage.getItem('accessToken')).toBe('at-2');
-    expect(localStorage.getItem('refreshToken')).toBe('rt-2');
+    expect(localStorage.getItem('refreshToken')).toBe('rt-2.0123456789abcdefgh');
     expect(sessionStorage.length).toBe(0);
   });
 
@@ -281,14 +297,14 @@ describe('httpClient: 401, refresh and retry', () => {
       'PUT /api/user/refresh': (req) => ({ ...refreshAnswer(req), delayMs: 20 }),
     });
     const results = await Promise.all(
-      [0, 1, 2, 3, 4].map((i) => http.request<{ list: string[] }>('GET', '/api/trade/list', { query: { i } })),
+      [0, 1, 2, 3, 4].map((i) => http.request<{ list: string[] }>('GET', '/api/trade/list', { query: { page: i + 1 } })),
     );
-    expect(results.map((r) => r.list[0])).toEqual([0, 1, 2, 3, 4].map((i) => `/api/trade/list?i=${i}`));
+    expect(results.map((r) => r.list[0])).toEqual([0, 1, 2, 3, 4].map((i) => `/api/trade/list?page=${i + 1}`));
     expect(of('PUT', '/api/user/refresh')).toHaveLength(1);
     const lists = of('GET', '/api/trade/list');
     expect(lists).toHaveLength(10);
     for (const i of [0, 1, 2, 3, 4]) {
-      const attempts = lists.filter((r) => r.url.endsWith(`?i=${i}`)).map((r) => r.headers.Authorization);
+      const attempts = lists.filter((r) => r.url.endsWith(`?page=${i + 1}`)).map((r) => r.headers.Authorization);
       expect(attempts).toEqual(['Bearer at-1', 'Bearer at-2']);
     }
     expect(onSessionExpired).not.toHaveBeenCalled();
@@ -297,22 +313,22 @@ describe('httpClient: 401, refresh and retry', () => {
   it('a 401 that arrives after another request already rotated the pair is retried without a second refresh', async () => {
     const { http, of } = setup({
       'GET /api/trade/list': listNeedsNewToken,
-      'GET /api/trade/detail/1': (req) =>
+      [`GET ${TASK_PATH}`]: (req) =>
         req.headers.Authorization === 'Bearer at-2' ? ok({ id: '1' }) : { ...unauthorized(), delayMs: 60 },
       'PUT /api/user/refresh': refreshOk,
     });
     const [list, detail] = await Promise.all([
       http.request('GET', '/api/trade/list'),
-      http.request('GET', '/api/trade/detail/1'),
+      http.request('GET', TASK_PATH),
     ]);
     expect(list).toEqual({ list: ['/api/trade/list'], total: 1 });
     expect(detail).toEqual({ id: '1' });
     expect(of('PUT', '/api/user/refresh')).toHaveLength(1);
-    expect(of('GET', '/api/trade/detail/1').map((r) => r.headers.Authorization)).toEqual(['Bearer at-1', 'Bearer at-2']);
+    expect(of('GET', TASK_PATH).map((r) => r.headers.Authorization)).toEqual(['Bearer at-1', 'Bearer at-2']);
   });
 
   it('refresh answered with an error: tokens cleared, session expired, ApiError unauthorized 401', async () => {
-    const tokens = memoryTokens('at-1', 'rt-1');
+    const tokens = memoryTokens('at-1', 'rt-1.0123456789abcdefgh');
     const { http, of, onSessionExpired } = setup(
       { 'GET /api/trade/list': listNeedsNewToken, 'PUT /api/user/refresh': () => fail(10008, 'refresh token revoked') },
       { tokens },
@@ -335,7 +351,7 @@ describe('httpClient: 401, refresh and retry', () => {
 
   it('refresh answered with HTTP 401: the same expiry', async () => {
     const store = createSessionStore();
-    store.save({ accessToken: 'at-1', refreshToken: 'rt-1', rememberMe: true });
+    store.save({ accessToken: 'at-1', refreshToken: 'rt-1.0123456789abcdefgh', rememberMe: true });
     const { http, onSessionExpired } = setup(
       { 'GET /api/trade/list': listNeedsNewToken, 'PUT /api/user/refresh': () => unauthorized() },
       { tokens: store },
@@ -350,7 +366,7 @@ describe('httpClient: 401, refresh and retry', () => {
   });
 
   it('5 concurrent requests with a failing refresh: one refresh call, all reject unauthorized, expiry signalled per request', async () => {
-    const tokens = memoryTokens('at-1', 'rt-1');
+    const tokens = memoryTokens('at-1', 'rt-1.0123456789abcdefgh');
     const { http, of, onSessionExpired } = setup(
       {
         'GET /api/trade/list': listNeedsNewToken,
@@ -358,7 +374,7 @@ describe('httpClient: 401, refresh and retry', () => {
       },
       { tokens },
     );
-    const settled = await Promise.allSettled([0, 1, 2, 3, 4].map((i) => http.request('GET', '/api/trade/list', { query: { i } })));
+    const settled = await Promise.allSettled([0, 1, 2, 3, 4].map((i) => http.request('GET', '/api/trade/list', { query: { page: i + 1 } })));
     expect(settled.map((s) => s.status)).toEqual(Array(5).fill('rejected'));
     for (const s of settled) {
       const reason = (s as PromiseRejectedResult).reason as ApiError;
@@ -385,7 +401,7 @@ describe('httpClient: 401, refresh and retry', () => {
   });
 
   it('a retry that again answers 401 expires the session (no second refresh)', async () => {
-    const tokens = memoryTokens('at-1', 'rt-1');
+    const tokens = memoryTokens('at-1', 'rt-1.0123456789abcdefgh');
     const { http, of, onSessionExpired } = setup(
       { 'GET /api/trade/list': () => unauthorized(), 'PUT /api/user/refresh': refreshOk },
       { tokens },
@@ -400,7 +416,7 @@ describe('httpClient: 401, refresh and retry', () => {
   });
 
   it('a 401 on an auth:false call is not cured by a refresh', async () => {
-    const tokens = memoryTokens('at-1', 'rt-1');
+    const tokens = memoryTokens('at-1', 'rt-1.0123456789abcdefgh');
     const { http, of, onSessionExpired } = setup(
       { 'POST /api/user/login': () => unauthorized(), 'PUT /api/user/refresh': refreshOk },
       { tokens },
@@ -412,7 +428,7 @@ describe('httpClient: 401, refresh and retry', () => {
     expect(error.kind).not.toBe('unauthorized');
     expect(of('PUT', '/api/user/refresh')).toHaveLength(0);
     expect(onSessionExpired).not.toHaveBeenCalled();
-    expect(tokens.state).toEqual({ accessToken: 'at-1', refreshToken: 'rt-1' });
+    expect(tokens.state).toEqual({ accessToken: 'at-1', refreshToken: 'rt-1.0123456789abcdefgh' });
   });
 });
 

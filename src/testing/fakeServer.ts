@@ -1,9 +1,15 @@
 import { vi } from 'vitest';
+import { checkAnswer, checkRequest } from './contract';
 
 /**
  * A fake `fetch` standing in for the network (not for our client): each
  * handler gets the parsed request and answers with a status and a JSON body.
  * Requests are recorded so tests can assert on headers, bodies and counts.
+ *
+ * Every request is checked against the server's published API (./contract)
+ * and every success answer against the route's response schema: a violation
+ * throws inside fetch and is also kept, so the test fails after it even when
+ * the code under test swallowed the error (src/testing/setup.ts).
  */
 export interface RecordedRequest {
   method: string;
@@ -43,6 +49,16 @@ export const okRange = (resource: string, records: readonly object[]) => (reques
 export const fail = (code: number, message = '', data: unknown = null) => ({ body: { code, message, data } });
 export const unauthorized = () => ({ status: 401, body: { code: 11005, message: 'token expired', data: null } });
 
+const violations: string[] = [];
+
+/** The contract violations since the last call (the test setup fails a test that left any). */
+export const takeContractViolations = () => violations.splice(0);
+
+const violation = (message: string) => {
+  violations.push(message);
+  return new Error(message);
+};
+
 export const createFakeServer = (routes: Record<string, Handler>) => {
   const requests: RecordedRequest[] = [];
   const fetch = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
@@ -53,9 +69,14 @@ export const createFakeServer = (routes: Record<string, Handler>) => {
     const body = typeof init.body === 'string' ? (JSON.parse(init.body) as Record<string, unknown>) : undefined;
     const request = { method, url, path, headers, body };
     requests.push(request);
+    const checked = checkRequest(method, url, body);
+    const route = checked.route?.name ?? `${method} ${path}`;
+    if (checked.errors.length > 0) throw violation(`contract: ${method} ${url} (route ${route}) would be refused by the server: ${checked.errors.join('; ')}`);
     const handler = routes[`${method} ${path}`];
     if (!handler) return new Response(JSON.stringify({ code: 10006, message: 'no route', data: null }), { status: 404 });
     const answer = await handler(request);
+    const wrongAnswer = checked.route && checkAnswer(checked.route, answer.status ?? 200, answer.body);
+    if (wrongAnswer) throw violation(`contract: the test's answer to ${method} ${url} (route ${route}) is not one the server gives: ${wrongAnswer}`);
     if (answer.delayMs) {
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(resolve, answer.delayMs);

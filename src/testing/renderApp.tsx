@@ -28,7 +28,7 @@ export const findHeading = (name: string | RegExp) => screen.findByRole('heading
 export const signIn = (remember = true) => {
   if (remember) {
     localStorage.setItem('accessToken', 'access-1');
-    localStorage.setItem('refreshToken', 'refresh-1');
+    localStorage.setItem('refreshToken', 'refresh-1.0123456789abcdefgh');
   } else {
     sessionStorage.setItem('accessToken', 'access-1');
   }

@@ -82,6 +82,9 @@ const checkSettings = (body: StrategySettings & { name: string }) => {
 const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === '23505';
 
 /** Strategy templates: `/api/strategy/list|add|edit|detail|delete` and the system templates. */
+/** The orders a user's template list can be asked for (most recently changed first by default). */
+const LIST_SORTS = { updatedAt: 'updated_at', createdAt: 'created_at', name: 'name' } as const;
+
 export const strategyRoutes = (db: Db) => async (app: FastifyInstance) => {
   app.addHook('onRequest', app.authenticate);
 
@@ -101,16 +104,19 @@ export const strategyRoutes = (db: Db) => async (app: FastifyInstance) => {
             page: { type: 'integer', minimum: 1, default: 1 },
             pageSize: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
             q: { type: 'string', maxLength: 40 },
+            sort: { type: 'string', enum: Object.keys(LIST_SORTS), default: 'updatedAt' },
+            order: { type: 'string', enum: ['ASC', 'DESC', 'asc', 'desc'], default: 'DESC' },
           },
         },
       },
     },
     async (request) => {
-      const { page, pageSize, q } = request.query as { page: number; pageSize: number; q?: string };
+      const { page, pageSize, q, sort, order } = request.query as { page: number; pageSize: number; q?: string; sort: keyof typeof LIST_SORTS; order: string };
+      const direction = order.toUpperCase() === 'ASC' ? 'asc' : 'desc';
       let query = db.selectFrom('strategies').where('user_id', '=', request.user!.id);
       if (q) query = query.where(sql<boolean>`name ilike ${`%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`);
       const [rows, count] = await Promise.all([
-        query.select(COLUMNS).orderBy('updated_at', 'desc').orderBy('id').limit(pageSize).offset((page - 1) * pageSize).execute(),
+        query.select(COLUMNS).orderBy(LIST_SORTS[sort], direction).orderBy('id').limit(pageSize).offset((page - 1) * pageSize).execute(),
         query.select(db.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
       ]);
       return ok({ list: rows.map(toTemplate), total: Number(count.n) });

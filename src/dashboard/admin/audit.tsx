@@ -65,8 +65,8 @@ export const AuditList = () => {
       ) : (
         <Datagrid bulkActionButtons={false} rowClick={false} expand={<DataPanel />}>
           <DateTimeText source="createdAt" label="admin.audit.fields.time" />
-          <TextField source="operatorEmail" label="admin.audit.fields.operator" />
-          <TextField source="action" label="admin.audit.fields.action" />
+          <TextField source="operatorEmail" label="admin.audit.fields.operator" sortable={false} />
+          <TextField source="action" label="admin.audit.fields.action" sortable={false} />
           <Target label="admin.audit.fields.target" />
           <DataSummary label="admin.audit.fields.data" />
         </Datagrid>

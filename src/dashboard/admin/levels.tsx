@@ -72,11 +72,11 @@ export const LevelList = () => {
       ) : (
         <Datagrid rowClick="edit" bulkActionButtons={false}>
           <NumberField source="level" label="admin.levels.fields.level" />
-          <NumberField source="minDirect" label="admin.levels.fields.minDirect" />
-          <NumberField source="minTeam" label="admin.levels.fields.minTeam" />
-          <TextField source="minTeamVolume" label="admin.levels.fields.minTeamVolume" />
-          <TextField source="fuelDiscountPercent" label="admin.levels.fields.fuelDiscountPercent" />
-          <NumberField source="taskLimit" label="admin.levels.fields.taskLimit" />
+          <NumberField source="minDirect" label="admin.levels.fields.minDirect" sortable={false} />
+          <NumberField source="minTeam" label="admin.levels.fields.minTeam" sortable={false} />
+          <TextField source="minTeamVolume" label="admin.levels.fields.minTeamVolume" sortable={false} />
+          <TextField source="fuelDiscountPercent" label="admin.levels.fields.fuelDiscountPercent" sortable={false} />
+          <NumberField source="taskLimit" label="admin.levels.fields.taskLimit" sortable={false} />
         </Datagrid>
       )}
     </List>

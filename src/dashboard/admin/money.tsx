@@ -127,11 +127,11 @@ const MoneyRequestList = ({
       ) : (
         <Datagrid rowClick="show" bulkActionButtons={false}>
           <DateTimeText source="createdAt" label="admin.fields.createdAt" />
-          <TextField source="userEmail" label="admin.fields.user" />
+          <TextField source="userEmail" label="admin.fields.user" sortable={false} />
           <TextField source="amount" label="admin.fields.amount" />
           {children}
           <StatusChip label="admin.fields.status" />
-          <TextField source="reason" label="admin.fields.reason" emptyText="—" />
+          <TextField source="reason" label="admin.fields.reason" emptyText="—" sortable={false} />
           {actions}
         </Datagrid>
       )}
@@ -141,7 +141,7 @@ const MoneyRequestList = ({
 
 export const DepositList = () => (
   <MoneyRequestList resource={DEPOSITS} kind="deposits" statuses={DEPOSIT_STATUSES} actions={<DepositActions label="admin.fields.actions" />}>
-    <TextField source="txHash" label="admin.fields.txHash" emptyText="—" sx={{ wordBreak: 'break-all' }} />
+    <TextField source="txHash" label="admin.fields.txHash" emptyText="—" sx={{ wordBreak: 'break-all' }} sortable={false} />
   </MoneyRequestList>
 );
 
@@ -221,8 +221,8 @@ const WithdrawalActions = ({ size = 'small' }: { label?: string; size?: 'small' 
 
 export const WithdrawalList = () => (
   <MoneyRequestList resource={WITHDRAWALS} kind="withdrawals" statuses={WITHDRAWAL_STATUSES} actions={<WithdrawalActions label="admin.fields.actions" />}>
-    <TextField source="fee" label="admin.fields.fee" />
-    <TextField source="address" label="admin.fields.address" sx={{ wordBreak: 'break-all' }} />
+    <TextField source="fee" label="admin.fields.fee" sortable={false} />
+    <TextField source="address" label="admin.fields.address" sx={{ wordBreak: 'break-all' }} sortable={false} />
   </MoneyRequestList>
 );
 

@@ -90,7 +90,7 @@ export const UserList = () => {
           <BooleanField source="activated" label="admin.users.fields.activated" />
           <BooleanField source="disabled" label="admin.users.fields.disabled" />
           <TextField source="usdt" label="admin.users.fields.usdt" />
-          <TextField source="inviterEmail" label="admin.users.fields.inviter" emptyText="—" />
+          <TextField source="inviterEmail" label="admin.users.fields.inviter" emptyText="—" sortable={false} />
           <DateTimeText source="createdAt" label="admin.users.fields.createdAt" />
         </Datagrid>
       )}

@@ -48,7 +48,7 @@ const reportFor = (body: BacktestRequest): BacktestReport =>
     variants: body.variants ?? [],
     rankBy: body.rankBy ?? 'returnPercent',
   });
-const job = (overrides: Partial<BacktestJob>): BacktestJob => ({ id: 'run-1', status: 'done', progress: { done: 2880, total: 2880 }, createdAt: '2026-11-24T00:00:00.000Z', result: null, error: null, ...overrides });
+const job = (overrides: Partial<BacktestJob>): BacktestJob => ({ id: 'c0000000-0000-4000-8000-000000000001', status: 'done', progress: { done: 2880, total: 2880 }, createdAt: '2026-11-24T00:00:00.000Z', result: null, error: null, ...overrides });
 const sentRuns = (app: Awaited<ReturnType<typeof renderApp>>) => app.server.requests.filter((r) => r.path === '/api/strategy/backtest').map((r) => r.body as unknown as BacktestRequest);
 
 const editorRoutes = (run: Handler): Record<string, Handler> => ({
@@ -115,7 +115,7 @@ describe('the backtest panel in the strategy editor', () => {
     let polls = 0;
     const app = await renderApp('/strategy/add', {
       ...editorRoutes(() => ok(job({ status: 'running', progress: { done: 0, total: 1000 } }))),
-      'GET /api/strategy/backtest/run-1': () => {
+      'GET /api/strategy/backtest/c0000000-0000-4000-8000-000000000001': () => {
         polls += 1;
         return polls < 3 ? ok(job({ status: 'running', progress: { done: 500, total: 1000 } })) : ok(job({ result: reportFor(sentRuns(app)[0]!) }));
       },
@@ -131,7 +131,7 @@ describe('the backtest panel in the strategy editor', () => {
     await userEvent.click(screen.getByRole('button', { name: '开始回测' }));
     await userEvent.click(await screen.findByRole('button', { name: '停止' }));
     expect(await screen.findByText('回测已停止。')).toBeInTheDocument();
-    expect(app.server.requests.find((r) => r.path === '/api/strategy/backtest/cancel')?.body).toEqual({ id: 'run-1' });
+    expect(app.server.requests.find((r) => r.path === '/api/strategy/backtest/cancel')?.body).toEqual({ id: 'c0000000-0000-4000-8000-000000000001' });
   });
 
   it('says in the user’s words why a backtest was refused or failed', async () => {
@@ -233,12 +233,12 @@ describe('the backtest panel in the trade wizard', () => {
   it('starts from the chosen template, pair, account and first order, and Enter never creates the task', async () => {
     const app = await renderApp('/trade/add', {
       ...editorRoutes((request) => ok(job({ result: reportFor(request.body as unknown as BacktestRequest) }))),
-      'GET /api/exchange/list': () => ok({ list: [{ id: 'acc-1', exchange: 'okx', name: 'My OKX', apiKeyHint: 'abcd****wxyz', paperBalances: null, createdAt: '', updatedAt: '' }], total: 1 }),
+      'GET /api/exchange/list': () => ok({ list: [{ id: 'e0000000-0000-4000-8000-000000000002', exchange: 'okx', name: 'My OKX', apiKeyHint: 'abcd****wxyz', paperBalances: null, createdAt: '', updatedAt: '' }], total: 1 }),
       'GET /api/strategy/list': () => ok({ list: [], total: 0 }),
       'GET /api/trade/config-templates': () => ok([balanced]),
     });
     await findHeading('添加交易对');
-    act(() => wizardDraft.update({ selectedApi: 'acc-1', selectedPairs: ['ETH/USDT'], selectedTemplate: balanced.id, firstOrderAmount: '15', firstOrderLeverage: true }));
+    act(() => wizardDraft.update({ selectedApi: 'e0000000-0000-4000-8000-000000000002', selectedPairs: ['ETH/USDT'], selectedTemplate: balanced.id, firstOrderAmount: '15', firstOrderLeverage: true }));
     await openPanel();
     expect(screen.getByRole('combobox', { name: 'K 线来源' })).toHaveTextContent('交易所历史');
     expect(screen.getByRole('textbox', { name: '交易对' })).toHaveValue('ETH/USDT');

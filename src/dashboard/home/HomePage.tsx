@@ -122,7 +122,7 @@ const Home = () => {
   const totals = tasks.data ? homeTotals(tasks.data) : null;
   const prices = useLastPrices(totals?.symbolsByExchange);
   const summary = useTodayProfit();
-  const accounts = useGetList<ExchangeAccount>('exchange', { pagination: { page: 1, perPage: 1 } }, { enabled: tasks.data?.length === 0 });
+  const accounts = useGetList<ExchangeAccount>('exchange', { pagination: { page: 1, perPage: 1 }, sort: { field: 'createdAt', order: 'ASC' } }, { enabled: tasks.data?.length === 0 });
   const symbols = [...new Set(Object.values(totals?.symbolsByExchange ?? {}).flat())].sort();
 
   return (

@@ -317,12 +317,12 @@ describe('/profile/security', () => {
         },
       }),
     );
-    await waitFor(() => expect(document.querySelector('[data-session="s-phone"]')).not.toBeNull());
-    const current = within(document.querySelector<HTMLElement>('[data-session="s-current"]')!);
+    await waitFor(() => expect(document.querySelector('[data-session="d0000000-0000-4000-8000-000000000001"]')).not.toBeNull());
+    const current = within(document.querySelector<HTMLElement>('[data-session="d0000000-0000-4000-8000-000000000002"]')!);
     expect(current.getByText('Chrome · Windows')).toBeInTheDocument();
     expect(current.getByText('本机')).toBeInTheDocument();
     expect(current.queryByRole('button', { name: '退出登录' })).toBeNull();
-    const phone = within(document.querySelector<HTMLElement>('[data-session="s-phone"]')!);
+    const phone = within(document.querySelector<HTMLElement>('[data-session="d0000000-0000-4000-8000-000000000001"]')!);
     expect(phone.getByText('Safari · iPhone')).toBeInTheDocument();
     expect(phone.getByText('IP 10.0.0.2')).toBeInTheDocument();
     await userEvent.click(phone.getByRole('button', { name: '退出登录' }));
@@ -330,19 +330,19 @@ describe('/profile/security', () => {
     expect(dialog).toHaveTextContent('Safari · iPhone（10.0.0.2）需要重新登录。');
     expect(sent(app, '/api/user/sessions/revoke')).toHaveLength(0);
     await userEvent.click(within(dialog).getByRole('button', { name: '确认' }));
-    await waitFor(() => expect(sent(app, '/api/user/sessions/revoke')).toEqual([{ id: 's-phone' }]));
-    await waitFor(() => expect(document.querySelector('[data-session="s-phone"]')).toBeNull());
+    await waitFor(() => expect(sent(app, '/api/user/sessions/revoke')).toEqual([{ id: 'd0000000-0000-4000-8000-000000000001' }]));
+    await waitFor(() => expect(document.querySelector('[data-session="d0000000-0000-4000-8000-000000000001"]')).toBeNull());
   });
 
   it('allows a partner site: shows its token, its partner key (once) and the embed code, then lists it', async () => {
-    const issued = { id: 'g1', name: '合作博客', token: 'eyJ.widget.token', key: 'partner-key-0123456789abcdef', expiresAt: '2026-11-20T09:00:00.000Z' };
+    const issued = { id: 'd0000000-0000-4000-8000-000000000011', name: '合作博客', token: 'eyJ.widget.token', key: 'partner-key-0123456789abcdef', expiresAt: '2026-11-20T09:00:00.000Z' };
     let grants: object[] = [];
     const app = await renderApp(
       '/profile/security',
       routes({
         'GET /api/user/widget-tokens': () => ok(grants),
         'POST /api/user/widget-token': () => {
-          grants = [{ id: 'g1', name: '合作博客', createdAt: '2026-11-20T08:00:00.000Z', lastIssuedAt: '2026-11-20T08:00:00.000Z', expiresAt: issued.expiresAt }];
+          grants = [{ id: 'd0000000-0000-4000-8000-000000000011', name: '合作博客', createdAt: '2026-11-20T08:00:00.000Z', lastIssuedAt: '2026-11-20T08:00:00.000Z', expiresAt: issued.expiresAt }];
           return ok(issued);
         },
       }),
@@ -371,7 +371,7 @@ describe('/profile/security', () => {
   });
 
   it('revokes a partner site after confirmation; the limit is said at the name', async () => {
-    let grants = [{ id: 'g1', name: 'blog.example', createdAt: '2026-11-20T08:00:00.000Z', lastIssuedAt: '2026-11-20T08:30:00.000Z', expiresAt: '2026-11-20T09:30:00.000Z' }];
+    let grants = [{ id: 'd0000000-0000-4000-8000-000000000011', name: 'blog.example', createdAt: '2026-11-20T08:00:00.000Z', lastIssuedAt: '2026-11-20T08:30:00.000Z', expiresAt: '2026-11-20T09:30:00.000Z' }];
     const app = await renderApp(
       '/profile/security',
       routes({
@@ -383,7 +383,7 @@ describe('/profile/security', () => {
         'POST /api/user/widget-token': () => fail(10005, 'at most 20 widget grants; revoke one first', { field: 'name', max: 20 }),
       }),
     );
-    const row = within(await element('[data-widget-grant="g1"]'));
+    const row = within(await element('[data-widget-grant="d0000000-0000-4000-8000-000000000011"]'));
     expect(row.getByText('blog.example')).toBeInTheDocument();
     await paste(screen.getByRole('textbox', { name: /网站名称/ }), 'another');
     await userEvent.click(screen.getByRole('button', { name: '授权网站' }));
@@ -394,7 +394,7 @@ describe('/profile/security', () => {
     expect(dialog).toHaveTextContent('blog.example 上的小组件将立即停止显示您的数据，其合作密钥也将失效。');
     expect(sent(app, '/api/user/widget-tokens/revoke')).toHaveLength(0);
     await userEvent.click(within(dialog).getByRole('button', { name: '确认' }));
-    await waitFor(() => expect(sent(app, '/api/user/widget-tokens/revoke')).toEqual([{ id: 'g1' }]));
+    await waitFor(() => expect(sent(app, '/api/user/widget-tokens/revoke')).toEqual([{ id: 'd0000000-0000-4000-8000-000000000011' }]));
     expect(await screen.findByText('尚未授权任何网站。')).toBeInTheDocument();
   });
 

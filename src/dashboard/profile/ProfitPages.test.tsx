@@ -78,7 +78,7 @@ describe('/profile/daily-profit-detail/:date', () => {
     await findHeading('2026-03-04 收益');
     await waitFor(() => expect(document.querySelector('[data-cycle-row="c1"]')).not.toBeNull());
     const row = within(document.querySelector<HTMLElement>('[data-cycle-row="c1"]')!);
-    expect(row.getByRole('link', { name: 'BTC/USDT' })).toHaveAttribute('href', '/trade/detail/t1');
+    expect(row.getByRole('link', { name: 'BTC/USDT' })).toHaveAttribute('href', '/trade/detail/a0000000-0000-4000-8000-000000000011');
     expect(row.getByText('Paper')).toBeInTheDocument();
     expect(row.getByText('第 7 轮')).toBeInTheDocument();
     expect(row.getByText('100.00')).toBeInTheDocument();

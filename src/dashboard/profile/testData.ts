@@ -39,7 +39,7 @@ export const fuelStatus = (extra: Partial<FuelStatus> = {}): FuelStatus => ({
 
 export const sessions: UserSession[] = [
   {
-    id: 's-current',
+    id: 'd0000000-0000-4000-8000-000000000002',
     userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36',
     ip: '10.0.0.1',
     createdAt: '2026-03-01T08:00:00.000Z',
@@ -47,7 +47,7 @@ export const sessions: UserSession[] = [
     current: true,
   },
   {
-    id: 's-phone',
+    id: 'd0000000-0000-4000-8000-000000000001',
     userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
     ip: '10.0.0.2',
     createdAt: '2026-02-20T08:00:00.000Z',
@@ -76,7 +76,7 @@ export const dayDetail: DailyProfitDetail = {
   cycles: [
     {
       id: 'c1',
-      taskId: 't1',
+      taskId: 'a0000000-0000-4000-8000-000000000011',
       symbol: 'BTC/USDT',
       exchangeName: 'Paper',
       cycle: 7,
@@ -88,7 +88,7 @@ export const dayDetail: DailyProfitDetail = {
     },
     {
       id: 'c2',
-      taskId: 't2',
+      taskId: 'a0000000-0000-4000-8000-000000000012',
       symbol: 'ETH/USDT',
       exchangeName: 'OKX main',
       cycle: 2,

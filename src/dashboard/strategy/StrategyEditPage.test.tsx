@@ -28,7 +28,7 @@ describe('strategy editor', () => {
     const app = await renderApp(`/strategy/add?copy=${balanced.id}`, {
       ...me,
       [`GET /api/strategy/detail/${balanced.id}`]: () => ok(balanced),
-      'POST /api/strategy/add': (req) => ok({ ...balanced, ...req.body, id: 'new-1', system: false }),
+      'POST /api/strategy/add': (req) => ok({ ...balanced, ...req.body, id: 'b0000000-0000-4000-8000-000000000021', system: false }),
       'GET /api/strategy/list': () => ok({ list: [], total: 0 }),
       'GET /api/trade/config-templates': () => ok([balanced]),
     });
@@ -88,11 +88,11 @@ describe('strategy editor', () => {
   });
 
   it('edits a template: loads it, sends the change with its id, and shows a name already taken at the name', async () => {
-    const mine = { ...balanced, id: 's-1', name: '我的阶梯', system: false };
+    const mine = { ...balanced, id: 'b0000000-0000-4000-8000-000000000011', name: '我的阶梯', system: false };
     let edits = 0;
-    const app = await renderApp('/strategy/edit/s-1', {
+    const app = await renderApp('/strategy/edit/b0000000-0000-4000-8000-000000000011', {
       ...me,
-      'GET /api/strategy/detail/s-1': () => ok(mine),
+      'GET /api/strategy/detail/b0000000-0000-4000-8000-000000000011': () => ok(mine),
       'POST /api/strategy/edit': (req) => (++edits === 1 ? fail(13000, 'strategy already exists', { field: 'name' }) : ok({ ...mine, ...req.body })),
       'GET /api/strategy/list': () => ok({ list: [mine], total: 1 }),
       'GET /api/trade/config-templates': () => ok([balanced]),
@@ -103,12 +103,12 @@ describe('strategy editor', () => {
     await userEvent.click(screen.getByRole('button', { name: '保存' }));
     expect(await screen.findByText('策略已存在')).toBeInTheDocument();
     expect(name).toHaveAttribute('aria-invalid', 'true');
-    expect(app.pathname()).toBe('/strategy/edit/s-1');
+    expect(app.pathname()).toBe('/strategy/edit/b0000000-0000-4000-8000-000000000011');
     await userEvent.type(name, ' 二');
     await userEvent.click(screen.getByRole('button', { name: '保存' }));
     await waitFor(() => expect(app.pathname()).toBe('/strategy'));
     const sent = app.server.requests.filter((r) => r.path === '/api/strategy/edit').map((r) => r.body);
     expect(sent).toHaveLength(2);
-    expect(sent[1]).toMatchObject({ id: 's-1', name: '均衡 二', levels: balanced.levels, cooldownSeconds: 120 });
+    expect(sent[1]).toMatchObject({ id: 'b0000000-0000-4000-8000-000000000011', name: '均衡 二', levels: balanced.levels, cooldownSeconds: 120 });
   });
 });

@@ -16,7 +16,7 @@ export const StrategyListPage = () => {
   const notify = useNotify();
   const [toDelete, setToDelete] = useState<StrategyTemplate | null>(null);
   const [deleteOne, { isPending: deleting }] = useDelete();
-  const mine = useGetList<StrategyTemplate>('strategy', { pagination: { page: 1, perPage: 100 } });
+  const mine = useGetList<StrategyTemplate>('strategy', { pagination: { page: 1, perPage: 100 }, sort: { field: 'updatedAt', order: 'DESC' } });
   const system = useSystemTemplates();
 
   return (

@@ -29,7 +29,7 @@ const okx: ExchangeAccount = {
 };
 
 const task: TradeTask = {
-  id: 't-2',
+  id: '00000000-0000-4000-8000-0000000000d2',
   exchangeId: okx.id,
   exchangeName: 'OKX main',
   symbol: 'ETH/USDT',
@@ -62,7 +62,7 @@ const query = (request: RecordedRequest | undefined) => Object.fromEntries(new U
 
 /** The wizard, filled in for the given account, whose creation the server refuses with `refusal`. */
 const wizard = async (account: ExchangeAccount, refusal: Handler, extra: Record<string, Handler> = {}) => {
-  wizardDraft.update({ selectedApi: account.id, selectedApiName: account.name, selectedPairs: ['BTC/USDT'], selectedTemplate: 'st-1', templateName: 'Balanced' });
+  wizardDraft.update({ selectedApi: account.id, selectedApiName: account.name, selectedPairs: ['BTC/USDT'], selectedTemplate: '00000000-0000-4000-8000-0000000000c1', templateName: 'Balanced' });
   const app = await renderApp('/trade/add', {
     ...identityRoute,
     'GET /api/exchange/list': () => ok({ list: [paper, okx], total: 2 }),
@@ -169,9 +169,9 @@ describe('refusals with a remedy on the wizard', () => {
 
 describe('refusals with a remedy on task actions', () => {
   it('closing a position too small to sell: says so, with no first order to raise', async () => {
-    await renderApp('/trade/detail/t-2', {
+    await renderApp('/trade/detail/00000000-0000-4000-8000-0000000000d2', {
       ...identityRoute,
-      'GET /api/trade/detail/t-2': () =>
+      'GET /api/trade/detail/00000000-0000-4000-8000-0000000000d2': () =>
         ok({
           ...task,
           quantity: '0.001',
@@ -182,7 +182,7 @@ describe('refusals with a remedy on task actions', () => {
         }),
       'GET /api/trade/order-history': () => ok({ list: [], total: 0 }),
       'POST /api/trade/coin-price': () => ok({}),
-      'POST /api/trade/close-order/t-2': () =>
+      'POST /api/trade/close-order/00000000-0000-4000-8000-0000000000d2': () =>
         fail(10002, 'the position is below the exchange minimum and cannot be sold', {
           reason: 'below_min_order',
           side: 'sell',

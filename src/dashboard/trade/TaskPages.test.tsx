@@ -10,8 +10,8 @@ import type { CandleChartProps } from './CandleChart';
 const me = identityRoute;
 
 const btc: TradeTask = {
-  id: 't-1',
-  exchangeId: 'ex-1',
+  id: 'a0000000-0000-4000-8000-000000000001',
+  exchangeId: 'e0000000-0000-4000-8000-000000000001',
   exchangeName: '练手账户',
   symbol: 'BTC/USDT',
   strategyId: '00000000-0000-4000-8000-000000000002',
@@ -39,7 +39,7 @@ const btc: TradeTask = {
 };
 const eth: TradeTask = {
   ...btc,
-  id: 't-2',
+  id: 'a0000000-0000-4000-8000-000000000002',
   symbol: 'ETH/USDT',
   cycleCount: 5,
   cyclesDone: 0,
@@ -80,7 +80,7 @@ const detail: TradeTaskDetail = {
 
 const order = (over: Partial<TradeOrder>): TradeOrder => ({
   id: 'o-1',
-  taskId: 't-1',
+  taskId: 'a0000000-0000-4000-8000-000000000001',
   symbol: 'BTC/USDT',
   cycle: 3,
   level: 0,
@@ -163,7 +163,7 @@ describe('task list', () => {
     expect(figure('levels')).toBe('已补仓档位1 / 2');
     expect(within(card).getByText('持仓中')).toBeInTheDocument();
     expect(within(card).getByText('补仓开启')).toBeInTheDocument();
-    expect(within(card).getByRole('link', { name: /BTC\/USDT/ })).toHaveAttribute('href', '/trade/detail/t-1');
+    expect(within(card).getByRole('link', { name: /BTC\/USDT/ })).toHaveAttribute('href', '/trade/detail/a0000000-0000-4000-8000-000000000001');
 
     const ethCard = screen.getByText('ETH/USDT').closest('[data-task]') as HTMLElement;
     expect(ethCard.querySelector('[data-figure="cycle"]')?.textContent).toBe('第 1 / 5 轮');
@@ -186,7 +186,7 @@ describe('task list', () => {
     const toggle = await screen.findByRole('switch', { name: 'BTC/USDT 运行' });
     expect(toggle).toBeChecked();
     await userEvent.click(toggle);
-    await waitFor(() => expect(lastRequest(app.server.requests, '/api/trade/action')?.body).toEqual({ id: 't-1', action: 'stop' }));
+    await waitFor(() => expect(lastRequest(app.server.requests, '/api/trade/action')?.body).toEqual({ id: 'a0000000-0000-4000-8000-000000000001', action: 'stop' }));
     expect(await screen.findByText('机器人已停止')).toBeInTheDocument();
   });
 
@@ -199,7 +199,7 @@ describe('task list', () => {
     expect(toggle).not.toBeChecked();
     await userEvent.click(toggle);
     expect(await screen.findByText('可用余额不足以完成一整轮：需要 640.64 USDT，可用 100 USDT。')).toBeInTheDocument();
-    expect(lastRequest(app.server.requests, '/api/trade/action')?.body).toEqual({ id: 't-2', action: 'start' });
+    expect(lastRequest(app.server.requests, '/api/trade/action')?.body).toEqual({ id: 'a0000000-0000-4000-8000-000000000002', action: 'start' });
     await waitFor(() => expect(screen.getByRole('switch', { name: 'ETH/USDT 运行' })).not.toBeChecked());
   });
 
@@ -239,7 +239,7 @@ describe('task list', () => {
 describe('task detail', () => {
   const api = (extra: Record<string, Handler> = {}): Record<string, Handler> => ({
     ...me,
-    'GET /api/trade/detail/t-1': () => ok(detail),
+    'GET /api/trade/detail/a0000000-0000-4000-8000-000000000001': () => ok(detail),
     'GET /api/trade/ohlcv': (request) => ok(ohlcv(query(request).timeframe as CandleTimeframe)),
     'GET /api/trade/order-history': () => ok({ list: orders, total: orders.length }),
     ...extra,
@@ -254,7 +254,7 @@ describe('task detail', () => {
   });
 
   it('shows the cycle, the candles with the ladder lines and the fill markers, and the localized events', async () => {
-    const app = await renderApp('/trade/detail/t-1', api());
+    const app = await renderApp('/trade/detail/a0000000-0000-4000-8000-000000000001', api());
     await findHeading('任务详情');
     const cycle = (await screen.findByText('本轮状态')).closest('[data-section]') as HTMLElement;
     const figure = (name: string) => cycle.querySelector(`[data-figure="${name}"]`)?.textContent;
@@ -276,7 +276,7 @@ describe('task detail', () => {
       { time: Date.parse('2026-03-01T07:45:00.000Z') / 1000, open: 100.2, high: 100.4, low: 99.9, close: 100.1 },
       { time: Date.parse('2026-03-01T08:00:00.000Z') / 1000, open: 100.1, high: 101.6, low: 98.8, close: 99.2 },
     ]);
-    expect(query(app.server.requests.find((r) => r.path === '/api/trade/ohlcv'))).toEqual({ taskId: 't-1', timeframe: '15m', limit: '200' });
+    expect(query(app.server.requests.find((r) => r.path === '/api/trade/ohlcv'))).toEqual({ taskId: 'a0000000-0000-4000-8000-000000000001', timeframe: '15m', limit: '200' });
     // The ladder from the first fill at 100: level 1 at 99, level 2 at 97.5; the average and the take profit over it.
     expect(drawn(chart, 'lines')).toEqual([
       ['首单', 100],
@@ -294,7 +294,7 @@ describe('task detail', () => {
         [at8, 'belowBar', 'arrowUp', '补1'],
       ]),
     );
-    expect(query(lastRequest(app.server.requests, '/api/trade/order-history'))).toMatchObject({ taskId: 't-1' });
+    expect(query(lastRequest(app.server.requests, '/api/trade/order-history'))).toMatchObject({ taskId: 'a0000000-0000-4000-8000-000000000001' });
     // The forming candle is asked again on its own.
     await waitFor(() => expect(app.server.requests.some((r) => r.path === '/api/trade/ohlcv' && query(r).limit === '2')).toBe(true));
 
@@ -304,14 +304,14 @@ describe('task detail', () => {
     expect(within(events).getByText('第 3 轮开始：首单 10.00 USDT，成交价 100.00')).toBeInTheDocument();
     expect(within(events).getByText('第 2 轮结束，收益 +0.15 USDT')).toBeInTheDocument();
     expect(within(events).getByText('任务已创建')).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: '订单记录' })).toHaveAttribute('href', '/trade/order-history?taskId=t-1');
+    expect(screen.getByRole('link', { name: '订单记录' })).toHaveAttribute('href', '/trade/order-history?taskId=a0000000-0000-4000-8000-000000000001');
   });
 
   it('says in the header which prices the task trades on', async () => {
     await renderApp(
-      '/trade/detail/t-1',
+      '/trade/detail/a0000000-0000-4000-8000-000000000001',
       api({
-        'GET /api/trade/detail/t-1': () => ok({ ...detail, prices: { source: 'binance', live: true } }),
+        'GET /api/trade/detail/a0000000-0000-4000-8000-000000000001': () => ok({ ...detail, prices: { source: 'binance', live: true } }),
         'GET /api/exchange/catalog': () => ok({ list: catalog, total: catalog.length }),
       }),
     );
@@ -320,7 +320,7 @@ describe('task detail', () => {
   });
 
   it('asks for the candles of the timeframe chosen', async () => {
-    const app = await renderApp('/trade/detail/t-1', api());
+    const app = await renderApp('/trade/detail/a0000000-0000-4000-8000-000000000001', api());
     const toggle = await screen.findByRole('group', { name: 'K线周期' });
     expect(within(toggle).getAllByRole('button').map((b) => b.textContent)).toEqual(['1分', '15分', '1小时', '日线']);
     expect(within(toggle).getByRole('button', { name: '15分' })).toHaveAttribute('aria-pressed', 'true');
@@ -338,9 +338,9 @@ describe('task detail', () => {
 
   it('says so when there are no candles yet, and before the first fill that the levels come later', async () => {
     await renderApp(
-      '/trade/detail/t-1',
+      '/trade/detail/a0000000-0000-4000-8000-000000000001',
       api({
-        'GET /api/trade/detail/t-1': () => ok({ ...detail, phase: 'ready', quantity: '0', cost: '0', averagePrice: null, firstFillPrice: null, levelsFilled: 0 }),
+        'GET /api/trade/detail/a0000000-0000-4000-8000-000000000001': () => ok({ ...detail, phase: 'ready', quantity: '0', cost: '0', averagePrice: null, firstFillPrice: null, levelsFilled: 0 }),
         'GET /api/trade/ohlcv': (request) => ok(ohlcv(query(request).timeframe as CandleTimeframe, [])),
       }),
     );
@@ -353,7 +353,7 @@ describe('task detail', () => {
   it('shows the loading state, then the error of the candles with a retry', async () => {
     let calls = 0;
     const app = await renderApp(
-      '/trade/detail/t-1',
+      '/trade/detail/a0000000-0000-4000-8000-000000000001',
       api({
         'GET /api/trade/ohlcv': (request) => {
           calls += 1;
@@ -369,13 +369,13 @@ describe('task detail', () => {
   });
 
   it('closes the position only after confirmation', async () => {
-    const app = await renderApp('/trade/detail/t-1', api({ 'POST /api/trade/close-order/t-1': () => ok(null) }));
+    const app = await renderApp('/trade/detail/a0000000-0000-4000-8000-000000000001', api({ 'POST /api/trade/close-order/a0000000-0000-4000-8000-000000000001': () => ok(null) }));
     await userEvent.click(await screen.findByRole('button', { name: '平仓' }));
     const dialog = await screen.findByRole('dialog');
     expect(dialog).toHaveTextContent('将以市价卖出 BTC/USDT 的全部持仓（0.2 BTC），并停止此任务。确定吗？');
-    expect(app.server.requests.some((r) => r.path === '/api/trade/close-order/t-1')).toBe(false);
+    expect(app.server.requests.some((r) => r.path === '/api/trade/close-order/a0000000-0000-4000-8000-000000000001')).toBe(false);
     await userEvent.click(within(dialog).getByRole('button', { name: '平仓' }));
-    await waitFor(() => expect(app.server.requests.filter((r) => r.path === '/api/trade/close-order/t-1' && r.method === 'POST')).toHaveLength(1));
+    await waitFor(() => expect(app.server.requests.filter((r) => r.path === '/api/trade/close-order/a0000000-0000-4000-8000-000000000001' && r.method === 'POST')).toHaveLength(1));
     expect(await screen.findByText('已按市价平仓，任务已停止')).toBeInTheDocument();
   });
 
@@ -388,16 +388,16 @@ describe('task detail', () => {
       detail: { asset: 'USDT', required: '20', available: '5' },
       retrying: true,
     };
-    const app = await renderApp('/trade/detail/t-1', api({ 'GET /api/trade/detail/t-1': () => ok({ ...detail, attention }), 'POST /api/trade/action': () => ok(null) }));
+    const app = await renderApp('/trade/detail/a0000000-0000-4000-8000-000000000001', api({ 'GET /api/trade/detail/a0000000-0000-4000-8000-000000000001': () => ok({ ...detail, attention }), 'POST /api/trade/action': () => ok(null) }));
     const panel = (await screen.findByText('需要处理', { selector: '.MuiAlertTitle-root' })).closest('[data-attention]') as HTMLElement;
     expect(panel).toHaveAttribute('data-attention', 'insufficient_funds');
     expect(panel).toHaveTextContent('交易所拒绝了第 2 档的买入订单：USDT 不足（需要 20，可用 5）。请为账户补充资金，或平仓。');
     expect(panel).toHaveTextContent('机器人每 5 分钟自动重试一次。');
-    expect(within(panel).getByRole('link', { name: '交易账户' })).toHaveAttribute('href', '/exchange/edit/ex-1');
+    expect(within(panel).getByRole('link', { name: '交易账户' })).toHaveAttribute('href', '/exchange/edit/e0000000-0000-4000-8000-000000000001');
     // A system template cannot be edited: no link to it.
     expect(within(panel).queryByRole('link', { name: '修改策略' })).toBeNull();
     await userEvent.click(within(panel).getByRole('button', { name: '继续运行' }));
-    await waitFor(() => expect(lastRequest(app.server.requests, '/api/trade/action')?.body).toEqual({ id: 't-1', action: 'start' }));
+    await waitFor(() => expect(lastRequest(app.server.requests, '/api/trade/action')?.body).toEqual({ id: 'a0000000-0000-4000-8000-000000000001', action: 'start' }));
     expect(await screen.findByText('机器人已恢复此任务的交易')).toBeInTheDocument();
   });
 
@@ -416,7 +416,7 @@ describe('task detail', () => {
         { id: '5', kind: 'sold', data: { cycle: 2, price: '101.5', profit: '0.15', remainder: '0.00000989' }, createdAt: '2026-03-01T08:05:00.000Z' },
       ],
     };
-    await renderApp('/trade/detail/t-1', api({ 'GET /api/trade/detail/t-1': () => ok(paused), 'POST /api/trade/close-order/t-1': () => ok({ symbol: 'BTC/USDT', sold: '0', remainder: '0.00000989' }) }));
+    await renderApp('/trade/detail/a0000000-0000-4000-8000-000000000001', api({ 'GET /api/trade/detail/a0000000-0000-4000-8000-000000000001': () => ok(paused), 'POST /api/trade/close-order/a0000000-0000-4000-8000-000000000001': () => ok({ symbol: 'BTC/USDT', sold: '0', remainder: '0.00000989' }) }));
     const panel = (await screen.findByText('需要处理', { selector: '.MuiAlertTitle-root' })).closest('[data-attention]') as HTMLElement;
     expect(panel).toHaveTextContent('机器人处理此任务连续出错，已暂停：disk full。排除原因后点击继续运行。');
     expect(within(panel).getByRole('link', { name: '修改策略' })).toHaveAttribute('href', `/strategy/edit/${detail.strategyId}`);
@@ -432,18 +432,18 @@ describe('task detail', () => {
   });
 
   it('says why a replenish is refused', async () => {
-    const app = await renderApp('/trade/detail/t-1', api({ 'POST /api/trade/action': () => fail(14000, 'no position to replenish') }));
+    const app = await renderApp('/trade/detail/a0000000-0000-4000-8000-000000000001', api({ 'POST /api/trade/action': () => fail(14000, 'no position to replenish') }));
     await userEvent.click(await screen.findByRole('button', { name: '立即补仓' }));
     expect(await screen.findByText('没有可补仓的持仓')).toBeInTheDocument();
-    expect(lastRequest(app.server.requests, '/api/trade/action')?.body).toEqual({ id: 't-1', action: 'replenish' });
+    expect(lastRequest(app.server.requests, '/api/trade/action')?.body).toEqual({ id: 'a0000000-0000-4000-8000-000000000001', action: 'replenish' });
   });
 });
 
 describe('order history', () => {
   it("sends the task's id and the page, and shows its orders", async () => {
-    const app = await renderApp('/trade/order-history?taskId=t-1', {
+    const app = await renderApp('/trade/order-history?taskId=a0000000-0000-4000-8000-000000000001', {
       ...me,
-      'GET /api/trade/detail/t-1': () => ok(detail),
+      'GET /api/trade/detail/a0000000-0000-4000-8000-000000000001': () => ok(detail),
       'GET /api/trade/order-history': (request) => {
         const side = query(request).side;
         const list = side ? orders.filter((o) => o.side === side) : orders;
@@ -451,23 +451,23 @@ describe('order history', () => {
       },
     });
     await findHeading('任务订单');
-    expect(document.querySelector('[data-task-id="t-1"]')).not.toBeNull();
+    expect(document.querySelector('[data-task-id="a0000000-0000-4000-8000-000000000001"]')).not.toBeNull();
     const table = await screen.findByRole('table', { name: '任务订单' });
     await within(table).findByText('第 1 档补仓');
-    expect(query(lastRequest(app.server.requests, '/api/trade/order-history'))).toEqual({ taskId: 't-1', page: '1', pageSize: '20', sort: 'createdAt', order: 'DESC' });
+    expect(query(lastRequest(app.server.requests, '/api/trade/order-history'))).toEqual({ taskId: 'a0000000-0000-4000-8000-000000000001', page: '1', pageSize: '20', sort: 'createdAt', order: 'DESC' });
 
     const row = (id: string) => table.querySelector(`[data-order="${id}"]`) as HTMLElement;
     const cells = (id: string) => [...row(id).querySelectorAll('td')].map((td) => td.textContent);
     expect(cells('o-2').slice(1)).toEqual(['BTC/USDT', '买入', '第 1 档补仓', '3', '99.00', '0.10101 BTC', '10.00', '0.01 USDT', '已成交']);
     expect(cells('o-3').slice(1, 4)).toEqual(['BTC/USDT', '卖出', '止盈']);
     expect(row('o-3').querySelector('[data-side="sell"]')).not.toBeNull();
-    expect(screen.getByRole('link', { name: 'BTC/USDT · 练手账户 的订单' })).toHaveAttribute('href', '/trade/detail/t-1');
+    expect(screen.getByRole('link', { name: 'BTC/USDT · 练手账户 的订单' })).toHaveAttribute('href', '/trade/detail/a0000000-0000-4000-8000-000000000001');
 
     await userEvent.click(screen.getByRole('button', { name: /下一页/ }));
-    await waitFor(() => expect(query(lastRequest(app.server.requests, '/api/trade/order-history'))).toEqual({ taskId: 't-1', page: '2', pageSize: '20', sort: 'createdAt', order: 'DESC' }));
+    await waitFor(() => expect(query(lastRequest(app.server.requests, '/api/trade/order-history'))).toEqual({ taskId: 'a0000000-0000-4000-8000-000000000001', page: '2', pageSize: '20', sort: 'createdAt', order: 'DESC' }));
 
     await userEvent.click(screen.getByRole('button', { name: '卖出' }));
-    await waitFor(() => expect(query(lastRequest(app.server.requests, '/api/trade/order-history'))).toEqual({ taskId: 't-1', side: 'sell', page: '1', pageSize: '20', sort: 'createdAt', order: 'DESC' }));
+    await waitFor(() => expect(query(lastRequest(app.server.requests, '/api/trade/order-history'))).toEqual({ taskId: 'a0000000-0000-4000-8000-000000000001', side: 'sell', page: '1', pageSize: '20', sort: 'createdAt', order: 'DESC' }));
     await waitFor(() => expect(table.querySelectorAll('[data-order]')).toHaveLength(1));
   });
 
@@ -478,7 +478,7 @@ describe('order history', () => {
     });
     await findHeading('全部订单');
     const table = await screen.findByRole('table', { name: '全部订单' });
-    expect(await within(table).findByRole('link', { name: 'BTC/USDT' })).toHaveAttribute('href', '/trade/detail/t-1');
+    expect(await within(table).findByRole('link', { name: 'BTC/USDT' })).toHaveAttribute('href', '/trade/detail/a0000000-0000-4000-8000-000000000001');
     expect(within(table).getByText('失败 · 低于交易所最低下单金额')).toBeInTheDocument();
     expect(query(lastRequest(app.server.requests, '/api/trade/order-history'))).toEqual({ page: '1', pageSize: '20', sort: 'createdAt', order: 'DESC' });
   });
@@ -488,7 +488,7 @@ describe('home', () => {
   it('sums up the tasks and shows the prices of the coins in use', async () => {
     const app = await renderApp('/', {
       ...me,
-      'GET /api/trade/list': () => ok({ list: [btc, eth, { ...eth, id: 't-3', symbol: 'SOL/USDT', finished: true, realizedProfit: '-2', running: false }], total: 3 }),
+      'GET /api/trade/list': () => ok({ list: [btc, eth, { ...eth, id: 'a0000000-0000-4000-8000-000000000003', symbol: 'SOL/USDT', finished: true, realizedProfit: '-2', running: false }], total: 3 }),
       'POST /api/trade/coin-price': () => ok({ 'BTC/USDT': '99000.5', 'ETH/USDT': '3000' }),
     });
     await findHeading('首页');
@@ -511,7 +511,7 @@ describe('home', () => {
     await waitFor(() => expect(document.querySelector('[data-price="BTC/USDT"]')).toHaveTextContent('99,000.50'));
     expect(document.querySelector('[data-price="ETH/USDT"]')).toHaveTextContent('3,000.00');
     // Finished tasks' coins are not asked for.
-    expect(lastRequest(app.server.requests, '/api/trade/coin-price')?.body).toEqual({ exchangeId: 'ex-1', coins: ['BTC/USDT', 'ETH/USDT'] });
+    expect(lastRequest(app.server.requests, '/api/trade/coin-price')?.body).toEqual({ exchangeId: 'e0000000-0000-4000-8000-000000000001', coins: ['BTC/USDT', 'ETH/USDT'] });
     expect(screen.getByRole('link', { name: '交易所 API' })).toHaveAttribute('href', '/exchange');
   });
 

@@ -35,7 +35,7 @@ export const TradeAddPage = () => {
   const draft = useWizardDraft();
   const { create, refusal, clearRefusal } = useWizardSubmit();
   const accounts = useGetList<ExchangeAccount & { id: string }>('exchange', { pagination: { page: 1, perPage: 100 }, sort: { field: 'createdAt', order: 'ASC' } });
-  const mine = useGetList<StrategyTemplate>('strategy', { pagination: { page: 1, perPage: 100 } });
+  const mine = useGetList<StrategyTemplate>('strategy', { pagination: { page: 1, perPage: 100 }, sort: { field: 'updatedAt', order: 'DESC' } });
   const system = useSystemTemplates();
   const templates = [...(mine.data ?? []), ...(system.data ?? [])];
   const template = templates.find((t) => t.id === draft.selectedTemplate);
