@@ -214,6 +214,19 @@ export const adjustBalance = async (server: TestServer, userId: string, asset: A
 };
 
 /** A tight ladder so that the simulated market (seed 42) fills and closes cycles within minutes. */
+/** The body of POST /api/trade/add: one running BTC task of 10 USDT first orders, unless told otherwise. */
+export const taskPayload = (exchangeId: string, strategyId: string, overrides: Record<string, unknown> = {}) => ({
+  exchangeId,
+  coinIdList: ['BTC/USDT'],
+  cycleCount: 9999,
+  firstOrderAmount: '10',
+  firstOrderMultiple: false,
+  running: true,
+  replenishStatus: 'replenish_open',
+  strategyId,
+  ...overrides,
+});
+
 export const quickStrategy = {
   name: 'Quick',
   levels: [

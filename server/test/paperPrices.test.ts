@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createCcxtClient } from '../src/engine/ccxtClient';
 import { createLiveMarket } from '../src/engine/paper/liveMarket';
 import orders from './fixtures/binance-orders.json';
-import { BACKENDS, quickStrategy, registerUser, startServer, type TestServer } from './harness';
+import { BACKENDS, quickStrategy, registerUser, startServer, taskPayload, type TestServer } from './harness';
 import { recordedExchange, type RecordedAnswer } from './recordedExchange';
 
 /**
@@ -78,16 +78,7 @@ describe.each(BACKENDS)('paper accounts on live prices (%s)', (backend) => {
   };
   const startTask = async (call: Awaited<ReturnType<typeof newcomer>>, exchangeId: string) => {
     const strategyId = (await call('POST', '/api/strategy/add', quickStrategy)).body.data.id;
-    const created = await call('POST', '/api/trade/add', {
-      exchangeId,
-      coinIdList: ['BTC/USDT'],
-      cycleCount: 1,
-      firstOrderAmount: '10',
-      firstOrderMultiple: false,
-      running: true,
-      replenishStatus: 'replenish_open',
-      strategyId,
-    });
+    const created = await call('POST', '/api/trade/add', taskPayload(exchangeId, strategyId, { cycleCount: 1 }));
     expect(created.body.code).toBe(0);
     const taskId = created.body.data[0].id as string;
     await server.app.engine.tick();

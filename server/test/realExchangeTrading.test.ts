@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ExchangeFactory } from '../src/exchange/verify';
 import binance from './fixtures/binance.json';
 import orders from './fixtures/binance-orders.json';
-import { BACKENDS, quickStrategy, registerUser, startServer, type TestServer } from './harness';
+import { BACKENDS, quickStrategy, registerUser, startServer, taskPayload, type TestServer } from './harness';
 import { recordedExchange, type RecordedAnswer, type Replay } from './recordedExchange';
 import { binanceAt, startVenue, until } from './recordedStream';
 import { createTickerFeed } from '../src/engine/tickerFeed';
@@ -101,16 +101,7 @@ describe.each(BACKENDS)('trading on a real exchange account (%s)', (backend) => 
   };
   const orderRows = () => server.db.selectFrom('orders').selectAll().orderBy('created_at').execute();
   const createTask = async () => {
-    const created = await call('POST', '/api/trade/add', {
-      exchangeId: accountId,
-      coinIdList: ['BTC/USDT'],
-      cycleCount: 9999,
-      firstOrderAmount: '10',
-      firstOrderMultiple: false,
-      running: true,
-      replenishStatus: 'replenish_open',
-      strategyId,
-    });
+    const created = await call('POST', '/api/trade/add', taskPayload(accountId, strategyId));
     expect(created.body.code).toBe(0);
     return created.body.data[0].id as string;
   };
@@ -237,16 +228,7 @@ describe.each(BACKENDS)('trading on a real exchange account (%s)', (backend) => 
 
   it('refuses a task on a real exchange before activation (11001, reason real_exchange) and stores nothing', async () => {
     await server.db.updateTable('users').set({ activated: false }).execute();
-    const refused = await call('POST', '/api/trade/add', {
-      exchangeId: accountId,
-      coinIdList: ['BTC/USDT'],
-      cycleCount: 9999,
-      firstOrderAmount: '10',
-      firstOrderMultiple: false,
-      running: true,
-      replenishStatus: 'replenish_open',
-      strategyId,
-    });
+    const refused = await call('POST', '/api/trade/add', taskPayload(accountId, strategyId));
     expect(refused.body).toMatchObject({ code: 11001, data: { reason: 'real_exchange' } });
     expect(await server.db.selectFrom('trade_tasks').select('id').execute()).toEqual([]);
   });

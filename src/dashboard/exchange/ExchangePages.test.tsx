@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ExchangeAccount, ExchangeCatalogEntry } from '../../api/exchange';
 import { fail, ok, type Handler } from '../../testing/fakeServer';
 import { findHeading, identityRoute, renderApp, startSignedInZhCN } from '../../testing/renderApp';
+import { okxAccount, paperAccount } from '../../testing/accounts';
 
 const catalog: ExchangeCatalogEntry[] = [
   { id: 'paper', name: 'Paper trading', kind: 'paper', credentials: [], checksPermissions: false, startBalances: { USDT: '10000' }, priceSources: ['binance', 'okx', 'simulator'] },
@@ -12,26 +13,6 @@ const catalog: ExchangeCatalogEntry[] = [
   { id: 'gate', name: 'Gate', kind: 'real', credentials: ['apiKey', 'secret'], checksPermissions: false, startBalances: null, priceSources: null },
 ];
 
-const paperAccount: ExchangeAccount = {
-  id: '00000000-0000-4000-8000-00000000000a',
-  exchange: 'paper',
-  name: '练手账户',
-  apiKeyHint: null,
-  paperBalances: { USDT: '10000' },
-  prices: { source: 'simulator', live: false, fallbackSince: null },
-  createdAt: '2026-03-01T08:00:00.000Z',
-  updatedAt: '2026-03-01T08:00:00.000Z',
-};
-const okxAccount: ExchangeAccount = {
-  id: '00000000-0000-4000-8000-00000000000b',
-  exchange: 'okx',
-  name: 'OKX main',
-  apiKeyHint: 'abcd****wxyz',
-  paperBalances: null,
-  prices: null,
-  createdAt: '2026-03-02T08:00:00.000Z',
-  updatedAt: '2026-03-02T08:00:00.000Z',
-};
 
 const api = (accounts: ExchangeAccount[], extra: Record<string, Handler> = {}): Record<string, Handler> => ({
   ...identityRoute,

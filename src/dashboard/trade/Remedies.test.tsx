@@ -5,28 +5,11 @@ import type { ExchangeAccount } from '../../api/exchange';
 import type { TradeTask } from '../../api/trade';
 import { fail, ok, type Handler, type RecordedRequest } from '../../testing/fakeServer';
 import { identityRoute, renderApp, startSignedInZhCN } from '../../testing/renderApp';
+import { okxAccount, paperAccount } from '../../testing/accounts';
 import { wizardDraft } from './wizard/draftStore';
 
-const paper: ExchangeAccount = {
-  id: '00000000-0000-4000-8000-00000000000a',
-  exchange: 'paper',
-  name: '练手账户',
-  apiKeyHint: null,
-  paperBalances: { USDT: '10000' },
-  prices: { source: 'binance', live: true, fallbackSince: null },
-  createdAt: '2026-03-01T08:00:00.000Z',
-  updatedAt: '2026-03-01T08:00:00.000Z',
-};
-const okx: ExchangeAccount = {
-  id: '00000000-0000-4000-8000-00000000000b',
-  exchange: 'okx',
-  name: 'OKX main',
-  apiKeyHint: 'abcd****wxyz',
-  paperBalances: null,
-  prices: null,
-  createdAt: '2026-03-02T08:00:00.000Z',
-  updatedAt: '2026-03-02T08:00:00.000Z',
-};
+const paper: ExchangeAccount = { ...paperAccount, prices: { source: 'binance', live: true, fallbackSince: null } };
+const okx = okxAccount;
 
 const task: TradeTask = {
   id: '00000000-0000-4000-8000-0000000000d2',
