@@ -366,19 +366,19 @@ describe('points transfer', () => {
     const recipient = screen.getByRole('textbox', { name: /^下级成员/ });
     await userEvent.type(recipient, 'stranger@example.com');
     await userEvent.type(amountInput(), '5');
-    await userEvent.click(await screen.findByRole('button', { name: '转账' }));
+    await userEvent.click(await screen.findByRole('button', { name: '转账' }, { timeout: 5_000 }));
     await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '确认' }));
     expect(await screen.findByText('积分只能转给下级')).toBeInTheDocument();
 
     await userEvent.clear(recipient);
     await userEvent.type(recipient, 'demo@example.com');
-    await userEvent.click(await screen.findByRole('button', { name: '转账' }));
+    await userEvent.click(await screen.findByRole('button', { name: '转账' }, { timeout: 5_000 }));
     await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '确认' }));
     expect(await screen.findByText('不能转给自己')).toBeInTheDocument();
 
     await userEvent.click(await screen.findByRole('button', { name: 'Alice · a***@example.com' }));
     expect(recipient).toHaveValue('u-7');
-    await userEvent.click(await screen.findByRole('button', { name: '转账' }));
+    await userEvent.click(await screen.findByRole('button', { name: '转账' }, { timeout: 5_000 }));
     await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '确认' }));
     expect(await screen.findByText('积分已转出')).toBeInTheDocument();
     const sentBodies = bodies(app, '/api/wallet/points-transfer');
