@@ -225,6 +225,12 @@ describe.each(BACKENDS)('register (%s)', (backend) => {
     // Blank padding does not make a nickname long enough.
     const blank = await register(registerBody('short@example.com', captcha, { nickname: ' a ' }));
     expect(blank.body.code).toBe(ErrorCode.PARAM_LENGTH);
+    // Invisible formatting cannot disguise a name: a right-to-left override, a zero-width space.
+    for (const nickname of ['abc\u202Egpj.exe', 'ad\u200Bmin']) {
+      const hidden = await register(registerBody('short@example.com', captcha, { nickname }));
+      expect(hidden.body.code).not.toBe(0);
+      expect(hidden.body.data).toMatchObject({ field: 'nickname' });
+    }
     expect(await userCount(server)).toBe(0);
     expect((await register(registerBody('short@example.com', captcha, { nickname: 'N'.repeat(20) }))).body.code).toBe(0);
   });

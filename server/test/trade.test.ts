@@ -196,8 +196,11 @@ describe.each(BACKENDS)('trading tasks (%s)', (backend) => {
     const updated = await call('POST', '/api/trade/update', { id, cycleCount: 3, firstOrderAmount: '12.5', firstOrderMultiple: true, running: false, status: 'replenish_closed', strategyId });
     expect(updated.body.code).toBe(0);
     expect((await call('GET', `/api/trade/detail/${id}`)).body.data).toMatchObject({ cycleCount: 3, firstOrderAmount: '12.5', firstOrderMultiple: true, status: 'replenish_closed' });
-    expect((await call('POST', '/api/strategy/delete', { id: strategyId })).body.code).toBe(13002);
+    expect((await call('POST', '/api/strategy/delete', { id: strategyId })).body).toMatchObject({ code: 13002, data: { taskId: id } });
     expect((await call('POST', '/api/exchange/delete', { id: exchangeId })).body).toMatchObject({ code: 10008 });
+    // Another user learns nothing of it: not its use, not the task's id.
+    const stranger = (await registerUser(server, { email: 'stranger@example.com', activated: true })).accessToken;
+    expect((await server.call('POST', '/api/strategy/delete', { id: strategyId }, { token: stranger })).body).toMatchObject({ code: 13001, data: null });
   });
 
   it('never loses or doubles an order when its transaction dies half way (a crash), and resolves intents left behind', async () => {

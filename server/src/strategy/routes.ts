@@ -191,9 +191,13 @@ export const strategyRoutes = (db: Db) => async (app: FastifyInstance) => {
     { schema: { summary: 'Delete a template of ones own', body: { type: 'object', additionalProperties: false, required: ['id'], properties: { id: { type: 'string', format: 'uuid' } } } } },
     async (request) => {
       const { id } = request.body as { id: string };
-      const inUse = await db.selectFrom('trade_tasks').select('id').where('strategy_id', '=', id).limit(1).executeTakeFirst();
+      const userId = request.user!.id;
+      // Ownership first: another user's template is answered as unknown, and its tasks stay unseen.
+      const own = await db.selectFrom('strategies').select('id').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+      if (!own) fail(ErrorCode.STRATEGY_NOT_EXIST, 'strategy does not exist');
+      const inUse = await db.selectFrom('trade_tasks').select('id').where('strategy_id', '=', id).where('user_id', '=', userId).limit(1).executeTakeFirst();
       if (inUse) fail(ErrorCode.STRATEGY_IN_USE, 'a task uses this strategy', { taskId: inUse.id });
-      const deleted = await db.deleteFrom('strategies').where('id', '=', id).where('user_id', '=', request.user!.id).executeTakeFirst();
+      const deleted = await db.deleteFrom('strategies').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
       if (Number(deleted.numDeletedRows) !== 1) fail(ErrorCode.STRATEGY_NOT_EXIST, 'strategy does not exist');
       return ok(null);
     },
