@@ -1,6 +1,28 @@
+import { chmodSync, mkdirSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { ConfigError, loadConfig, type ServerConfig } from './config';
 import { migrate, openDatabase, type Db } from './db/database';
 import { EmbeddedDatabaseBusy, lockEmbeddedDatabase, type EmbeddedLock } from './db/embeddedLock';
+
+/**
+ * The data folder is this user's only: the folder and every folder below it
+ * 700, every file 600 (the embedded database, the mail outbox, generated
+ * secrets), including what an earlier version left readable; and what the
+ * process writes from now on is born that way (umask 077).
+ */
+export const restrictDataDir = (dataDir: string) => {
+  process.umask(0o077);
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const walk = (dir: string) => {
+    chmodSync(dir, 0o700);
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.isFile()) chmodSync(path, 0o600);
+    }
+  };
+  walk(dataDir);
+};
 
 export interface Opened {
   config: ServerConfig;
@@ -24,6 +46,7 @@ export const openConfigured = async ({ busy, busyExitCode }: { busy: (pid: numbe
     console.error(`Configuration error: ${error.message}`);
     process.exit(1);
   }
+  restrictDataDir(config.dataDir);
   let lock: EmbeddedLock | null = null;
   if (!config.databaseUrl) {
     try {
