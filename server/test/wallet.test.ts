@@ -148,6 +148,23 @@ describe.each(BACKENDS)('wallet (%s)', (backend) => {
     expect(await usdt(alice)).toEqual({ available: '50', held: '0' });
   });
 
+  it("refuses an operator's decision on their own deposit or withdrawal (11005) and changes nothing", async () => {
+    const deposit = await recharge(operator, '30');
+    for (const body of [{ status: 'confirmed' }, { status: 'rejected', reason: 'mine' }]) {
+      expect((await call(operator, 'PUT', `/api/admin/deposits/${deposit.body.data.id}`, body)).body).toMatchObject({ code: ErrorCode.UNAUTHORIZED, data: { reason: 'own_money' } });
+    }
+    expect(await usdt(operator)).toEqual({ available: '0', held: '0' });
+    expect((await call(operator, 'GET', '/api/wallet/deposits')).body.data.list[0]).toMatchObject({ id: deposit.body.data.id, status: 'pending' });
+    // Another operator's decision stands.
+    const second = await join('second-operator');
+    await server.db.updateTable('users').set({ role: 'operator' }).where('id', '=', second.id).execute();
+    expect((await call(second, 'PUT', `/api/admin/deposits/${deposit.body.data.id}`, { status: 'confirmed' })).body.code).toBe(0);
+    const out = await withdraw(operator, '10');
+    expect(out.body.code).toBe(0);
+    expect((await call(operator, 'PUT', `/api/admin/withdrawals/${out.body.data.id}`, { status: 'approved' })).body).toMatchObject({ code: ErrorCode.UNAUTHORIZED, data: { reason: 'own_money' } });
+    expect(await usdt(operator)).toEqual({ available: '19', held: '11' });
+  });
+
   it('walks recharge -> confirm -> withdraw -> approve, and withdraw -> reject, with the balances after each step', async () => {
     const alice = await join('alice');
     const hash = 'ab'.repeat(32);

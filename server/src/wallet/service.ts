@@ -490,24 +490,31 @@ export const adminWithdrawal = async (db: Db, id: string): Promise<AdminWithdraw
 };
 
 /** Locks a pending deposit (10006 when unknown, 10008 when already decided). */
-const lockPendingDeposit = async (trx: Db, id: string) => {
+/** Four eyes: an operator never decides on their own deposit or withdrawal. */
+const notOwnMoney = (ownerId: string, operatorId: string) => {
+  if (ownerId === operatorId) fail(ErrorCode.UNAUTHORIZED, 'an operator does not decide on their own money', { reason: 'own_money' });
+};
+
+const lockPendingDeposit = async (trx: Db, id: string, operatorId: string) => {
   const row = await trx.selectFrom('deposits').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
   if (!row) fail(ErrorCode.PARAM_NOT_EXIST, 'deposit does not exist', { field: 'id' });
   if (row!.status !== 'pending') fail(ErrorCode.INVALID, `the deposit is already ${row!.status}`, { status: row!.status });
+  notOwnMoney(row!.user_id, operatorId);
   return row!;
 };
 
-const lockPendingWithdrawal = async (trx: Db, id: string) => {
+const lockPendingWithdrawal = async (trx: Db, id: string, operatorId: string) => {
   const row = await trx.selectFrom('withdrawals').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
   if (!row) fail(ErrorCode.PARAM_NOT_EXIST, 'withdrawal does not exist', { field: 'id' });
   if (row!.status !== 'pending') fail(ErrorCode.INVALID, `the withdrawal is already ${row!.status}`, { status: row!.status });
+  notOwnMoney(row!.user_id, operatorId);
   return row!;
 };
 
 /** Credits the deposit to the user (system deposits -> user available), once. */
 export const confirmDeposit = async (db: Db, operatorId: string, id: string): Promise<AdminDeposit> =>
   db.transaction().execute(async (trx) => {
-    const row = await lockPendingDeposit(trx, id);
+    const row = await lockPendingDeposit(trx, id, operatorId);
     const amount = dec(row.amount);
     const transaction = await post(trx, {
       kind: 'recharge',
@@ -526,7 +533,7 @@ export const confirmDeposit = async (db: Db, operatorId: string, id: string): Pr
 
 export const rejectDeposit = async (db: Db, operatorId: string, id: string, reason: string): Promise<AdminDeposit> =>
   db.transaction().execute(async (trx) => {
-    const row = await lockPendingDeposit(trx, id);
+    const row = await lockPendingDeposit(trx, id, operatorId);
     await trx
       .updateTable('deposits')
       .set({ status: 'rejected', reason, decided_by: operatorId, decided_at: new Date() })
@@ -539,7 +546,7 @@ export const rejectDeposit = async (db: Db, operatorId: string, id: string, reas
 /** Pays the withdrawal out: held -> system withdrawals (amount) and held -> system fees (fee). */
 export const approveWithdrawal = async (db: Db, operatorId: string, id: string, txHash?: string): Promise<AdminWithdrawalAnswer> =>
   db.transaction().execute(async (trx) => {
-    const row = await lockPendingWithdrawal(trx, id);
+    const row = await lockPendingWithdrawal(trx, id, operatorId);
     const held = user(row.user_id, 'USDT', 'held');
     const moves = [{ from: held, to: system('withdrawals', 'USDT'), amount: dec(row.amount) }];
     if (new Big(row.fee).gt(0)) moves.push({ from: held, to: system('fees', 'USDT'), amount: dec(row.fee) });
@@ -563,7 +570,7 @@ export const approveWithdrawal = async (db: Db, operatorId: string, id: string, 
 /** Gives the held amount + fee back (held -> available). */
 export const rejectWithdrawal = async (db: Db, operatorId: string, id: string, reason: string): Promise<AdminWithdrawalAnswer> =>
   db.transaction().execute(async (trx) => {
-    const row = await lockPendingWithdrawal(trx, id);
+    const row = await lockPendingWithdrawal(trx, id, operatorId);
     const total = dec(new Big(row.amount).plus(row.fee));
     await post(trx, {
       kind: 'withdraw_reject',
