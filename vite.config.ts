@@ -1,12 +1,14 @@
 /// <reference types="vitest/config" />
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { precompressPlugin } from './scripts/precompress.js';
 
 // The dashboard: a react-admin single page app mounted at "/" (hash routes).
 // Vitest shares this file so tests see the same module resolution as the build.
 export default defineConfig({
   base: '/',
-  plugins: [react()],
+  // Brotli and gzip copies of the build, which the server negotiates (Accept-Encoding).
+  plugins: [react(), precompressPlugin()],
   server: {
     // `npm run dev` forwards the API to the server started separately.
     proxy: { '/api': process.env.API_PROXY_TARGET ?? 'http://127.0.0.1:3000' },
