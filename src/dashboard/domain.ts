@@ -1,4 +1,4 @@
-import type { ComponentType, ReactElement } from 'react';
+import { lazy, type ComponentType, type ReactElement } from 'react';
 import type { LocaleCode } from '../api/types';
 
 /** A page at its path (spec section 2), with the title key its frame shows. */
@@ -39,3 +39,11 @@ export interface Domain {
   menu?: readonly MenuEntry[];
   messages: Messages;
 }
+
+/**
+ * A page whose code loads on its first visit: a chunk of its own, so the login
+ * page downloads none of the signed-in pages. App.tsx shows a progress bar
+ * (Suspense) while it loads.
+ */
+export const lazyPage = <M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string): ComponentType =>
+  lazy(() => load().then((module) => ({ default: module[name] as ComponentType })));

@@ -1,8 +1,10 @@
 import ArticleIcon from '@mui/icons-material/Article';
 import { createElement } from 'react';
-import type { Domain } from '../domain';
-import { ArticleDetailPage, ArticleListPage } from './ArticlePages';
+import { lazyPage, type Domain } from '../domain';
 import { messages } from './messages';
+
+const ArticleDetailPage = lazyPage(() => import('./ArticlePages'), 'ArticleDetailPage');
+const ArticleListPage = lazyPage(() => import('./ArticlePages'), 'ArticleListPage');
 
 /** Articles: news and guides, in the reader's language. */
 export const article = {

@@ -1,9 +1,10 @@
 import KeyIcon from '@mui/icons-material/Key';
 import { createElement } from 'react';
-import type { Domain } from '../domain';
-import { ExchangeConfigPage } from './ExchangeConfigPage';
-import { ExchangeListPage } from './ExchangeListPage';
+import { lazyPage, type Domain } from '../domain';
 import { messages } from './messages';
+
+const ExchangeConfigPage = lazyPage(() => import('./ExchangeConfigPage'), 'ExchangeConfigPage');
+const ExchangeListPage = lazyPage(() => import('./ExchangeListPage'), 'ExchangeListPage');
 
 /** The exchange accounts a user binds (spec: API list and API config). */
 export const exchange = {

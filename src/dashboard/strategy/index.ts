@@ -1,9 +1,10 @@
 import TuneIcon from '@mui/icons-material/Tune';
 import { createElement } from 'react';
-import type { Domain } from '../domain';
+import { lazyPage, type Domain } from '../domain';
 import { messages } from './messages';
-import { StrategyEditPage } from './StrategyEditPage';
-import { StrategyListPage } from './StrategyListPage';
+
+const StrategyEditPage = lazyPage(() => import('./StrategyEditPage'), 'StrategyEditPage');
+const StrategyListPage = lazyPage(() => import('./StrategyListPage'), 'StrategyListPage');
 
 /** Strategy templates: the user's and the system's, and the template editor. */
 export const strategy = {

@@ -1,13 +1,15 @@
 import AutoGraphIcon from '@mui/icons-material/AutoGraph';
 import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
 import { createElement } from 'react';
-import type { Domain } from '../domain';
+import { lazyPage, type Domain } from '../domain';
 import { messages } from './messages';
-import { AllOrderHistoryPage, OrderHistoryRoute } from './OrderHistoryPage';
-import { PairSelectPage } from './PairSelectPage';
-import { TaskDetailPage } from './TaskDetailPage';
-import { TaskListPage } from './TaskListPage';
-import { TradeAddPage } from './TradeAddPage';
+
+const AllOrderHistoryPage = lazyPage(() => import('./OrderHistoryPage'), 'AllOrderHistoryPage');
+const OrderHistoryRoute = lazyPage(() => import('./OrderHistoryPage'), 'OrderHistoryRoute');
+const PairSelectPage = lazyPage(() => import('./PairSelectPage'), 'PairSelectPage');
+const TaskDetailPage = lazyPage(() => import('./TaskDetailPage'), 'TaskDetailPage');
+const TaskListPage = lazyPage(() => import('./TaskListPage'), 'TaskListPage');
+const TradeAddPage = lazyPage(() => import('./TradeAddPage'), 'TradeAddPage');
 
 /** Trading tasks: the list, the wizard (add and pair selection), a task, and the order histories. */
 export const trade = {
