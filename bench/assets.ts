@@ -118,7 +118,11 @@ try {
     [login.data.accessToken as string, login.data.refreshToken as string],
   );
   // The demo account has no task yet: the home page shows its first steps.
-  homePage = (await visit(member, `${base}/#/`, '[data-stat], [data-section="home-empty"]')).tally;
+  const home = await visit(member, `${base}/#/`, '[data-stat], [data-section="home-empty"]');
+  homePage = home.tally;
+  // The area's texts arrive with the page's code: no text key may show instead of its text.
+  const shown = await home.page.locator('main').innerText();
+  if (/\bhome\.[a-zA-Z]+/.test(shown)) throw new Error(`the home page shows text keys: ${shown.slice(0, 300)}`);
   await member.close();
 } finally {
   await browser.close();

@@ -33,7 +33,8 @@ export const protectedRoutes = domains.flatMap((domain) => domain.routes ?? []);
 /** Guest-only routes (requiresGuest), in the separate auth layout. */
 export const guestRoutes = domains.flatMap((domain) => domain.guestRoutes ?? []);
 
-for (const domain of domains) addMessages(domain.messages);
+// The guest pages' and the menus' texts; the signed-in areas' load with their first page (domain.ts lazyPage).
+for (const domain of domains) if (domain.messages) addMessages(domain.messages);
 const AppLayout = appLayout(domains.flatMap((domain) => domain.menu ?? []));
 
 /** A page's own code loads on its first visit (domain.ts lazyPage): a progress bar meanwhile. */

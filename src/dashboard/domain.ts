@@ -37,7 +37,8 @@ export interface Domain {
   /** Guest-only pages (requiresGuest), in the auth layout. */
   guestRoutes?: readonly AppRoute[];
   menu?: readonly MenuEntry[];
-  messages: Messages;
+  /** Texts needed before any signed-in page loads (the guest pages, the menus); the others are in areaTexts.ts. */
+  messages?: Messages;
 }
 
 /**
@@ -46,4 +47,15 @@ export interface Domain {
  * (Suspense) while it loads.
  */
 export const lazyPage = <M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string): ComponentType =>
-  lazy(() => load().then((module) => ({ default: module[name] as ComponentType })));
+  lazy(() => Promise.all([loadAreaTexts(), load()]).then(([, module]) => ({ default: module[name] as ComponentType })));
+
+let areaTexts: Promise<void> | undefined;
+/** The signed-in areas' texts (areaTexts.ts), loaded once; a failed load is tried again by the next page. */
+export const loadAreaTexts = (): Promise<void> =>
+  (areaTexts ??= import('./areaTexts').then(
+    (module) => module.addAreaTexts(),
+    (error: unknown) => {
+      areaTexts = undefined;
+      throw error;
+    },
+  ));

@@ -1,7 +1,6 @@
 import ArticleIcon from '@mui/icons-material/Article';
 import { createElement } from 'react';
 import { lazyPage, type Domain } from '../domain';
-import { messages } from './messages';
 
 const ArticleDetailPage = lazyPage(() => import('./ArticlePages'), 'ArticleDetailPage');
 const ArticleListPage = lazyPage(() => import('./ArticlePages'), 'ArticleListPage');
@@ -13,5 +12,4 @@ export const article = {
     { path: '/article/:id', titleKey: 'page.articleDetail', Component: ArticleDetailPage },
   ],
   menu: [{ to: '/article', labelKey: 'page.article', icon: createElement(ArticleIcon), place: 'more', order: 80 }],
-  messages,
 } satisfies Domain;

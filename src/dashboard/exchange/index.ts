@@ -1,7 +1,6 @@
 import KeyIcon from '@mui/icons-material/Key';
 import { createElement } from 'react';
 import { lazyPage, type Domain } from '../domain';
-import { messages } from './messages';
 
 const ExchangeConfigPage = lazyPage(() => import('./ExchangeConfigPage'), 'ExchangeConfigPage');
 const ExchangeListPage = lazyPage(() => import('./ExchangeListPage'), 'ExchangeListPage');
@@ -14,5 +13,4 @@ export const exchange = {
     { path: '/exchange/edit/:id', titleKey: 'page.exchangeEdit', Component: ExchangeConfigPage },
   ],
   menu: [{ to: '/exchange', labelKey: 'page.exchange', icon: createElement(KeyIcon), place: 'more', order: 50 }],
-  messages,
 } satisfies Domain;

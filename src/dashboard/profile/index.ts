@@ -1,7 +1,6 @@
 import PersonIcon from '@mui/icons-material/Person';
 import { createElement } from 'react';
 import { lazyPage, type Domain } from '../domain';
-import { messages } from './messages';
 
 const ActivatePage = lazyPage(() => import('./ActivatePage'), 'ActivatePage');
 const CommunityPage = lazyPage(() => import('./CommunityPage'), 'CommunityPage');
@@ -31,5 +30,4 @@ export const profile = {
     { path: '/profile/community', titleKey: 'page.community', Component: CommunityPage },
   ],
   menu: [{ to: '/profile', labelKey: 'nav.profile', icon: createElement(PersonIcon), place: 'tab', order: 40 }],
-  messages,
 } satisfies Domain;

@@ -1,7 +1,6 @@
 import TuneIcon from '@mui/icons-material/Tune';
 import { createElement } from 'react';
 import { lazyPage, type Domain } from '../domain';
-import { messages } from './messages';
 
 const StrategyEditPage = lazyPage(() => import('./StrategyEditPage'), 'StrategyEditPage');
 const StrategyListPage = lazyPage(() => import('./StrategyListPage'), 'StrategyListPage');
@@ -14,5 +13,4 @@ export const strategy = {
     { path: '/strategy/edit/:id', titleKey: 'page.strategyEdit', Component: StrategyEditPage },
   ],
   menu: [{ to: '/strategy', labelKey: 'nav.strategy', icon: createElement(TuneIcon), place: 'tab', order: 30 }],
-  messages,
 } satisfies Domain;

@@ -2,7 +2,6 @@ import AutoGraphIcon from '@mui/icons-material/AutoGraph';
 import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
 import { createElement } from 'react';
 import { lazyPage, type Domain } from '../domain';
-import { messages } from './messages';
 
 const AllOrderHistoryPage = lazyPage(() => import('./OrderHistoryPage'), 'AllOrderHistoryPage');
 const OrderHistoryRoute = lazyPage(() => import('./OrderHistoryPage'), 'OrderHistoryRoute');
@@ -25,5 +24,4 @@ export const trade = {
     { to: '/trade', labelKey: 'nav.trade', icon: createElement(AutoGraphIcon), place: 'tab', order: 20 },
     { to: '/trade/all-order-history', labelKey: 'page.allOrderHistory', icon: createElement(ReceiptLongIcon), place: 'more', order: 60 },
   ],
-  messages,
 } satisfies Domain;

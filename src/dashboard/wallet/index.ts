@@ -1,7 +1,6 @@
 import AccountBalanceWalletIcon from '@mui/icons-material/AccountBalanceWallet';
 import { createElement } from 'react';
 import { lazyPage, type Domain } from '../domain';
-import { messages } from './messages';
 
 const RechargePage = lazyPage(() => import('./RechargePage'), 'RechargePage');
 const CardRecordsPage = lazyPage(() => import('./RecordsPage'), 'CardRecordsPage');
@@ -27,5 +26,4 @@ export const wallet = {
     { path: '/profile/wallet/points-records', titleKey: 'page.pointsRecords', Component: PointsRecordsPage },
   ],
   menu: [{ to: '/profile/wallet', labelKey: 'page.wallet', icon: createElement(AccountBalanceWalletIcon), place: 'more', order: 70 }],
-  messages,
 } satisfies Domain;
