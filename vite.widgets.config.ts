@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { precompressPlugin } from './scripts/precompress.js';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -12,7 +13,12 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
  */
 export default defineConfig({
   base: './',
-  plugins: [react()],
+  plugins: [
+    react(),
+    // Partner pages that pin a version load qt-widgets.<hash>.iife.js (listed in qt-widgets.manifest.json);
+    // every file also gets brotli and gzip copies.
+    precompressPlugin({ pinned: ['qt-widgets.iife.js', 'qt-widgets.js'], manifest: 'qt-widgets.manifest.json' }),
+  ],
   resolve: {
     alias: [
       { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },

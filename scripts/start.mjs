@@ -14,7 +14,7 @@ const newest = (path) => {
 
 const vite = join(root, 'node_modules', 'vite', 'bin', 'vite.js');
 const stale = (output, config) => {
-  const sources = ['src', 'index.html', config, 'package-lock.json'].map((p) => join(root, p)).filter(existsSync);
+  const sources = ['src', 'index.html', config, 'scripts/precompress.ts', 'package-lock.json'].map((p) => join(root, p)).filter(existsSync);
   return !existsSync(output) || Math.max(...sources.map(newest)) > statSync(output).mtimeMs;
 };
 // The dashboard, and the widgets bundle partner pages embed (served at /widgets/).

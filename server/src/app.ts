@@ -36,6 +36,7 @@ import { widgetRoutes } from './widget/routes';
 import { widgetAuthentication } from './widget/service';
 import { createWidgetTokens } from './widget/tokens';
 import { createThrottle } from './user/throttle';
+import { setCacheHeaders } from './http/staticCache';
 
 export interface BuildOptions {
   /** An opened, migrated database (tests); otherwise one is opened from the configuration. */
@@ -197,15 +198,18 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
 
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
+  // Built files go out as the build's brotli or gzip copies when the browser accepts them (Accept-Encoding),
+  // with the cache lifetime of their kind (http/staticCache.ts).
+  const staticOptions = { preCompressed: true, cacheControl: false, setHeaders: setCacheHeaders } as const;
   if (config.dashboardDir) {
-    await app.register(fastifyStatic, { root: config.dashboardDir, prefix: '/', index: ['index.html'], wildcard: false });
+    await app.register(fastifyStatic, { root: config.dashboardDir, prefix: '/', index: ['index.html'], wildcard: false, ...staticOptions });
   }
   // The embeddable widgets bundle at /widgets/ and the partner example page at /examples/, when present.
   for (const [root, prefix] of [
     [config.widgetsDir ?? join(process.cwd(), 'dist-widgets'), '/widgets/'],
     [join(process.cwd(), 'examples'), '/examples/'],
   ] as const) {
-    if (existsSync(root)) await app.register(fastifyStatic, { root, prefix, decorateReply: false });
+    if (existsSync(root)) await app.register(fastifyStatic, { root, prefix, decorateReply: false, ...staticOptions });
   }
 
   app.addHook('onReady', async () => engine?.start());

@@ -1,4 +1,5 @@
-import { useEffect, useMemo, useState } from 'react';
+import { LinearProgress } from '@mui/material';
+import { Suspense, useEffect, useMemo, useState, type ComponentType } from 'react';
 import { Admin, CustomRoutes, Notification, localStorageStore, type I18nProvider } from 'react-admin';
 import { QueryClient } from '@tanstack/react-query';
 import { Route } from 'react-router-dom';
@@ -32,8 +33,17 @@ export const protectedRoutes = domains.flatMap((domain) => domain.routes ?? []);
 /** Guest-only routes (requiresGuest), in the separate auth layout. */
 export const guestRoutes = domains.flatMap((domain) => domain.guestRoutes ?? []);
 
-for (const domain of domains) addMessages(domain.messages);
+// The guest pages' and the menus' texts; the signed-in areas' load with their first page (domain.ts lazyPage).
+for (const domain of domains) if (domain.messages) addMessages(domain.messages);
 const AppLayout = appLayout(domains.flatMap((domain) => domain.menu ?? []));
+
+/** A page's own code loads on its first visit (domain.ts lazyPage): a progress bar meanwhile. */
+const page = (Component: ComponentType) => (
+  <Suspense fallback={<LinearProgress data-state="page-loading" sx={{ m: 2 }} />}>
+    <Component />
+  </Suspense>
+);
+const Home = () => page(HomePage);
 
 const AppNotification = () => <Notification autoHideDuration={NOTIFICATION_TIMEOUT_MS} anchorOrigin={{ vertical: 'top', horizontal: 'center' }} />;
 
@@ -74,9 +84,7 @@ const adminChildren = [
         key={path}
         path={path}
         element={
-          <Protected>
-            <Component />
-          </Protected>
+          <Protected>{page(Component)}</Protected>
         }
       />
     ))}
@@ -127,7 +135,7 @@ export const App = ({ i18nProvider, dataProvider = defaultDataProvider, authProv
     queryClient={useAppQueryClient()}
     theme={useLocaleTheme()}
     layout={AppLayout}
-    dashboard={HomePage}
+    dashboard={Home}
     catchAll={NotFound}
     loginPage={false}
     notification={AppNotification}

@@ -1,4 +1,4 @@
-import type { ComponentType, ReactElement } from 'react';
+import { lazy, type ComponentType, type ReactElement } from 'react';
 import type { LocaleCode } from '../api/types';
 
 /** A page at its path (spec section 2), with the title key its frame shows. */
@@ -37,5 +37,25 @@ export interface Domain {
   /** Guest-only pages (requiresGuest), in the auth layout. */
   guestRoutes?: readonly AppRoute[];
   menu?: readonly MenuEntry[];
-  messages: Messages;
+  /** Texts needed before any signed-in page loads (the guest pages, the menus); the others are in areaTexts.ts. */
+  messages?: Messages;
 }
+
+/**
+ * A page whose code loads on its first visit: a chunk of its own, so the login
+ * page downloads none of the signed-in pages. App.tsx shows a progress bar
+ * (Suspense) while it loads.
+ */
+export const lazyPage = <M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string): ComponentType =>
+  lazy(() => Promise.all([loadAreaTexts(), load()]).then(([, module]) => ({ default: module[name] as ComponentType })));
+
+let areaTexts: Promise<void> | undefined;
+/** The signed-in areas' texts (areaTexts.ts), loaded once; a failed load is tried again by the next page. */
+export const loadAreaTexts = (): Promise<void> =>
+  (areaTexts ??= import('./areaTexts').then(
+    (module) => module.addAreaTexts(),
+    (error: unknown) => {
+      areaTexts = undefined;
+      throw error;
+    },
+  ));

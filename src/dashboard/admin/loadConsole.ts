@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { loadAreaTexts } from '../domain';
 
 export const OPERATOR_ROLE = 'operator';
 
@@ -12,8 +13,8 @@ export const CONSOLE_PATH = '/admin';
  */
 export const operatorConsole = (permissions: unknown): ReactNode | Promise<ReactNode> =>
   permissions === OPERATOR_ROLE
-    ? import('./console').then(
-        (module) => module.consoleElements,
+    ? Promise.all([import('./console'), loadAreaTexts()]).then(
+        ([module]) => module.consoleElements,
         // A chunk that cannot load leaves the rest of the dashboard working.
         (error: unknown) => {
           console.error('The operator console could not be loaded', error);

@@ -1,8 +1,9 @@
 import ArticleIcon from '@mui/icons-material/Article';
 import { createElement } from 'react';
-import type { Domain } from '../domain';
-import { ArticleDetailPage, ArticleListPage } from './ArticlePages';
-import { messages } from './messages';
+import { lazyPage, type Domain } from '../domain';
+
+const ArticleDetailPage = lazyPage(() => import('./ArticlePages'), 'ArticleDetailPage');
+const ArticleListPage = lazyPage(() => import('./ArticlePages'), 'ArticleListPage');
 
 /** Articles: news and guides, in the reader's language. */
 export const article = {
@@ -11,5 +12,4 @@ export const article = {
     { path: '/article/:id', titleKey: 'page.articleDetail', Component: ArticleDetailPage },
   ],
   menu: [{ to: '/article', labelKey: 'page.article', icon: createElement(ArticleIcon), place: 'more', order: 80 }],
-  messages,
 } satisfies Domain;

@@ -1,5 +1,7 @@
 import type { Domain } from '../domain';
-import { messages } from './messages';
 
-/** The backtest panel of the strategy editor and the trade wizard: texts only (it has no page of its own). */
-export const backtest = { messages } satisfies Domain;
+/**
+ * The backtest panel of the strategy editor and the trade wizard: no page of its
+ * own, no menu entry; its texts load with the signed-in areas' (areaTexts.ts).
+ */
+export const backtest = {} satisfies Domain;

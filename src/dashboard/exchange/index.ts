@@ -1,9 +1,9 @@
 import KeyIcon from '@mui/icons-material/Key';
 import { createElement } from 'react';
-import type { Domain } from '../domain';
-import { ExchangeConfigPage } from './ExchangeConfigPage';
-import { ExchangeListPage } from './ExchangeListPage';
-import { messages } from './messages';
+import { lazyPage, type Domain } from '../domain';
+
+const ExchangeConfigPage = lazyPage(() => import('./ExchangeConfigPage'), 'ExchangeConfigPage');
+const ExchangeListPage = lazyPage(() => import('./ExchangeListPage'), 'ExchangeListPage');
 
 /** The exchange accounts a user binds (spec: API list and API config). */
 export const exchange = {
@@ -13,5 +13,4 @@ export const exchange = {
     { path: '/exchange/edit/:id', titleKey: 'page.exchangeEdit', Component: ExchangeConfigPage },
   ],
   menu: [{ to: '/exchange', labelKey: 'page.exchange', icon: createElement(KeyIcon), place: 'more', order: 50 }],
-  messages,
 } satisfies Domain;

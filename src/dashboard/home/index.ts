@@ -1,12 +1,10 @@
 import HomeIcon from '@mui/icons-material/Home';
 import { createElement } from 'react';
-import type { Domain } from '../domain';
-import { messages } from './messages';
+import { lazyPage, type Domain } from '../domain';
 
 /** `/`: react-admin's dashboard slot renders the home page (App.tsx). */
-export { HomePage } from './HomePage';
+export const HomePage = lazyPage(() => import('./HomePage'), 'HomePage');
 
 export const home = {
   menu: [{ to: '/', labelKey: 'nav.home', icon: createElement(HomeIcon), place: 'tab', order: 10 }],
-  messages,
 } satisfies Domain;

@@ -1,16 +1,18 @@
 import PersonIcon from '@mui/icons-material/Person';
 import { createElement } from 'react';
-import type { Domain } from '../domain';
-import { ActivatePage } from './ActivatePage';
-import { CommunityPage } from './CommunityPage';
-import { FuelPage } from './FuelPage';
-import { InvitePage } from './InvitePage';
-import { MemberLevelPage } from './MemberLevelPage';
-import { messages } from './messages';
-import { ProfileEditPage } from './ProfileEditPage';
-import { ProfilePage } from './ProfilePage';
-import { DailyProfitDetailPage, ProfitDetailPage, ProfitRankPage } from './ProfitPages';
-import { SecurityPage } from './SecurityPage';
+import { lazyPage, type Domain } from '../domain';
+
+const ActivatePage = lazyPage(() => import('./ActivatePage'), 'ActivatePage');
+const CommunityPage = lazyPage(() => import('./CommunityPage'), 'CommunityPage');
+const FuelPage = lazyPage(() => import('./FuelPage'), 'FuelPage');
+const InvitePage = lazyPage(() => import('./InvitePage'), 'InvitePage');
+const MemberLevelPage = lazyPage(() => import('./MemberLevelPage'), 'MemberLevelPage');
+const ProfileEditPage = lazyPage(() => import('./ProfileEditPage'), 'ProfileEditPage');
+const ProfilePage = lazyPage(() => import('./ProfilePage'), 'ProfilePage');
+const DailyProfitDetailPage = lazyPage(() => import('./ProfitPages'), 'DailyProfitDetailPage');
+const ProfitDetailPage = lazyPage(() => import('./ProfitPages'), 'ProfitDetailPage');
+const ProfitRankPage = lazyPage(() => import('./ProfitPages'), 'ProfitRankPage');
+const SecurityPage = lazyPage(() => import('./SecurityPage'), 'SecurityPage');
 
 /** The profile area: who I am, activation, level, fuel, security, profit, invites and community. */
 export const profile = {
@@ -28,5 +30,4 @@ export const profile = {
     { path: '/profile/community', titleKey: 'page.community', Component: CommunityPage },
   ],
   menu: [{ to: '/profile', labelKey: 'nav.profile', icon: createElement(PersonIcon), place: 'tab', order: 40 }],
-  messages,
 } satisfies Domain;

@@ -1,9 +1,9 @@
 import TuneIcon from '@mui/icons-material/Tune';
 import { createElement } from 'react';
-import type { Domain } from '../domain';
-import { messages } from './messages';
-import { StrategyEditPage } from './StrategyEditPage';
-import { StrategyListPage } from './StrategyListPage';
+import { lazyPage, type Domain } from '../domain';
+
+const StrategyEditPage = lazyPage(() => import('./StrategyEditPage'), 'StrategyEditPage');
+const StrategyListPage = lazyPage(() => import('./StrategyListPage'), 'StrategyListPage');
 
 /** Strategy templates: the user's and the system's, and the template editor. */
 export const strategy = {
@@ -13,5 +13,4 @@ export const strategy = {
     { path: '/strategy/edit/:id', titleKey: 'page.strategyEdit', Component: StrategyEditPage },
   ],
   menu: [{ to: '/strategy', labelKey: 'nav.strategy', icon: createElement(TuneIcon), place: 'tab', order: 30 }],
-  messages,
 } satisfies Domain;

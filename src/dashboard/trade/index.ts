@@ -1,13 +1,14 @@
 import AutoGraphIcon from '@mui/icons-material/AutoGraph';
 import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
 import { createElement } from 'react';
-import type { Domain } from '../domain';
-import { messages } from './messages';
-import { AllOrderHistoryPage, OrderHistoryRoute } from './OrderHistoryPage';
-import { PairSelectPage } from './PairSelectPage';
-import { TaskDetailPage } from './TaskDetailPage';
-import { TaskListPage } from './TaskListPage';
-import { TradeAddPage } from './TradeAddPage';
+import { lazyPage, type Domain } from '../domain';
+
+const AllOrderHistoryPage = lazyPage(() => import('./OrderHistoryPage'), 'AllOrderHistoryPage');
+const OrderHistoryRoute = lazyPage(() => import('./OrderHistoryPage'), 'OrderHistoryRoute');
+const PairSelectPage = lazyPage(() => import('./PairSelectPage'), 'PairSelectPage');
+const TaskDetailPage = lazyPage(() => import('./TaskDetailPage'), 'TaskDetailPage');
+const TaskListPage = lazyPage(() => import('./TaskListPage'), 'TaskListPage');
+const TradeAddPage = lazyPage(() => import('./TradeAddPage'), 'TradeAddPage');
 
 /** Trading tasks: the list, the wizard (add and pair selection), a task, and the order histories. */
 export const trade = {
@@ -23,5 +24,4 @@ export const trade = {
     { to: '/trade', labelKey: 'nav.trade', icon: createElement(AutoGraphIcon), place: 'tab', order: 20 },
     { to: '/trade/all-order-history', labelKey: 'page.allOrderHistory', icon: createElement(ReceiptLongIcon), place: 'more', order: 60 },
   ],
-  messages,
 } satisfies Domain;

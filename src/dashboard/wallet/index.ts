@@ -1,13 +1,16 @@
 import AccountBalanceWalletIcon from '@mui/icons-material/AccountBalanceWallet';
 import { createElement } from 'react';
-import type { Domain } from '../domain';
-import { messages } from './messages';
-import { RechargePage } from './RechargePage';
-import { CardRecordsPage, PointsRecordsPage, UsdtRecordsPage } from './RecordsPage';
-import { SwapPage } from './SwapPage';
-import { PointsTransferPage, TransferPage } from './TransferPage';
-import { WalletPage } from './WalletPage';
-import { WithdrawPage } from './WithdrawPage';
+import { lazyPage, type Domain } from '../domain';
+
+const RechargePage = lazyPage(() => import('./RechargePage'), 'RechargePage');
+const CardRecordsPage = lazyPage(() => import('./RecordsPage'), 'CardRecordsPage');
+const PointsRecordsPage = lazyPage(() => import('./RecordsPage'), 'PointsRecordsPage');
+const UsdtRecordsPage = lazyPage(() => import('./RecordsPage'), 'UsdtRecordsPage');
+const SwapPage = lazyPage(() => import('./SwapPage'), 'SwapPage');
+const PointsTransferPage = lazyPage(() => import('./TransferPage'), 'PointsTransferPage');
+const TransferPage = lazyPage(() => import('./TransferPage'), 'TransferPage');
+const WalletPage = lazyPage(() => import('./WalletPage'), 'WalletPage');
+const WithdrawPage = lazyPage(() => import('./WithdrawPage'), 'WithdrawPage');
 
 /** The custodial wallet (`/profile/wallet` and its sub-routes). `/profile/wallet/exchange` converts between assets: "swap" in code. */
 export const wallet = {
@@ -23,5 +26,4 @@ export const wallet = {
     { path: '/profile/wallet/points-records', titleKey: 'page.pointsRecords', Component: PointsRecordsPage },
   ],
   menu: [{ to: '/profile/wallet', labelKey: 'page.wallet', icon: createElement(AccountBalanceWalletIcon), place: 'more', order: 70 }],
-  messages,
 } satisfies Domain;
