@@ -13,11 +13,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { build } from 'vite';
-import { DEV_SIGN_SECRET, signBody } from '../src/api/signing';
 import { buildApp } from '../server/src/app';
 import { loadConfig } from '../server/src/config';
 import { migrate, openDatabase } from '../server/src/db/database';
-import { DEMO_EMAIL, DEMO_PASSWORD, ensureDemoAccount } from '../server/src/user/demo';
+import { ensureDemoAccount } from '../server/src/user/demo';
+import { loginDemo } from './demoLogin';
 import { launchChromium } from '../e2e/browser';
 
 const dir = mkdtempSync(join(tmpdir(), 'qt-bench-assets-'));
@@ -85,13 +85,7 @@ const visit = async (context: BrowserContext, url: string, ready: string) => {
   return { page, tally };
 };
 
-const login = await (
-  await fetch(`${base}/api/user/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(signBody('POST', '/api/user/login', { email: DEMO_EMAIL, password: DEMO_PASSWORD }, DEV_SIGN_SECRET)),
-  })
-).json();
+const login = await loginDemo(base);
 
 const browser = await launchChromium();
 let loginPage: Tally;

@@ -11,11 +11,11 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { build } from 'vite';
-import { DEV_SIGN_SECRET, signBody } from '../src/api/signing';
 import { buildApp } from '../server/src/app';
 import { loadConfig } from '../server/src/config';
 import { migrate, openDatabase } from '../server/src/db/database';
-import { DEMO_EMAIL, DEMO_PASSWORD, ensureDemoAccount } from '../server/src/user/demo';
+import { ensureDemoAccount } from '../server/src/user/demo';
+import { loginDemo } from './demoLogin';
 import { chromiumPath } from '../e2e/browser';
 
 const dir = mkdtempSync(join(tmpdir(), 'qt-bench-widgets-'));
@@ -31,13 +31,7 @@ await ensureDemoAccount(db, config.scryptCost);
 const app = await buildApp(config, { db });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
-const login = await (
-  await fetch(`${base}/api/user/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(signBody('POST', '/api/user/login', { email: DEMO_EMAIL, password: DEMO_PASSWORD }, DEV_SIGN_SECRET)),
-  })
-).json();
+const login = await loginDemo(base);
 
 const browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
 const page = await browser.newPage();
