@@ -7,20 +7,14 @@ import { runBacktest } from '../src/backtest/run';
 import { candleInterval, parseCandlesCsv } from '../src/engine/candles';
 import { PAPER_MARKETS } from '../src/engine/paper/market';
 import { BACKENDS, adjustBalance, registerUser, startServer, type TestServer } from './harness';
+import { SIX_LEVELS } from './ladders';
 
 const SAMPLE = join(import.meta.dirname, '..', 'market-data', 'BTCUSDT-1m-2023-03-01_2023-03-21.csv');
 const SYMBOL = 'BTC/USDT';
 
 /** The six-level ladder of the engine's acceptance run, with both callbacks so the trailing paths are compared too. */
 const settings: StrategySettings = {
-  levels: [
-    { dropPercent: '2', multiple: '1' },
-    { dropPercent: '4', multiple: '1.5' },
-    { dropPercent: '7', multiple: '2.25' },
-    { dropPercent: '11', multiple: '3.375' },
-    { dropPercent: '16', multiple: '5.0625' },
-    { dropPercent: '22', multiple: '7.59375' },
-  ],
+  levels: SIX_LEVELS,
   takeProfitPercent: '1.5',
   takeProfitCallbackPercent: '0.3',
   replenishCallbackPercent: '0.2',

@@ -7,6 +7,7 @@ import { candleInterval, parseCandlesCsv, type Candle } from '../src/engine/cand
 import type { ServerConfig } from '../src/config';
 import { BACKENDS, registerUser, startServer, type TestServer } from './harness';
 import { checkMoney } from './invariants';
+import { SIX_LEVELS } from './ladders';
 
 /** Three weeks of BTC/USDT minutes (server/market-data, with its source note): -15 % then +45 %. */
 const BTC_MARCH_2023 = parseCandlesCsv(readFileSync(join(process.cwd(), 'server', 'market-data', 'BTCUSDT-1m-2023-03-01_2023-03-21.csv'), 'utf8'));
@@ -14,14 +15,7 @@ const BTC_MARCH_2023 = parseCandlesCsv(readFileSync(join(process.cwd(), 'server'
 /** The ladder the issue names: six levels, drops 2/4/7/11/16/22 %, multiples x1.5, take profit 1.5 %, no callbacks. */
 const sixLevels = {
   name: 'Six levels',
-  levels: [
-    { dropPercent: '2', multiple: '1' },
-    { dropPercent: '4', multiple: '1.5' },
-    { dropPercent: '7', multiple: '2.25' },
-    { dropPercent: '11', multiple: '3.375' },
-    { dropPercent: '16', multiple: '5.0625' },
-    { dropPercent: '22', multiple: '7.59375' },
-  ],
+  levels: SIX_LEVELS,
   takeProfitPercent: '1.5',
   takeProfitCallbackPercent: '0',
   replenishCallbackPercent: '0',

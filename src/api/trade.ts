@@ -119,6 +119,14 @@ export type TradeAction = 'start' | 'stop' | 'replenish';
 export const CANDLE_TIMEFRAMES = ['1m', '15m', '1h', '1d'] as const;
 export type CandleTimeframe = (typeof CANDLE_TIMEFRAMES)[number];
 
+/** The length of one candle of each timeframe, in milliseconds. */
+export const TIMEFRAME_MS: Record<CandleTimeframe, number> = {
+  '1m': 60_000,
+  '15m': 15 * 60_000,
+  '1h': 60 * 60_000,
+  '1d': 24 * 60 * 60_000,
+};
+
 export interface OhlcvCandle {
   /** Open time, epoch milliseconds (UTC). */
   time: number;

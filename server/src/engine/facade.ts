@@ -18,7 +18,7 @@ import { sql } from 'kysely';
 import type { PaperTicker, SimulatedMarket } from './paper/market';
 import type { CycleState } from './decide';
 import { PAPER_EXCHANGE, SIMULATOR, type PaperPrices } from '../../../src/api/exchange';
-import type { CandleTimeframe } from '../../../src/api/trade';
+import { TIMEFRAME_MS, type CandleTimeframe } from '../../../src/api/trade';
 import type { Candle } from './candles';
 import { ExchangeClientError, type ExchangeClient, type MarketInfo, type Ticker } from './exchangeClient';
 import type { LiveMarket } from './paper/liveMarket';
@@ -47,7 +47,6 @@ export interface EngineFacadeOptions extends ExchangeClientsOptions {
 }
 
 /** Candle sizes in milliseconds. */
-const TIMEFRAME_MS: Record<CandleTimeframe, number> = { '1m': 60_000, '15m': 900_000, '1h': 3_600_000, '1d': 86_400_000 };
 
 /** How long adding a paper account waits for its exchange's first prices. */
 const WARM_WAIT_MS = 2_000;

@@ -9,21 +9,13 @@
 import Big from 'big.js';
 import type { CandlestickData, CreatePriceLineOptions, LineStyle, SeriesMarker, UTCTimestamp } from 'lightweight-charts';
 import { ladder, type StrategySettings } from '../../api/strategy';
-import type { CandleTimeframe, OhlcvCandle, TradeOrder, TradeTaskDetail } from '../../api/trade';
+import { TIMEFRAME_MS, type CandleTimeframe, type OhlcvCandle, type TradeOrder, type TradeTaskDetail } from '../../api/trade';
 import type { DecimalString } from '../../api/types';
 
 /** Candles asked for at a time (the server's default). */
 export const CANDLE_LIMIT = 200;
 /** The newest candles asked again on each refresh: the forming one and the one just closed. */
 export const CANDLE_TAIL = 2;
-
-/** The length of one candle of each timeframe, in milliseconds. */
-export const TIMEFRAME_MS: Record<CandleTimeframe, number> = {
-  '1m': 60_000,
-  '15m': 15 * 60_000,
-  '1h': 60 * 60_000,
-  '1d': 24 * 60 * 60_000,
-};
 
 /** Epoch milliseconds as the chart's UTC seconds. */
 export const utcSeconds = (ms: number) => Math.floor(ms / 1000) as UTCTimestamp;
