@@ -16,16 +16,10 @@
  */
 import Big from 'big.js';
 import type { DecimalString } from '../../../src/api/types';
+import type { OhlcvCandle } from '../../../src/api/trade';
 
-export interface Candle {
-  /** Open time, epoch milliseconds. */
-  time: number;
-  open: DecimalString;
-  high: DecimalString;
-  low: DecimalString;
-  close: DecimalString;
-  volume: DecimalString;
-}
+/** A candle as the contract answers it (open time in epoch milliseconds, decimals as strings). */
+export type Candle = OhlcvCandle;
 
 export class CandleFormatError extends Error {
   /** 1-based line of the file. */

@@ -236,16 +236,8 @@ export interface SimulatedMarket {
   candle(symbol: string): MinuteCandle;
 }
 
-export interface MinuteCandle {
-  /** Open time, epoch ms. */
-  time: number;
-  open: DecimalString;
-  high: DecimalString;
-  low: DecimalString;
-  close: DecimalString;
-  /** Base volume (simulated; shown, never money). */
-  volume: DecimalString;
-}
+/** One simulated minute (its base volume is simulated: shown, never money). */
+export type MinuteCandle = Candle;
 
 /** One minute of history, prices in whole ticks. */
 interface Bucket {
