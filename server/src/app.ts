@@ -46,7 +46,7 @@ export interface BuildOptions {
   now?: () => number;
   /** Builds the ccxt instances that check API keys (tests replay recorded exchange answers). */
   exchangeFactory?: ExchangeFactory;
-  /** Live websocket prices of real exchanges; default: ccxt's streams, none when `exchangeFactory` is given. */
+  /** Live websocket prices of real exchanges; default: ccxt's streams, none when an exchange factory is given. */
   tickerFeed?: TickerFeed | null;
   /** The paper market (tests inject faults into it); default: the random walk, or the replay PAPER_REPLAY asks for. */
   market?: SimulatedMarket;
@@ -132,7 +132,11 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
     }),
   );
   // Real exchanges' public markets that paper accounts trade on, shared by the engine and the API.
-  const priceSources = createPriceSources({ log: app.log, createExchange: options.publicExchangeFactory });
+  // Their websocket ticker streams, shared with the engine's real-exchange tasks; recorded exchanges
+  // (tests) answer REST only: no streams for them.
+  const tickerFeed =
+    options.tickerFeed !== undefined ? options.tickerFeed : options.exchangeFactory || options.publicExchangeFactory ? null : createTickerFeed({ log: app.log });
+  const priceSources = createPriceSources({ log: app.log, createExchange: options.publicExchangeFactory, stream: tickerFeed });
   // Edited or removed keys: the engine drops the account's client (created below) and builds it again from the stored keys.
   await app.register(
     exchangeRoutes({
@@ -169,8 +173,7 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
           priceSources,
           exchangeMasterKey: config.exchangeMasterKey,
           ...(options.exchangeFactory ? { createExchange: options.exchangeFactory } : {}),
-          // Recorded exchanges (tests) answer REST only: no websocket streams for them.
-          tickerFeed: options.tickerFeed !== undefined ? options.tickerFeed : options.exchangeFactory ? null : createTickerFeed({ log: app.log }),
+          tickerFeed,
         });
   const facade = createEngineFacade({
     db,
@@ -217,6 +220,7 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
     await drained(10_000);
     await engine?.stop();
     priceSources.stop();
+    await tickerFeed?.close();
     mailer.close();
     if (ownDb) await db.destroy();
   });
