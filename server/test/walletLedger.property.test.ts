@@ -272,6 +272,8 @@ describe.each(BACKENDS)('wallet ledger invariants (%s)', (backend) => {
         }),
         { numRuns },
       );
+      // The sequences did reach withdrawals to another user's deposit address (the internal path), not only outside ones.
+      expect(await db.selectFrom('withdrawals').select('id').where('internal_user_id', 'is not', null).execute()).not.toEqual([]);
     },
     300_000,
   );
