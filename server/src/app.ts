@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import cors from '@fastify/cors';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { ServerConfig } from './config';
 import { migrate, openDatabase, type Db } from './db/database';
 import { createRunner, type Runner } from './engine/runner';
@@ -37,6 +37,7 @@ import { widgetAuthentication } from './widget/service';
 import { createWidgetTokens } from './widget/tokens';
 import { createThrottle } from './user/throttle';
 import { setCacheHeaders } from './http/staticCache';
+import { allowCrossOriginEmbedding, registerSecurityHeaders } from './http/securityHeaders';
 
 export interface BuildOptions {
   /** An opened, migrated database (tests); otherwise one is opened from the configuration. */
@@ -97,6 +98,8 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
   const drained = registerDrain(app);
   registerEnvelope(app);
   registerValidation(app);
+  // CSP, no framing, nosniff, Referrer-Policy, HSTS behind TLS: every answer, pages and API alike.
+  await registerSecurityHeaders(app, { trustProxy: config.trustProxy });
   await app.register(swagger, {
     openapi: {
       info: { title: 'Quant Trader API', version: '1' },
@@ -208,12 +211,17 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
     await app.register(fastifyStatic, { root: config.dashboardDir, prefix: '/', index: ['index.html'], wildcard: false, ...staticOptions });
   }
   // The embeddable widgets bundle at /widgets/ and the partner example page at /examples/, when present.
-  for (const [root, prefix] of [
-    [config.widgetsDir ?? join(process.cwd(), 'dist-widgets'), '/widgets/'],
-    [join(process.cwd(), 'examples'), '/examples/'],
-  ] as const) {
-    if (existsSync(root)) await app.register(fastifyStatic, { root, prefix, decorateReply: false, ...staticOptions });
+  // Partner pages load the widgets script from their own origin: it may be embedded cross-origin.
+  const widgetsDir = config.widgetsDir ?? join(process.cwd(), 'dist-widgets');
+  if (existsSync(widgetsDir)) {
+    const setHeaders = (reply: FastifyReply, path: string) => {
+      setCacheHeaders(reply, path);
+      allowCrossOriginEmbedding(reply);
+    };
+    await app.register(fastifyStatic, { root: widgetsDir, prefix: '/widgets/', decorateReply: false, ...staticOptions, setHeaders });
   }
+  const examplesDir = join(process.cwd(), 'examples');
+  if (existsSync(examplesDir)) await app.register(fastifyStatic, { root: examplesDir, prefix: '/examples/', decorateReply: false, ...staticOptions });
 
   app.addHook('onReady', async () => engine?.start());
   app.addHook('onClose', async () => {

@@ -22,7 +22,7 @@ import {
 } from './schemas';
 import * as wallet from './service';
 
-/** Wrong withdrawal passwords: 5 in 15 minutes per user, then 10009 until the window passes. */
+/** Wrong passwords on money-moving calls: 5 in 15 minutes per user (all such calls together), then 10009 until the window passes. */
 const PASSWORD_LIMITS: Limit[] = [{ max: 5, windowSeconds: 900 }];
 
 export interface WalletRouteDeps {
@@ -36,6 +36,17 @@ export const walletRoutes = (deps: WalletRouteDeps) => async (app: FastifyInstan
   const { db } = deps;
   const throttle = createThrottle(db);
   app.addHook('onRequest', app.authenticate);
+
+  /** Money leaving the wallet (a withdrawal, USDT or points to another user) is confirmed by the login password (11002). */
+  const confirmPassword = async (userId: string, password: string) => {
+    const throttleKey = `wallet:password:${userId}`;
+    await throttle.check(throttleKey, PASSWORD_LIMITS);
+    const row = await db.selectFrom('users').select('password_hash').where('id', '=', userId).executeTakeFirst();
+    if (!row || !(await verifyPassword(password, row.password_hash))) {
+      await throttle.hit(throttleKey);
+      fail(ErrorCode.PASSWORD_ERROR, 'wrong password', { field: 'password' });
+    }
+  };
 
   app.get('/api/wallet/balances', { schema: balancesSchema }, async (request) => ok(await wallet.balances(db, request.user!.id)));
 
@@ -60,18 +71,13 @@ export const walletRoutes = (deps: WalletRouteDeps) => async (app: FastifyInstan
   app.post('/api/wallet/withdraw', { schema: withdrawSchema }, async (request) => {
     const { password, ...payload } = request.body as WithdrawPayload;
     const userId = request.user!.id;
-    const throttleKey = `withdraw:password:${userId}`;
-    await throttle.check(throttleKey, PASSWORD_LIMITS);
-    const row = await db.selectFrom('users').select('password_hash').where('id', '=', userId).executeTakeFirst();
-    if (!row || !(await verifyPassword(password, row.password_hash))) {
-      await throttle.hit(throttleKey);
-      fail(ErrorCode.PASSWORD_ERROR, 'wrong password', { field: 'password' });
-    }
+    await confirmPassword(userId, password);
     return ok(await wallet.withdraw(deps, userId, { amount: payload.amount, address: payload.address, idempotencyKey: payload.idempotencyKey }));
   });
 
   app.post('/api/wallet/transfer', { schema: transferSchema }, async (request) => {
-    const { to, amount, idempotencyKey } = request.body as TransferPayload;
+    const { to, amount, password, idempotencyKey } = request.body as TransferPayload;
+    await confirmPassword(request.user!.id, password);
     return ok(await wallet.transfer(deps, request.user!.id, { to, amount, idempotencyKey }));
   });
 
@@ -81,7 +87,8 @@ export const walletRoutes = (deps: WalletRouteDeps) => async (app: FastifyInstan
   });
 
   app.post('/api/wallet/points-transfer', { schema: pointsTransferSchema }, async (request) => {
-    const { to, amount, idempotencyKey } = request.body as PointsTransferPayload;
+    const { to, amount, password, idempotencyKey } = request.body as PointsTransferPayload;
+    await confirmPassword(request.user!.id, password);
     return ok(await wallet.pointsTransfer(deps, request.user!.id, { to, amount, idempotencyKey }));
   });
 

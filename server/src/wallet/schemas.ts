@@ -91,6 +91,7 @@ export const withdrawalSchema = {
     reason: nullableText,
     createdAt: { type: 'string' },
     decidedAt: nullableText,
+    internal: { type: 'boolean' },
   },
 } as const;
 
@@ -170,18 +171,22 @@ export const listSchema = (summary: string, item: object) => ({
   response: { 200: page(item) },
 });
 
+/** The login password that confirms money leaving the wallet. */
+export const passwordSchema = { type: 'string', minLength: 1, maxLength: 128 } as const;
+
 export const withdrawSchema = {
-  summary: 'Withdraw USDT: holds amount + fee until an operator decides (signed: amount, address, idempotencyKey)',
+  summary:
+    "Withdraw USDT: holds amount + fee until an operator decides; to another user's deposit address it is paid to them at once, without fee; never to one's own (signed: amount, address, idempotencyKey)",
   body: signed(
-    { amount: amountSchema, address: { type: 'string', minLength: 1, maxLength: 100 }, password: { type: 'string', minLength: 1, maxLength: 128 }, idempotencyKey: idempotencyKeySchema },
+    { amount: amountSchema, address: { type: 'string', minLength: 1, maxLength: 100 }, password: passwordSchema, idempotencyKey: idempotencyKeySchema },
     ['amount', 'address', 'password', 'idempotencyKey'],
   ),
   response: { 200: envelope(withdrawalSchema) },
 };
 
 export const transferSchema = {
-  summary: 'Send USDT to another user by email or id (signed: to, amount, idempotencyKey)',
-  body: signed({ to: userRefSchema, amount: amountSchema, idempotencyKey: idempotencyKeySchema }, ['to', 'amount', 'idempotencyKey']),
+  summary: 'Send USDT to another user by email or id, confirmed by the login password (signed: to, amount, idempotencyKey)',
+  body: signed({ to: userRefSchema, amount: amountSchema, password: passwordSchema, idempotencyKey: idempotencyKeySchema }, ['to', 'amount', 'password', 'idempotencyKey']),
   response: { 200: envelope(ledgerRecordSchema) },
 };
 
@@ -195,8 +200,8 @@ export const swapSchema = {
 };
 
 export const pointsTransferSchema = {
-  summary: 'Send points to a down-line user (signed: to, amount, idempotencyKey)',
-  body: signed({ to: userRefSchema, amount: amountSchema, idempotencyKey: idempotencyKeySchema }, ['to', 'amount', 'idempotencyKey']),
+  summary: 'Send points to a down-line user, confirmed by the login password (signed: to, amount, idempotencyKey)',
+  body: signed({ to: userRefSchema, amount: amountSchema, password: passwordSchema, idempotencyKey: idempotencyKeySchema }, ['to', 'amount', 'password', 'idempotencyKey']),
   response: { 200: envelope(ledgerRecordSchema) },
 };
 

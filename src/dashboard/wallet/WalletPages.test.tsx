@@ -279,7 +279,37 @@ describe('withdraw', () => {
     expect(third.idempotencyKey).toMatch(KEY);
     expect(third.idempotencyKey).not.toBe(first!.idempotencyKey);
   }, 60_000);
+
+  it("explains a refusal to one's own deposit address, and says when the address was another user's (paid at once, no fee)", async () => {
+    const internal: Withdrawal = { ...withdrawal, id: 'w-2', status: 'approved', fee: '0', reason: null, internal: true };
+    const app = await renderApp(
+      '/profile/wallet/withdraw',
+      wallet({
+        'POST /api/wallet/withdraw': answers(fail(10008, 'this is your own deposit address', { field: 'address', reason: 'own_address' }), ok(internal)),
+        'GET /api/wallet/withdrawals': () => page([internal]),
+      }),
+    );
+    // The list says it went to another user, at once and without fee.
+    expect(await screen.findByText(/站内转给其他用户，即时到账，无手续费/)).toBeInTheDocument();
+    await screen.findByText('可用 1,234.50 USDT');
+    await fillAndReview(OUT, '50');
+    const dialog = within(await screen.findByRole('dialog'));
+    await userEvent.type(dialog.getByLabelText(/^登录密码/), 'Right-Password-1');
+    await userEvent.click(dialog.getByRole('button', { name: '确认提现' }));
+    expect(await dialog.findByText('这是你自己的充值地址，请提现到钱包以外的地址。')).toBeInTheDocument();
+    await userEvent.type(dialog.getByLabelText(/^登录密码/), 'Right-Password-1');
+    await userEvent.click(dialog.getByRole('button', { name: '确认提现' }));
+    expect(await screen.findByText('该地址属于本平台的其他用户：已即时入账给对方，不收手续费。')).toBeInTheDocument();
+    expect(bodies(app, '/api/wallet/withdraw')).toHaveLength(2);
+  }, 60_000);
 });
+
+/** The open confirmation of a transfer: types the login password and confirms. */
+const confirmWithPassword = async (password = 'Right-Password-1') => {
+  const dialog = within(await screen.findByRole('dialog'));
+  await userEvent.type(dialog.getByLabelText(/^登录密码/), password);
+  await userEvent.click(dialog.getByRole('button', { name: '确认转账' }));
+};
 
 describe('transfer', () => {
   const send = async (to: string, amount: string) => {
@@ -290,7 +320,7 @@ describe('transfer', () => {
     await userEvent.clear(amountInput());
     await userEvent.type(amountInput(), amount);
     await userEvent.click(screen.getByRole('button', { name: '转账' }));
-    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '确认' }));
+    await confirmWithPassword();
   };
 
   it('keeps the key when the same transfer is retried after a failure, and makes a new one when the form changes or after success', async () => {
@@ -307,9 +337,10 @@ describe('transfer', () => {
     await send('friend@example.com', '12.5');
     expect(await screen.findByRole('alert')).toHaveTextContent('服务器返回错误（HTTP 502）。');
     // The same transfer again: the lost answer may have gone through, so the same key.
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     await userEvent.click(screen.getByRole('button', { name: '转账' }));
     expect(within(await screen.findByRole('dialog')).getByText('确定向 friend@example.com 转账 12.50 USDT 吗？转账后无法撤回。')).toBeInTheDocument();
-    await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: '确认' }));
+    await confirmWithPassword();
     expect(await screen.findByText('余额不足')).toBeInTheDocument();
     // Another amount is another transfer.
     await send('friend@example.com', '10');
@@ -322,12 +353,47 @@ describe('transfer', () => {
     await waitFor(() => expect(bodies(app, '/api/wallet/transfer')).toHaveLength(5));
 
     const keys = bodies(app, '/api/wallet/transfer').map((b) => b.idempotencyKey as string);
-    expect(bodies(app, '/api/wallet/transfer')[0]).toMatchObject({ to: 'friend@example.com', amount: '12.5' });
+    expect(bodies(app, '/api/wallet/transfer')[0]).toMatchObject({ to: 'friend@example.com', amount: '12.5', password: 'Right-Password-1' });
     keys.forEach((key) => expect(key).toMatch(KEY));
     expect(keys[1]).toBe(keys[0]);
     expect(keys[2]).not.toBe(keys[0]);
     expect(keys[3]).toBe(keys[2]);
     expect(keys[4]).not.toBe(keys[3]);
+  }, 60_000);
+
+  it('confirms by the login password: none is not sent, a wrong one (11002) stays in the dialog with the same key; the demo account is told why it cannot send', async () => {
+    const app = await renderApp(
+      '/profile/wallet/transfer',
+      wallet({
+        'POST /api/wallet/transfer': answers(
+          fail(11002, 'wrong password', { field: 'password' }),
+          fail(11005, 'the demo account cannot move money out', { reason: 'demo_account' }),
+        ),
+      }),
+    );
+    await screen.findByText(/可用 1,234.50 USDT/);
+    await userEvent.type(screen.getByRole('textbox', { name: /^收款人/ }), 'friend@example.com');
+    await userEvent.type(amountInput(), '12.5');
+    await userEvent.click(screen.getByRole('button', { name: '转账' }));
+    const dialog = within(await screen.findByRole('dialog'));
+    expect(dialog.getByText('确定向 friend@example.com 转账 12.50 USDT 吗？转账后无法撤回。')).toBeInTheDocument();
+    await userEvent.click(dialog.getByRole('button', { name: '确认转账' }));
+    expect(await dialog.findByText('必填')).toBeInTheDocument();
+    expect(bodies(app, '/api/wallet/transfer')).toHaveLength(0);
+
+    await userEvent.type(dialog.getByLabelText(/^登录密码/), 'wrong-one');
+    await userEvent.click(dialog.getByRole('button', { name: '确认转账' }));
+    expect(await dialog.findByText('密码错误')).toBeInTheDocument();
+    expect(dialog.getByLabelText(/^登录密码/)).toHaveValue('');
+
+    await confirmWithPassword('Right-Password-1');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const refusal = await screen.findByRole('alert');
+    expect(refusal).toHaveTextContent('演示账户不能把资金转出钱包。请注册自己的账户后再提现或转账。');
+    expect(refusal).not.toHaveTextContent(/demo/i);
+    const [first, second] = bodies(app, '/api/wallet/transfer');
+    expect(first).toMatchObject({ to: 'friend@example.com', amount: '12.5', password: 'wrong-one', idempotencyKey: expect.stringMatching(KEY) });
+    expect(second).toMatchObject({ password: 'Right-Password-1', idempotencyKey: first!.idempotencyKey });
   }, 60_000);
 
   it('disables the button while the transfer is in flight, and refreshes the balances after it', async () => {
@@ -337,7 +403,7 @@ describe('transfer', () => {
     await send('u-2', '3');
     // The confirmation stays, its buttons blocked, until the answer arrives.
     const dialog = within(screen.getByRole('dialog'));
-    await waitFor(() => expect(dialog.getByRole('button', { name: '确认' })).toBeDisabled());
+    await waitFor(() => expect(dialog.getByRole('button', { name: '确认转账' })).toBeDisabled());
     expect(dialog.getByRole('button', { name: '取消' })).toBeDisabled();
     expect(await screen.findByText('转账成功')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -367,19 +433,19 @@ describe('points transfer', () => {
     await userEvent.type(recipient, 'stranger@example.com');
     await userEvent.type(amountInput(), '5');
     await userEvent.click(await screen.findByRole('button', { name: '转账' }, { timeout: 5_000 }));
-    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '确认' }));
+    await confirmWithPassword();
     expect(await screen.findByText('积分只能转给下级')).toBeInTheDocument();
 
     await userEvent.clear(recipient);
     await userEvent.type(recipient, 'demo@example.com');
     await userEvent.click(await screen.findByRole('button', { name: '转账' }, { timeout: 5_000 }));
-    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '确认' }));
+    await confirmWithPassword();
     expect(await screen.findByText('不能转给自己')).toBeInTheDocument();
 
     await userEvent.click(await screen.findByRole('button', { name: 'Alice · a***@example.com' }));
     expect(recipient).toHaveValue('u-7');
     await userEvent.click(await screen.findByRole('button', { name: '转账' }, { timeout: 5_000 }));
-    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '确认' }));
+    await confirmWithPassword();
     expect(await screen.findByText('积分已转出')).toBeInTheDocument();
     const sentBodies = bodies(app, '/api/wallet/points-transfer');
     expect(sentBodies.map((b) => [b.to, b.amount])).toEqual([

@@ -37,7 +37,10 @@ export const WithdrawPage = () => {
   const [errors, setErrors] = useState<{ address?: string; amount?: string; password?: string }>({});
   /** The checked request waiting for the password. */
   const [confirming, setConfirming] = useState<{ amount: string; address: string } | null>(null);
-  const action = useWalletAction((payload: WithdrawPayload) => dataProvider.walletWithdraw(payload), { successKey: 'wallet.withdraw.done' });
+  // To another user's deposit address the amount is theirs at once, without fee: the toast says so.
+  const action = useWalletAction((payload: WithdrawPayload) => dataProvider.walletWithdraw(payload), {
+    successKey: (answer) => (answer.internal ? 'wallet.withdraw.doneInternal' : 'wallet.withdraw.done'),
+  });
 
   const usdt = balanceOf(balances.data?.balances, 'USDT');
   const fee = config.data?.withdrawFee;

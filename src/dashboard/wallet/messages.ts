@@ -16,6 +16,11 @@ const enUS = {
     all: 'All',
     availableHint: 'Available {{amount}} {{unit}}',
     reason: 'Reason: {{reason}}',
+    refusal: {
+      demo_account: 'The demo account cannot send money out of its wallet. Sign up for your own account to withdraw or transfer.',
+      own_address: 'This is your own deposit address: withdraw to an address outside your wallet.',
+    },
+    reasonValue: { demo_account: 'Demo account starting funds' },
     movement: { deposit: 'Deposit', withdrawal: 'Withdrawal' },
     status: { pending: 'Pending', confirmed: 'Credited', approved: 'Sent', rejected: 'Rejected' },
     validation: {
@@ -64,6 +69,8 @@ const enUS = {
       done: 'Withdrawal submitted: it waits for approval.',
       listTitle: 'My withdrawals',
       empty: 'No withdrawal yet.',
+      doneInternal: 'The address belongs to another user: the amount was credited to them at once, without fee.',
+      internal: 'To another user, at once, no fee',
     },
     send: {
       form: { USDT: 'Transfer USDT', CARD: 'Transfer cards', POINTS: 'Transfer points', FUEL: 'Transfer fuel' },
@@ -71,6 +78,9 @@ const enUS = {
       submit: 'Transfer',
       confirmTitle: 'Confirm the transfer',
       confirmText: 'Send {{amount}} to {{to}}? A transfer cannot be undone.',
+      password: 'Login password',
+      passwordHelp: 'Your login password confirms the transfer.',
+      confirm: 'Confirm transfer',
     },
     transfer: {
       intro: 'Send USDT to another user at once and free of charge.',
@@ -182,6 +192,11 @@ const zhCN: Messages = {
     all: '全部',
     availableHint: '可用 {{amount}} {{unit}}',
     reason: '原因：{{reason}}',
+    refusal: {
+      demo_account: '演示账户不能把资金转出钱包。请注册自己的账户后再提现或转账。',
+      own_address: '这是你自己的充值地址，请提现到钱包以外的地址。',
+    },
+    reasonValue: { demo_account: '演示账户初始资金' },
     movement: { deposit: '充值', withdrawal: '提现' },
     status: { pending: '待确认', confirmed: '已到账', approved: '已出款', rejected: '已拒绝' },
     validation: {
@@ -230,6 +245,8 @@ const zhCN: Messages = {
       done: '提现已提交，等待审核。',
       listTitle: '我的提现',
       empty: '暂无提现记录。',
+      doneInternal: '该地址属于本平台的其他用户：已即时入账给对方，不收手续费。',
+      internal: '站内转给其他用户，即时到账，无手续费',
     },
     send: {
       form: { USDT: '转账 USDT', CARD: '转让激活卡', POINTS: '转账积分', FUEL: '转账燃料' },
@@ -237,6 +254,9 @@ const zhCN: Messages = {
       submit: '转账',
       confirmTitle: '确认转账',
       confirmText: '确定向 {{to}} 转账 {{amount}} 吗？转账后无法撤回。',
+      password: '登录密码',
+      passwordHelp: '请输入登录密码确认本次转账。',
+      confirm: '确认转账',
     },
     transfer: {
       intro: '向其他用户转账 USDT，即时到账，免手续费。',
@@ -346,6 +366,11 @@ const zhTW: Messages = {
     all: '全部',
     availableHint: '可用 {{amount}} {{unit}}',
     reason: '原因：{{reason}}',
+    refusal: {
+      demo_account: '示範帳戶不能把資金轉出錢包。請註冊自己的帳戶後再提領或轉帳。',
+      own_address: '這是你自己的儲值地址，請提領到錢包以外的地址。',
+    },
+    reasonValue: { demo_account: '示範帳戶初始資金' },
     movement: { deposit: '儲值', withdrawal: '提領' },
     status: { pending: '待確認', confirmed: '已入帳', approved: '已出款', rejected: '已拒絕' },
     validation: {
@@ -394,6 +419,8 @@ const zhTW: Messages = {
       done: '提領已提交，等待審核。',
       listTitle: '我的提領',
       empty: '尚無提領紀錄。',
+      doneInternal: '該地址屬於本平台的其他使用者：已即時入帳給對方，不收手續費。',
+      internal: '站內轉給其他使用者，即時到帳，無手續費',
     },
     send: {
       form: { USDT: '轉帳 USDT', CARD: '轉讓啟用卡', POINTS: '轉帳點數', FUEL: '轉帳燃料' },
@@ -401,6 +428,9 @@ const zhTW: Messages = {
       submit: '轉帳',
       confirmTitle: '確認轉帳',
       confirmText: '確定向 {{to}} 轉帳 {{amount}} 嗎？轉帳後無法撤回。',
+      password: '登入密碼',
+      passwordHelp: '請輸入登入密碼確認本次轉帳。',
+      confirm: '確認轉帳',
     },
     transfer: {
       intro: '向其他使用者轉帳 USDT，即時入帳，免手續費。',

@@ -1,6 +1,6 @@
 import Big from 'big.js';
 import type { TranslateFunction as Translate } from 'react-admin';
-import type { Asset, DepositStatus, LedgerKind, SwapRate, WithdrawalStatus } from '../../api/wallet';
+import type { Asset, DepositStatus, LedgerKind, SwapRate, WalletRefusalReason, WithdrawalStatus } from '../../api/wallet';
 import { isApiError } from '../../dataProvider/ApiError';
 
 /** Most decimal places an amount of each asset may have when typed (activation cards are whole). */
@@ -107,15 +107,28 @@ export const STATUS_COLOR: Record<DepositStatus | WithdrawalStatus, 'warning' | 
   rejected: 'error',
 };
 
-/** The display text of a failed call, in the current language. */
+/** Refusals whose `data.reason` has its own explanation under `wallet.refusal.*` (it says what to do). */
+const EXPLAINED_REASONS = { demo_account: true, own_address: true } as const satisfies Record<WalletRefusalReason, true>;
+
+/** The display text of a failed call, in the current language: the reason's explanation when the server gives one we know. */
 export const errorMessage = (error: unknown, translate: Translate) => {
-  if (isApiError(error)) return error.localizedMessage();
+  if (isApiError(error)) {
+    const reason = typeof error.data === 'object' && error.data !== null ? (error.data as { reason?: unknown }).reason : undefined;
+    if (typeof reason === 'string' && Object.hasOwn(EXPLAINED_REASONS, reason)) return translate(`wallet.refusal.${reason}`);
+    return error.localizedMessage();
+  }
   return error instanceof Error && error.message ? error.message : translate('error.fallback');
+};
+
+/** A system reason of a ledger record ('demo_account', or 'demo account' as older records say) in words; any other as written. */
+const reasonText = (value: string, translate: Translate) => {
+  const code = value.trim().replace(/\s+/g, '_');
+  return /^[a-z_]+$/.test(code) ? translate(`wallet.reasonValue.${code}`, { _: value }) : value;
 };
 
 /** One `detail` entry of a ledger record as "label: value" (unknown keys keep their own name). */
 export const detailText = (detail: Record<string, string>, translate: Translate) =>
   Object.entries(detail)
     .filter(([, value]) => value !== '' && value !== null && value !== undefined)
-    .map(([key, value]) => `${translate(`wallet.detail.${key}`, { _: key })}: ${value}`)
+    .map(([key, value]) => `${translate(`wallet.detail.${key}`, { _: key })}: ${key === 'reason' ? reasonText(value, translate) : value}`)
     .join(' · ');
