@@ -227,7 +227,7 @@ describe('task detail returns', () => {
     const share = await screen.findByRole('button', { name: '分享海报' }, { timeout: 5000 });
     await waitFor(() => expect(share).toBeEnabled());
     await userEvent.click(share);
-    const dialog = await screen.findByRole('dialog', { name: '收益海报' });
+    const dialog = await screen.findByRole('dialog', { name: '收益海报' }, { timeout: 5000 });
     expect(within(dialog).getByRole('img', { name: '收益海报' })).toHaveAttribute('src', 'blob:poster');
     expect(within(dialog).getByRole('link', { name: '保存图片' })).toHaveAttribute('download', '收益-BTC-USDT.png');
     expect(app.server.requests.some((r) => r.path === '/api/invite/info')).toBe(true);
@@ -312,7 +312,7 @@ describe('month poster', () => {
     const share = await screen.findByRole('button', { name: '分享海报' }, { timeout: 5000 });
     await waitFor(() => expect(share).toBeEnabled());
     await userEvent.click(share);
-    expect(await screen.findByRole('link', { name: '保存图片' })).toHaveAttribute('download', '近30天收益.png');
+    expect(await screen.findByRole('link', { name: '保存图片' }, { timeout: 5000 })).toHaveAttribute('download', '近30天收益.png');
     const input = drawPoster.mock.calls[0]![0];
     expect(input.texts).toMatchObject({ title: '我的近 30 天收益', main: '+88.00 USDT', inviteCode: 'ABC123' });
     expect(input.points.at(-1)).toEqual({ time: '2026-03-05T12:00:00.000Z', profit: '11.75' });
@@ -329,7 +329,7 @@ describe('month poster', () => {
     await waitFor(() => expect(share).toBeEnabled());
     await screen.findByText('D***');
     await userEvent.click(share);
-    await screen.findByRole('dialog', { name: '收益海报' });
+    await screen.findByRole('dialog', { name: '收益海报' }, { timeout: 5000 });
     expect(drawPoster.mock.calls[0]![0].texts.title).toBe('我的收益排名：第 1 名');
   });
 });
