@@ -29,7 +29,7 @@ const enUS = {
       cycle: 'Cycle',
       start: 'Start',
       end: 'End',
-      levels: 'Levels',
+      levels: 'Safety orders',
       funds: 'Funds used',
       profit: 'Profit',
       roi: 'ROI',

@@ -46,6 +46,7 @@ export const PosterButton = ({ content, disabled }: { content: () => PosterConte
           ...texts,
           brand: translate('app.name'),
           tagline: translate('app.tagline'),
+          curve: translate('returns.curve'),
           inviteLabel: translate('poster.inviteCode'),
           inviteCode: invite.inviteCode,
           scan: translate('poster.scan'),

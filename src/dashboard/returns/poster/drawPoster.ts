@@ -18,6 +18,8 @@ export interface PosterTexts {
   second: string;
   /** Small lines under the figures (run time, cycles...). */
   lines: string[];
+  /** The curve's caption. */
+  curve: string;
   inviteLabel: string;
   inviteCode: string;
   scan: string;
@@ -26,7 +28,7 @@ export interface PosterTexts {
 
 export interface PosterInput {
   texts: PosterTexts;
-  /** The sign of the figures: the colour of the main figure and the curve. */
+  /** The sign of the main figure: its colour (the curve takes the sign of its own last point). */
   positive: boolean;
   points: readonly ReturnsPoint[];
   /** The task's start: the curve begins at zero there. */
@@ -60,9 +62,10 @@ const roundRect = (ctx: CanvasRenderingContext2D, x: number, y: number, w: numbe
 };
 
 /** The curve in a box: a line with a soft fill down to the zero line. */
-const drawCurve = (ctx: CanvasRenderingContext2D, input: PosterInput, box: { x: number; y: number; w: number; h: number }, color: string) => {
+const drawCurve = (ctx: CanvasRenderingContext2D, input: PosterInput, box: { x: number; y: number; w: number; h: number }) => {
   const bars = curveBars(input.points, input.origin);
   if (bars.length === 0) return;
+  const color = bars[bars.length - 1]!.value >= 0 ? UP : DOWN;
   const values = bars.map((b) => b.value);
   const min = Math.min(0, ...values);
   const max = Math.max(0, ...values);
@@ -147,7 +150,12 @@ export const drawPoster = async (input: PosterInput): Promise<HTMLCanvasElement>
   ctx.font = `400 26px ${FONT}`;
   texts.lines.slice(0, 2).forEach((line, i) => ctx.fillText(fit(ctx, line, inner), pad, 572 + i * 38));
 
-  drawCurve(ctx, input, { x: pad, y: 670, w: inner, h: 300 }, color);
+  if (input.points.length > 0) {
+    ctx.fillStyle = 'rgba(255,255,255,0.65)';
+    ctx.font = `400 24px ${FONT}`;
+    ctx.fillText(fit(ctx, texts.curve, inner), pad, 680);
+  }
+  drawCurve(ctx, input, { x: pad, y: 700, w: inner, h: 280 });
 
   // The invite card: the QR code on the left, the code and the call on the right.
   const cardY = 1030;
