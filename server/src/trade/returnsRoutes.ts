@@ -131,18 +131,25 @@ export const returnsRoutes = (deps: { db: Db; engine: EngineFacade; trade: Retur
       return await withTimeout(
         (async () => {
           const client = await engine.accountClient(row);
-          const balance = await client.fetchBalance();
+          const [balance, markets] = await Promise.all([client.fetchBalance(), client.loadMarkets()]);
+          const tradable = new Set(markets.map((m) => m.symbol));
           let value = new Big(0);
+          const held: [string, string][] = [];
           for (const [asset, amount] of Object.entries(balance.total)) {
             if (new Big(amount).lte(0)) continue;
-            if (asset === QUOTE) {
-              value = value.plus(amount);
-              continue;
+            if (asset === QUOTE) value = value.plus(amount);
+            // A coin without a USDT market has no USDT price here: it is not counted.
+            else if (tradable.has(`${asset}/${QUOTE}`)) held.push([`${asset}/${QUOTE}`, amount]);
+          }
+          if (held.length > 0) {
+            // One request for every price where the exchange allows it.
+            const tickers = new Map((await client.fetchTickers(held.map(([symbol]) => symbol))).map((t) => [t.symbol, t]));
+            for (const [symbol, amount] of held) {
+              const ticker = tickers.get(symbol) ?? (await client.fetchTicker(symbol));
+              const price = ticker.last ?? ticker.bid ?? ticker.ask;
+              if (price === null) throw new Error(`no price for ${symbol}`);
+              value = value.plus(new Big(amount).times(price));
             }
-            const ticker = await client.fetchTicker(`${asset}/${QUOTE}`);
-            const price = ticker.last ?? ticker.bid ?? ticker.ask;
-            if (price === null) throw new Error(`no price for ${asset}`);
-            value = value.plus(new Big(amount).times(price));
           }
           return value.round(8).toFixed();
         })(),

@@ -35,8 +35,11 @@ export const useTaskCycles = (taskId: string, page: number, pageSize: number) =>
   });
 };
 
+/** The overview asks every exchange account for its balances and prices: not more often than this. */
+export const OVERVIEW_REFRESH_MS = 30_000;
+
 /** Total assets and total return (GET /api/trade/overview). */
 export const useReturnsOverview = () => {
   const api = useDataProvider<AppDataProvider>();
-  return useQuery({ queryKey: returnsKeys.overview, queryFn: ({ signal }) => api.tradeOverview(signal), refetchInterval: TASK_REFRESH_MS, refetchIntervalInBackground: false });
+  return useQuery({ queryKey: returnsKeys.overview, queryFn: ({ signal }) => api.tradeOverview(signal), refetchInterval: OVERVIEW_REFRESH_MS, refetchIntervalInBackground: false });
 };
