@@ -13,6 +13,7 @@ import {
   type TaskListQuery,
   type UpdateTradePayload,
 } from './schemas';
+import { returnsRoutes } from './returnsRoutes';
 import { createTradeService } from './service';
 
 export interface TradeDeps {
@@ -40,6 +41,7 @@ export const tradeRoutes = (deps: TradeDeps) => async (app: FastifyInstance) => 
   app.get('/api/trade/profit-summary', { schema: schemas.profitSummary }, async (request) =>
     ok(await trade.profitSummary(request.user!.id, (request.query as { timeZone: string }).timeZone)),
   );
+  await app.register(returnsRoutes({ ...deps, trade }));
   app.get('/api/trade/ohlcv', { schema: schemas.ohlcv }, async (request) => ok(await trade.ohlcv(request.user!.id, request.query as OhlcvQuery)));
   app.get('/api/trade/order-history', { schema: schemas.orderHistory }, async (request) => ok(await trade.orderHistory(request.user!.id, request.query as OrderHistoryQuery)));
 };

@@ -182,6 +182,16 @@ export const createTradeService = ({ db, engine }: { db: Db; engine: EngineFacad
   };
 
   return {
+    /** One task of the user as the pages show it (10006 when not theirs). */
+    async task(userId: string, id: string) {
+      return toTask(await ownTask(userId, id));
+    },
+
+    /** Every task of the user as the pages show them. */
+    async allTasks(userId: string) {
+      return (await tasksOf(userId).execute()).map(toTask);
+    },
+
     async pairs(userId: string, query: PairsQuery) {
       const client = await clientOf(await account(userId, query.exchangeId));
       const needle = query.q?.trim().toUpperCase() ?? '';

@@ -15,6 +15,7 @@ import { Protected } from '../../authProvider/guards';
 import { EmptyPanel } from '../kit/panels';
 import { sectionSx as section } from '../kit/Section';
 import { Screen } from '../layout/Screen';
+import { HomeReturns } from '../returns/HomeReturns';
 import { formatPrice, formatQuote, formatSigned, profitColor, taskResult } from '../trade/taskText';
 import { useAllTasks, useLastPrices, useTodayProfit } from './api';
 import { homeTotals } from './homeFigures';
@@ -132,6 +133,7 @@ const Home = () => {
       </Typography>
       {tasks.error && <Alert severity="error" sx={{ mb: 2 }}>{tasks.error.message}</Alert>}
       <Stack spacing={2}>
+        <HomeReturns />
         {totals && totals.total === 0 && <EmptyState hasAccount={(accounts.total ?? 0) > 0} />}
         {totals && totals.total > 0 && (
           <>
