@@ -1,3 +1,4 @@
+import { pagingProperties } from '../http/schemas';
 import type { FastifyInstance } from 'fastify';
 import { ErrorCode } from '../../../src/api/errors';
 import type { Db } from '../db/database';
@@ -22,8 +23,7 @@ export const articleRoutes = (db: Db) => async (app: FastifyInstance) => {
         querystring: {
           type: 'object',
           properties: {
-            page: { type: 'integer', minimum: 1, maximum: 100_000, default: 1 },
-            pageSize: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+            ...pagingProperties(),
             // Newest first is the only order (react-admin's list sends it).
             sort: { type: 'string', enum: ['publishedAt'] },
             order: { type: 'string', enum: ['DESC', 'desc'] },

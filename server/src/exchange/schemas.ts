@@ -1,3 +1,4 @@
+import { SecretText, UuidList, pagingProperties } from '../http/schemas';
 /** Field rules of the exchange-account calls. Credentials are accepted here and never appear in an answer schema. */
 const noControl = '^[^\\u0000-\\u001f\\u007f]*$';
 
@@ -6,7 +7,7 @@ export const exchangeIdSchema = { type: 'string', minLength: 1, maxLength: 40, p
 export const accountNameSchema = { type: 'string', minLength: 1, maxLength: 32, pattern: '^[^\\u0000-\\u001f\\u007f<>]*$' } as const;
 export const apiKeySchema = { type: 'string', maxLength: 256, pattern: noControl } as const;
 /** Some exchanges take a PEM private key (several lines) as the secret. */
-export const secretSchema = { type: 'string', maxLength: 4096 } as const;
+export const secretSchema = SecretText({ maxLength: 4096 });
 export const passphraseSchema = { type: 'string', maxLength: 128, pattern: noControl } as const;
 export const uidSchema = { type: 'string', maxLength: 64, pattern: noControl } as const;
 export const accountIdSchema = { type: 'string', format: 'uuid' } as const;
@@ -71,12 +72,11 @@ export const listSchema = {
   querystring: {
     type: 'object',
     properties: {
-      page: { type: 'integer', minimum: 1, default: 1 },
-      pageSize: { type: 'integer', minimum: 1, maximum: 100, default: 100 },
+      ...pagingProperties(100),
       sort: { type: 'string', enum: ['name', 'exchange', 'createdAt', 'updatedAt'], default: 'createdAt' },
       order: { type: 'string', enum: ['ASC', 'DESC'], default: 'ASC' },
       /** Comma-separated account ids (react-admin getMany). */
-      ids: { type: 'string', maxLength: 3700, pattern: '^[0-9a-fA-F-]{36}(,[0-9a-fA-F-]{36})*$' },
+      ids: UuidList(),
       exchange: exchangeIdSchema,
     },
   },

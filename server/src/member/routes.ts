@@ -1,3 +1,4 @@
+import { pagingProperties } from '../http/schemas';
 import Big from 'big.js';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
@@ -19,10 +20,7 @@ export interface MemberDeps {
 }
 
 const idempotencyKeySchema = { type: 'string', pattern: '^[A-Za-z0-9_-]{8,64}$' } as const;
-const paging = {
-  page: { type: 'integer', minimum: 1, default: 1 },
-  pageSize: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
-} as const;
+const paging = pagingProperties();
 
 /** a***@example.com: the first character of the local part, then the domain. */
 export const maskEmail = (email: string): string => {

@@ -1,3 +1,4 @@
+import { TimeZone, pagingProperties } from '../http/schemas';
 import Big from 'big.js';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
@@ -9,23 +10,9 @@ import { ok } from '../http/envelope';
 import { BusinessError, fail } from '../http/errors';
 
 const DEFAULT_TIME_ZONE = 'Asia/Shanghai';
-const timeZoneSchema = { type: 'string', minLength: 1, maxLength: 64, default: DEFAULT_TIME_ZONE } as const;
+const timeZoneSchema = TimeZone(DEFAULT_TIME_ZONE);
 const dateSchema = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' } as const;
-const paging = {
-  page: { type: 'integer', minimum: 1, default: 1 },
-  pageSize: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
-} as const;
-
-/** An IANA zone name the runtime knows (10003 otherwise); the database groups days in it. */
-export const checkTimeZone = (timeZone: string): string => {
-  if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(timeZone)) fail(ErrorCode.PARAM_FORMAT, 'unknown time zone', { field: 'timeZone' });
-  try {
-    new Intl.DateTimeFormat('en', { timeZone });
-  } catch {
-    fail(ErrorCode.PARAM_FORMAT, 'unknown time zone', { field: 'timeZone' });
-  }
-  return timeZone;
-};
+const paging = pagingProperties();
 
 /** A calendar date YYYY-MM-DD that exists (10003 otherwise). */
 const checkDate = (date: string): string => {
@@ -65,7 +52,7 @@ export const profitRoutes = (db: Db) => async (app: FastifyInstance) => {
     },
     async (request) => {
       const query = request.query as { timeZone: string; days: number };
-      const tz = checkTimeZone(query.timeZone);
+      const tz = query.timeZone;
       const userId = request.user!.id;
       return inZone(async () => {
         const totals = await db
@@ -117,7 +104,7 @@ export const profitRoutes = (db: Db) => async (app: FastifyInstance) => {
     },
     async (request) => {
       const query = request.query as { timeZone: string; page: number; pageSize: number };
-      const tz = checkTimeZone(query.timeZone);
+      const tz = query.timeZone;
       const userId = request.user!.id;
       return inZone(async () => {
         const { rows } = await sql<{ date: string; profit: string; cycles: number; total: number }>`
@@ -149,7 +136,7 @@ export const profitRoutes = (db: Db) => async (app: FastifyInstance) => {
     },
     async (request) => {
       const query = request.query as { date: string; timeZone: string };
-      const tz = checkTimeZone(query.timeZone);
+      const tz = query.timeZone;
       const date = checkDate(query.date);
       const userId = request.user!.id;
       return inZone(async () => {
@@ -214,7 +201,7 @@ export const profitRoutes = (db: Db) => async (app: FastifyInstance) => {
     },
     async (request) => {
       const query = request.query as { period: 'day' | 'all'; timeZone: string; limit: number };
-      const tz = checkTimeZone(query.timeZone);
+      const tz = query.timeZone;
       const userId = request.user!.id;
       return inZone(async () => {
         const { rows: today } = await sql<{ date: string }>`select to_char(now() at time zone ${tz}, 'YYYY-MM-DD') as date`.execute(db);

@@ -1,3 +1,4 @@
+import { SafeText, pagingProperties } from '../http/schemas';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { ErrorCode } from '../../../src/api/errors';
@@ -101,9 +102,8 @@ export const strategyRoutes = (db: Db) => async (app: FastifyInstance) => {
         querystring: {
           type: 'object',
           properties: {
-            page: { type: 'integer', minimum: 1, default: 1 },
-            pageSize: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
-            q: { type: 'string', maxLength: 40 },
+            ...pagingProperties(),
+            q: SafeText({ maxLength: 40 }),
             sort: { type: 'string', enum: Object.keys(LIST_SORTS), default: 'updatedAt' },
             order: { type: 'string', enum: ['ASC', 'DESC', 'asc', 'desc'], default: 'DESC' },
           },

@@ -1,13 +1,11 @@
 /** The JSON schemas of the trade calls: the validation, the OpenAPI document and (by their shape) the handlers' inputs. */
 import { CANDLE_TIMEFRAMES, type CandleTimeframe } from '../../../src/api/trade';
+import { SafeText, TimeZone, pagingProperties } from '../http/schemas';
 import type { CreateTradePayload, UpdateTradePayload } from '../../../src/api/types';
 
 const uuid = { type: 'string', format: 'uuid' } as const;
 const decimal = { type: 'string', pattern: '^\\d{1,12}(\\.\\d{1,8})?$' } as const;
-const paging = {
-  page: { type: 'integer', minimum: 1, maximum: 100_000, default: 1 },
-  pageSize: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
-} as const;
+const paging = pagingProperties();
 const SYMBOL = '^[A-Z0-9]{1,15}/[A-Z0-9]{1,10}$';
 const idParam = { type: 'object', required: ['id'], properties: { id: uuid } } as const;
 
@@ -100,7 +98,7 @@ export const schemas = {
       properties: {
         ...paging,
         running: { type: 'boolean' },
-        symbol: { type: 'string', maxLength: 30 },
+        symbol: SafeText({ maxLength: 30 }),
         finished: { type: 'boolean' },
         sort: { type: 'string', enum: [...TASK_SORTS], default: 'createdAt' },
         order,
@@ -132,7 +130,7 @@ export const schemas = {
   close: { summary: 'Sell the whole position at market and stop the task', params: idParam },
   profitSummary: {
     summary: 'Realized profit in total and today (in the given time zone)',
-    querystring: { type: 'object', additionalProperties: false, properties: { timeZone: { type: 'string', maxLength: 64, default: 'Asia/Shanghai' } } },
+    querystring: { type: 'object', additionalProperties: false, properties: { timeZone: TimeZone() } },
   },
   ohlcv: {
     summary: "Candles of a task's pair on the prices it trades on, oldest first",

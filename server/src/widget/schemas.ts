@@ -1,7 +1,8 @@
+import { UNSAFE_CHARACTERS } from '../http/schemas';
 import { WIDGET_GRANT_NAME_MAX, WIDGET_TOKEN_MAX_TTL_SECONDS, WIDGET_TOKEN_MIN_TTL_SECONDS } from '../../../src/api/widget';
 
 /** Field rules of the widget-token calls (README "Widget tokens"). */
-const nameSchema = { type: 'string', minLength: 1, maxLength: WIDGET_GRANT_NAME_MAX, pattern: '^[^\\u0000-\\u001f<>]*\\S[^\\u0000-\\u001f<>]*$' } as const;
+const nameSchema = { type: 'string', minLength: 1, maxLength: WIDGET_GRANT_NAME_MAX, pattern: `^[^<>${UNSAFE_CHARACTERS}]*\\S[^<>${UNSAFE_CHARACTERS}]*$` } as const;
 const ttlSchema = { type: 'integer', minimum: WIDGET_TOKEN_MIN_TTL_SECONDS, maximum: WIDGET_TOKEN_MAX_TTL_SECONDS } as const;
 const keySchema = { type: 'string', minLength: 20, maxLength: 200 } as const;
 
