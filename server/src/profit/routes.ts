@@ -1,4 +1,3 @@
-import { TimeZone, pagingProperties } from '../http/schemas';
 import Big from 'big.js';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
@@ -8,10 +7,11 @@ import type { Page } from '../../../src/api/types';
 import type { Db } from '../db/database';
 import { ok } from '../http/envelope';
 import { BusinessError, fail } from '../http/errors';
+import { Query, StringEnum, TimeZone, Type, pagingProperties, typed } from '../http/schemas';
 
 const DEFAULT_TIME_ZONE = 'Asia/Shanghai';
 const timeZoneSchema = TimeZone(DEFAULT_TIME_ZONE);
-const dateSchema = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' } as const;
+const dateSchema = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
 const paging = pagingProperties();
 
 /** A calendar date YYYY-MM-DD that exists (10003 otherwise). */
@@ -39,7 +39,8 @@ export const maskName = (nickname: string): string => `${[...nickname.trim()][0]
 const decimal = (value: string | number | null | undefined) => new Big(value ?? 0).toFixed();
 
 /** Realized profit of closed cycles, by day in the caller's time zone, and the rank (spec: profit, daily profit, rank). */
-export const profitRoutes = (db: Db) => async (app: FastifyInstance) => {
+export const profitRoutes = (db: Db) => async (instance: FastifyInstance) => {
+  const app = typed(instance);
   app.addHook('onRequest', app.authenticate);
 
   app.get(
@@ -47,11 +48,11 @@ export const profitRoutes = (db: Db) => async (app: FastifyInstance) => {
     {
       schema: {
         summary: 'Realized profit: totals and one point a day (days in the given time zone)',
-        querystring: { type: 'object', properties: { timeZone: timeZoneSchema, days: { type: 'integer', minimum: 1, maximum: 365, default: 30 } } },
+        querystring: Query({ timeZone: timeZoneSchema, days: Type.Integer({ minimum: 1, maximum: 365, default: 30 }) }),
       },
     },
     async (request) => {
-      const query = request.query as { timeZone: string; days: number };
+      const query = request.query;
       const tz = query.timeZone;
       const userId = request.user!.id;
       return inZone(async () => {
@@ -99,11 +100,11 @@ export const profitRoutes = (db: Db) => async (app: FastifyInstance) => {
     {
       schema: {
         summary: 'Days with closed cycles, newest first (days in the given time zone)',
-        querystring: { type: 'object', properties: { timeZone: timeZoneSchema, ...paging, sort: { type: 'string' }, order: { type: 'string' } } },
+        querystring: Query({ timeZone: timeZoneSchema, ...paging, sort: Type.Optional(Type.String({ maxLength: 40 })), order: Type.Optional(Type.String({ maxLength: 4 })) }),
       },
     },
     async (request) => {
-      const query = request.query as { timeZone: string; page: number; pageSize: number };
+      const query = request.query;
       const tz = query.timeZone;
       const userId = request.user!.id;
       return inZone(async () => {
@@ -131,11 +132,11 @@ export const profitRoutes = (db: Db) => async (app: FastifyInstance) => {
     {
       schema: {
         summary: "The caller's cycles closed on one day (in the given time zone)",
-        querystring: { type: 'object', required: ['date'], properties: { date: dateSchema, timeZone: timeZoneSchema } },
+        querystring: Query({ date: dateSchema, timeZone: timeZoneSchema }),
       },
     },
     async (request) => {
-      const query = request.query as { date: string; timeZone: string };
+      const query = request.query;
       const tz = query.timeZone;
       const date = checkDate(query.date);
       const userId = request.user!.id;
@@ -189,18 +190,15 @@ export const profitRoutes = (db: Db) => async (app: FastifyInstance) => {
     {
       schema: {
         summary: 'Users ranked by realized profit today or in total (names masked)',
-        querystring: {
-          type: 'object',
-          properties: {
-            period: { type: 'string', enum: ['day', 'all'], default: 'day' },
-            timeZone: timeZoneSchema,
-            limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
-          },
-        },
+        querystring: Query({
+          period: StringEnum(['day', 'all'], { default: 'day' }),
+          timeZone: timeZoneSchema,
+          limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+        }),
       },
     },
     async (request) => {
-      const query = request.query as { period: 'day' | 'all'; timeZone: string; limit: number };
+      const query = request.query;
       const tz = query.timeZone;
       const userId = request.user!.id;
       return inZone(async () => {
