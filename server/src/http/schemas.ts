@@ -82,8 +82,8 @@ export const envelope = (data: object) => ({
  * required of the client, yet always there for the handler (the validator
  * fills it in), so its type is not optional.
  */
-export const Query = <P extends TProperties>(properties: P): TObject<P> => {
-  const schema = Type.Object(properties);
+export const Query = <P extends TProperties>(properties: P, options: { additionalProperties?: false } = {}): TObject<P> => {
+  const schema = Type.Object(properties, options);
   const json = schema as unknown as { required?: string[] };
   const required = (json.required ?? []).filter((key) => !('default' in (properties[key] as object)));
   if (required.length > 0) json.required = required;
