@@ -312,7 +312,7 @@ describe.each(BACKENDS)('the API under hostile input (%s)', (backend) => {
       const answer = await server.app.inject({ method: 'GET', url: '/api/openapi.json' });
       const document = answer.json() as { paths: Record<string, Record<string, Operation>> };
       // PostgreSQL over a socket is slower: fewer random extras there.
-      const extra = backend === 'pglite' ? 6 : 2;
+      const extra = backend === 'pglite' ? 4 : 2;
       const cases: Case[] = [];
       for (const [template, operations] of Object.entries(document.paths)) {
         for (const [method, operation] of Object.entries(operations)) {
@@ -322,6 +322,7 @@ describe.each(BACKENDS)('the API under hostile input (%s)', (backend) => {
         }
       }
       const failures: string[] = [];
+      const codes = new Map<unknown, number>();
       let sent = 0;
       const started = Date.now();
       for (const testCase of cases) {
@@ -347,6 +348,7 @@ describe.each(BACKENDS)('the API under hostile input (%s)', (backend) => {
         } catch {
           envelope = undefined;
         }
+        codes.set(envelope?.code, (codes.get(envelope?.code) ?? 0) + 1);
         if (
           response.status >= 500 ||
           !response.headers.get('content-type')?.startsWith('application/json') ||
@@ -358,14 +360,16 @@ describe.each(BACKENDS)('the API under hostile input (%s)', (backend) => {
           failures.push(where);
         }
       }
-      if (process.env.FUZZ_REPORT) (await import("node:fs")).writeFileSync(process.env.FUZZ_REPORT, failures.join("\n"));
       const seconds = (Date.now() - started) / 1000;
-      console.info(`fuzz (${backend}): ${sent} requests in ${seconds.toFixed(1)} s, ${failures.length} failures`);
+      const tally = [...codes].sort((a, b) => b[1] - a[1]).map(([code, count]) => `${String(code)}: ${count}`);
+      console.info(`fuzz (${backend}): ${sent} requests in ${seconds.toFixed(1)} s, ${failures.length} failures; codes ${tally.join(', ')}`);
+      // Some requests got past validation into the handlers (successes and business refusals), not only 1000x.
+      expect([...codes.keys()].filter((code) => typeof code === 'number' && (code === 0 || code >= 11000)).length).toBeGreaterThan(5);
       expect(sent).toBeGreaterThan(5000);
       expect(failures.slice(0, 40), `${failures.length} failures`).toEqual([]);
       // The server logged no unexpected error either (a caught 500 would still be logged).
       expect(server.logs.filter((line) => line.includes('unexpected error')).slice(0, 5)).toEqual([]);
     },
-    240_000,
+    300_000,
   );
 });
