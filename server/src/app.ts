@@ -16,7 +16,8 @@ import { exchangeRoutes } from './exchange/routes';
 import type { ExchangeFactory } from './exchange/verify';
 import { createAccessTokens, registerAuth } from './http/auth';
 import { registerDrain } from './http/drain';
-import { registerEnvelope } from './http/envelope';
+import { clientErrorHandler, frameworkErrors, registerEnvelope } from './http/envelope';
+import { REDACTED_LOG_PATHS, serializeError } from './http/logging';
 import { registerSignatureCheck } from './http/signature';
 import { registerValidation } from './http/validation';
 import { createMailer } from './mail/mailer';
@@ -74,14 +75,13 @@ declare module 'fastify' {
 /** Fee of the paper exchange, per fill. */
 const PAPER_FEE_RATE = '0.001';
 
-/** Paths never written to the log, whatever their value. */
-const REDACT = ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'];
 
 /** The app factory: every part wired, nothing listening yet. */
 export const buildApp = async (config: ServerConfig, options: BuildOptions = {}) => {
   const logger: FastifyServerOptions['logger'] = {
     level: config.logLevel,
-    redact: { paths: REDACT, censor: '[redacted]' },
+    redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' },
+    serializers: { err: serializeError },
     ...(options.logStream ? { stream: options.logStream } : {}),
   };
   const app = Fastify({
@@ -89,6 +89,9 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
     bodyLimit: 64 * 1024,
     trustProxy: config.trustProxy,
     return503OnClosing: true,
+    // Whatever the router or Node's parser refuses is answered as the envelope too.
+    frameworkErrors,
+    clientErrorHandler,
   });
 
   const ownDb = !options.db;

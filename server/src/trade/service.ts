@@ -428,11 +428,6 @@ export const createTradeService = ({ db, engine }: { db: Db; engine: EngineFacad
     },
 
     async profitSummary(userId: string, timeZone: string) {
-      try {
-        new Intl.DateTimeFormat('en', { timeZone });
-      } catch {
-        fail(ErrorCode.PARAM_FORMAT, 'unknown time zone', { field: 'timeZone' });
-      }
       const row = await db
         .selectFrom('cycles')
         .select([

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { ErrorCode } from '../../../src/api/errors';
-import type { Asset, LedgerKind, PointsTransferPayload, RechargePayload, SwapPayload, TransferPayload, WithdrawPayload } from '../../../src/api/wallet';
 import type { Db } from '../db/database';
 import { ok } from '../http/envelope';
 import { fail } from '../http/errors';
+import { typed } from '../http/schemas';
 import { verifyPassword } from '../user/passwords';
 import { createThrottle, type Limit } from '../user/throttle';
 import {
@@ -32,7 +32,8 @@ export interface WalletRouteDeps {
 }
 
 /** The user's wallet, /api/wallet/* (README "Wallet"). */
-export const walletRoutes = (deps: WalletRouteDeps) => async (app: FastifyInstance) => {
+export const walletRoutes = (deps: WalletRouteDeps) => async (instance: FastifyInstance) => {
+  const app = typed(instance);
   const { db } = deps;
   const throttle = createThrottle(db);
   app.addHook('onRequest', app.authenticate);
@@ -57,43 +58,42 @@ export const walletRoutes = (deps: WalletRouteDeps) => async (app: FastifyInstan
   );
 
   app.post('/api/wallet/recharge', { schema: rechargeSchema }, async (request) =>
-    ok(await wallet.recharge(deps, request.user!.id, request.body as RechargePayload)),
+    ok(await wallet.recharge(deps, request.user!.id, request.body)),
   );
 
   app.get('/api/wallet/deposits', { schema: listSchema("The caller's deposits, newest first", depositSchema) }, async (request) =>
-    ok(await wallet.listDeposits(db, request.user!.id, request.query as wallet.Paging)),
+    ok(await wallet.listDeposits(db, request.user!.id, request.query)),
   );
 
   app.get('/api/wallet/withdrawals', { schema: listSchema("The caller's withdrawals, newest first", withdrawalSchema) }, async (request) =>
-    ok(await wallet.listWithdrawals(db, request.user!.id, request.query as wallet.Paging)),
+    ok(await wallet.listWithdrawals(db, request.user!.id, request.query)),
   );
 
   app.post('/api/wallet/withdraw', { schema: withdrawSchema }, async (request) => {
-    const { password, ...payload } = request.body as WithdrawPayload;
+    const { password, ...payload } = request.body;
     const userId = request.user!.id;
     await confirmPassword(userId, password);
     return ok(await wallet.withdraw(deps, userId, { amount: payload.amount, address: payload.address, idempotencyKey: payload.idempotencyKey }));
   });
 
   app.post('/api/wallet/transfer', { schema: transferSchema }, async (request) => {
-    const { to, amount, password, idempotencyKey } = request.body as TransferPayload;
+    const { to, amount, password, idempotencyKey } = request.body;
     await confirmPassword(request.user!.id, password);
     return ok(await wallet.transfer(deps, request.user!.id, { to, amount, idempotencyKey }));
   });
 
   app.post('/api/wallet/exchange', { schema: swapSchema }, async (request) => {
-    const { from, to, amount, idempotencyKey } = request.body as SwapPayload;
+    const { from, to, amount, idempotencyKey } = request.body;
     return ok(await wallet.swap(deps, request.user!.id, { from, to, amount, idempotencyKey }));
   });
 
   app.post('/api/wallet/points-transfer', { schema: pointsTransferSchema }, async (request) => {
-    const { to, amount, password, idempotencyKey } = request.body as PointsTransferPayload;
+    const { to, amount, password, idempotencyKey } = request.body;
     await confirmPassword(request.user!.id, password);
     return ok(await wallet.pointsTransfer(deps, request.user!.id, { to, amount, idempotencyKey }));
   });
 
   app.get('/api/wallet/records', { schema: recordsSchema }, async (request) => {
-    const query = request.query as { asset: Asset; kind?: LedgerKind; from?: string; to?: string; timeZone: string; page: number; pageSize: number };
-    return ok(await wallet.records(db, request.user!.id, query));
+    return ok(await wallet.records(db, request.user!.id, request.query));
   });
 };
