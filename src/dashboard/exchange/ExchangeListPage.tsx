@@ -3,7 +3,7 @@ import ScienceIcon from '@mui/icons-material/ScienceOutlined';
 import { Alert, Box, Button, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
 import { Confirm, useDelete, useGetList, useNotify, useTranslate } from 'react-admin';
-import { Link } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import { PAPER_EXCHANGE, type ExchangeAccount } from '../../api/exchange';
 import { EmptyPanel, cardGrid } from '../kit/panels';
 import { Screen } from '../layout/Screen';
@@ -29,6 +29,28 @@ const EmptyState = () => {
   );
 };
 
+/** Right after an account is saved (`?saved=<id>`): its next step, a task trading on it. */
+const NextStep = ({ accounts }: { accounts: ExchangeAccount[] | undefined }) => {
+  const translate = useTranslate();
+  const [params] = useSearchParams();
+  const saved = accounts?.find((account) => account.id === params.get('saved'));
+  if (!saved) return null;
+  return (
+    <Alert
+      severity="success"
+      sx={{ mb: 2, alignItems: 'center', flexWrap: 'wrap', '& .MuiAlert-message': { flex: '1 1 12rem', minWidth: 0 } }}
+      action={
+        <Button variant="contained" size="small" component={Link} to={`/trade/add?${new URLSearchParams({ exchange: saved.id }).toString()}`} startIcon={<AddIcon />}>
+          {translate('exchange.nextStep.createTask')}
+        </Button>
+      }
+      data-next-step="create-task"
+    >
+      {translate('exchange.nextStep.text', { name: saved.name })}
+    </Alert>
+  );
+};
+
 /** `/exchange`: the exchange accounts the user has bound (spec: API list). */
 export const ExchangeListPage = () => {
   const translate = useTranslate();
@@ -48,6 +70,7 @@ export const ExchangeListPage = () => {
           {translate('exchange.add')}
         </Button>
       </Box>
+      <NextStep accounts={accounts.data} />
       {accounts.error && <Alert severity="error">{accounts.error.message}</Alert>}
       {accounts.data?.length === 0 ? (
         <EmptyState />

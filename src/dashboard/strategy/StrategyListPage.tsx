@@ -10,7 +10,17 @@ import { Screen } from '../layout/Screen';
 import { StrategyCard } from './StrategyCard';
 
 
-/** `/strategy`: the user's templates and the system templates to copy. */
+/** Starts a task with this template: the wizard opens with it chosen. */
+const UseButton = ({ template }: { template: StrategyTemplate }) => {
+  const translate = useTranslate();
+  return (
+    <Button size="small" variant="contained" disableElevation component={Link} to={`/trade/add?${new URLSearchParams({ template: template.id }).toString()}`}>
+      {translate('strategy.use')}
+    </Button>
+  );
+};
+
+/** `/strategy`: the user's templates and the system templates to copy or start a task with. */
 export const StrategyListPage = () => {
   const translate = useTranslate();
   const notify = useNotify();
@@ -48,6 +58,7 @@ export const StrategyListPage = () => {
                 <Button size="small" component={Link} to={`/strategy/edit/${template.id}`}>
                   {translate('strategy.edit')}
                 </Button>
+                <UseButton template={template} />
               </>
             }
           />
@@ -67,9 +78,12 @@ export const StrategyListPage = () => {
             key={template.id}
             template={template}
             actions={
-              <Button size="small" component={Link} to={`/strategy/add?copy=${template.id}`}>
-                {translate('strategy.copy')}
-              </Button>
+              <>
+                <Button size="small" component={Link} to={`/strategy/add?copy=${template.id}`}>
+                  {translate('strategy.copy')}
+                </Button>
+                <UseButton template={template} />
+              </>
             }
           />
         ))}

@@ -181,11 +181,21 @@ describe('task list', () => {
     expect(within(other).queryByText('需要处理')).toBeNull();
   });
 
-  it('stops a robot with its switch', async () => {
+  it('stops a robot with its switch, only after confirmation', async () => {
     const app = await renderApp('/trade', list({ 'POST /api/trade/action': () => ok(null) }));
     const toggle = await screen.findByRole('switch', { name: 'BTC/USDT 运行' });
     expect(toggle).toBeChecked();
+    // Cancelled: nothing is sent, the robot keeps running.
     await userEvent.click(toggle);
+    const dialog = await screen.findByRole('dialog', { name: '停止 BTC/USDT 机器人？' });
+    expect(dialog).toHaveTextContent('停止后不再下单');
+    await userEvent.click(within(dialog).getByRole('button', { name: '取消' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(app.server.requests.filter((r) => r.path === '/api/trade/action')).toHaveLength(0);
+    expect(screen.getByRole('switch', { name: 'BTC/USDT 运行' })).toBeChecked();
+    // Confirmed: stopped.
+    await userEvent.click(toggle);
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '停止' }));
     await waitFor(() => expect(lastRequest(app.server.requests, '/api/trade/action')?.body).toEqual({ id: 'a0000000-0000-4000-8000-000000000001', action: 'stop' }));
     expect(await screen.findByText('机器人已停止')).toBeInTheDocument();
   });
