@@ -161,7 +161,11 @@ describe('the task wizard says what is wrong at the field', () => {
     await findHeading('添加交易对');
     await waitFor(() => expect(combobox('策略模板')).toHaveTextContent('稳健型'), { timeout: 3000 });
     await userEvent.click(screen.getByRole('button', { name: '创建任务' }));
-    const alert = await waitFor(() => document.querySelector<HTMLElement>('[data-refusal="10002"]')!);
+    const alert = await waitFor(() => {
+      const found = document.querySelector<HTMLElement>('[data-refusal="10002"]');
+      expect(found).not.toBeNull();
+      return found!;
+    });
     expect(alert).toHaveTextContent('扣除回调后的止盈 0.1% 不足以覆盖一买一卖两笔手续费，至少需要 0.25%。');
     expect(combobox('策略模板')).toHaveAttribute('aria-invalid', 'true');
     expect(screen.queryByText('参数超出范围')).toBeNull();

@@ -239,6 +239,56 @@ describe('task list', () => {
     expect((await prices('BTC/USDT'))?.textContent).toBe('模拟行情');
   });
 
+  it('shows skeletons while the first answer loads', async () => {
+    await renderApp('/trade', list({ 'GET /api/trade/list': () => ({ ...ok({ list: [btc, eth], total: 2 }), delayMs: 300 }) }));
+    await findHeading('交易任务');
+    expect(document.querySelector('[data-state="loading"] .MuiSkeleton-root')).not.toBeNull();
+    expect(await screen.findByText('BTC/USDT')).toBeInTheDocument();
+    expect(document.querySelector('[data-state="loading"]')).toBeNull();
+  });
+
+  it('keeps the tasks on screen when a refresh fails, with the error id of a 500 and a retry that brings them back', async () => {
+    const errorId = 'e1a2b3c4-0000-4000-8000-000000000099';
+    let calls = 0;
+    const app = await renderApp(
+      '/trade',
+      list({
+        'GET /api/trade/list': () =>
+          ++calls === 2 ? { status: 500, body: { code: 99999, message: `unexpected error (id ${errorId})`, data: { errorId } } } : ok({ list: [btc, eth], total: 2 }),
+      }),
+    );
+    await screen.findByText('BTC/USDT');
+    await userEvent.click(screen.getByRole('button', { name: '刷新' }));
+    const stale = await waitFor(() => {
+      const found = document.querySelector<HTMLElement>('[data-state="stale"]');
+      expect(found).not.toBeNull();
+      return found!;
+    });
+    expect(stale).toHaveTextContent(`刷新失败（未知错误（错误编号：${errorId}，联系客服时请提供）），显示的是上次的数据。`);
+    // The robots did not disappear.
+    expect(screen.getByText('BTC/USDT')).toBeInTheDocument();
+    expect(screen.getByText('ETH/USDT')).toBeInTheDocument();
+    await userEvent.click(within(stale).getByRole('button', { name: '重试' }));
+    await waitFor(() => expect(document.querySelector('[data-state="stale"]')).toBeNull());
+    expect(screen.getByText('BTC/USDT')).toBeInTheDocument();
+    expect(app.server.requests.filter((r) => r.path === '/api/trade/list').length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('a failed first read says why, with a retry', async () => {
+    let healthy = false;
+    await renderApp('/trade', list({ 'GET /api/trade/list': () => (healthy ? ok({ list: [btc], total: 1 }) : fail(10006, 'no such parameter')) }));
+    await findHeading('交易任务');
+    const error = await waitFor(() => {
+      const found = document.querySelector<HTMLElement>('[data-state="error"]');
+      expect(found).not.toBeNull();
+      return found!;
+    });
+    expect(error).toHaveTextContent('参数不存在');
+    healthy = true;
+    await userEvent.click(within(error).getByRole('button', { name: '重试' }));
+    expect(await screen.findByText('BTC/USDT')).toBeInTheDocument();
+  });
+
   it('invites to create a first task when there is none', async () => {
     await renderApp('/trade', { ...me, 'GET /api/trade/list': () => ok({ list: [], total: 0 }) });
     expect(await screen.findByText('还没有交易任务')).toBeInTheDocument();
