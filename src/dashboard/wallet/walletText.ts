@@ -75,6 +75,15 @@ export const swapStep = (rate: SwapRate): string | null => {
 /** The hold of a withdrawal: the amount plus the fee. */
 export const withdrawHold = (amount: string, fee: string) => new Big(amount).plus(fee).toFixed();
 
+/** "All" of a withdrawal: what is available once the fee is set aside, to the asset's places (rounded down); null when nothing is left. */
+export const withdrawAllAmount = (available: string, fee: string, places: number = ASSET_PLACES.USDT): string | null => {
+  const left = new Big(available).minus(fee).round(places, Big.roundDown);
+  return left.gt(0) ? left.toFixed() : null;
+};
+
+/** Whether `need` is more than `available` (decimal strings). */
+export const exceeds = (need: string, available: string) => new Big(need).gt(available);
+
 /** A decimal string in the locale's digits, formatted from the string itself (never through a float). */
 export const formatAmount = (value: string | null | undefined, asset: Asset | null, locale: string, { signed = false, plain = false } = {}) => {
   if (value === null || value === undefined || value === '') return '—';
