@@ -24,6 +24,7 @@ import type { Asset, LedgerKind, LedgerRecord } from '../../api/wallet';
 import { Screen } from '../layout/Screen';
 import { LoadError } from '../kit/LoadError';
 import { useRecords } from './api';
+import { DateInput } from '../kit/DateInput';
 import { RecordDetail } from './RecordDetail';
 import { KINDS_BY_ASSET, amountColor, formatAmount, formatDateTime } from './walletText';
 
@@ -167,25 +168,15 @@ const RecordsScreen = ({ asset, titleKey }: { asset: Asset; titleKey: string }) 
               </MenuItem>
             ))}
           </TextField>
-          <TextField
-            type="date"
-            size="small"
-            label={translate('wallet.recordsPage.from')}
-            name="from"
-            value={from}
-            onChange={(event) => change({ from: event.target.value })}
-            slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: to || undefined } }}
-          />
-          <TextField
-            type="date"
-            size="small"
+          <DateInput label={translate('wallet.recordsPage.from')} name="from" value={from} max={to || undefined} onChange={(next) => change({ from: next })} />
+          <DateInput
             label={translate('wallet.recordsPage.to')}
             name="to"
             value={to}
+            min={from || undefined}
             error={badRange}
             helperText={badRange ? translate('wallet.recordsPage.badRange') : undefined}
-            onChange={(event) => change({ to: event.target.value })}
-            slotProps={{ inputLabel: { shrink: true }, htmlInput: { min: from || undefined } }}
+            onChange={(next) => change({ to: next })}
           />
           {filtered && (
             <Button

@@ -504,13 +504,17 @@ describe('records', () => {
     await userEvent.click(await screen.findByRole('option', { name: '兑换获得' }));
     await waitFor(() => expect(last()).toMatchObject({ asset: 'CARD', kind: 'swap_in', page: '1' }));
 
-    fireEvent.change(screen.getByLabelText('开始日期'), { target: { value: '2026-03-01' } });
-    fireEvent.change(screen.getByLabelText('结束日期'), { target: { value: '2026-03-31' } });
+    // Dates in the page's order (year first in Chinese), whatever the browser's language.
+    const dateInput = (name: string) => document.querySelector<HTMLInputElement>(`input[name="${name}"]`)!;
+    const startGroup = screen.getByRole('group', { name: '开始日期' });
+    expect(within(startGroup).getAllByRole('spinbutton').map((s) => s.getAttribute('aria-label'))).toEqual(['年份', '月份', '日期']);
+    fireEvent.change(dateInput('from'), { target: { value: '2026/03/01' } });
+    fireEvent.change(dateInput('to'), { target: { value: '2026/03/31' } });
     await waitFor(() => expect(last()).toMatchObject({ kind: 'swap_in', from: '2026-03-01', to: '2026-03-31', timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone }));
 
     // An end before the start is not asked.
     const count = sent(app, 'GET', '/api/wallet/records').length;
-    fireEvent.change(screen.getByLabelText('结束日期'), { target: { value: '2026-02-01' } });
+    fireEvent.change(dateInput('to'), { target: { value: '2026/02/01' } });
     expect(await screen.findByText('结束日期早于开始日期')).toBeInTheDocument();
     expect(sent(app, 'GET', '/api/wallet/records')).toHaveLength(count);
 
