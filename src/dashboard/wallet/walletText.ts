@@ -126,5 +126,5 @@ export const errorMessage = (error: unknown, translate: Translate) => {
 export const detailText = (detail: Record<string, string>, translate: Translate) =>
   Object.entries(detail)
     .filter(([, value]) => value !== '' && value !== null && value !== undefined)
-    .map(([key, value]) => `${translate(`wallet.detail.${key}`, { _: key })}: ${value}`)
+    .map(([key, value]) => `${translate(`wallet.detail.${key}`, { _: key })}${translate('wallet.detail.colon')}${value}`)
     .join(' · ');
