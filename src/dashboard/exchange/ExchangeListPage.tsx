@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { Confirm, useDelete, useGetList, useNotify, useTranslate } from 'react-admin';
 import { Link, useSearchParams } from 'react-router-dom';
 import { PAPER_EXCHANGE, type ExchangeAccount } from '../../api/exchange';
+import { ListState } from '../kit/ListState';
 import { EmptyPanel, cardGrid } from '../kit/panels';
 import { Screen } from '../layout/Screen';
 import { ExchangeAccountCard } from './ExchangeAccountCard';
@@ -71,30 +72,31 @@ export const ExchangeListPage = () => {
         </Button>
       </Box>
       <NextStep accounts={accounts.data} />
-      {accounts.error && <Alert severity="error">{accounts.error.message}</Alert>}
-      {accounts.data?.length === 0 ? (
-        <EmptyState />
-      ) : (
-        <Box sx={cardGrid}>
-          {accounts.data?.map((account) => (
-            <ExchangeAccountCard
-              key={account.id}
-              account={account}
-              exchangeName={exchangeLabel(account.exchange, catalog.data, translate)}
-              actions={
-                <>
-                  <Button size="small" color="error" onClick={() => setToDelete(account)}>
-                    {translate('exchange.delete')}
-                  </Button>
-                  <Button size="small" component={Link} to={`/exchange/edit/${account.id}`}>
-                    {translate('exchange.edit')}
-                  </Button>
-                </>
-              }
-            />
-          ))}
-        </Box>
-      )}
+      <ListState hasData={accounts.data !== undefined} isPending={accounts.isPending} error={accounts.error} onRetry={() => void accounts.refetch()} skeletons={2} height={180}>
+        {accounts.data?.length === 0 ? (
+          <EmptyState />
+        ) : (
+          <Box sx={cardGrid}>
+            {accounts.data?.map((account) => (
+              <ExchangeAccountCard
+                key={account.id}
+                account={account}
+                exchangeName={exchangeLabel(account.exchange, catalog.data, translate)}
+                actions={
+                  <>
+                    <Button size="small" color="error" onClick={() => setToDelete(account)}>
+                      {translate('exchange.delete')}
+                    </Button>
+                    <Button size="small" component={Link} to={`/exchange/edit/${account.id}`}>
+                      {translate('exchange.edit')}
+                    </Button>
+                  </>
+                }
+              />
+            ))}
+          </Box>
+        )}
+      </ListState>
 
       <Confirm
         isOpen={toDelete !== null}
