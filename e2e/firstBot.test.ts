@@ -4,7 +4,7 @@ import { registerUser } from '../server/test/harness';
 import { hashPath, openAs, startJourney, type Journey } from './harness';
 
 /**
- * The first robot of a user who just registered, on a phone in zh-CN: the
+ * The first robot of a user who just registered, in zh-CN (phone and desktop): the
  * paper account's form, then four taps: save the account, "create a task"
  * offered at once, a popular pair, create. The only account and the
  * recommended template are chosen already; every tap is counted.
@@ -15,13 +15,14 @@ afterEach(async () => {
   journey = undefined;
 });
 
-describe('the first robot (phone, zh-CN)', () => {
+describe.each(['phone', 'desktop'] as const)('the first robot (%s, zh-CN)', (viewport) => {
   it('takes four taps from the paper account form to a running robot', async () => {
-    journey = await startJourney({ viewport: 'phone', locale: 'zh-CN' });
+    journey = await startJourney({ viewport, locale: 'zh-CN' });
     const j = journey;
     const { page } = j;
-    const shot = (name: string) => j.shot(`first-bot-${name}`);
-    const session = await registerUser(j.server, { email: 'first-bot@example.com' });
+    const shot = (name: string) => j.shot(`first-bot-${name}-${viewport}`);
+    const width = viewport === 'phone' ? 375 : 1280;
+    const session = await registerUser(j.server, { email: `first-bot-${viewport}@example.com` });
     const token = session.accessToken;
     let taps = 0;
     const tap = async (target: Locator) => {
@@ -31,7 +32,7 @@ describe('the first robot (phone, zh-CN)', () => {
 
     await openAs(page, j.server.base, session, '/exchange/add');
     await page.getByText('行情来源').first().waitFor();
-    expect(page.viewportSize()?.width).toBe(375);
+    expect(page.viewportSize()?.width).toBe(width);
 
     // 1: save the paper account the form has chosen.
     await tap(page.getByRole('button', { name: '保存' }));
@@ -64,6 +65,6 @@ describe('the first robot (phone, zh-CN)', () => {
     expect(tasks).toEqual([expect.objectContaining({ symbol: 'BTC/USDT', running: true, strategyName: 'conservative' })]);
     await page.getByText('BTC/USDT').first().waitFor();
     await shot('list');
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
   });
 });
