@@ -249,6 +249,8 @@ describe('message resources', () => {
     await provider.changeLocale('en-US');
     expect(provider.translate('home.todayHint', { count: 1 })).toBe('1 cycle closed today');
     expect(provider.translate('home.todayHint', { count: 3 })).toBe('3 cycles closed today');
+    expect(provider.translate('home.runningOf', { total: 1, count: 1 })).toBe('of 1 task');
+    expect(provider.translate('home.runningOf', { total: 2, count: 2 })).toBe('of 2 tasks');
     expect(provider.translate('strategy.levelCount', { count: 1 })).toBe('1 replenish level');
     expect(provider.translate('strategy.levelCount', { count: 5 })).toBe('5 replenish levels');
     expect(provider.translate('profile.activate.cards', { count: 1 })).toBe('1 card');

@@ -5,7 +5,7 @@ const enUS = {
   strategy: {
     mine: 'My strategies',
     system: 'System templates',
-    systemHint: 'Ready-made ladders. Copy one to adjust it.',
+    systemHint: 'Ready-made ladders: start a task with one as it is, or copy it to adjust it.',
     empty: 'No strategy yet. Start from a system template or build your own.',
     add: 'New strategy',
     copy: 'Copy',
@@ -84,7 +84,7 @@ const zhCN: Messages = {
   strategy: {
     mine: '我的策略',
     system: '系统模板',
-    systemHint: '现成的补仓阶梯，复制后即可调整。',
+    systemHint: '现成的补仓阶梯：可直接用来创建任务，也可复制后调整。',
     empty: '还没有策略。可以从系统模板开始，或自己新建。',
     add: '新建策略',
     copy: '复制',
@@ -161,7 +161,7 @@ const zhTW: Messages = {
   strategy: {
     mine: '我的策略',
     system: '系統範本',
-    systemHint: '現成的補倉階梯，複製後即可調整。',
+    systemHint: '現成的補倉階梯：可直接用來建立任務，也可複製後調整。',
     empty: '還沒有策略。可以從系統範本開始，或自行新增。',
     add: '新增策略',
     copy: '複製',
