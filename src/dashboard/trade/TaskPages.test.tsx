@@ -439,6 +439,14 @@ describe('task detail', () => {
     expect(await screen.findByText('已按市价平仓，任务已停止')).toBeInTheDocument();
   });
 
+  it("names the exchange's refusal in the page's words, not its code", async () => {
+    const attention = { reason: 'permission_denied' as const, since: '2026-03-01T08:05:00.000Z', side: 'buy' as const, level: 0, detail: { refusal: 'account_suspended' }, retrying: false };
+    await renderApp('/trade/detail/a0000000-0000-4000-8000-000000000001', api({ 'GET /api/trade/detail/a0000000-0000-4000-8000-000000000001': () => ok({ ...detail, attention }) }));
+    const panel = (await screen.findByText('需要处理', { selector: '.MuiAlertTitle-root' })).closest('[data-attention]') as HTMLElement;
+    expect(panel).toHaveTextContent('交易所拒绝了 API Key（交易所账户已被冻结）。');
+    expect(panel).not.toHaveTextContent('account_suspended');
+  });
+
   it('says the task needs attention, why, and resumes it', async () => {
     const attention = {
       reason: 'insufficient_funds' as const,
