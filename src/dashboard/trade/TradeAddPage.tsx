@@ -116,10 +116,9 @@ export const TradeAddPage = () => {
         onSubmit={(event: React.FormEvent) => {
           event.preventDefault();
           setChecked(true);
-          if (!isWizardValid(wizardDraft.get())) {
-            scrollToFirstErrorSoon(form.current ?? undefined);
-            return;
-          }
+          // Incomplete: the fields say what is missing, the first comes into view, and the
+          // submit raises '表单未填写完整' (spec) without any call.
+          if (!isWizardValid(wizardDraft.get())) scrollToFirstErrorSoon(form.current ?? undefined);
           void create();
         }}
       >
