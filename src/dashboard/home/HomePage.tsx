@@ -150,7 +150,7 @@ const Home = () => {
                 />
               )}
               <Stat name="floating" unit="USDT" label={translate('home.floating')} value={formatSigned(totals.floating, locale)} color={profitColor(totals.floating)} hint={translate('home.floatingHint')} />
-              <Stat name="running" label={translate('home.running')} value={totals.running} hint={translate('home.runningOf', { total: totals.total })} />
+              <Stat name="running" label={translate('home.running')} value={totals.running} hint={translate('home.runningOf', { total: totals.total, count: Number(totals.total) })} />
               <Stat name="capital" unit="USDT" label={translate('home.capital')} value={formatQuote(totals.capital, locale)} hint={translate('home.capitalHint')} />
             </Box>
             <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'repeat(2, minmax(0, 1fr))' } }}>

@@ -245,6 +245,20 @@ describe('withdraw', () => {
     expect(bodies(app, '/api/wallet/withdraw')).toHaveLength(0);
   });
 
+  it('checks the balance (amount plus fee) before asking for the password, and offers All: the available less the fee', async () => {
+    const app = await renderApp('/profile/wallet/withdraw', wallet());
+    await screen.findByText('可用 1,234.50 USDT');
+    await fillAndReview(OUT, '1234');
+    expect(await screen.findByText('加上手续费 1.00 USDT 共需 1,235.00 USDT，超过可用余额 1,234.50 USDT，请减少数量或点「全部」')).toBeInTheDocument();
+    expect(amountInput()).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: '全部' }));
+    expect(amountInput()).toHaveValue('1233.5');
+    await userEvent.click(screen.getByRole('button', { name: '提现' }));
+    expect(await screen.findByRole('dialog')).toBeInTheDocument();
+    expect(bodies(app, '/api/wallet/withdraw')).toHaveLength(0);
+  });
+
   it('confirms by the login password; a wrong one (11002) keeps the key for the retry; a new withdrawal gets a new key', async () => {
     const app = await renderApp(
       '/profile/wallet/withdraw',
@@ -495,10 +509,29 @@ describe('swap', () => {
   }, 60_000);
 });
 
+describe('swap: balance first', () => {
+  it('refuses more than the available balance before sending anything', async () => {
+    const app = await renderApp('/profile/wallet/exchange', wallet());
+    await findHeading('兑换');
+    expect(await screen.findByText('1 USDT = 1 燃料')).toBeInTheDocument();
+    await screen.findByText(/可用 1,234.50/);
+    await userEvent.type(spendInput(), '2000');
+    await userEvent.click(screen.getByRole('button', { name: '兑换' }));
+    expect(await screen.findByText(/超过可用余额 1,234.50/)).toBeInTheDocument();
+    expect(bodies(app, '/api/wallet/exchange')).toHaveLength(0);
+  });
+});
+
 describe('records', () => {
   const records = [
     record('r-1'),
-    record('r-2', { kind: 'recharge', amount: '100', balanceAfter: '1000', detail: { depositId: 'd-9' }, createdAt: '2026-03-02T10:00:00.000Z' }),
+    record('r-2', {
+      kind: 'recharge',
+      amount: '100',
+      balanceAfter: '1000',
+      detail: { depositId: 'd9e8f7a6-0000-4000-8000-000000000009', reason: 'demo account' },
+      createdAt: '2026-03-02T10:00:00.000Z',
+    }),
   ];
 
   it('lists the records of the asset with kind, signed amount, balance after and details', async () => {
@@ -510,10 +543,15 @@ describe('records', () => {
     expect(within(rows[1]!).getByText('转出')).toBeInTheDocument();
     expect(within(rows[1]!).getByText('-12.50')).toBeInTheDocument();
     expect(within(rows[1]!).getByText('987.50')).toBeInTheDocument();
-    expect(within(rows[1]!).getByText('转给: b***@example.com')).toBeInTheDocument();
+    // Full-width colons in Chinese.
+    expect(within(rows[1]!).getByText('转给：b***@example.com')).toBeInTheDocument();
     expect(within(rows[2]!).getByText('充值')).toBeInTheDocument();
     expect(within(rows[2]!).getByText('+100.00')).toBeInTheDocument();
-    expect(within(rows[2]!).getByText('充值单: d-9')).toBeInTheDocument();
+    // A uuid as a short reference (the full one on hover and for copying); a reason the server sends as words, localized.
+    const detail = within(rows[2]!).getByText(/^充值单：/);
+    expect(detail).toHaveTextContent('充值单：d9e8f7a6 · 原因：演示账户初始资金');
+    expect(detail).not.toHaveTextContent('demo account');
+    expect(within(detail).getByRole('button', { name: '复制编号 d9e8f7a6-0000-4000-8000-000000000009' })).toHaveTextContent(/^d9e8f7a6$/);
     const [request] = sent(app, 'GET', '/api/wallet/records');
     expect(queryOf(request!)).toEqual({ asset: 'USDT', timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, page: '1', pageSize: '20' });
   });
@@ -532,13 +570,17 @@ describe('records', () => {
     await userEvent.click(await screen.findByRole('option', { name: '兑换获得' }));
     await waitFor(() => expect(last()).toMatchObject({ asset: 'CARD', kind: 'swap_in', page: '1' }));
 
-    fireEvent.change(screen.getByLabelText('开始日期'), { target: { value: '2026-03-01' } });
-    fireEvent.change(screen.getByLabelText('结束日期'), { target: { value: '2026-03-31' } });
+    // Dates in the page's order (year first in Chinese), whatever the browser's language.
+    const dateInput = (name: string) => document.querySelector<HTMLInputElement>(`input[name="${name}"]`)!;
+    const startGroup = screen.getByRole('group', { name: '开始日期' });
+    expect(within(startGroup).getAllByRole('spinbutton').map((s) => s.getAttribute('aria-label'))).toEqual(['年份', '月份', '日期']);
+    fireEvent.change(dateInput('from'), { target: { value: '2026/03/01' } });
+    fireEvent.change(dateInput('to'), { target: { value: '2026/03/31' } });
     await waitFor(() => expect(last()).toMatchObject({ kind: 'swap_in', from: '2026-03-01', to: '2026-03-31', timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone }));
 
     // An end before the start is not asked.
     const count = sent(app, 'GET', '/api/wallet/records').length;
-    fireEvent.change(screen.getByLabelText('结束日期'), { target: { value: '2026-02-01' } });
+    fireEvent.change(dateInput('to'), { target: { value: '2026/02/01' } });
     expect(await screen.findByText('结束日期早于开始日期')).toBeInTheDocument();
     expect(sent(app, 'GET', '/api/wallet/records')).toHaveLength(count);
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../dataProvider/ApiError';
-import { checkAmount, detailText, errorMessage, swapPreview, swapStep, withdrawHold } from './walletText';
+import { checkAmount, errorMessage, swapPreview, swapStep, withdrawHold } from './walletText';
 
 describe('amount check', () => {
   it('accepts positive decimals up to the places of the asset and sends them without trailing zeros', () => {
@@ -62,11 +62,5 @@ describe('texts of refusals and records', () => {
     expect(errorMessage(new ApiError({ kind: 'business', code: 10008, data: { field: 'address', reason: 'own_address' } }), translate)).toBe('OWN-EXPLAINED');
     const other = new ApiError({ kind: 'business', code: 11005, data: { reason: 'own_money' } });
     expect(errorMessage(other, translate)).toBe(other.localizedMessage());
-  });
-
-  it('words the system reasons of ledger records, the older spelling too', () => {
-    expect(detailText({ reason: 'demo_account' }, translate)).toBe('Reason: Demo starting funds');
-    expect(detailText({ reason: 'demo account' }, translate)).toBe('Reason: Demo starting funds');
-    expect(detailText({ reason: 'Paid back after a call' }, translate)).toBe('Reason: Paid back after a call');
   });
 });

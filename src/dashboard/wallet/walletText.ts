@@ -75,6 +75,15 @@ export const swapStep = (rate: SwapRate): string | null => {
 /** The hold of a withdrawal: the amount plus the fee. */
 export const withdrawHold = (amount: string, fee: string) => new Big(amount).plus(fee).toFixed();
 
+/** "All" of a withdrawal: what is available once the fee is set aside, to the asset's places (rounded down); null when nothing is left. */
+export const withdrawAllAmount = (available: string, fee: string, places: number = ASSET_PLACES.USDT): string | null => {
+  const left = new Big(available).minus(fee).round(places, Big.roundDown);
+  return left.gt(0) ? left.toFixed() : null;
+};
+
+/** Whether `need` is more than `available` (decimal strings). */
+export const exceeds = (need: string, available: string) => new Big(need).gt(available);
+
 /** A decimal string in the locale's digits, formatted from the string itself (never through a float). */
 export const formatAmount = (value: string | null | undefined, asset: Asset | null, locale: string, { signed = false, plain = false } = {}) => {
   if (value === null || value === undefined || value === '') return '—';
@@ -119,16 +128,3 @@ export const errorMessage = (error: unknown, translate: Translate) => {
   }
   return error instanceof Error && error.message ? error.message : translate('error.fallback');
 };
-
-/** A system reason of a ledger record ('demo_account', or 'demo account' as older records say) in words; any other as written. */
-const reasonText = (value: string, translate: Translate) => {
-  const code = value.trim().replace(/\s+/g, '_');
-  return /^[a-z_]+$/.test(code) ? translate(`wallet.reasonValue.${code}`, { _: value }) : value;
-};
-
-/** One `detail` entry of a ledger record as "label: value" (unknown keys keep their own name). */
-export const detailText = (detail: Record<string, string>, translate: Translate) =>
-  Object.entries(detail)
-    .filter(([, value]) => value !== '' && value !== null && value !== undefined)
-    .map(([key, value]) => `${translate(`wallet.detail.${key}`, { _: key })}: ${key === 'reason' ? reasonText(value, translate) : value}`)
-    .join(' · ');
