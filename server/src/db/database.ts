@@ -15,6 +15,7 @@ import * as backtest from './migrations/010_backtest';
 import * as engineCluster from './migrations/011_engine_cluster';
 import * as widgetGrants from './migrations/012_widget_grants';
 import * as paperPrices from './migrations/014_paper_prices';
+import * as authNotify from './migrations/016_auth_notify';
 import type { Database } from './schema';
 
 /** Migrations in order; one SQL dialect (PostgreSQL) for PGlite and the server. */
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '011_engine_cluster': engineCluster,
   '012_widget_grants': widgetGrants,
   '014_paper_prices': paperPrices,
+  '016_auth_notify': authNotify,
 };
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
@@ -45,6 +47,9 @@ export interface DatabaseOptions {
 }
 
 export type Db = Kysely<Database>;
+
+/** The PGlite each embedded database runs on, for listenEmbedded below. */
+const embedded = new WeakMap<Db, PGlite>();
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -63,6 +68,7 @@ export const openDatabase = async ({ url, dataDir, schema = 'public', pglite: gi
       await pglite.exec(`create schema if not exists ${schema}; set search_path to ${schema};`);
     }
     db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+    embedded.set(db, pglite);
   }
   if (url && schema !== 'public') await sql.raw(`create schema if not exists ${schema}`).execute(db);
   return db;
@@ -80,4 +86,21 @@ export const migrate = async (db: Db, schema = 'public'): Promise<void> => {
 export const dropSchema = async (db: Db, schema: string): Promise<void> => {
   if (!SCHEMA_NAME.test(schema) || schema === 'public') throw new Error(`refusing to drop schema ${schema}`);
   await sql.raw(`drop schema if exists ${schema} cascade`).execute(db);
+};
+
+/**
+ * LISTEN on a channel of an embedded database: PGlite delivers each message
+ * within the query whose commit sends it, before that query's answer, so a
+ * listener hears a change before its writer goes on. Null on PostgreSQL,
+ * where messages reach other processes some time after the commit (see
+ * http/sessionCache.ts), and for a database not opened here. Stop with the
+ * returned function.
+ */
+export const listenEmbedded = async (db: Db, channel: string, message: (payload: string) => void): Promise<(() => Promise<void>) | null> => {
+  const pglite = embedded.get(db);
+  if (!pglite) return null;
+  const unlisten = await pglite.listen(channel, message);
+  return async () => {
+    await unlisten().catch(() => undefined);
+  };
 };
