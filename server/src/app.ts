@@ -16,7 +16,7 @@ import { exchangeRoutes } from './exchange/routes';
 import type { ExchangeFactory } from './exchange/verify';
 import { createAccessTokens, registerAuth } from './http/auth';
 import { registerDrain } from './http/drain';
-import { registerRequestLog } from './http/requestLog';
+import { OneLineRequestLog } from './http/requestLog';
 import { registerEnvelope } from './http/envelope';
 import { registerSignatureCheck } from './http/signature';
 import { registerValidation } from './http/validation';
@@ -89,8 +89,8 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
     bodyLimit: 64 * 1024,
     trustProxy: config.trustProxy,
     return503OnClosing: true,
-    // One line per request instead (http/requestLog.ts).
-    disableRequestLogging: true,
+    // One line per request (http/requestLog.ts).
+    logController: new OneLineRequestLog(),
   });
 
   const ownDb = !options.db;
@@ -98,7 +98,6 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
   if (ownDb) await migrate(db);
 
   const drained = registerDrain(app);
-  registerRequestLog(app);
   registerEnvelope(app);
   registerValidation(app);
   await app.register(swagger, {

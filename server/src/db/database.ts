@@ -15,7 +15,7 @@ import * as backtest from './migrations/010_backtest';
 import * as engineCluster from './migrations/011_engine_cluster';
 import * as widgetGrants from './migrations/012_widget_grants';
 import * as paperPrices from './migrations/014_paper_prices';
-import * as authNotify from './migrations/016_auth_notify';
+import * as changeNotices from './migrations/016_change_notices';
 import type { Database } from './schema';
 
 /** Migrations in order; one SQL dialect (PostgreSQL) for PGlite and the server. */
@@ -31,7 +31,7 @@ const migrations: Record<string, Migration> = {
   '011_engine_cluster': engineCluster,
   '012_widget_grants': widgetGrants,
   '014_paper_prices': paperPrices,
-  '016_auth_notify': authNotify,
+  '016_change_notices': changeNotices,
 };
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { listenEmbedded, type Db } from '../db/database';
-import { AUTH_CHANNEL } from '../db/migrations/016_auth_notify';
+import { AUTH_CHANNEL } from '../db/migrations/016_change_notices';
 
 /** Above this many entries the cache starts afresh (one entry per signed-in session in use). */
 const MAX_ENTRIES = 100_000;

@@ -13,6 +13,7 @@ import {
   type TaskListQuery,
   type UpdateTradePayload,
 } from './schemas';
+import { createListCache } from './listCache';
 import { createTradeService } from './service';
 
 export interface TradeDeps {
@@ -22,7 +23,10 @@ export interface TradeDeps {
 
 /** Trading tasks, their orders and the market data the wizard needs (spec section 7). */
 export const tradeRoutes = (deps: TradeDeps) => async (app: FastifyInstance) => {
-  const trade = createTradeService(deps);
+  // Task lists kept per user on the embedded database, dropped on every change (listCache.ts).
+  const listCache = createListCache(deps.db, app.log);
+  app.addHook('onClose', () => listCache.close());
+  const trade = createTradeService({ ...deps, listCache });
   app.addHook('onRequest', app.authenticate);
 
   app.get('/api/trade/pairs', { schema: schemas.pairs }, async (request) => ok(await trade.pairs(request.user!.id, request.query as PairsQuery)));
