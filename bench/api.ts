@@ -13,7 +13,7 @@
  * route, and the answers with code 0; fails when a call had no code-0 answer,
  * or any non-2xx answer, error or timeout.
  *
- *   npm run bench:api   (BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_DATABASE_URL, BENCH_CPU_PROF, --postgres, --pglite-only)
+ *   npm run bench:api   (BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_DATABASE_URL, BENCH_CPU_PROF, --postgres, --pglite-only, --postgres-only)
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -27,7 +27,7 @@ const postgresUrl =
   process.env.BENCH_DATABASE_URL ??
   process.env.TEST_DATABASE_URL ??
   (process.argv.includes('--postgres') ? 'postgresql://postgres@127.0.0.1:5432/test' : undefined);
-const backends = process.argv.includes('--pglite-only') || !postgresUrl ? ['pglite'] : ['pglite', 'postgres'];
+const backends = process.argv.includes('--pglite-only') || !postgresUrl ? ['pglite'] : process.argv.includes('--postgres-only') ? ['postgres'] : ['pglite', 'postgres'];
 
 const start = async (mode: string): Promise<{ child: ChildProcess; ready: ServerReady }> => {
   const child = fork(fileURLToPath(new URL('./apiServer.ts', import.meta.url)), [mode], {
