@@ -18,6 +18,7 @@ import { createAccessTokens, registerAuth } from './http/auth';
 import { registerDrain } from './http/drain';
 import { clientErrorHandler, frameworkErrors, registerEnvelope } from './http/envelope';
 import { REDACTED_LOG_PATHS, serializeError } from './http/logging';
+import { OneLineRequestLog } from './http/requestLog';
 import { registerSignatureCheck } from './http/signature';
 import { registerValidation } from './http/validation';
 import { createMailer } from './mail/mailer';
@@ -92,6 +93,8 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
     // Whatever the router or Node's parser refuses is answered as the envelope too.
     frameworkErrors,
     clientErrorHandler,
+    // One line per request (http/requestLog.ts).
+    logController: new OneLineRequestLog(),
   });
 
   const ownDb = !options.db;

@@ -3,6 +3,7 @@ import type { Db } from '../db/database';
 import type { EngineFacade } from '../engine/facade';
 import { ok } from '../http/envelope';
 import { typed } from '../http/schemas';
+import { createListCache } from './listCache';
 import { returnsRoutes } from './returnsRoutes';
 import { schemas } from './schemas';
 import { createTradeService } from './service';
@@ -15,7 +16,10 @@ export interface TradeDeps {
 /** Trading tasks, their orders and the market data the wizard needs (spec section 7). */
 export const tradeRoutes = (deps: TradeDeps) => async (instance: FastifyInstance) => {
   const app = typed(instance);
-  const trade = createTradeService(deps);
+  // Task lists kept per user on the embedded database, dropped on every change (listCache.ts).
+  const listCache = createListCache(deps.db, app.log);
+  app.addHook('onClose', () => listCache.close());
+  const trade = createTradeService({ ...deps, listCache });
   app.addHook('onRequest', app.authenticate);
 
   app.get('/api/trade/pairs', { schema: schemas.pairs }, async (request) => ok(await trade.pairs(request.user!.id, request.query)));
