@@ -36,3 +36,6 @@ export const upDownColors = (scheme: PriceColorScheme, mode: 'light' | 'dark' = 
   const hues = HUES[mode];
   return scheme === 'red-up' ? { up: hues.red, down: hues.green } : { up: hues.green, down: hues.red };
 };
+
+/** The brand colour (the dashboard's primary, the app icon, the widgets' buttons), on light and dark backgrounds. */
+export const BRAND = { light: '#0b7a75', dark: '#2bb3a9' } as const;

@@ -7,7 +7,7 @@ export const Stat = ({ label, value, unit, color, name, hint }: { label: string;
     <Typography variant="caption" color="text.secondary" component="div" noWrap>
       {label}
     </Typography>
-    <Typography component="div" sx={{ fontWeight: 700, fontSize: { xs: 18, md: 20 }, color, overflowWrap: 'anywhere', fontVariantNumeric: 'tabular-nums' }}>
+    <Typography component="div" sx={{ fontWeight: 700, fontSize: { xs: 18, md: 20 }, color, overflowWrap: 'break-word', fontVariantNumeric: 'tabular-nums' }}>
       {value}
       {unit && (
         <Typography component="span" variant="caption" color="text.secondary" sx={{ ml: 0.5, fontWeight: 400 }}>

@@ -4,6 +4,7 @@ import { AppBar, Layout, LoadingIndicator, Menu, TitlePortal, useTranslate } fro
 import { useLocation, useNavigate } from 'react-router-dom';
 import { SessionExpiryRedirect } from '../../authProvider/guards';
 import { WizardRouteWatcher } from '../trade/wizard/navigation';
+import { DisplayMenu } from './DisplayMenu';
 import { LocaleSwitcher } from './LocaleSwitcher';
 import type { MenuEntry } from '../domain';
 import { OperatorMenuGroup, tabOf } from './navigation';
@@ -31,6 +32,7 @@ const AppAppBar = () => (
     toolbar={
       <>
         <LocaleSwitcher compact />
+        <DisplayMenu />
         <LoadingIndicator />
       </>
     }

@@ -46,7 +46,7 @@ const OrderRow = ({ order, showTaskLink }: { order: TradeOrder; showTaskLink: bo
           order.symbol
         )}
       </TableCell>
-      <TableCell sx={{ color: order.side === 'buy' ? 'success.main' : 'error.main', fontWeight: 600 }} data-side={order.side}>
+      <TableCell sx={{ color: order.side === 'buy' ? 'up.main' : 'down.main', fontWeight: 600 }} data-side={order.side}>
         {translate(`tasks.orders.sides.${order.side}`)}
       </TableCell>
       <TableCell>{orderReasonText(order, translate)}</TableCell>
@@ -56,22 +56,77 @@ const OrderRow = ({ order, showTaskLink }: { order: TradeOrder; showTaskLink: bo
       <TableCell align="right">{filled ? formatQuote(order.cost, locale) : '—'}</TableCell>
       <TableCell align="right">{filled ? `${formatQuantity(order.fee, locale)} ${order.feeCurrency ?? ''}`.trim() : '—'}</TableCell>
       <TableCell>
-        <Chip
-          size="small"
-          variant="outlined"
-          color={STATUS_COLOR[order.status]}
-          label={
-            order.status === 'failed' && order.error
-              ? `${translate('tasks.orders.statuses.failed')} · ${translate(`tasks.errorReason.${order.error}`, { _: order.error })}`
-              : translate(`tasks.orders.statuses.${order.status}`)
-          }
-        />
+        <StatusChip order={order} />
       </TableCell>
     </TableRow>
   );
 };
 
-/** The orders of the list's page as a table, filtered by side, with its pager. */
+const StatusChip = ({ order }: { order: TradeOrder }) => {
+  const translate = useTranslate();
+  return (
+    <Chip
+      size="small"
+      variant="outlined"
+      color={STATUS_COLOR[order.status]}
+      sx={{ maxWidth: '100%' }}
+      label={
+        order.status === 'failed' && order.error
+          ? `${translate('tasks.orders.statuses.failed')} · ${translate(`tasks.errorReason.${order.error}`, { _: order.error })}`
+          : translate(`tasks.orders.statuses.${order.status}`)
+      }
+    />
+  );
+};
+
+/** One order on a phone: every column of the table as a labelled figure, nothing off-screen. */
+const OrderCard = ({ order, showTaskLink }: { order: TradeOrder; showTaskLink: boolean }) => {
+  const translate = useTranslate();
+  const [locale] = useLocaleState();
+  const filled = order.status === 'closed';
+  const figure = (key: string, value: string) => (
+    <Box sx={{ minWidth: 0 }} data-field={key}>
+      <Typography variant="caption" color="text.secondary" component="div" noWrap>
+        {translate(`tasks.orders.${key}`)}
+      </Typography>
+      <Typography variant="body2" component="div" sx={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }} title={value}>
+        {value}
+      </Typography>
+    </Box>
+  );
+  return (
+    <Box component="li" data-order={order.id} sx={{ px: 1.5, py: 1.25, borderTop: 1, borderColor: 'divider', listStyle: 'none' }}>
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, minWidth: 0 }}>
+        <Typography component="span" sx={{ fontWeight: 600, color: order.side === 'buy' ? 'up.main' : 'down.main', flexShrink: 0 }} data-side={order.side}>
+          {translate(`tasks.orders.sides.${order.side}`)}
+        </Typography>
+        <Typography component="span" sx={{ fontWeight: 600, minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+          {showTaskLink ? (
+            <MuiLink component={Link} to={`/trade/detail/${order.taskId}`} underline="hover">
+              {order.symbol}
+            </MuiLink>
+          ) : (
+            order.symbol
+          )}
+        </Typography>
+        <Box sx={{ ml: 'auto', minWidth: 0, flexShrink: 1 }}>
+          <StatusChip order={order} />
+        </Box>
+      </Box>
+      <Typography variant="caption" color="text.secondary" component="div" sx={{ mt: 0.25 }}>
+        {formatTime(order.createdAt, locale)} · {orderReasonText(order, translate)} · {translate('tasks.orders.cycle')} {order.cycle}
+      </Typography>
+      <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(2, minmax(0, 1fr))', columnGap: 2, rowGap: 0.5, mt: 0.75 }}>
+        {figure('price', filled ? formatPrice(order.price, locale) : '—')}
+        {figure('amount', filled ? `${formatQuantity(order.amount, locale)} ${baseOf(order.symbol)}` : '—')}
+        {figure('cost', filled ? formatQuote(order.cost, locale) : '—')}
+        {figure('fee', filled ? `${formatQuantity(order.fee, locale)} ${order.feeCurrency ?? ''}`.trim() : '—')}
+      </Box>
+    </Box>
+  );
+};
+
+/** The orders of the list's page as a table (cards on phones), filtered by side, with its pager. */
 const OrderTable = ({ taskId }: { taskId: string | null }) => {
   const translate = useTranslate();
   const { data, total, error, refetch, page, perPage, setPage, setPerPage, filterValues, setFilters } = useListContext<TradeOrder>();
@@ -102,6 +157,18 @@ const OrderTable = ({ taskId }: { taskId: string | null }) => {
           <LoadError error={error} onRetry={() => void refetch()} />
         </Box>
       )}
+      {isPhone ? (
+        <Box component="ul" sx={{ m: 0, p: 0 }} aria-label={translate(taskId ? 'page.orderHistory' : 'page.allOrderHistory')} data-layout="cards">
+          {rows.map((order) => (
+            <OrderCard key={order.id} order={order} showTaskLink={!taskId} />
+          ))}
+          {data && rows.length === 0 && (
+            <Box component="li" sx={{ listStyle: 'none', color: 'text.secondary', px: 2, py: 4 }}>
+              {translate('tasks.orders.empty')}
+            </Box>
+          )}
+        </Box>
+      ) : (
       <TableContainer sx={{ width: '100%', overflowX: 'auto' }}>
         <Table size="small" aria-label={translate(taskId ? 'page.orderHistory' : 'page.allOrderHistory')} sx={{ '& th, & td': { whiteSpace: 'nowrap' } }}>
           <TableHead>
@@ -132,6 +199,7 @@ const OrderTable = ({ taskId }: { taskId: string | null }) => {
           </TableBody>
         </Table>
       </TableContainer>
+      )}
       <TablePagination
         component="div"
         count={total ?? 0}
