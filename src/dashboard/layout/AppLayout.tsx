@@ -37,7 +37,16 @@ const AppAppBar = () => (
       </>
     }
   >
-    <TitlePortal />
+    {/* On a phone the icons leave little room: a long title (English) takes two smaller lines instead of being cut. */}
+    <TitlePortal
+      sx={{
+        whiteSpace: { xs: 'normal', sm: 'nowrap' },
+        fontSize: { xs: '1rem', sm: '1.25rem' },
+        lineHeight: { xs: 1.2, sm: 1.6 },
+        overflowWrap: 'break-word',
+        minWidth: 0,
+      }}
+    />
   </AppBar>
 );
 
