@@ -139,7 +139,8 @@ const seed = async (server: TestServer, email: string): Promise<{ accessToken: s
   const strategyId = (await call('POST', '/api/strategy/add', quickStrategy)).id as string;
   const tasks = (await call('POST', '/api/trade/add', {
     exchangeId,
-    coinIdList: ['BTC/USDT', 'ETH/USDT'],
+    // A four-letter coin and SHIB's long quantities belong on the phone cards too.
+    coinIdList: ['BTC/USDT', 'ETH/USDT', 'DOGE/USDT', 'SHIB/USDT'],
     cycleCount: 3,
     firstOrderAmount: '10',
     firstOrderMultiple: false,
@@ -384,6 +385,24 @@ describe('guest pages', () => {
     } finally {
       await shot(journey, `route-guest-${locale}-${VIEWPORTS[viewport].width}-${route.slug}`);
     }
+  });
+
+  it('names the favicon, the Apple touch icon and the manifest, and serves them with their icons', async () => {
+    const { page } = journey;
+    await page.goto(journey.url('/auth/login'));
+    const links = await page.evaluate(() =>
+      Object.fromEntries([...document.querySelectorAll('link[rel]')].map((link) => [link.getAttribute('rel'), link.getAttribute('href')])),
+    );
+    expect(links).toMatchObject({ icon: '/favicon.svg', 'apple-touch-icon': '/apple-touch-icon.png', manifest: '/manifest.webmanifest' });
+    const get = (path: string) => page.request.get(new URL(path, page.url()).href);
+    expect((await get('/favicon.svg')).headers()['content-type']).toContain('image/svg+xml');
+    const apple = await get('/apple-touch-icon.png');
+    expect(apple.headers()['content-type']).toBe('image/png');
+    // PNG width and height (IHDR): 180 x 180.
+    expect((await apple.body()).readUInt32BE(16)).toBe(180);
+    const manifest = (await (await get('/manifest.webmanifest')).json()) as { icons: { src: string; sizes: string }[] };
+    for (const icon of manifest.icons) expect((await get(icon.src)).status(), icon.src).toBe(200);
+    expect(manifest.icons.map((icon) => icon.sizes)).toEqual(expect.arrayContaining(['192x192', '512x512']));
   });
 
   it.each(['zh-CN', 'en-US', 'zh-TW'] as const)('a path nobody knows, signed out, in %s', async (locale) => {

@@ -70,7 +70,7 @@ describe('strategy editor', () => {
     await userEvent.click(screen.getByRole('button', { name: '生成阶梯' }));
     const drops = screen.getAllByRole('textbox', { name: '跌幅（%）' }).map((input) => (input as HTMLInputElement).value);
     expect(drops).toEqual(['1', '2.5', '4.75']);
-    expect(screen.getByText('单轮最多占用资金：80 USDT')).toBeInTheDocument();
+    expect(screen.getByText('单轮最多占用资金：80.00 USDT')).toBeInTheDocument();
   });
 
   it('shows no form while the template loads, nor when it cannot be loaded', async () => {

@@ -50,10 +50,11 @@ export const taskResult = (task: Pick<TradeTask, 'realizedProfit' | 'floatingPro
 export const orderReasonText = (order: Pick<TradeOrder, 'reason' | 'level'>, translate: Translate) =>
   translate(`tasks.orders.reasons.${order.reason}`, { level: order.level, _: order.reason });
 
-const errorReasonText = (data: Record<string, unknown>, translate: Translate) => {
+const errorReasonText = (data: Record<string, unknown>, translate: Translate, locale: string) => {
   const reason = String(data.reason ?? '');
   if (reason === 'insufficient_funds' && data.required !== undefined) {
-    return translate('tasks.errorReason.insufficientDetail', { required: data.required, asset: data.asset ?? '', available: data.available ?? '' });
+    const quantity = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? formatQuantityShared(value, locale) : '');
+    return translate('tasks.errorReason.insufficientDetail', { required: quantity(data.required), asset: data.asset ?? '', available: quantity(data.available) });
   }
   return translate(`tasks.errorReason.${reason}`, { _: reason });
 };
@@ -86,7 +87,7 @@ export const eventText = (event: TaskEvent, translate: Translate, locale: string
       return translate('tasks.event.replenish_touched', { level: text(data.level) });
     case 'error':
       if (data.reason === 'engine_error') return translate('tasks.event.engineError', { message: text(data.message) });
-      return translate('tasks.event.error', { reason: errorReasonText(data, translate) });
+      return translate('tasks.event.error', { reason: errorReasonText(data, translate, locale) });
     case 'paused':
       return translate('tasks.event.paused', { failures: text(data.failures) });
     case 'created':
