@@ -353,6 +353,24 @@ describe.each(GROUPS)('every protected route in $locale at $viewport width', ({ 
       await shot(journey, `route-${locale}-${width}-${route.slug}`);
     }
   });
+
+  it('shows a task in dark mode (the stored choice, kept over a reload)', async () => {
+    const { page } = journey;
+    await page.goto(journey.url('/'));
+    await page.evaluate(() => localStorage.setItem('themeMode', 'dark'));
+    const path = `/trade/detail/${data.taskId}`;
+    await page.goto(journey.url(path));
+    await page.reload();
+    try {
+      await checkPage(journey, locale, text(locale, 'page.tradeDetail'), apiErrors);
+      const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      // #121417: the dark theme's page background.
+      expect(background).toBe('rgb(18, 20, 23)');
+    } finally {
+      await shot(journey, `route-dark-${locale}-${width}-trade-detail`);
+      await page.evaluate(() => localStorage.removeItem('themeMode'));
+    }
+  });
 });
 
 describe('guest pages', () => {
