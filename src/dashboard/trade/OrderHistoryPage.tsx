@@ -28,6 +28,21 @@ const SIDES = ['all', 'buy', 'sell'] as const;
 type SideFilter = (typeof SIDES)[number];
 const ROWS_PER_PAGE = [10, 20, 50];
 
+/**
+ * A table wider than its box scrolls sideways; shadows at its edges (drawn
+ * only while there is more to see that way) say so.
+ */
+const scrollCue = {
+  width: '100%',
+  overflowX: 'auto',
+  background: (theme: Theme) => {
+    const paper = theme.palette.background.paper;
+    const shade = theme.palette.mode === 'dark' ? 'rgba(0,0,0,.6)' : 'rgba(0,0,0,.18)';
+    return `linear-gradient(to left, ${paper} 30%, transparent) 100% 0 / 40px 100% no-repeat local,
+      radial-gradient(farthest-side at 100% 50%, ${shade}, transparent) 100% 0 / 14px 100% no-repeat scroll`;
+  },
+} as const;
+
 const STATUS_COLOR = { intent: 'default', open: 'info', closed: 'success', canceled: 'default', failed: 'error' } as const;
 
 const OrderRow = ({ order, showTaskLink }: { order: TradeOrder; showTaskLink: boolean }) => {
@@ -132,6 +147,8 @@ const OrderTable = ({ taskId }: { taskId: string | null }) => {
   const { data, total, error, refetch, page, perPage, setPage, setPerPage, filterValues, setFilters } = useListContext<TradeOrder>();
   const side: SideFilter = (filterValues as { side?: SideFilter }).side ?? 'all';
   const isPhone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
+  // Cards below md: a tablet's column is too narrow for the ten columns.
+  const asCards = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'), { noSsr: true });
   const rows = data ?? [];
 
   return (
@@ -157,7 +174,7 @@ const OrderTable = ({ taskId }: { taskId: string | null }) => {
           <LoadError error={error} onRetry={() => void refetch()} />
         </Box>
       )}
-      {isPhone ? (
+      {asCards ? (
         <Box component="ul" sx={{ m: 0, p: 0 }} aria-label={translate(taskId ? 'page.orderHistory' : 'page.allOrderHistory')} data-layout="cards">
           {rows.map((order) => (
             <OrderCard key={order.id} order={order} showTaskLink={!taskId} />
@@ -169,8 +186,16 @@ const OrderTable = ({ taskId }: { taskId: string | null }) => {
           )}
         </Box>
       ) : (
-      <TableContainer sx={{ width: '100%', overflowX: 'auto' }}>
-        <Table size="small" aria-label={translate(taskId ? 'page.orderHistory' : 'page.allOrderHistory')} sx={{ '& th, & td': { whiteSpace: 'nowrap' } }}>
+      <TableContainer sx={scrollCue} data-scroll-cue>
+        <Table
+          size="small"
+          aria-label={translate(taskId ? 'page.orderHistory' : 'page.allOrderHistory')}
+          sx={{
+            '& th, & td': { whiteSpace: 'nowrap', px: 1 },
+            // The time stays in view while the rest scrolls.
+            '& th:first-of-type, & td:first-of-type': { position: 'sticky', left: 0, zIndex: 1, bgcolor: 'background.paper', pl: 2 },
+          }}
+        >
           <TableHead>
             <TableRow>
               <TableCell>{translate('tasks.orders.time')}</TableCell>
