@@ -14,13 +14,12 @@ import { ARTIFACTS, hashPath, startJourney, type Journey } from './harness';
  * A sweep of every route of spec section 2 in real Chromium against the real
  * server, for a user with real data (a paper account, a template, running
  * tasks with fills, a closed cycle, wallet funds and records, an invitee).
- * Every protected route at phone and desktop width in zh-CN, at desktop width
- * in en-US and at phone width in zh-TW; the guest pages and a not-found path
- * in every language. Each visit checks the page heading is the route's
+ * Every protected route at phone (375 px) and desktop (1280 px) width in every
+ * language; the guest pages and a not-found path in every language. Each visit checks the page heading is the route's
  * translated title, no error alert, no raw translation key, no
- * `undefined`/`NaN`/`[object Object]`, no horizontal overflow, no
- * Content-Security-Policy violation, and leaves a full-page screenshot in
- * e2e/artifacts.
+ * `undefined`/`NaN`/`[object Object]`, no horizontal overflow, no text cut by
+ * its box (nor running past the window), no Content-Security-Policy violation,
+ * and leaves a full-page screenshot in e2e/artifacts.
  */
 
 type Viewport = keyof typeof VIEWPORTS;
@@ -140,7 +139,8 @@ const seed = async (server: TestServer, email: string): Promise<{ accessToken: s
   const strategyId = (await call('POST', '/api/strategy/add', quickStrategy)).id as string;
   const tasks = (await call('POST', '/api/trade/add', {
     exchangeId,
-    coinIdList: ['BTC/USDT', 'ETH/USDT'],
+    // A four-letter coin and SHIB's long quantities belong on the phone cards too.
+    coinIdList: ['BTC/USDT', 'ETH/USDT', 'DOGE/USDT', 'SHIB/USDT'],
     cycleCount: 3,
     firstOrderAmount: '10',
     firstOrderMultiple: false,
@@ -198,6 +198,8 @@ interface Findings {
   text: string;
   scrollWidth: number;
   viewportWidth: number;
+  /** Texts cut by a box that hides its overflow, or running past the window: where, and by how many pixels. */
+  clipped: string[];
   /** The docked side menu (desktop): its box and the width its paper asks for. */
   sideMenu: { width: number; wanted: number } | null;
 }
@@ -211,8 +213,37 @@ const inspect = (page: Page): Promise<Findings> =>
         .filter((el) => visible(el) && /(colorError|standardError|filledError|outlinedError|RaNotification-error)/.test(el.className))
         .map((el) => (el as HTMLElement).innerText.trim()),
       text: document.body.innerText,
-      scrollWidth: document.documentElement.scrollWidth,
+      scrollWidth: (document.scrollingElement ?? document.documentElement).scrollWidth,
       viewportWidth: window.innerWidth,
+      clipped: (() => {
+        const found: string[] = [];
+        const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          const owner = node.parentElement;
+          const words = node.textContent?.trim();
+          if (!owner || !words || owner.closest('svg, script, style, [aria-hidden="true"]')) continue;
+          if (!owner.checkVisibility({ opacityProperty: true, visibilityProperty: true })) continue;
+          const range = document.createRange();
+          range.selectNodeContents(node);
+          const text = range.getBoundingClientRect();
+          if (text.width === 0) continue;
+          // The nearest box that does not let its content show beyond it.
+          let clip: Element | null = owner;
+          while (clip && clip !== document.body && getComputedStyle(clip).overflowX === 'visible') clip = clip.parentElement;
+          if (clip && clip !== document.body) {
+            const style = getComputedStyle(clip);
+            // A scrolling box (a wide table) keeps its content reachable; a 1-pixel box is text for screen readers only.
+            if (style.overflowX === 'auto' || style.overflowX === 'scroll') continue;
+            const box = clip.getBoundingClientRect();
+            if (box.width <= 2) continue;
+            const over = Math.max(text.right - box.right, box.left - text.left);
+            if (over > 1) found.push(`${words.slice(0, 40)} (${Math.round(over)} px)`);
+          } else if (text.right > window.innerWidth + 1) {
+            found.push(`${words.slice(0, 40)} (${Math.round(text.right - window.innerWidth)} px past the window)`);
+          }
+        }
+        return found;
+      })(),
       sideMenu: (() => {
         const drawer = document.querySelector('.RaLayout-contentWithSidebar > .MuiDrawer-docked');
         const paper = drawer?.querySelector('.MuiDrawer-paper');
@@ -233,6 +264,7 @@ const checkPage = async (j: Journey, locale: LocaleCode, expectedTitle: string, 
   expect(found.text.match(RAW_KEY)?.[0], `a raw translation key in ${locale}`).toBeUndefined();
   expect(found.text.match(/\bundefined\b|\bNaN\b|\[object Object\]|\bnull\b|Invalid Date/)?.[0], 'a broken value').toBeUndefined();
   expect(found.scrollWidth, 'horizontal overflow').toBeLessThanOrEqual(found.viewportWidth);
+  expect(found.clipped, 'clipped text').toEqual([]);
   // A wide page must not squeeze the side menu (its labels would be cut).
   if (found.sideMenu) expect(found.sideMenu.width, 'side menu width').toBe(found.sideMenu.wanted);
   expect(apiErrors, 'API calls that failed').toEqual([]);
@@ -276,12 +308,10 @@ it("covers every route of the dashboard's areas", () => {
   expect(new Set([...PROTECTED, ...GUEST].map((v) => `${v.route} ${v.titleKey}`))).toEqual(new Set([...paths, '/ page.home', '/no/such/page page.notFound']));
 });
 
-const GROUPS: readonly { locale: LocaleCode; viewport: Viewport }[] = [
-  { locale: 'zh-CN', viewport: 'phone' },
-  { locale: 'zh-CN', viewport: 'desktop' },
-  { locale: 'en-US', viewport: 'desktop' },
-  { locale: 'zh-TW', viewport: 'phone' },
-];
+/** Every language at phone (375 px) and desktop (1280 px) width. */
+const GROUPS: readonly { locale: LocaleCode; viewport: Viewport }[] = (['zh-CN', 'en-US', 'zh-TW'] as const).flatMap((locale) =>
+  (['phone', 'desktop'] as const).map((viewport) => ({ locale, viewport })),
+);
 
 describe.each(GROUPS)('every protected route in $locale at $viewport width', ({ locale, viewport }) => {
   let journey: Journey;
@@ -326,6 +356,24 @@ describe.each(GROUPS)('every protected route in $locale at $viewport width', ({ 
       await shot(journey, `route-${locale}-${width}-${route.slug}`);
     }
   });
+
+  it('shows a task in dark mode (the stored choice, kept over a reload)', async () => {
+    const { page } = journey;
+    await page.goto(journey.url('/'));
+    await page.evaluate(() => localStorage.setItem('themeMode', 'dark'));
+    const path = `/trade/detail/${data.taskId}`;
+    await page.goto(journey.url(path));
+    await page.reload();
+    try {
+      await checkPage(journey, locale, text(locale, 'page.tradeDetail'), apiErrors);
+      const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      // #121417: the dark theme's page background.
+      expect(background).toBe('rgb(18, 20, 23)');
+    } finally {
+      await shot(journey, `route-dark-${locale}-${width}-trade-detail`);
+      await page.evaluate(() => localStorage.removeItem('themeMode'));
+    }
+  });
 });
 
 describe('guest pages', () => {
@@ -342,7 +390,7 @@ describe('guest pages', () => {
   });
 
   const cases = (['zh-CN', 'en-US', 'zh-TW'] as const).flatMap((locale) =>
-    (locale === 'zh-CN' ? (['phone', 'desktop'] as const) : (['phone'] as const)).flatMap((viewport) => GUEST.map((route) => ({ locale, viewport, route }))),
+    (['phone', 'desktop'] as const).flatMap((viewport) => GUEST.map((route) => ({ locale, viewport, route }))),
   );
 
   it.each(cases)('$route.route in $locale at $viewport width', async ({ locale, viewport, route }) => {
@@ -360,6 +408,24 @@ describe('guest pages', () => {
     } finally {
       await shot(journey, `route-guest-${locale}-${VIEWPORTS[viewport].width}-${route.slug}`);
     }
+  });
+
+  it('names the favicon, the Apple touch icon and the manifest, and serves them with their icons', async () => {
+    const { page } = journey;
+    await page.goto(journey.url('/auth/login'));
+    const links = await page.evaluate(() =>
+      Object.fromEntries([...document.querySelectorAll('link[rel]')].map((link) => [link.getAttribute('rel'), link.getAttribute('href')])),
+    );
+    expect(links).toMatchObject({ icon: '/favicon.svg', 'apple-touch-icon': '/apple-touch-icon.png', manifest: '/manifest.webmanifest' });
+    const get = (path: string) => page.request.get(new URL(path, page.url()).href);
+    expect((await get('/favicon.svg')).headers()['content-type']).toContain('image/svg+xml');
+    const apple = await get('/apple-touch-icon.png');
+    expect(apple.headers()['content-type']).toBe('image/png');
+    // PNG width and height (IHDR): 180 x 180.
+    expect((await apple.body()).readUInt32BE(16)).toBe(180);
+    const manifest = (await (await get('/manifest.webmanifest')).json()) as { icons: { src: string; sizes: string }[] };
+    for (const icon of manifest.icons) expect((await get(icon.src)).status(), icon.src).toBe(200);
+    expect(manifest.icons.map((icon) => icon.sizes)).toEqual(expect.arrayContaining(['192x192', '512x512']));
   });
 
   it.each(['zh-CN', 'en-US', 'zh-TW'] as const)('a path nobody knows, signed out, in %s', async (locale) => {

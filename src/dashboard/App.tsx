@@ -1,13 +1,13 @@
 import { LinearProgress } from '@mui/material';
-import { Suspense, useEffect, useMemo, useState, type ComponentType } from 'react';
-import { Admin, CustomRoutes, Notification, localStorageStore, type I18nProvider } from 'react-admin';
+import { Suspense, useMemo, type ComponentType } from 'react';
+import { Admin, CustomRoutes, Notification, localStorageStore, type I18nProvider, type Store } from 'react-admin';
 import { QueryClient } from '@tanstack/react-query';
 import { Route } from 'react-router-dom';
 import { NOTIFICATION_TIMEOUT_MS } from '../api/defaults';
 import { authProvider as defaultAuthProvider } from '../authProvider/authProvider';
 import { GuestOnly, Protected } from '../authProvider/guards';
 import { dataProvider as defaultDataProvider } from '../dataProvider/dataProvider';
-import { addMessages, currentLocale, i18next } from '../i18n/i18nProvider';
+import { addMessages } from '../i18n/i18nProvider';
 import { admin, operatorConsole } from './admin';
 import { article } from './article';
 import { auth } from './auth';
@@ -19,7 +19,8 @@ import { retryTransient } from './kit/retry';
 import { appLayout } from './layout/AppLayout';
 import { AuthLayout } from './layout/AuthLayout';
 import { NotFound } from './layout/NotFound';
-import { themeFor } from './layout/theme';
+import { themeFor, type ThemeMode } from './layout/theme';
+import { useCurrentLocale, usePriceColors } from './layout/usePriceColors';
 import { profile } from './profile';
 import { strategy } from './strategy';
 import { trade } from './trade';
@@ -47,14 +48,29 @@ const Home = () => page(HomePage);
 
 const AppNotification = () => <Notification autoHideDuration={NOTIFICATION_TIMEOUT_MS} anchorOrigin={{ vertical: 'top', horizontal: 'center' }} />;
 
-const useLocaleTheme = () => {
-  const [locale, setLocale] = useState(currentLocale);
-  useEffect(() => {
-    const onChange = () => setLocale(currentLocale());
-    i18next.on('languageChanged', onChange);
-    return () => i18next.off('languageChanged', onChange);
-  }, []);
-  return useMemo(() => themeFor(locale), [locale]);
+/** The light and dark themes in the language's fonts and the user's price colours (红涨绿跌 / 绿涨红跌). */
+const useThemes = () => {
+  const locale = useCurrentLocale();
+  const scheme = usePriceColors();
+  return useMemo(() => ({ light: themeFor(locale, 'light', scheme), dark: themeFor(locale, 'dark', scheme) }), [locale, scheme]);
+};
+
+/** The light / dark choice under its own localStorage key: react-admin's store is emptied on logout, the choice is not. */
+const THEME_MODE_KEY = 'themeMode';
+const storedThemeMode = (): ThemeMode | null => {
+  try {
+    const value = globalThis.localStorage?.getItem(THEME_MODE_KEY);
+    return value === 'dark' || value === 'light' ? value : null;
+  } catch {
+    return null;
+  }
+};
+const storeThemeMode = (value: unknown) => {
+  try {
+    if (value === 'dark' || value === 'light') globalThis.localStorage?.setItem(THEME_MODE_KEY, value);
+  } catch {
+    // Storage unavailable: the choice lasts for the page.
+  }
 };
 
 /**
@@ -106,8 +122,24 @@ export interface AppProps {
 const useStore = (i18nProvider: I18nProvider) =>
   useMemo(() => {
     const store = localStorageStore();
-    store.setItem('locale', i18nProvider.getLocale());
-    return store;
+    const seed = () => {
+      store.setItem('locale', i18nProvider.getLocale());
+      const mode = storedThemeMode();
+      if (mode) store.setItem('theme', mode);
+    };
+    seed();
+    const kept: Store = {
+      ...store,
+      setItem: (key, value) => {
+        if (key === 'theme') storeThemeMode(value);
+        store.setItem(key, value);
+      },
+      reset: () => {
+        store.reset();
+        seed();
+      },
+    };
+    return kept;
   }, [i18nProvider]);
 
 /**
@@ -124,6 +156,8 @@ const useAppQueryClient = () =>
     return client;
   }, []);
 
+const themeProps = ({ light, dark }: ReturnType<typeof useThemes>) => ({ theme: light, lightTheme: light, darkTheme: dark });
+
 /** Composition only: providers, layouts and the areas' routes. */
 export const App = ({ i18nProvider, dataProvider = defaultDataProvider, authProvider = defaultAuthProvider }: AppProps) => (
   <Admin
@@ -133,7 +167,7 @@ export const App = ({ i18nProvider, dataProvider = defaultDataProvider, authProv
     i18nProvider={i18nProvider}
     store={useStore(i18nProvider)}
     queryClient={useAppQueryClient()}
-    theme={useLocaleTheme()}
+    {...themeProps(useThemes())}
     layout={AppLayout}
     dashboard={Home}
     catchAll={NotFound}

@@ -55,4 +55,36 @@ describe('profit card chart', () => {
     expect(bars[2]!.y).toBeCloseTo(zero);
     expect(bars[2]!.height).toBeGreaterThan(bars[0]!.height);
   });
+
+  it('an empty fortnight draws its flat bars inside the chart, under its label, not through it', () => {
+    const flat = daily.slice(0, CHART_DAYS).map((d) => ({ ...d, profit: '0', cycles: 0 }));
+    const { zero, bars } = dayBars(flat);
+    expect(zero).toBe(56);
+    for (const bar of bars) {
+      expect(bar.y).toBeGreaterThanOrEqual(0);
+      expect(bar.y + bar.height).toBeLessThanOrEqual(56);
+    }
+    const losses = dayBars(flat.map((d) => ({ ...d, profit: '-1' })));
+    for (const bar of losses.bars) expect(bar.y + bar.height).toBeLessThanOrEqual(56);
+  });
+
+  it('colours up and down by the price colour scheme: the attribute, else the stored setting, else the language', async () => {
+    serve({ 'GET /api/trade/profit-summary': () => ok(summary), 'GET /api/profit/summary': () => ok(overview) });
+    const scheme = (container: HTMLElement) => container.querySelector('.qt')!.getAttribute('data-colors');
+    const zh = render(<ProfitCard token="t" locale="zh-CN" refresh={0} />);
+    await screen.findAllByText('+1,234.50');
+    expect(scheme(zh.container)).toBe('red-up');
+    const en = render(<ProfitCard token="t" locale="en-US" refresh={0} />);
+    expect(scheme(en.container)).toBe('green-up');
+    const forced = render(<ProfitCard token="t" locale="en-US" colors="red-up" refresh={0} />);
+    expect(scheme(forced.container)).toBe('red-up');
+    localStorage.setItem('priceColors', 'green-up');
+    const stored = render(<ProfitCard token="t" locale="zh-TW" refresh={0} />);
+    expect(scheme(stored.container)).toBe('green-up');
+    localStorage.removeItem('priceColors');
+    // The stylesheet maps up and down to red or green per scheme.
+    const css = zh.container.querySelector('style')!.textContent!;
+    expect(css).toMatch(/\[data-colors="red-up"\] \{ --qt-up: var\(--qt-red\); --qt-down: var\(--qt-green\); \}/);
+    expect(css).toMatch(/--qt-accent: #0b7a75/);
+  });
 });

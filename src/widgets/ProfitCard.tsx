@@ -39,19 +39,22 @@ export const dayBars = (days: readonly Day[]) => {
   const max = Math.max(0, ...values);
   const min = Math.min(0, ...values);
   const span = max - min || 1;
-  const zero = (max / span) * VIEW.height;
+  // No losing day: the zero line is the bottom edge, so flat days stay inside the chart, never over its label.
+  const zero = min === 0 ? VIEW.height : (max / span) * VIEW.height;
   const slot = days.length > 0 ? VIEW.width / days.length : 0;
   return {
     zero,
     bars: days.map((day, i) => {
       const value = values[i]!;
       const height = Math.max((Math.abs(value) / span) * VIEW.height, 1);
-      return { day, x: slot * i + slot * 0.15, width: slot * 0.7, y: value >= 0 ? zero - height : zero, height, sign: value > 0 ? 'up' : value < 0 ? 'down' : 'flat' };
+      // A flat or rising bar stands on the zero line, a falling one hangs from it; both within the chart's box.
+      const y = value >= 0 ? Math.max(0, zero - height) : Math.min(zero, VIEW.height - height);
+      return { day, x: slot * i + slot * 0.15, width: slot * 0.7, y, height, sign: value > 0 ? 'up' : value < 0 ? 'down' : 'flat' };
     }),
   };
 };
 
-/** The last days' realized profit: plain SVG bars, green up, red down. */
+/** The last days' realized profit: plain SVG bars, up and down in the price colour scheme. */
 const DailyChart = ({ days, t, locale }: { days: readonly Day[]; t: Translate; locale: LocaleCode }) => {
   const { zero, bars } = dayBars(days);
   return (
@@ -64,7 +67,7 @@ const DailyChart = ({ days, t, locale }: { days: readonly Day[]; t: Translate; l
         preserveAspectRatio="none"
         width="100%"
         height={VIEW.height}
-        style={{ display: 'block', overflow: 'visible' }}
+        style={{ display: 'block', overflow: 'hidden', marginTop: 4 }}
       >
         <line x1={0} x2={VIEW.width} y1={zero} y2={zero} className="muted" stroke="currentColor" strokeWidth={0.5} />
         {bars.map((bar) => (

@@ -1,3 +1,4 @@
+import { formatAsset } from '../api/format';
 import { ASSETS, type Asset, type AssetBalance } from '../api/wallet';
 import type { LocaleCode } from '../api/types';
 import { walletUrl, type WidgetClient } from './client';
@@ -5,12 +6,8 @@ import { Frame, StateView, useWidgetData, type WidgetProps } from './shared';
 
 const loadBalances = (client: WidgetClient, signal: AbortSignal) => client.walletBalances(signal);
 
-/** A balance in the locale's digits, formatted from the decimal string itself: cards whole, the rest 2 to 8 decimals. */
-export const formatBalance = (value: string, asset: Asset, locale: LocaleCode): string => {
-  const whole = asset === 'CARD';
-  const format = new Intl.NumberFormat(locale, { minimumFractionDigits: whole ? 0 : 2, maximumFractionDigits: whole ? 0 : 8 }).format as (value: string) => string;
-  return format(value);
-};
+/** A balance as the dashboard's wallet shows it (src/api/format.ts formatAsset): the asset's own decimals. */
+export const formatBalance = (value: string, asset: Asset, locale: LocaleCode): string => formatAsset(value, asset, locale);
 
 const isZero = (value: string) => /^-?0*(\.0*)?$/.test(value);
 

@@ -5,7 +5,7 @@ import { WIDGET_EVENTS, type WidgetProps } from './shared';
 type AttributeType = 'string' | 'number';
 
 /** Attributes every element takes, as typed props (`api-base` -> `apiBase`); changing one re-renders. */
-const COMMON_PROPS = { apiBase: 'string', locale: 'string', theme: 'string', token: 'string', refresh: 'number', dashboardUrl: 'string' } as const;
+const COMMON_PROPS = { apiBase: 'string', locale: 'string', theme: 'string', colors: 'string', token: 'string', refresh: 'number', dashboardUrl: 'string' } as const;
 
 // r2wc keeps its props and its render step under these registered symbols.
 const PROPS = Symbol.for('r2wc.props');

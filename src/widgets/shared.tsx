@@ -1,4 +1,7 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { isPriceColorScheme, type PriceColorScheme } from '../api/colors';
+import { formatMoney, trend } from '../api/format';
+import { priceColorsFor, subscribePriceColors } from '../i18n/priceColors';
 import type { LocaleCode } from '../api/types';
 import type { ApiError } from '../dataProvider/ApiError';
 import { createWidgetClient, loginUrl, type WidgetClient } from './client';
@@ -26,6 +29,8 @@ export interface WidgetProps extends WidgetEventProps {
   apiBase?: string | undefined;
   locale?: string | undefined;
   theme?: string | undefined;
+  /** 'red-up' (红涨绿跌) or 'green-up' (绿涨红跌); absent: the dashboard's setting on this origin, else the language's default. */
+  colors?: string | undefined;
   token?: string | undefined;
   /** Seconds between live refreshes (default 30; 0 = no refresh). */
   refresh?: number | string | undefined;
@@ -163,13 +168,19 @@ export const useWidgetData = <T,>(props: WidgetProps, load: (client: WidgetClien
 };
 
 /** The widget's root: its styles, theme and language. */
-export const Frame = ({ props, name, title, children }: { props: WidgetProps; name: string; title: string; children: ReactNode }) => (
-  <div className="qt" part="root" data-widget={name} data-theme={props.theme === 'dark' ? 'dark' : 'light'} lang={resolveLocale(props.locale)}>
-    <style>{widgetCss}</style>
-    <h2>{title}</h2>
-    {children}
-  </div>
-);
+export const Frame = ({ props, name, title, children }: { props: WidgetProps; name: string; title: string; children: ReactNode }) => {
+  const locale = resolveLocale(props.locale);
+  // Follows the dashboard's setting live (another tab, or the dashboard on this page).
+  const stored = useSyncExternalStore(subscribePriceColors, () => priceColorsFor(locale), () => priceColorsFor(locale));
+  const colors = isPriceColorScheme(props.colors) ? props.colors : stored;
+  return (
+    <div className="qt" part="root" data-widget={name} data-theme={props.theme === 'dark' ? 'dark' : 'light'} data-colors={colors} lang={locale}>
+      <style>{widgetCss}</style>
+      <h2>{title}</h2>
+      {children}
+    </div>
+  );
+};
 
 /** Loading, error (with retry) and logged-out states; null when the data is there. */
 export const StateView = ({ state, props }: { state: WidgetState<unknown>; props: WidgetProps }) => {
@@ -204,18 +215,15 @@ export const StateView = ({ state, props }: { state: WidgetState<unknown>; props
   return null;
 };
 
-/** A decimal string in the locale's digits (never through a float), with 2 to 8 decimals. */
-export const formatAmount = (value: string | null | undefined, locale: LocaleCode, signed = false): string => {
-  if (value === null || value === undefined || value === '') return '—';
-  const format = new Intl.NumberFormat(locale, {
-    minimumFractionDigits: 2,
-    maximumFractionDigits: 2,
-    ...(signed ? { signDisplay: 'exceptZero' as const } : {}),
-  }).format as (value: string) => string;
-  return format(value);
+/** Money as the dashboard shows it (src/api/format.ts): to the cent, from the decimal string itself. */
+export const formatAmount = (value: string | null | undefined, locale: LocaleCode, signed = false): string => formatMoney(value, locale, { signed });
+
+/** A figure's class: `up` or `down` (coloured by the price colour scheme), plain when flat. */
+export const profitClass = (value: string | null | undefined) => {
+  const direction = trend(value);
+  return direction === 'flat' ? 'num' : `num ${direction}`;
 };
 
-export const profitClass = (value: string | null | undefined) => {
-  if (!value || /^-?0*(\.0*)?$/.test(value)) return 'num';
-  return value.startsWith('-') ? 'num down' : 'num up';
-};
+/** The `colors` attribute ('red-up' or 'green-up'), else the dashboard's stored setting on this origin, else the language's default. */
+export const resolvePriceColors = (attribute: string | undefined, locale: LocaleCode): PriceColorScheme =>
+  isPriceColorScheme(attribute) ? attribute : priceColorsFor(locale);

@@ -1,3 +1,5 @@
+import { BRAND, HUES } from '../api/colors';
+
 /**
  * The widgets' own CSS, injected in each shadow root. The page's styles do
  * not reach inside; the `.qt` root sets every inherited property itself so
@@ -8,7 +10,8 @@ export const widgetCss = `
 :host([hidden]) { display: none; }
 .qt {
   --qt-bg: #ffffff; --qt-fg: #1f2329; --qt-muted: #646a73; --qt-border: #e5e6eb;
-  --qt-accent: #1677ff; --qt-up: #0e9f6e; --qt-down: #e02424; --qt-hover: #f5f6f7;
+  --qt-accent: ${BRAND.light}; --qt-red: ${HUES.light.red}; --qt-green: ${HUES.light.green}; --qt-hover: #f5f6f7;
+  --qt-up: var(--qt-green); --qt-down: var(--qt-red);
   all: initial; display: block; box-sizing: border-box;
   background: var(--qt-bg); color: var(--qt-fg);
   font: 14px/1.5 -apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, "PingFang SC", "Microsoft YaHei", sans-serif;
@@ -16,8 +19,10 @@ export const widgetCss = `
 }
 .qt[data-theme="dark"] {
   --qt-bg: #1d1e22; --qt-fg: #e8eaed; --qt-muted: #9aa0a6; --qt-border: #34363c;
-  --qt-accent: #4096ff; --qt-up: #31c48d; --qt-down: #f98080; --qt-hover: #2a2c31;
+  --qt-accent: ${BRAND.dark}; --qt-red: ${HUES.dark.red}; --qt-green: ${HUES.dark.green}; --qt-hover: #2a2c31;
 }
+.qt[data-colors="red-up"] { --qt-up: var(--qt-red); --qt-down: var(--qt-green); }
+.qt[data-colors="green-up"] { --qt-up: var(--qt-green); --qt-down: var(--qt-red); }
 .qt *, .qt *::before, .qt *::after { box-sizing: border-box; font: inherit; color: inherit; margin: 0; padding: 0; }
 .qt h2 { font-size: 15px; font-weight: 600; margin-bottom: 12px; }
 .qt .muted { color: var(--qt-muted); font-size: 12px; }
@@ -39,4 +44,5 @@ export const widgetCss = `
 .qt .state[role="alert"] { color: var(--qt-down); }
 .qt .action { display: inline-block; margin-top: 8px; padding: 4px 14px; border-radius: 6px; cursor: pointer;
   background: var(--qt-accent); color: #fff; border: 0; text-decoration: none; font-size: 13px; }
+.qt[data-theme="dark"] .action { color: #06201e; }
 `;

@@ -2,6 +2,8 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TradeTask } from '../api/trade';
 import { createFakeServer, fail, ok, unauthorized, type Handler } from '../testing/fakeServer';
+import { cycleText } from '../dashboard/trade/taskText';
+import { messages as tradeMessages } from '../dashboard/trade/messages';
 import { ProfitCard, TaskList, WIDGET_NAMES } from './index';
 
 const summary = { date: '2025-01-02', realizedTotal: '1234.5', realizedToday: '-3.25', cyclesToday: 2 };
@@ -214,6 +216,25 @@ describe('qt-task-list', () => {
     serve({ 'GET /api/trade/list': () => ok({ list: [], total: 0 }) });
     const empty = mount('qt-task-list', { token: 't' });
     expect(await empty.shadow.findByText('暂无运行中的任务。')).toBeInTheDocument();
+  });
+
+  it('counts cycles as the dashboard does (one rule, src/api/cycles.ts)', async () => {
+    const cases = [
+      task('c1', 'BTC/USDT', { cyclesDone: 0, cycleCount: 5 }),
+      task('c2', 'ETH/USDT', { cyclesDone: 5, cycleCount: 5 }),
+      task('c3', 'SOL/USDT', { cyclesDone: 2, cycleCount: 3, finished: true }),
+      task('c4', 'XRP/USDT', { cyclesDone: 7, cycleCount: 9999 }),
+    ];
+    serve({ 'GET /api/trade/list': () => ok({ list: cases, total: cases.length }) });
+    const { shadow } = mount('qt-task-list', { token: 't', locale: 'zh-CN' });
+    await shadow.findByText('XRP/USDT');
+    const template = tradeMessages['zh-CN'].tasks.cycle;
+    const dashboardTranslate = (_: string, values: Record<string, unknown> = {}) => template.replace(/\{\{\s*(\w+)\s*\}\}/g, (_w, name: string) => String(values[name]));
+    for (const one of cases) {
+      const row = shadow.getByText(one.symbol).closest('button')!;
+      const numbers = (text: string) => text.match(/\d+|∞/g)!.slice(0, 2);
+      expect(numbers(within(row).getByText(/第/).textContent!)).toEqual(numbers(cycleText(one, dashboardTranslate as never)));
+    }
   });
 
   it('emits a bubbling, composed qt-task-click and opens the task in the dashboard', async () => {

@@ -1,3 +1,4 @@
+import { formatCount } from '../../api/format';
 import { Alert, Box, Chip, LinearProgress, Paper, Skeleton, Stack, Typography } from '@mui/material';
 import { Title, useLocaleState, useTranslate } from 'react-admin';
 import type { EngineStatus } from '../../api/trade';
@@ -37,7 +38,7 @@ const Replay = ({ replay }: { replay: NonNullable<EngineStatus['replay']> }) => 
       <LinearProgress variant="determinate" value={(replay.played / replay.total) * 100} sx={{ mb: 1.5 }} />
       <Box sx={grid}>
         <Figure label={translate('admin.engine.symbol')} value={replay.symbol} />
-        <Figure label={translate('admin.engine.candles')} value={`${new Intl.NumberFormat(locale).format(replay.played)} / ${new Intl.NumberFormat(locale).format(replay.total)}`} />
+        <Figure label={translate('admin.engine.candles')} value={`${formatCount(replay.played, locale)} / ${formatCount(replay.total, locale)}`} />
         <Figure label={translate('admin.engine.candleTime')} value={format(replay.candleTime)} />
       </Box>
     </Paper>
@@ -53,7 +54,7 @@ export const EnginePage = () => {
   useDocumentTitle(title);
   const status = useEngineStatus(REFRESH_MS);
   const s = status.data;
-  const ms = (value: number) => translate('admin.engine.ms', { value: new Intl.NumberFormat(locale).format(value) });
+  const ms = (value: number) => translate('admin.engine.ms', { value: formatCount(value, locale) });
   return (
     <Box component="section" data-title-key="admin.engine.title" sx={{ py: { xs: 1.5, md: 3 }, px: { xs: 0.5, md: 1 }, maxWidth: 1080, minWidth: 0 }}>
       <Title title={title} />
@@ -80,7 +81,7 @@ export const EnginePage = () => {
               <Figure label={translate('admin.engine.lastTick')} value={format(s.lastTickAt)} />
               <Figure label={translate('admin.engine.lag')} value={ms(s.lagMs)} tone={s.lagMs > 0 ? 'warning.main' : undefined} />
               <Figure label={translate('admin.engine.tickTime')} value={`${ms(s.lastTickMs)} / ${ms(s.maxTickMs)}`} />
-              <Figure label={translate('admin.engine.ticks')} value={new Intl.NumberFormat(locale).format(s.ticks)} />
+              <Figure label={translate('admin.engine.ticks')} value={formatCount(s.ticks, locale)} />
               <Figure label={translate('admin.engine.failedTicks')} value={String(s.failedTicks)} tone={s.failedTicks > 0 ? 'error.main' : undefined} />
               <Figure label={translate('admin.engine.marketTime')} value={format(s.marketTime)} />
               <Figure label={translate('admin.engine.startedAt')} value={format(s.startedAt)} />

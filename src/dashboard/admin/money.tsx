@@ -13,10 +13,12 @@ import {
   SimpleShowLayout,
   TextField,
   TopToolbar,
+  useLocaleState,
   useRecordContext,
   useTranslate,
 } from 'react-admin';
 import type { AdminDeposit, AdminWithdrawal } from '../../api/admin';
+import { formatAsset } from '../../api/format';
 import {
   DateTimeText,
   StatusChip,
@@ -27,6 +29,13 @@ import {
   useDateTime,
   useIsPhone,
 } from './common';
+
+/** A USDT amount of a record in the shared format (src/api/format.ts), sortable by its field. */
+const UsdtField = ({ source }: { source: 'amount' | 'fee'; label: string; sortable?: boolean }) => {
+  const record = useRecordContext<Record<string, string | null>>();
+  const [locale] = useLocaleState();
+  return <span style={{ fontVariantNumeric: 'tabular-nums' }}>{formatAsset(record?.[source], 'USDT', locale)}</span>;
+};
 
 export const DEPOSITS = 'admin/deposits';
 export const WITHDRAWALS = 'admin/withdrawals';
@@ -128,7 +137,7 @@ const MoneyRequestList = ({
         <Datagrid rowClick="show" bulkActionButtons={false}>
           <DateTimeText source="createdAt" label="admin.fields.createdAt" />
           <TextField source="userEmail" label="admin.fields.user" sortable={false} />
-          <TextField source="amount" label="admin.fields.amount" />
+          <UsdtField source="amount" label="admin.fields.amount" />
           {children}
           <StatusChip label="admin.fields.status" />
           <TextField source="reason" label="admin.fields.reason" emptyText="—" sortable={false} />
@@ -157,7 +166,7 @@ export const DepositShow = () => {
     <Show resource={DEPOSITS} title={translate('admin.deposits.showTitle')} actions={<DepositShowActions />}>
       <SimpleShowLayout>
         <TextField source="userEmail" label="admin.fields.user" />
-        <TextField source="amount" label="admin.fields.amount" />
+        <UsdtField source="amount" label="admin.fields.amount" />
         <TextField source="asset" label="admin.fields.asset" />
         <TextField source="address" label="admin.fields.address" sx={{ wordBreak: 'break-all' }} />
         <TextField source="txHash" label="admin.fields.txHash" emptyText="—" sx={{ wordBreak: 'break-all' }} />
@@ -221,7 +230,7 @@ const WithdrawalActions = ({ size = 'small' }: { label?: string; size?: 'small' 
 
 export const WithdrawalList = () => (
   <MoneyRequestList resource={WITHDRAWALS} kind="withdrawals" statuses={WITHDRAWAL_STATUSES} actions={<WithdrawalActions label="admin.fields.actions" />}>
-    <TextField source="fee" label="admin.fields.fee" sortable={false} />
+    <UsdtField source="fee" label="admin.fields.fee" sortable={false} />
     <TextField source="address" label="admin.fields.address" sx={{ wordBreak: 'break-all' }} sortable={false} />
   </MoneyRequestList>
 );
@@ -238,8 +247,8 @@ export const WithdrawalShow = () => {
     <Show resource={WITHDRAWALS} title={translate('admin.withdrawals.showTitle')} actions={<WithdrawalShowActions />}>
       <SimpleShowLayout>
         <TextField source="userEmail" label="admin.fields.user" />
-        <TextField source="amount" label="admin.fields.amount" />
-        <TextField source="fee" label="admin.fields.fee" />
+        <UsdtField source="amount" label="admin.fields.amount" />
+        <UsdtField source="fee" label="admin.fields.fee" />
         <TextField source="asset" label="admin.fields.asset" />
         <TextField source="address" label="admin.fields.address" sx={{ wordBreak: 'break-all' }} />
         <TextField source="txHash" label="admin.fields.txHash" emptyText="—" sx={{ wordBreak: 'break-all' }} />

@@ -50,19 +50,19 @@ const BacktestChart = ({ report, cycle, height }: { report: BacktestReport; cycl
       localization: { locale, priceFormatter: (price: number) => formatPrice(String(price), locale) },
     });
     const candles = api.addSeries(CandlestickSeries, {
-      upColor: palette.success.main,
-      downColor: palette.error.main,
+      upColor: palette.up.main,
+      downColor: palette.down.main,
       borderVisible: false,
-      wickUpColor: palette.success.main,
-      wickDownColor: palette.error.main,
+      wickUpColor: palette.up.main,
+      wickDownColor: palette.down.main,
     });
     candles.setData(report.chart.candles.map(([time, open, high, low, close]) => ({ time: seconds(time), open: +open, high: +high, low: +low, close: +close })));
     // One marker per fill, on the chart candle it happened in.
     const step = report.chart.interval;
     const markers: SeriesMarker<UTCTimestamp>[] = report.trades.map((trade) =>
       trade.side === 'buy'
-        ? { time: seconds(Math.floor(trade.time / step) * step), position: 'belowBar', shape: 'arrowUp', color: palette.success.main, text: translate(trade.level === 0 ? 'backtest.chart.buy' : 'backtest.chart.buyLevel', { level: trade.level }) }
-        : { time: seconds(Math.floor(trade.time / step) * step), position: 'aboveBar', shape: 'arrowDown', color: palette.error.main, text: translate('backtest.chart.sell') },
+        ? { time: seconds(Math.floor(trade.time / step) * step), position: 'belowBar', shape: 'arrowUp', color: palette.up.main, text: translate(trade.level === 0 ? 'backtest.chart.buy' : 'backtest.chart.buyLevel', { level: trade.level }) }
+        : { time: seconds(Math.floor(trade.time / step) * step), position: 'aboveBar', shape: 'arrowDown', color: palette.down.main, text: translate('backtest.chart.sell') },
     );
     createSeriesMarkers(candles, markers);
     const equity = api.addSeries(

@@ -1,3 +1,4 @@
+import { formatPercent } from '../../api/format';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import Ajv from 'ajv';
@@ -105,7 +106,8 @@ describe('the backtest panel in the strategy editor', () => {
     expect(report.figures.cycles).toBeGreaterThan(3);
     expect(figure('cycles')).toBe(String(report.figures.cycles));
     expect(figure('trades')).toBe(`${report.figures.buys} / ${report.figures.sells}`);
-    expect(figure('returnPercent')).toBe(`${report.figures.returnPercent} %`);
+    expect(figure('returnPercent')).toBe(formatPercent(report.figures.returnPercent, 'zh-CN', { signed: true }));
+    expect(figure('returnPercent')).toMatch(/^[+-]?[\d,]+(\.\d{1,2})?%$/);
     expect(screen.getByText('手续费 0.1%，扣自收到的资产 · 数量步长 0.00001 · 最小数量 0.00001 · 最小金额 5 · 成交模型：收盘价')).toBeInTheDocument();
     const table = screen.getByRole('table', { name: '每轮明细' });
     expect(within(table).getAllByRole('row')).toHaveLength(1 + Math.min(10, report.cycles.length));

@@ -19,6 +19,7 @@ import { Component, lazy, Suspense, useState, type ReactNode } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
 import type { BacktestReport } from '../../api/backtest';
 import { Figure } from '../trade/Figure';
+import { formatCount, formatPercent } from '../../api/format';
 import { baseOf, formatPrice, formatQuantity, formatQuote, formatSigned, profitColor, quoteOf } from '../trade/taskText';
 import type { ChartCycle } from './BacktestChart';
 
@@ -39,7 +40,6 @@ class ChartBoundary extends Component<{ fallback: ReactNode; children: ReactNode
 const when = (ms: number, locale: string) =>
   new Intl.DateTimeFormat(locale, { timeZone: 'UTC', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hour12: false }).format(new Date(ms));
 
-const percent = (value: string) => `${value} %`;
 
 const CYCLES_PER_PAGE = 10;
 
@@ -60,17 +60,17 @@ export const BacktestResults = ({ report }: { report: BacktestReport }) => {
   return (
     <Stack spacing={2} data-section="backtest-results">
       <Typography variant="body2" color="text.secondary">
-        {translate('backtest.range', { from: when(report.from, locale), to: when(report.to, locale), count: report.candles.toLocaleString(locale), symbol: report.symbol })}
+        {translate('backtest.range', { from: when(report.from, locale), to: when(report.to, locale), count: formatCount(report.candles, locale), symbol: report.symbol })}
       </Typography>
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', sm: 'repeat(3, minmax(0, 1fr))', md: 'repeat(4, minmax(0, 1fr))' } }}>
         <Figure testId="cycles" label={translate('backtest.figure.cycles')} value={f.cycles} />
         <Figure testId="realizedProfit" label={translate('backtest.figure.realizedProfit')} value={`${formatSigned(f.realizedProfit, locale)} ${quote}`} color={profitColor(f.realizedProfit)} />
-        <Figure testId="returnPercent" label={translate('backtest.figure.returnPercent')} value={percent(f.returnPercent)} color={profitColor(f.returnPercent)} />
+        <Figure testId="returnPercent" label={translate('backtest.figure.returnPercent')} value={formatPercent(f.returnPercent, locale, { signed: true })} color={profitColor(f.returnPercent)} />
         <Figure testId="maxFundsInUse" label={translate('backtest.figure.maxFundsInUse')} value={q(f.maxFundsInUse)} />
-        <Figure testId="maxDrawdown" label={translate('backtest.figure.maxDrawdown')} value={`${q(f.maxDrawdown)} (${percent(f.maxDrawdownPercent)})`} />
+        <Figure testId="maxDrawdown" label={translate('backtest.figure.maxDrawdown')} value={`${q(f.maxDrawdown)} (${formatPercent(f.maxDrawdownPercent, locale)})`} />
         <Figure testId="fees" label={translate('backtest.figure.fees')} value={q(f.fees)} />
         <Figure testId="trades" label={translate('backtest.figure.trades')} value={`${f.buys} / ${f.sells}`} />
-        <Figure testId="timeInPosition" label={translate('backtest.figure.timeInPosition')} value={percent(f.timeInPositionPercent)} />
+        <Figure testId="timeInPosition" label={translate('backtest.figure.timeInPosition')} value={formatPercent(f.timeInPositionPercent, locale)} />
         <Figure
           testId="openPosition"
           label={translate('backtest.figure.openPosition')}

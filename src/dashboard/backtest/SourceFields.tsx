@@ -1,3 +1,4 @@
+import { formatCount } from '../../api/format';
 import UploadFileIcon from '@mui/icons-material/UploadFileOutlined';
 import { Alert, Box, Button, MenuItem, Stack, TextField, Typography } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -150,7 +151,7 @@ export const SourceFields = ({ form, onChange }: { form: BacktestForm; onChange:
               >
                 {uploads.data?.map((upload) => (
                   <MenuItem key={upload.id} value={upload.id}>
-                    {translate('backtest.upload.file', { name: upload.name, count: upload.candles.toLocaleString(locale) })}
+                    {translate('backtest.upload.file', { name: upload.name, count: formatCount(upload.candles, locale) })}
                   </MenuItem>
                 ))}
               </TextField>

@@ -1,3 +1,4 @@
+import { formatPercent } from '../../api/format';
 import { Box, Button, MenuItem, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField, Typography } from '@mui/material';
 import { useLocaleState, useTranslate } from 'react-admin';
 import { MAX_VARIANTS, RANK_BY, type BacktestReport, type BacktestVariant, type RankBy, type SweepNames, type VariantResult } from '../../api/backtest';
@@ -102,7 +103,7 @@ export const VariantsSection = ({
                   <TableCell>{rank + 1}</TableCell>
                   <TableCell>{label(variant)}</TableCell>
                   <TableCell align="right" sx={{ color: profitColor(variant.figures.returnPercent) }}>
-                    {variant.figures.returnPercent} %
+                    {formatPercent(variant.figures.returnPercent, locale, { signed: true })}
                   </TableCell>
                   <TableCell align="right" sx={{ color: profitColor(variant.figures.realizedProfit) }}>
                     {formatSigned(variant.figures.realizedProfit, locale)}

@@ -1,3 +1,4 @@
+import { formatQuantity } from '../../api/format';
 import {
   PAPER_EXCHANGE,
   SIMULATOR,
@@ -57,9 +58,8 @@ export const refusedField = (error: unknown): string | null => {
 
 /** '10,000 USDT' in the reader's number format (display only: the amounts stay strings everywhere else). */
 export const formatBalances = (balances: Record<string, DecimalString>, locale: string) => {
-  const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 8 });
   return Object.entries(balances)
-    .map(([asset, amount]) => `${number.format(Number(amount))} ${asset}`)
+    .map(([asset, amount]) => `${formatQuantity(amount, locale)} ${asset}`)
     .join(', ');
 };
 

@@ -4,10 +4,10 @@ import type { ReactNode } from 'react';
 /** A label above its value (figures of a summary). */
 export const Stat = ({ label, value, unit, color, name, hint }: { label: string; value: ReactNode; unit?: string; color?: string; name?: string; hint?: ReactNode }) => (
   <Box sx={{ minWidth: 0 }} data-stat={name}>
-    <Typography variant="caption" color="text.secondary" component="div" noWrap>
+    <Typography variant="caption" color="text.secondary" component="div" sx={{ overflowWrap: 'break-word' }}>
       {label}
     </Typography>
-    <Typography component="div" sx={{ fontWeight: 700, fontSize: { xs: 18, md: 20 }, color, overflowWrap: 'anywhere', fontVariantNumeric: 'tabular-nums' }}>
+    <Typography component="div" sx={{ fontWeight: 700, fontSize: { xs: 18, md: 20 }, color, overflowWrap: 'break-word', fontVariantNumeric: 'tabular-nums' }}>
       {value}
       {unit && (
         <Typography component="span" variant="caption" color="text.secondary" sx={{ ml: 0.5, fontWeight: 400 }}>

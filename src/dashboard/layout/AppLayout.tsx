@@ -4,6 +4,7 @@ import { AppBar, Layout, LoadingIndicator, Menu, TitlePortal, useTranslate } fro
 import { useLocation, useNavigate } from 'react-router-dom';
 import { SessionExpiryRedirect } from '../../authProvider/guards';
 import { WizardRouteWatcher } from '../trade/wizard/navigation';
+import { DisplayMenu } from './DisplayMenu';
 import { LocaleSwitcher } from './LocaleSwitcher';
 import type { MenuEntry } from '../domain';
 import { OperatorMenuGroup, tabOf } from './navigation';
@@ -31,11 +32,21 @@ const AppAppBar = () => (
     toolbar={
       <>
         <LocaleSwitcher compact />
+        <DisplayMenu />
         <LoadingIndicator />
       </>
     }
   >
-    <TitlePortal />
+    {/* On a phone the icons leave little room: a long title (English) takes two smaller lines instead of being cut. */}
+    <TitlePortal
+      sx={{
+        whiteSpace: { xs: 'normal', sm: 'nowrap' },
+        fontSize: { xs: '1rem', sm: '1.25rem' },
+        lineHeight: { xs: 1.2, sm: 1.6 },
+        overflowWrap: 'break-word',
+        minWidth: 0,
+      }}
+    />
   </AppBar>
 );
 

@@ -17,7 +17,8 @@ import { Screen } from '../layout/Screen';
 import { formatQuote } from '../trade/taskText';
 import { LoadError, QueryView } from '../kit/LoadError';
 import { profileKeys, useApi, useBalances, useMemberStatus, useRefreshIdentity } from './api';
-import { formatAmount, formatDateTime } from './format';
+import { formatAsset } from '../../api/format';
+import { formatDateTime } from './format';
 
 type Method = ActivatePayload['method'];
 
@@ -73,7 +74,7 @@ const PayOptions = ({ status }: { status: MemberStatus }) => {
   const prices: Record<Method, string> = { card: status.activation.cardPrice, usdt: status.activation.usdtPrice };
   const available: Record<Method, string> = { card: availableOf(balances.data, 'CARD'), usdt: availableOf(balances.data, 'USDT') };
   const amountText = (method: Method, value: string) =>
-    method === 'card' ? translate('profile.activate.cards', { count: formatAmount(value, locale) }) : `${formatQuote(value, locale)} USDT`;
+    method === 'card' ? translate('profile.activate.cards', { count: formatAsset(value, 'CARD', locale) }) : `${formatQuote(value, locale)} USDT`;
 
   const activate = useMutation({
     mutationFn: (method: Method) => {

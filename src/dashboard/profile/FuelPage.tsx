@@ -1,3 +1,4 @@
+import { formatAsset, formatPercent } from '../../api/format';
 import LocalGasStationIcon from '@mui/icons-material/LocalGasStation';
 import SwapHorizIcon from '@mui/icons-material/SwapHoriz';
 import { Alert, Box, Button, List, ListItem, ListItemText, Stack, Typography } from '@mui/material';
@@ -9,12 +10,12 @@ import { EmptyLine, QueryView } from '../kit/LoadError';
 import { Section } from '../kit/Section';
 import { Stat, statGrid } from '../kit/Stat';
 import { useFuel, useFuelRecords } from './api';
-import { formatAmount, formatDateTime } from './format';
+import { formatDateTime } from './format';
 
 /** The wallet's exchange page, asked for USDT -> FUEL. */
 export const FUEL_SWAP_PATH = '/profile/wallet/exchange?from=USDT&to=FUEL';
 
-const percent = (value: string, locale: string) => `${formatAmount(value, locale, 4)} %`;
+const percent = (value: string, locale: string) => formatPercent(value, locale);
 
 const FuelRecords = () => {
   const translate = useTranslate();
@@ -39,7 +40,7 @@ const FuelRecords = () => {
                       {formatSigned(record.amount, locale)}
                     </Typography>
                     <Typography variant="caption" color="text.secondary">
-                      {translate('profile.fuel.after', { amount: formatAmount(record.balanceAfter, locale) })}
+                      {translate('profile.fuel.after', { amount: formatAsset(record.balanceAfter, 'FUEL', locale) })}
                     </Typography>
                   </Box>
                 </ListItem>
@@ -78,9 +79,9 @@ export const FuelPage = () => {
                 }
               >
                 <Box sx={statGrid(4)}>
-                  <Stat name="balance" label={translate('profile.fuel.balance')} value={formatAmount(data.balance, locale)} unit="FUEL" color={Number(data.balance) <= 0 ? 'error.main' : undefined} />
+                  <Stat name="balance" label={translate('profile.fuel.balance')} value={formatAsset(data.balance, 'FUEL', locale)} unit="FUEL" color={Number(data.balance) <= 0 ? 'error.main' : undefined} />
                   <Stat name="rate" label={translate('profile.fuel.rate')} value={percent(data.ratePercent, locale)} hint={translate('profile.fuel.baseRate', { rate: percent(data.baseRatePercent, locale) })} />
-                  <Stat name="charged" label={translate('profile.fuel.charged')} value={formatAmount(data.chargedTotal, locale)} unit="FUEL" />
+                  <Stat name="charged" label={translate('profile.fuel.charged')} value={formatAsset(data.chargedTotal, 'FUEL', locale)} unit="FUEL" />
                   <Stat name="paused" label={translate('profile.fuel.paused')} value={data.pausedTasks} color={data.pausedTasks > 0 ? 'warning.main' : undefined} />
                 </Box>
               </Section>

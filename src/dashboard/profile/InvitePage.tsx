@@ -9,7 +9,7 @@ import { QueryView } from '../kit/LoadError';
 import { Section } from '../kit/Section';
 import { Stat, statGrid } from '../kit/Stat';
 import { useInviteInfo } from './api';
-import { formatAmount } from './format';
+import { formatAsset } from '../../api/format';
 
 /** The full invite link: this dashboard's address and the register path the server gives. */
 export const inviteLink = (registerPath: string, origin = window.location.origin) => `${origin.replace(/\/+$/, '')}${registerPath.startsWith('/') ? '' : '/'}${registerPath}`;
@@ -83,7 +83,7 @@ export const InvitePage = () => {
               </Section>
               <Alert severity="info" data-section="reward">
                 {Number(data.rewardPoints) > 0
-                  ? translate('profile.invite.reward', { points: formatAmount(data.rewardPoints, locale) })
+                  ? translate('profile.invite.reward', { points: formatAsset(data.rewardPoints, 'POINTS', locale) })
                   : translate('profile.invite.noReward')}
               </Alert>
             </Stack>

@@ -1,3 +1,4 @@
+import { formatPercent } from '../../api/format';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import { Box, Chip, LinearProgress, Paper, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
 import Big from 'big.js';
@@ -10,7 +11,6 @@ import { EmptyLine, QueryView } from '../kit/LoadError';
 import { Section } from '../kit/Section';
 import { Stat, statGrid } from '../kit/Stat';
 import { useMemberStatus } from './api';
-import { formatAmount } from './format';
 
 /** Percent of a requirement reached, 0..100 (a requirement of 0 is met). */
 export const progressPercent = (current: string | number, required: string | number): number => {
@@ -65,7 +65,7 @@ const NextLevel = ({ status }: { status: MemberStatus }) => {
 };
 
 const discountText = (level: MemberLevel, locale: string, translate: (key: string, options?: object) => string) =>
-  Number(level.fuelDiscountPercent) > 0 ? `${formatAmount(level.fuelDiscountPercent, locale, 2)} %` : translate('profile.member.none');
+  Number(level.fuelDiscountPercent) > 0 ? formatPercent(level.fuelDiscountPercent, locale) : translate('profile.member.none');
 
 const Levels = ({ status }: { status: MemberStatus }) => {
   const translate = useTranslate();

@@ -23,12 +23,12 @@ import { Link } from 'react-router-dom';
 import { ASSETS } from '../../api/wallet';
 import { LocaleSwitcher } from '../layout/LocaleSwitcher';
 import { Screen } from '../layout/Screen';
-import { formatQuote, formatSigned, profitColor } from '../trade/taskText';
+import { formatSigned, profitColor } from '../trade/taskText';
 import { QueryView } from '../kit/LoadError';
 import { Section } from '../kit/Section';
 import { Stat, statGrid } from '../kit/Stat';
 import { useBalances, useMe, useProfitSummary } from './api';
-import { formatAmount } from './format';
+import { formatAsset } from '../../api/format';
 import { UserAvatar } from './UserAvatar';
 
 export const LevelBadge = ({ level }: { level: number }) => {
@@ -101,7 +101,7 @@ const Balances = () => {
                   key={asset}
                   name={`balance-${asset}`}
                   label={translate(`profile.asset.${asset}`)}
-                  value={asset === 'USDT' ? formatQuote(value, locale) : formatAmount(value, locale)}
+                  value={formatAsset(value, asset, locale)}
                 />
               );
             })}

@@ -222,7 +222,7 @@ describe('/profile/member-level', () => {
     expect(document.querySelector('[data-progress="teamVolume"]')).toHaveAttribute('data-percent', '25');
     const row = within(document.querySelector<HTMLElement>('[data-level-row="2"]')!);
     expect(row.getByText('100,000.00 USDT')).toBeInTheDocument();
-    expect(row.getByText('20 %')).toBeInTheDocument();
+    expect(row.getByText('20%')).toBeInTheDocument();
     expect(row.getByText('20')).toBeInTheDocument();
     expect(document.querySelector('[data-level-row="0"]')).toHaveTextContent('当前');
   });
@@ -242,8 +242,8 @@ describe('/profile/fuel', () => {
       'GET /api/wallet/records': () =>
         ok({ list: [{ id: 'r1', transactionId: 'x1', asset: 'FUEL', kind: 'fuel_charge', amount: '-1.2', balanceAfter: '0', detail: {}, createdAt: '2026-03-01T08:00:00.000Z' }], total: 1 }),
     });
-    await waitFor(() => expect(document.querySelector('[data-stat="rate"]')).toHaveTextContent('18 %'), { timeout: 5000 });
-    expect(document.querySelector('[data-stat="rate"]')).toHaveTextContent('基础费率 20 %');
+    await waitFor(() => expect(document.querySelector('[data-stat="rate"]')).toHaveTextContent('18%'), { timeout: 5000 });
+    expect(document.querySelector('[data-stat="rate"]')).toHaveTextContent('基础费率 20%');
     expect(document.querySelector('[data-stat="charged"]')).toHaveTextContent('40.25');
     expect(document.querySelector('[data-state="paused"]')).toHaveTextContent('有 2 个任务在等待燃料：它们已完成当前一轮，补充燃料之前不会开启新一轮。');
     expect(screen.getAllByRole('link', { name: '用 USDT 兑换燃料' })[0]).toHaveAttribute('href', '/profile/wallet/exchange?from=USDT&to=FUEL');

@@ -62,7 +62,7 @@ export const ProfitBarChart = ({ days, height = 200 }: { days: readonly DayPoint
   const plot = { left: pad.left, right: width - pad.right, top: pad.top, bottom: height - pad.bottom };
   const { zero, bars, max, min } = barGeometry(days, plot);
   const palette = theme.palette;
-  const color = { positive: palette.success.main, negative: palette.error.main, zero: palette.grey[400] };
+  const color = { positive: palette.up.main, negative: palette.down.main, zero: palette.grey[400] };
   const label = (day: DayPoint) => translate('profile.chart.bar', { date: day.date, profit: formatSigned(day.profit, locale), count: day.cycles });
   const middle = bars[Math.floor(bars.length / 2)];
 

@@ -84,7 +84,7 @@ describe('/profile/daily-profit-detail/:date', () => {
     expect(row.getByText('100.00')).toBeInTheDocument();
     expect(row.getByText('106.00')).toBeInTheDocument();
     expect(row.getByText('+6.00')).toBeInTheDocument();
-    expect(row.getByText('1.2')).toBeInTheDocument();
+    expect(row.getByText('1.20')).toBeInTheDocument();
     expect(document.querySelector('[data-stat="profit"]')).toHaveTextContent('+10.00');
     expect(document.querySelectorAll('[data-cycle-card]')).toHaveLength(2);
     expect(query(app, '/api/profit/daily-detail')[0]).toEqual({ date: '2026-03-04', timeZone: browserZone });

@@ -33,7 +33,7 @@ import { EmptyLine, QueryView } from '../kit/LoadError';
 import { Section } from '../kit/Section';
 import { Stat, statGrid } from '../kit/Stat';
 import { useProfitDay, useProfitDays, useProfitRank, useProfitSummary } from './api';
-import { formatAmount } from './format';
+import { formatAsset } from '../../api/format';
 
 export const DAYS_PAGE_SIZE = 20;
 
@@ -118,7 +118,7 @@ const CycleFigures = ({ cycle }: { cycle: ClosedCycle }) => {
       <Stat label={translate('profile.daily.cost')} value={formatQuote(cycle.buyCost, locale)} />
       <Stat label={translate('profile.daily.proceeds')} value={formatQuote(cycle.sellProceeds, locale)} />
       <Stat label={translate('profile.daily.profit')} value={formatSigned(cycle.realizedProfit, locale)} color={profitColor(cycle.realizedProfit)} />
-      <Stat label={translate('profile.daily.fuel')} value={formatAmount(cycle.fuelCharged, locale)} />
+      <Stat label={translate('profile.daily.fuel')} value={formatAsset(cycle.fuelCharged, 'FUEL', locale)} />
     </Box>
   );
 };
@@ -178,7 +178,7 @@ export const DailyProfitDetailPage = () => {
                           <TableCell align="right" sx={{ color: profitColor(cycle.realizedProfit), fontWeight: 600 }}>
                             {formatSigned(cycle.realizedProfit, locale)}
                           </TableCell>
-                          <TableCell align="right">{formatAmount(cycle.fuelCharged, locale)}</TableCell>
+                          <TableCell align="right">{formatAsset(cycle.fuelCharged, 'FUEL', locale)}</TableCell>
                           <TableCell align="right">{time(cycle.closedAt)}</TableCell>
                         </TableRow>
                       ))}

@@ -1,17 +1,32 @@
-import { Alert, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField, Typography } from '@mui/material';
+import { Alert, Box, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField, Typography, useMediaQuery, type Theme } from '@mui/material';
 import { useState } from 'react';
-import { useTranslate } from 'react-admin';
+import { useLocaleState, useTranslate } from 'react-admin';
+import { formatMoney, formatPercent, formatPrice } from '../../api/format';
 import { ladder, maxCycleFunds, type StrategySettings } from '../../api/strategy';
+
+type LadderRow = ReturnType<typeof ladder>[number];
+const COLUMNS = ['price', 'amount', 'cumulative', 'average', 'takeProfitPrice'] as const;
 
 const DECIMAL = /^\d+(\.\d+)?$/;
 
-/** The ladder a template makes for a first order and a first fill price, and the most one cycle can use. */
+/** The ladder a template makes for a first order and a first fill price, and the most one cycle can use: a table, one card per level on phones. */
 export const LadderPreview = ({ settings }: { settings: Pick<StrategySettings, 'levels' | 'takeProfitPercent'> | null }) => {
   const translate = useTranslate();
   const [amount, setAmount] = useState('10');
   const [price, setPrice] = useState('100');
   const valid = settings && DECIMAL.test(amount) && DECIMAL.test(price) && Number(amount) > 0 && Number(price) > 0;
   const rows = valid ? ladder(settings, amount, price) : [];
+  const [locale] = useLocaleState();
+  const isPhone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
+  const drop = (percent: string) => formatPercent(`-${percent}`, locale, { signed: true });
+  /** The figures of a level, in the table's order: prices to six digits, money to the cent (src/api/format.ts). */
+  const columns = (row: LadderRow): [(typeof COLUMNS)[number], string][] => [
+    ['price', formatPrice(row.price, locale)],
+    ['amount', formatMoney(row.amount, locale)],
+    ['cumulative', formatMoney(row.cumulativeCost, locale)],
+    ['average', formatPrice(row.averagePrice, locale)],
+    ['takeProfitPrice', formatPrice(row.takeProfitPrice, locale)],
+  ];
 
   return (
     <Stack spacing={2}>
@@ -22,45 +37,62 @@ export const LadderPreview = ({ settings }: { settings: Pick<StrategySettings, '
       {valid && (
         <>
           <Alert severity="info" icon={false}>
-            <Typography sx={{ fontWeight: 600 }}>{translate('strategy.maxCycleFunds', { amount: maxCycleFunds(settings, amount) })}</Typography>
+            <Typography sx={{ fontWeight: 600 }}>{translate('strategy.maxCycleFunds', { amount: formatMoney(maxCycleFunds(settings, amount), locale) })}</Typography>
           </Alert>
-          <TableContainer sx={{ width: '100%', overflowX: 'auto' }}>
-            <Table size="small" aria-label={translate('strategy.preview')} sx={{ '& th, & td': { whiteSpace: 'nowrap' } }}>
-              <TableHead>
-                <TableRow>
-                  <TableCell>{translate('strategy.level')}</TableCell>
-                  <TableCell align="right">{translate('strategy.dropPercent')}</TableCell>
-                  <TableCell align="right">{translate('strategy.price')}</TableCell>
-                  <TableCell align="right">{translate('strategy.amount')}</TableCell>
-                  <TableCell align="right">{translate('strategy.cumulative')}</TableCell>
-                  <TableCell align="right">{translate('strategy.average')}</TableCell>
-                  <TableCell align="right">{translate('strategy.takeProfitPrice')}</TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {rows.map((row) => (
-                  <TableRow key={row.level}>
-                    <TableCell>{row.level === 0 ? translate('strategy.firstOrder') : row.level}</TableCell>
-                    <TableCell align="right">{row.level === 0 ? '—' : `-${row.dropPercent}%`}</TableCell>
-                    <TableCell align="right">{trim(row.price)}</TableCell>
-                    <TableCell align="right">{trim(row.amount)}</TableCell>
-                    <TableCell align="right">{trim(row.cumulativeCost)}</TableCell>
-                    <TableCell align="right">{trim(row.averagePrice)}</TableCell>
-                    <TableCell align="right">{trim(row.takeProfitPrice)}</TableCell>
+          {isPhone ? (
+            <Box component="ol" sx={{ m: 0, p: 0 }} aria-label={translate('strategy.preview')} data-layout="cards">
+              {rows.map((row) => (
+                <Box component="li" key={row.level} sx={{ listStyle: 'none', py: 1, borderTop: 1, borderColor: 'divider' }} data-level={row.level}>
+                  <Typography sx={{ fontWeight: 600 }}>
+                    {row.level === 0 ? translate('strategy.firstOrder') : `${translate('strategy.level')} ${row.level} · ${drop(row.dropPercent)}`}
+                  </Typography>
+                  <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(2, minmax(0, 1fr))', columnGap: 2, rowGap: 0.5, mt: 0.5 }}>
+                    {columns(row).map(([key, value]) => (
+                      <Box key={key} sx={{ minWidth: 0 }} data-field={key}>
+                        <Typography variant="caption" color="text.secondary" component="div" noWrap>
+                          {translate(`strategy.${key}`)}
+                        </Typography>
+                        <Typography variant="body2" component="div" sx={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}>
+                          {value}
+                        </Typography>
+                      </Box>
+                    ))}
+                  </Box>
+                </Box>
+              ))}
+            </Box>
+          ) : (
+            <TableContainer sx={{ width: '100%', overflowX: 'auto' }}>
+              <Table size="small" aria-label={translate('strategy.preview')} sx={{ '& th, & td': { whiteSpace: 'nowrap' } }}>
+                <TableHead>
+                  <TableRow>
+                    <TableCell>{translate('strategy.level')}</TableCell>
+                    <TableCell align="right">{translate('strategy.dropPercent')}</TableCell>
+                    {COLUMNS.map((key) => (
+                      <TableCell key={key} align="right">
+                        {translate(`strategy.${key}`)}
+                      </TableCell>
+                    ))}
                   </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </TableContainer>
+                </TableHead>
+                <TableBody>
+                  {rows.map((row) => (
+                    <TableRow key={row.level}>
+                      <TableCell>{row.level === 0 ? translate('strategy.firstOrder') : row.level}</TableCell>
+                      <TableCell align="right">{row.level === 0 ? '—' : drop(row.dropPercent)}</TableCell>
+                      {columns(row).map(([key, value]) => (
+                        <TableCell key={key} align="right" sx={{ fontVariantNumeric: 'tabular-nums' }}>
+                          {value}
+                        </TableCell>
+                      ))}
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            </TableContainer>
+          )}
         </>
       )}
     </Stack>
   );
-};
-
-/** Shows at most 6 decimals; the values themselves stay exact decimals. */
-const trim = (value: string) => {
-  const [whole, fraction = ''] = value.split('.');
-  const shown = fraction.slice(0, 6).replace(/0+$/, '');
-  return shown ? `${whole}.${shown}` : whole!;
 };

@@ -35,7 +35,7 @@ describe('strategy editor', () => {
     await findHeading('新建策略');
     expect(await screen.findByDisplayValue('均衡型 2')).toBeInTheDocument();
     // First order 10 + levels 10 and 20.
-    expect(await screen.findByText('单轮最多占用资金：40 USDT')).toBeInTheDocument();
+    expect(await screen.findByText('单轮最多占用资金：40.00 USDT')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: '保存' }));
     await waitFor(() => expect(app.pathname()).toBe('/strategy'));
     const sent = app.server.requests.find((r) => r.path === '/api/strategy/add');
@@ -87,7 +87,7 @@ describe('strategy editor', () => {
     await userEvent.click(screen.getByRole('button', { name: '生成阶梯' }));
     const drops = screen.getAllByRole('textbox', { name: '跌幅（%）' }).map((input) => (input as HTMLInputElement).value);
     expect(drops).toEqual(['1', '2.5', '4.75']);
-    expect(screen.getByText('单轮最多占用资金：80 USDT')).toBeInTheDocument();
+    expect(screen.getByText('单轮最多占用资金：80.00 USDT')).toBeInTheDocument();
   });
 
   it('shows no form while the template loads, nor when it cannot be loaded', async () => {

@@ -98,10 +98,10 @@ const CandleChart = ({ seriesKey, bars, markers, lines, precision, height, label
       },
     });
     chart.candles.applyOptions({
-      upColor: palette.success.main,
-      downColor: palette.error.main,
-      wickUpColor: palette.success.main,
-      wickDownColor: palette.error.main,
+      upColor: palette.up.main,
+      downColor: palette.down.main,
+      wickUpColor: palette.up.main,
+      wickDownColor: palette.down.main,
       priceFormat: { type: 'price', precision, minMove: 10 ** -precision },
     });
   }, [locale, palette, precision, theme.typography.fontFamily]);

@@ -28,6 +28,21 @@ const SIDES = ['all', 'buy', 'sell'] as const;
 type SideFilter = (typeof SIDES)[number];
 const ROWS_PER_PAGE = [10, 20, 50];
 
+/**
+ * A table wider than its box scrolls sideways; shadows at its edges (drawn
+ * only while there is more to see that way) say so.
+ */
+const scrollCue = {
+  width: '100%',
+  overflowX: 'auto',
+  background: (theme: Theme) => {
+    const paper = theme.palette.background.paper;
+    const shade = theme.palette.mode === 'dark' ? 'rgba(0,0,0,.6)' : 'rgba(0,0,0,.18)';
+    return `linear-gradient(to left, ${paper} 30%, transparent) 100% 0 / 40px 100% no-repeat local,
+      radial-gradient(farthest-side at 100% 50%, ${shade}, transparent) 100% 0 / 14px 100% no-repeat scroll`;
+  },
+} as const;
+
 const STATUS_COLOR = { intent: 'default', open: 'info', closed: 'success', canceled: 'default', failed: 'error' } as const;
 
 const OrderRow = ({ order, showTaskLink }: { order: TradeOrder; showTaskLink: boolean }) => {
@@ -46,7 +61,7 @@ const OrderRow = ({ order, showTaskLink }: { order: TradeOrder; showTaskLink: bo
           order.symbol
         )}
       </TableCell>
-      <TableCell sx={{ color: order.side === 'buy' ? 'success.main' : 'error.main', fontWeight: 600 }} data-side={order.side}>
+      <TableCell sx={{ color: order.side === 'buy' ? 'up.main' : 'down.main', fontWeight: 600 }} data-side={order.side}>
         {translate(`tasks.orders.sides.${order.side}`)}
       </TableCell>
       <TableCell>{orderReasonText(order, translate)}</TableCell>
@@ -56,27 +71,84 @@ const OrderRow = ({ order, showTaskLink }: { order: TradeOrder; showTaskLink: bo
       <TableCell align="right">{filled ? formatQuote(order.cost, locale) : '—'}</TableCell>
       <TableCell align="right">{filled ? `${formatQuantity(order.fee, locale)} ${order.feeCurrency ?? ''}`.trim() : '—'}</TableCell>
       <TableCell>
-        <Chip
-          size="small"
-          variant="outlined"
-          color={STATUS_COLOR[order.status]}
-          label={
-            order.status === 'failed' && order.error
-              ? `${translate('tasks.orders.statuses.failed')} · ${translate(`tasks.errorReason.${order.error}`, { _: order.error })}`
-              : translate(`tasks.orders.statuses.${order.status}`)
-          }
-        />
+        <StatusChip order={order} />
       </TableCell>
     </TableRow>
   );
 };
 
-/** The orders of the list's page as a table, filtered by side, with its pager. */
+const StatusChip = ({ order }: { order: TradeOrder }) => {
+  const translate = useTranslate();
+  return (
+    <Chip
+      size="small"
+      variant="outlined"
+      color={STATUS_COLOR[order.status]}
+      sx={{ maxWidth: '100%' }}
+      label={
+        order.status === 'failed' && order.error
+          ? `${translate('tasks.orders.statuses.failed')} · ${translate(`tasks.errorReason.${order.error}`, { _: order.error })}`
+          : translate(`tasks.orders.statuses.${order.status}`)
+      }
+    />
+  );
+};
+
+/** One order on a phone: every column of the table as a labelled figure, nothing off-screen. */
+const OrderCard = ({ order, showTaskLink }: { order: TradeOrder; showTaskLink: boolean }) => {
+  const translate = useTranslate();
+  const [locale] = useLocaleState();
+  const filled = order.status === 'closed';
+  const figure = (key: string, value: string) => (
+    <Box sx={{ minWidth: 0 }} data-field={key}>
+      <Typography variant="caption" color="text.secondary" component="div" noWrap>
+        {translate(`tasks.orders.${key}`)}
+      </Typography>
+      <Typography variant="body2" component="div" sx={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }} title={value}>
+        {value}
+      </Typography>
+    </Box>
+  );
+  return (
+    <Box component="li" data-order={order.id} sx={{ px: 1.5, py: 1.25, borderTop: 1, borderColor: 'divider', listStyle: 'none' }}>
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, minWidth: 0 }}>
+        <Typography component="span" sx={{ fontWeight: 600, color: order.side === 'buy' ? 'up.main' : 'down.main', flexShrink: 0 }} data-side={order.side}>
+          {translate(`tasks.orders.sides.${order.side}`)}
+        </Typography>
+        <Typography component="span" sx={{ fontWeight: 600, minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+          {showTaskLink ? (
+            <MuiLink component={Link} to={`/trade/detail/${order.taskId}`} underline="hover">
+              {order.symbol}
+            </MuiLink>
+          ) : (
+            order.symbol
+          )}
+        </Typography>
+        <Box sx={{ ml: 'auto', minWidth: 0, flexShrink: 1 }}>
+          <StatusChip order={order} />
+        </Box>
+      </Box>
+      <Typography variant="caption" color="text.secondary" component="div" sx={{ mt: 0.25 }}>
+        {formatTime(order.createdAt, locale)} · {orderReasonText(order, translate)} · {translate('tasks.orders.cycle')} {order.cycle}
+      </Typography>
+      <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(2, minmax(0, 1fr))', columnGap: 2, rowGap: 0.5, mt: 0.75 }}>
+        {figure('price', filled ? formatPrice(order.price, locale) : '—')}
+        {figure('amount', filled ? `${formatQuantity(order.amount, locale)} ${baseOf(order.symbol)}` : '—')}
+        {figure('cost', filled ? formatQuote(order.cost, locale) : '—')}
+        {figure('fee', filled ? `${formatQuantity(order.fee, locale)} ${order.feeCurrency ?? ''}`.trim() : '—')}
+      </Box>
+    </Box>
+  );
+};
+
+/** The orders of the list's page as a table (cards on phones), filtered by side, with its pager. */
 const OrderTable = ({ taskId }: { taskId: string | null }) => {
   const translate = useTranslate();
   const { data, total, error, refetch, page, perPage, setPage, setPerPage, filterValues, setFilters } = useListContext<TradeOrder>();
   const side: SideFilter = (filterValues as { side?: SideFilter }).side ?? 'all';
   const isPhone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
+  // Cards below md: a tablet's column is too narrow for the ten columns.
+  const asCards = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'), { noSsr: true });
   const rows = data ?? [];
 
   return (
@@ -102,8 +174,28 @@ const OrderTable = ({ taskId }: { taskId: string | null }) => {
           <LoadError error={error} onRetry={() => void refetch()} />
         </Box>
       )}
-      <TableContainer sx={{ width: '100%', overflowX: 'auto' }}>
-        <Table size="small" aria-label={translate(taskId ? 'page.orderHistory' : 'page.allOrderHistory')} sx={{ '& th, & td': { whiteSpace: 'nowrap' } }}>
+      {asCards ? (
+        <Box component="ul" sx={{ m: 0, p: 0 }} aria-label={translate(taskId ? 'page.orderHistory' : 'page.allOrderHistory')} data-layout="cards">
+          {rows.map((order) => (
+            <OrderCard key={order.id} order={order} showTaskLink={!taskId} />
+          ))}
+          {data && rows.length === 0 && (
+            <Box component="li" sx={{ listStyle: 'none', color: 'text.secondary', px: 2, py: 4 }}>
+              {translate('tasks.orders.empty')}
+            </Box>
+          )}
+        </Box>
+      ) : (
+      <TableContainer sx={scrollCue} data-scroll-cue>
+        <Table
+          size="small"
+          aria-label={translate(taskId ? 'page.orderHistory' : 'page.allOrderHistory')}
+          sx={{
+            '& th, & td': { whiteSpace: 'nowrap', px: 1 },
+            // The time stays in view while the rest scrolls.
+            '& th:first-of-type, & td:first-of-type': { position: 'sticky', left: 0, zIndex: 1, bgcolor: 'background.paper', pl: 2 },
+          }}
+        >
           <TableHead>
             <TableRow>
               <TableCell>{translate('tasks.orders.time')}</TableCell>
@@ -132,6 +224,7 @@ const OrderTable = ({ taskId }: { taskId: string | null }) => {
           </TableBody>
         </Table>
       </TableContainer>
+      )}
       <TablePagination
         component="div"
         count={total ?? 0}

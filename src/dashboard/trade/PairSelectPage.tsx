@@ -1,18 +1,20 @@
 import { Alert, Box, Button, Checkbox, Chip, InputAdornment, List, ListItemButton, ListItemIcon, ListItemText, Paper, Stack, TextField, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
 import SearchIcon from '@mui/icons-material/Search';
 import { useState } from 'react';
-import { useTranslate } from 'react-admin';
+import { useLocaleState, useTranslate } from 'react-admin';
 import { Link, useNavigate } from 'react-router-dom';
+import { formatPercent, formatPrice } from '../../api/format';
 import type { TradePair } from '../../api/trade';
+import { trendColor } from '../kit/trend';
 import { Screen } from '../layout/Screen';
 import { useHotPairs, usePairs } from './api';
 import { pairId, useWizardDraft, wizardDraft } from './wizard/draftStore';
 
-const changeColor = (change: string) => (change.startsWith('-') ? 'error.main' : 'success.main');
 
 /** `/trade/pair-select`: search, hot pairs and multi-select for the wizard draft. */
 export const PairSelectPage = () => {
   const translate = useTranslate();
+  const [locale] = useLocaleState();
   const navigate = useNavigate();
   const draft = useWizardDraft();
   const [q, setQ] = useState('');
@@ -53,7 +55,7 @@ export const PairSelectPage = () => {
             {hot.data?.map((pair) => (
               <Chip
                 key={pair.id}
-                label={`${pair.base} ${pair.change24h}%`}
+                label={`${pair.base} ${formatPercent(pair.change24h, locale, { signed: true })}`}
                 color={selected.has(pair.id) ? 'primary' : 'default'}
                 variant={selected.has(pair.id) ? 'filled' : 'outlined'}
                 onClick={() => toggle(pair.id)}
@@ -79,9 +81,9 @@ export const PairSelectPage = () => {
                 <ListItemIcon sx={{ minWidth: 36 }}>
                   <Checkbox edge="start" checked={selected.has(pair.id)} tabIndex={-1} disableRipple slotProps={{ input: { 'aria-label': pair.symbol } }} />
                 </ListItemIcon>
-                <ListItemText primary={pair.symbol} secondary={`${translate('wizard.price')} ${pair.price}`} />
-                <Typography variant="body2" sx={{ color: changeColor(pair.change24h), whiteSpace: 'nowrap' }}>
-                  {pair.change24h}%
+                <ListItemText primary={pair.symbol} secondary={`${translate('wizard.price')} ${formatPrice(pair.price, locale)}`} />
+                <Typography variant="body2" sx={{ color: trendColor(pair.change24h), whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
+                  {formatPercent(pair.change24h, locale, { signed: true })}
                 </Typography>
               </ListItemButton>
             ))}

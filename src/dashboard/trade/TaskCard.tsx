@@ -9,7 +9,8 @@ import { PriceSourceChip } from './PriceSourceChip';
 import { TaskStatusChips } from './TaskStatusChips';
 import { baseOf, cycleText, formatPrice, formatQuantity, formatSigned, profitColor } from './taskText';
 
-const figures = { display: 'grid', gap: 1.5, gridTemplateColumns: 'repeat(3, minmax(0, 1fr))', mt: 1.5 } as const;
+/** As many columns as fit at 7.5 rem each: two on a phone, so "持仓数量（DOGE）" and a SHIB quantity keep one line. */
+const figures = { display: 'grid', gap: 1.5, gridTemplateColumns: 'repeat(auto-fill, minmax(7.5rem, 1fr))', mt: 1.5 } as const;
 
 /** One task at a glance; the body opens its detail, the footer starts or stops it. */
 export const TaskCard = ({ task }: { task: TradeTask }) => {

@@ -70,8 +70,8 @@ export const TaskChart = ({ task }: { task: TradeTaskDetail }) => {
   );
   const colors = useMemo<ChartColors>(
     () => ({
-      buy: palette.success.main,
-      sell: palette.error.main,
+      buy: palette.up.main,
+      sell: palette.down.main,
       first: palette.secondary.main,
       level: palette.grey[500],
       levelFilled: palette.info.main,

@@ -325,8 +325,8 @@ describe('task detail', () => {
     expect(figure('cost')).toBe('持仓成本20.02 USDT');
     expect(figure('floating')).toBe('浮动盈亏-0.22');
     expect(figure('nextLevel')).toBe('下一档触发价97.50');
-    // 100.1 * 1.015
-    expect(figure('takeProfitPrice')).toBe('止盈价101.6015');
+    // 100.1 * 1.015 = 101.6015, to six significant digits
+    expect(figure('takeProfitPrice')).toBe('止盈价101.602');
     expect(figure('takeProfitArmed')).toBe('止盈追踪未触发');
 
     // The candles of 15 minutes, drawn as bars in UTC seconds.

@@ -61,7 +61,7 @@ const enUS = {
     refusal: {
       below_min_order_position: 'The position ({{quantity}}) is worth {{value}} USDT, below the exchange minimum of {{minCost}} USDT: it cannot be sold now.',
       below_min_order_sell: 'Sold at the take-profit or stop-loss price, the position ({{quantity}}) would be below the exchange minimum of {{minCost}} USDT: raise the first order to at least {{minFirstOrder}} USDT.',
-      take_profit_floor: 'A take profit of {{takeProfit}} % after its callback does not cover the fees of a buy and a sell: it needs at least {{floor}} %.',
+      take_profit_floor: 'A take profit of {{takeProfit}}% after its callback does not cover the fees of a buy and a sell: it needs at least {{floor}}%.',
       stop_loss_deeper: 'The stop loss would sell before level {{level}} buys: set it deeper.',
       no_price: 'There is no usable price for {{symbol}} right now: try again in a moment.',
       insufficient_funds: 'The free balance does not cover a full cycle: {{required}} USDT needed, {{available}} USDT available.',

@@ -4,45 +4,28 @@ import { cycleLabel } from '../../api/cycles';
 import type { TaskEvent, TradeOrder, TradeTask } from '../../api/trade';
 import { ErrorCode } from '../../api/errors';
 import { isApiError } from '../../dataProvider/ApiError';
+import { formatMoney, formatPrice as formatPriceShared, formatQuantity as formatQuantityShared } from '../../api/format';
+import { trendColor } from '../kit/trend';
 
 
-/** Decimal strings as the pages show them; the values themselves stay exact decimals. */
-const formatWith = (value: string | null | undefined, locale: string, min: number, max: number) => {
-  if (value === null || value === undefined || value === '') return '—';
-  const number = Number(value);
-  if (!Number.isFinite(number)) return value;
-  return new Intl.NumberFormat(locale, { minimumFractionDigits: min, maximumFractionDigits: max }).format(number);
-};
+/**
+ * The pages' number formats: the shared ones of src/api/format.ts (the
+ * widgets use the same), under the names the pages know.
+ */
+/** A price: the tick's decimals when known, else six significant digits. */
+export const formatPrice = (value: string | null | undefined, locale: string, tick?: string | null) => formatPriceShared(value, locale, { tick });
 
-/** A price: fewer decimals for big prices, enough significant digits for small ones. */
-export const formatPrice = (value: string | null | undefined, locale: string) => {
-  const abs = Math.abs(Number(value ?? 0));
-  if (abs >= 1000) return formatWith(value, locale, 2, 2);
-  if (abs >= 1) return formatWith(value, locale, 2, 4);
-  return formatWith(value, locale, 2, 8);
-};
+/** Quote currency (USDT) amounts: to the cent. */
+export const formatQuote = (value: string | null | undefined, locale: string) => formatMoney(value, locale);
 
-/** Quote currency (USDT) amounts: cents, and up to 4 decimals for the small profits of small orders. */
-export const formatQuote = (value: string | null | undefined, locale: string) => {
-  const abs = Math.abs(Number(value ?? 0));
-  return formatWith(value, locale, 2, abs >= 100 ? 2 : 4);
-};
-
-/** Base currency quantities: up to 8 decimals, no padding. */
-export const formatQuantity = (value: string | null | undefined, locale: string) => formatWith(value, locale, 0, 8);
+/** Base currency quantities: the step's decimals when known, else up to eight digits, no padding. */
+export const formatQuantity = (value: string | null | undefined, locale: string, step?: string | null) => formatQuantityShared(value, locale, { step });
 
 /** A profit with its sign: "+1.23", "-0.50", "0.00". */
-export const formatSigned = (value: string | null | undefined, locale: string) => {
-  const text = formatQuote(value, locale);
-  return Number(value ?? 0) > 0 ? `+${text}` : text;
-};
+export const formatSigned = (value: string | null | undefined, locale: string) => formatMoney(value, locale, { signed: true });
 
-export const profitColor = (value: string | null | undefined) => {
-  const number = Number(value ?? 0);
-  if (number > 0) return 'success.main';
-  if (number < 0) return 'error.main';
-  return 'text.primary';
-};
+/** A profit's colour: up or down by the user's 红涨绿跌 / 绿涨红跌 setting. */
+export const profitColor = trendColor;
 
 export const baseOf = (symbol: string) => symbol.split('/')[0] ?? symbol;
 export const quoteOf = (symbol: string) => symbol.split('/')[1] ?? '';
@@ -68,10 +51,11 @@ export const taskResult = (task: Pick<TradeTask, 'realizedProfit' | 'floatingPro
 export const orderReasonText = (order: Pick<TradeOrder, 'reason' | 'level'>, translate: Translate) =>
   translate(`tasks.orders.reasons.${order.reason}`, { level: order.level, _: order.reason });
 
-const errorReasonText = (data: Record<string, unknown>, translate: Translate) => {
+const errorReasonText = (data: Record<string, unknown>, translate: Translate, locale: string) => {
   const reason = String(data.reason ?? '');
   if (reason === 'insufficient_funds' && data.required !== undefined) {
-    return translate('tasks.errorReason.insufficientDetail', { required: data.required, asset: data.asset ?? '', available: data.available ?? '' });
+    const quantity = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? formatQuantityShared(value, locale) : '');
+    return translate('tasks.errorReason.insufficientDetail', { required: quantity(data.required), asset: data.asset ?? '', available: quantity(data.available) });
   }
   return translate(`tasks.errorReason.${reason}`, { _: reason });
 };
@@ -104,7 +88,7 @@ export const eventText = (event: TaskEvent, translate: Translate, locale: string
       return translate('tasks.event.replenish_touched', { level: text(data.level) });
     case 'error':
       if (data.reason === 'engine_error') return translate('tasks.event.engineError', { message: text(data.message) });
-      return translate('tasks.event.error', { reason: errorReasonText(data, translate) });
+      return translate('tasks.event.error', { reason: errorReasonText(data, translate, locale) });
     case 'paused':
       return translate('tasks.event.paused', { failures: text(data.failures) });
     case 'created':

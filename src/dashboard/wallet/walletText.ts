@@ -2,6 +2,8 @@ import Big from 'big.js';
 import type { TranslateFunction as Translate } from 'react-admin';
 import type { Asset, DepositStatus, LedgerKind, SwapRate, WalletRefusalReason, WithdrawalStatus } from '../../api/wallet';
 import { isApiError } from '../../dataProvider/ApiError';
+import { formatAsset, formatQuantity } from '../../api/format';
+import { trendColor } from '../kit/trend';
 
 /** Most decimal places an amount of each asset may have when typed (activation cards are whole). */
 export const ASSET_PLACES: Record<Asset, number> = { USDT: 8, CARD: 0, POINTS: 8, FUEL: 8 };
@@ -84,25 +86,17 @@ export const withdrawAllAmount = (available: string, fee: string, places: number
 /** Whether `need` is more than `available` (decimal strings). */
 export const exceeds = (need: string, available: string) => new Big(need).gt(available);
 
-/** A decimal string in the locale's digits, formatted from the string itself (never through a float). */
+/**
+ * A wallet amount in the asset's own decimals (src/api/format.ts formatAsset,
+ * as the widgets show it); `plain` (rates, steps): the digits it has, no padding.
+ */
 export const formatAmount = (value: string | null | undefined, asset: Asset | null, locale: string, { signed = false, plain = false } = {}) => {
-  if (value === null || value === undefined || value === '') return '—';
-  const places = asset === null ? 8 : ASSET_PLACES[asset];
-  const format = new Intl.NumberFormat(locale, {
-    // `plain`: no padding to cents ("100", not "100.00").
-    minimumFractionDigits: places === 0 || plain ? 0 : 2,
-    maximumFractionDigits: places,
-    ...(signed ? { signDisplay: 'exceptZero' as const } : {}),
-  }).format as (value: string) => string;
-  return format(value);
+  if (asset === null || plain) return formatQuantity(value, locale, { signed });
+  return formatAsset(value, asset, locale, { signed });
 };
 
-export const amountColor = (value: string) => {
-  const number = new Big(value);
-  if (number.gt(0)) return 'success.main';
-  if (number.lt(0)) return 'error.main';
-  return 'text.primary';
-};
+/** Money in or out: up or down by the user's 红涨绿跌 / 绿涨红跌 setting. */
+export const amountColor = trendColor;
 
 export const isPositive = (value: string | null | undefined) => value !== null && value !== undefined && value !== '' && new Big(value).gt(0);
 

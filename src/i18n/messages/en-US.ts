@@ -63,6 +63,15 @@ const enUS = {
     message: 'The page you are looking for does not exist.',
     home: 'Back to home',
   },
+  display: {
+    menu: 'Display',
+    mode: 'Appearance',
+    light: 'Light',
+    dark: 'Dark',
+    colors: 'Price colours',
+    redUp: 'Red up, green down',
+    greenUp: 'Green up, red down',
+  },
   locale: {
     switch: 'Switch language',
     switching: 'Switching language…',

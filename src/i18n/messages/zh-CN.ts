@@ -65,6 +65,15 @@ const zhCN: AppMessages = {
     message: '您访问的页面不存在。',
     home: '返回首页',
   },
+  display: {
+    menu: '显示设置',
+    mode: '外观',
+    light: '浅色',
+    dark: '深色',
+    colors: '涨跌颜色',
+    redUp: '红涨绿跌',
+    greenUp: '绿涨红跌',
+  },
   locale: {
     switch: '切换语言',
     switching: '正在切换语言…',

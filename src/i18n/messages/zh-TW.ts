@@ -65,6 +65,15 @@ const zhTW: AppMessages = {
     message: '您造訪的頁面不存在。',
     home: '返回首頁',
   },
+  display: {
+    menu: '顯示設定',
+    mode: '外觀',
+    light: '淺色',
+    dark: '深色',
+    colors: '漲跌顏色',
+    redUp: '紅漲綠跌',
+    greenUp: '綠漲紅跌',
+  },
   locale: {
     switch: '切換語言',
     switching: '正在切換語言…',

@@ -1,0 +1,79 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { TradeOrder } from '../../api/trade';
+import { ok } from '../../testing/fakeServer';
+import { findHeading, identityRoute, renderApp, startSignedInZhCN } from '../../testing/renderApp';
+
+/** A phone: every `max-width` media query matches (MUI's `down()` breakpoints). */
+const asPhone = () =>
+  vi.stubGlobal('matchMedia', (query: string) => ({
+    matches: query.includes('max-width'),
+    media: query,
+    onchange: null,
+    addListener: () => undefined,
+    removeListener: () => undefined,
+    addEventListener: () => undefined,
+    removeEventListener: () => undefined,
+    dispatchEvent: () => false,
+  }));
+
+const order = (over: Partial<TradeOrder>): TradeOrder => ({
+  id: 'o-1',
+  taskId: 'a0000000-0000-4000-8000-000000000001',
+  symbol: 'SHIB/USDT',
+  cycle: 3,
+  level: 0,
+  side: 'buy',
+  reason: 'first',
+  status: 'closed',
+  price: '0.00000849',
+  amount: '1176470',
+  cost: '9.98823',
+  fee: '1176.47',
+  feeCurrency: 'SHIB',
+  error: null,
+  createdAt: '2026-03-01T08:00:00.000Z',
+  ...over,
+});
+
+beforeEach(async () => {
+  await startSignedInZhCN();
+  asPhone();
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('phone layouts', () => {
+  it('shows each order as a card with every column labelled: nothing off-screen', async () => {
+    await renderApp('/trade/all-order-history', {
+      ...identityRoute,
+      'GET /api/trade/order-history': () => ok({ list: [order({}), order({ id: 'o-2', side: 'sell', reason: 'take_profit', symbol: 'DOGE/USDT', price: '0.15068', amount: '131', cost: '19.74', fee: '0.01973908', feeCurrency: 'USDT' })], total: 2 }),
+    });
+    await findHeading('全部订单');
+    const list = await screen.findByRole('list', { name: '全部订单' });
+    expect(screen.queryByRole('table')).toBeNull();
+    const card = list.querySelector<HTMLElement>('[data-order="o-1"]')!;
+    const shib = within(card);
+    const field = (name: string) => card.querySelector(`[data-field="${name}"]`)?.textContent;
+    expect(field('price')).toBe('成交价0.00000849');
+    expect(field('amount')).toBe('数量1,176,470 SHIB');
+    expect(field('cost')).toBe('金额（USDT）9.99');
+    expect(field('fee')).toBe('手续费1,176.47 SHIB');
+    expect(shib.getByText('已成交')).toBeInTheDocument();
+    expect(shib.getByText('买入')).toHaveAttribute('data-side', 'buy');
+  });
+
+  it('shows the ladder preview as one card per level', async () => {
+    await renderApp('/strategy/add', identityRoute);
+    await findHeading('新建策略');
+    const ladder = await screen.findByRole('list', { name: '阶梯预览' });
+    const levels = ladder.querySelectorAll('[data-level]');
+    expect(levels.length).toBeGreaterThan(1);
+    const first = within(levels[0] as HTMLElement);
+    expect(first.getByText('首单')).toBeInTheDocument();
+    expect((levels[0] as HTMLElement).querySelector('[data-field="amount"]')).toHaveTextContent('10.00');
+    expect(levels[1]).toHaveTextContent(/-\d+(\.\d+)?%/);
+    await userEvent.clear(screen.getByRole('textbox', { name: '首单成交价' }));
+    expect(screen.queryByRole('list', { name: '阶梯预览' })).toBeNull();
+  });
+});
