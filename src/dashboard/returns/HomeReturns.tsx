@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
 import { sectionSx as section } from '../kit/Section';
 import { useReturnsOverview } from './api';
-import { formatPercent, formatSignedUsdt, formatUsdt, profitColor } from './format';
+import { formatReturn, formatSignedUsdt, formatUsdt, profitColor } from './format';
 import { ProfitCurve } from './ProfitCurve';
 
 const Headline = ({ label, value, color, name, children }: { label: string; value: string; color?: string; name: string; children?: ReactNode }) => (
@@ -59,7 +59,7 @@ export const HomeReturns = () => {
         {data.tasks > 0 && (
           <Headline name="totalReturn" label={translate('returns.home.totalReturn')} value={formatSignedUsdt(data.totalProfit, locale)} color={profitColor(data.totalProfit)}>
             <Typography variant="caption" color="text.secondary" component="div" title={translate('returns.roiHint')}>
-              {translate('returns.home.totalReturnHint', { roi: formatPercent(data.roi, locale), funds: formatUsdt(data.maxInvested, locale) })}
+              {translate('returns.home.totalReturnHint', { roi: formatReturn(data.roi, locale), funds: formatUsdt(data.maxInvested, locale) })}
             </Typography>
           </Headline>
         )}

@@ -7,7 +7,7 @@ import { ok, type Handler, type RecordedRequest } from '../../testing/fakeServer
 import { findHeading, identityRoute, renderApp, startSignedInZhCN } from '../../testing/renderApp';
 import { inviteInfo, overview } from '../profile/testData';
 import { curveBars } from './curveData';
-import { formatDuration, formatPercent } from './format';
+import { formatDuration, formatReturn } from './format';
 import { monthCurve } from './MonthPoster';
 import type { PosterInput } from './poster/drawPoster';
 import type { ProfitCurveChartProps } from './ProfitCurveChart';
@@ -144,9 +144,9 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('returns figures', () => {
   it('formats percents with their sign and durations in the locale', () => {
-    expect(formatPercent('3.4299', 'zh-CN')).toBe('+3.43 %');
-    expect(formatPercent('-0.5', 'en-US')).toBe('-0.50 %');
-    expect(formatPercent(null, 'en-US')).toBe('—');
+    expect(formatReturn('3.4299', 'zh-CN')).toBe('+3.43%');
+    expect(formatReturn('-0.5', 'en-US')).toBe('-0.50%');
+    expect(formatReturn(null, 'en-US')).toBe('—');
     expect(formatDuration(3 * 86_400 + 5 * 3_600 + 120, 'en-US')).toBe('3 days 5 hr');
     expect(formatDuration(3_600 + 5, 'zh-CN')).toBe('1小时');
     expect(formatDuration(59, 'zh-TW')).toBe('59 秒');
@@ -175,8 +175,8 @@ describe('task detail returns', () => {
     const section = await screen.findByText('收益', { selector: 'h2' }).then((h) => h.closest('[data-section="returns"]') as HTMLElement);
     const figure = async (name: string) => (await element(`[data-returns="${name}"]`, section)).textContent;
     expect(await figure('total')).toContain('+1.03');
-    expect(await figure('roi')).toContain('+3.43 %');
-    expect(await figure('apr')).toContain('+125.19 %');
+    expect(await figure('roi')).toContain('+3.43%');
+    expect(await figure('apr')).toContain('+125.19%');
     expect(await figure('runTime')).toContain('3天 5小时');
     expect(await figure('invested')).toContain('20.02 USDT');
     expect(await figure('maxInvested')).toContain('30.03 USDT');
@@ -200,7 +200,7 @@ describe('task detail returns', () => {
     const stopped = table.querySelector('[data-cycle="11"]') as HTMLElement;
     expect(stopped.textContent).toContain('止损');
     expect(stopped.textContent).toContain('-0.50');
-    expect(stopped.textContent).toContain('-1.67 %');
+    expect(stopped.textContent).toContain('-1.67%');
     expect(stopped.textContent).toContain('1小时 30分钟');
     expect(table.querySelectorAll('[data-cycle]')).toHaveLength(10);
 
@@ -237,7 +237,7 @@ describe('task detail returns', () => {
       points: returns.curve,
       origin: returns.startedAt,
       link: `${window.location.origin}/#/auth/register?inviteCode=ABC123`,
-      texts: { title: 'BTC/USDT 交易机器人', main: '+3.43 %', second: '+1.03', inviteCode: 'ABC123', brand: '量化交易' },
+      texts: { title: 'BTC/USDT 交易机器人', main: '+3.43%', second: '+1.03', inviteCode: 'ABC123', brand: '量化交易' },
     });
     expect(input.texts.lines).toEqual(['已运行 3天 5小时', '已完成 12 轮']);
     await userEvent.click(within(dialog).getByRole('button', { name: '关闭' }));
@@ -283,7 +283,7 @@ describe('home returns', () => {
     expect(assets.querySelector('[data-assets="incomplete"]')?.textContent).toBe('币安主账户 暂时无法估值，未计入。');
     const total = document.querySelector('[data-stat="totalReturn"]') as HTMLElement;
     expect(total.textContent).toContain('+1.03');
-    expect(total.textContent).toContain('收益率 +3.43 %，最大占用资金 30.03 USDT');
+    expect(total.textContent).toContain('收益率 +3.43%，最大占用资金 30.03 USDT');
     const chart = await screen.findByRole('img', { name: '累计已实现收益（USDT）随时间变化' });
     expect(bars(chart).map((b) => b.value)).toEqual([0.15, -0.05, 1.25]);
   });

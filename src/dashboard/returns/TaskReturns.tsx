@@ -23,7 +23,7 @@ import type { TaskCycle, TaskReturns as Returns } from '../../api/returns';
 import { LoadError } from '../kit/LoadError';
 import { SectionTitle, sectionSx as section } from '../kit/Section';
 import { useTaskCycles, useTaskReturns } from './api';
-import { formatDateTime, formatDuration, formatPercent, formatSignedUsdt, formatUsdt, profitColor } from './format';
+import { formatDateTime, formatDuration, formatReturn, formatSignedUsdt, formatUsdt, profitColor } from './format';
 import { PosterButton } from './poster/PosterButton';
 import { ProfitCurve } from './ProfitCurve';
 
@@ -63,8 +63,8 @@ const Figures = ({ returns }: { returns: Returns }) => {
   return (
     <Box sx={grid}>
       <Figure big name="total" label={translate('returns.total')} hint={translate('returns.totalHint')} value={formatSignedUsdt(returns.totalProfit, locale)} color={profitColor(returns.totalProfit)} />
-      <Figure big name="roi" label={translate('returns.roi')} hint={translate('returns.roiHint')} value={formatPercent(returns.roi, locale)} color={profitColor(returns.roi)} />
-      <Figure big name="apr" label={translate('returns.apr')} hint={translate('returns.aprHint')} value={formatPercent(returns.apr, locale)} color={profitColor(returns.apr)} />
+      <Figure big name="roi" label={translate('returns.roi')} hint={translate('returns.roiHint')} value={formatReturn(returns.roi, locale)} color={profitColor(returns.roi)} />
+      <Figure big name="apr" label={translate('returns.apr')} hint={translate('returns.aprHint')} value={formatReturn(returns.apr, locale)} color={profitColor(returns.apr)} />
       <Figure big name="runTime" label={translate('returns.runTime')} hint={translate('returns.runTimeHint')} value={formatDuration(returns.runSeconds, locale)} />
       <Figure name="realized" label={translate('returns.realized')} value={formatSignedUsdt(returns.realizedProfit, locale)} color={profitColor(returns.realizedProfit)} />
       <Figure name="floating" label={translate('returns.floating')} value={formatSignedUsdt(returns.floatingProfit, locale)} color={profitColor(returns.floatingProfit)} />
@@ -128,7 +128,7 @@ const Cycles = ({ taskId }: { taskId: string }) => {
                     {formatSignedUsdt(row.realizedProfit, locale)}
                   </TableCell>
                   <TableCell align="right" sx={{ color: profitColor(row.roi) }}>
-                    {formatPercent(row.roi, locale)}
+                    {formatReturn(row.roi, locale)}
                   </TableCell>
                   <TableCell align="right">{formatUsdt(row.fees, locale)}</TableCell>
                   <TableCell align="right">{formatDuration(row.durationSeconds, locale)}</TableCell>
@@ -161,7 +161,7 @@ export const TaskReturns = ({ taskId }: { taskId: string }) => {
       texts: {
         title: translate('poster.taskTitle', { symbol: r.symbol }),
         mainLabel: translate('poster.roi'),
-        main: formatPercent(r.roi, locale),
+        main: formatReturn(r.roi, locale),
         secondLabel: translate('poster.profit'),
         second: formatSignedUsdt(r.totalProfit, locale),
         lines: [translate('poster.runTime', { time: formatDuration(r.runSeconds, locale) }), translate('poster.cycles', { count: r.cyclesClosed })],

@@ -1,20 +1,15 @@
 /**
  * Every number and time the returns pages and the poster show goes through
- * here, so the area can move to a shared format module by changing this file
- * only. Display only: the values stay decimal strings.
+ * here, on the shared number format (src/api/format.ts). Display only: the
+ * values stay decimal strings.
  */
+import { formatPercent } from '../../api/format';
 import { formatQuote, formatSigned, profitColor } from '../trade/taskText';
 
 export { formatQuote as formatUsdt, formatSigned as formatSignedUsdt, profitColor };
 
-/** A percent with its sign and two decimals ("+1.23 %"); "—" when there is none. */
-export const formatPercent = (value: string | null | undefined, locale: string) => {
-  if (value === null || value === undefined || value === '') return '—';
-  const number = Number(value);
-  if (!Number.isFinite(number)) return value;
-  const text = new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: 'exceptZero' }).format(number);
-  return `${text} %`;
-};
+/** A return in percent with its sign and two decimals, no space ("+1.23%"); "—" when there is none. */
+export const formatReturn = (value: string | null | undefined, locale: string) => formatPercent(value, locale, { signed: true, decimals: 2 });
 
 /** A length of time in its two largest units ("3 d 4 h", "5 min"), in the locale's words. */
 export const formatDuration = (seconds: number | null | undefined, locale: string) => {

@@ -11,7 +11,7 @@ export interface PosterTexts {
   brand: string;
   tagline: string;
   title: string;
-  /** The big figure's caption and value ("ROI", "+12.34 %"), and the second one's. */
+  /** The big figure's caption and value ("ROI", "+12.34%"), and the second one's. */
   mainLabel: string;
   main: string;
   secondLabel: string;
