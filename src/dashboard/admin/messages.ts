@@ -1,4 +1,5 @@
 import type { Messages as LocaleMessages } from '../domain';
+import { messages as wallet } from '../wallet/messages';
 
 /** Texts of the operator console. */
 const enUS = {
@@ -6,12 +7,8 @@ const enUS = {
     console: 'Operator console',
     reject: 'Reject',
     reason: 'Reason',
-    status: {
-      pending: 'Pending',
-      confirmed: 'Confirmed',
-      approved: 'Approved',
-      rejected: 'Rejected',
-    },
+    // The same words as the user's own wallet pages.
+    status: wallet['en-US'].wallet.status,
     fields: {
       status: 'Status',
       createdAt: 'Created',
@@ -185,12 +182,8 @@ const zhCN: Messages = {
     console: '运营后台',
     reject: '驳回',
     reason: '原因',
-    status: {
-      pending: '待处理',
-      confirmed: '已确认',
-      approved: '已通过',
-      rejected: '已驳回',
-    },
+    // The same words as the user's own wallet pages.
+    status: wallet['zh-CN'].wallet.status,
     fields: {
       status: '状态',
       createdAt: '创建时间',
@@ -362,12 +355,8 @@ const zhTW: Messages = {
     console: '營運後台',
     reject: '駁回',
     reason: '原因',
-    status: {
-      pending: '待處理',
-      confirmed: '已確認',
-      approved: '已核准',
-      rejected: '已駁回',
-    },
+    // The same words as the user's own wallet pages.
+    status: wallet['zh-TW'].wallet.status,
     fields: {
       status: '狀態',
       createdAt: '建立時間',
