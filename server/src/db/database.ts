@@ -15,6 +15,7 @@ import * as backtest from './migrations/010_backtest';
 import * as engineCluster from './migrations/011_engine_cluster';
 import * as widgetGrants from './migrations/012_widget_grants';
 import * as paperPrices from './migrations/014_paper_prices';
+import * as throttleCounters from './migrations/015_throttle_counters';
 import type { Database } from './schema';
 
 /** Migrations in order; one SQL dialect (PostgreSQL) for PGlite and the server. */
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '011_engine_cluster': engineCluster,
   '012_widget_grants': widgetGrants,
   '014_paper_prices': paperPrices,
+  '015_throttle_counters': throttleCounters,
 };
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 

@@ -106,13 +106,23 @@ export const profileRoutes = (deps: ProfileDeps) => async (app: FastifyInstance)
       const body = request.body as ChangePasswordPayload;
       const { id: userId, sessionId } = request.user!;
       const key = `change-password:user:${userId}`;
-      await throttle.check(key, OLD_PASSWORD_LIMITS);
-      const me = await db.selectFrom('users').select(['email', 'password_hash']).where('id', '=', userId).executeTakeFirst();
-      if (!me) return fail(ErrorCode.USER_NOT_EXIST, 'user does not exist');
-      if (!(await verifyPassword(body.oldPassword, me.password_hash))) {
-        await throttle.hit(key);
-        fail(ErrorCode.PASSWORD_ERROR, 'the current password is incorrect', { field: 'oldPassword' });
+      // Reserved before the old password is checked; a right one gives its slot back.
+      const attempt = await throttle.take([{ key, limits: OLD_PASSWORD_LIMITS }]);
+      let me;
+      let right = false;
+      try {
+        me = await db.selectFrom('users').select(['email', 'password_hash']).where('id', '=', userId).executeTakeFirst();
+        right = !!me && (await verifyPassword(body.oldPassword, me.password_hash));
+      } catch (error) {
+        await attempt.release();
+        throw error;
       }
+      if (!me) {
+        await attempt.release();
+        return fail(ErrorCode.USER_NOT_EXIST, 'user does not exist');
+      }
+      if (!right) fail(ErrorCode.PASSWORD_ERROR, 'the current password is incorrect', { field: 'oldPassword' });
+      await attempt.release();
       if (body.newPassword !== body.secondPassword) fail(ErrorCode.INVALID, 'the two passwords differ', { field: 'secondPassword' });
       // The same rules as at registration.
       const problem = passwordProblem(body.newPassword, me.email);
@@ -137,7 +147,6 @@ export const profileRoutes = (deps: ProfileDeps) => async (app: FastifyInstance)
           .where('revoked_at', 'is', null)
           .execute();
       });
-      await throttle.clear(key);
       return ok(null);
     },
   );

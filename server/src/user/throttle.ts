@@ -3,49 +3,111 @@ import type { Db } from '../db/database';
 import { tooManyAttempts } from '../http/errors';
 
 export interface Limit {
-  /** At most `max` events per `windowSeconds`. */
+  /** At most `max` attempts per `windowSeconds` (a window starts at its first attempt). */
   max: number;
   windowSeconds: number;
 }
 
+/** The limits that apply to one key, e.g. `login:ip:203.0.113.7`. */
+export interface Rule {
+  key: string;
+  limits: readonly Limit[];
+}
+
+/** Slots taken by `take`: an attempt that must not count gives its slots back. */
+export interface Reservation {
+  /** Gives back this attempt's slots of the given keys (all keys when none are given). */
+  release(keys?: readonly string[]): Promise<void>;
+}
+
+interface Slot {
+  key: string;
+  windowSeconds: number;
+  /** The window the slot was counted in, as the database prints it (microseconds kept). */
+  windowStart: string;
+}
+
 /**
  * Counters kept in the database, so every process sharing it enforces the
- * same limits. `check` refuses with 10009 (and the seconds to wait) once a
- * key has reached a limit; `hit` records an event.
+ * same limits. `take` reserves one attempt under every limit of every rule
+ * BEFORE the work it guards, in one statement: a counter only counts while
+ * its window has room (INSERT ... ON CONFLICT DO UPDATE ... WHERE, which locks
+ * the row and re-reads it), so concurrent requests never pass all at once.
+ * When a limit is full, nothing stays counted and the call is refused with
+ * 10009 and the seconds until that window ends.
  */
 export const createThrottle = (db: Db) => {
-  const retryAfter = async (key: string, limits: readonly Limit[]): Promise<number> => {
-    let wait = 0;
-    for (const limit of limits) {
-      const row = await db
-        .selectFrom('throttle_events')
-        .select([sql<number>`count(*)::int`.as('count'), sql<Date | null>`min(created_at)`.as('oldest')])
-        .where('key', '=', key)
-        .where('created_at', '>', sql<Date>`now() - make_interval(secs => ${limit.windowSeconds})`)
-        .executeTakeFirstOrThrow();
-      if (row.count >= limit.max && row.oldest) {
-        const oldest = new Date(row.oldest).getTime();
-        wait = Math.max(wait, Math.ceil((oldest + limit.windowSeconds * 1000 - Date.now()) / 1000));
-      }
-    }
-    return Math.max(wait, wait > 0 ? 1 : 0);
+  const release = async (slots: readonly Slot[]): Promise<void> => {
+    if (slots.length === 0) return;
+    await sql`
+      update throttle_counters as t set count = greatest(t.count - 1, 0)
+      from (values ${sql.join(slots.map((s) => sql`(${s.key}::text, ${s.windowSeconds}::int, ${s.windowStart}::timestamptz)`))})
+        as v(key, window_seconds, window_start)
+      where t.key = v.key and t.window_seconds = v.window_seconds and t.window_start = v.window_start`.execute(db);
   };
 
   return {
-    async check(key: string, limits: readonly Limit[]): Promise<void> {
-      const wait = await retryAfter(key, limits);
-      if (wait > 0) tooManyAttempts(wait);
+    async take(rules: readonly Rule[]): Promise<Reservation> {
+      const wanted = new Map<string, { key: string; windowSeconds: number; max: number }>();
+      for (const { key, limits } of rules) {
+        for (const { max, windowSeconds } of limits) {
+          const id = `${windowSeconds}:${key}`;
+          const seen = wanted.get(id);
+          wanted.set(id, { key, windowSeconds, max: Math.min(max, seen?.max ?? max) });
+        }
+      }
+      // One order for every request, so two requests never wait on each other's rows crosswise.
+      const rows = [...wanted.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.windowSeconds - b.windowSeconds));
+      if (rows.length === 0) return { release: async () => {} };
+      const { rows: outcome } = await sql<{ key: string; window_seconds: number; taken_start: string | null; wait: number | null }>`
+        with wanted(key, window_seconds, max_count, ord) as (
+          values ${sql.join(rows.map((r, i) => sql`(${r.key}::text, ${r.windowSeconds}::int, ${r.max}::int, ${i}::int)`))}
+        ),
+        taken as (
+          insert into throttle_counters as t (key, window_seconds, window_start, count)
+          select key, window_seconds, now(), 1 from wanted order by ord
+          on conflict (key, window_seconds) do update
+            set count = case when t.window_start <= now() - make_interval(secs => t.window_seconds) then 1 else t.count + 1 end,
+                window_start = case when t.window_start <= now() - make_interval(secs => t.window_seconds) then now() else t.window_start end
+            where t.window_start <= now() - make_interval(secs => t.window_seconds)
+               or t.count < (select w.max_count from wanted w where w.key = t.key and w.window_seconds = t.window_seconds)
+          returning t.key, t.window_seconds, t.window_start::text as taken_start
+        )
+        select w.key, w.window_seconds, k.taken_start,
+          ceil(extract(epoch from (c.window_start + make_interval(secs => w.window_seconds) - now())))::int as wait
+        from wanted w
+        left join taken k on k.key = w.key and k.window_seconds = w.window_seconds
+        left join throttle_counters c on c.key = w.key and c.window_seconds = w.window_seconds
+        order by w.ord`.execute(db);
+      const slots: Slot[] = outcome
+        .filter((row) => row.taken_start !== null)
+        .map((row) => ({ key: row.key, windowSeconds: row.window_seconds, windowStart: row.taken_start! }));
+      const refused = outcome.filter((row) => row.taken_start === null);
+      if (refused.length > 0) {
+        await release(slots);
+        // A counter another request created after this statement began is not visible to it: wait its whole window.
+        tooManyAttempts(Math.max(1, ...refused.map((row) => row.wait ?? row.window_seconds)));
+      }
+      let open = slots;
+      return {
+        async release(keys) {
+          const back = keys ? open.filter((slot) => keys.includes(slot.key)) : open;
+          open = open.filter((slot) => !back.includes(slot));
+          await release(back);
+        },
+      };
     },
-    async hit(key: string): Promise<void> {
-      await db.insertInto('throttle_events').values({ key }).execute();
-    },
+
+    /** Forgets every count of a key (a password reset ends the lock of the login it proves). */
     async clear(key: string): Promise<void> {
-      await db.deleteFrom('throttle_events').where('key', '=', key).execute();
+      await db.deleteFrom('throttle_counters').where('key', '=', key).execute();
     },
-    async purge(olderThanSeconds = 86_400): Promise<void> {
+
+    /** Deletes counters whose window has ended (they would start afresh anyway). */
+    async purge(): Promise<void> {
       await db
-        .deleteFrom('throttle_events')
-        .where('created_at', '<', sql<Date>`now() - make_interval(secs => ${olderThanSeconds})`)
+        .deleteFrom('throttle_counters')
+        .where('window_start', '<=', sql<Date>`now() - make_interval(secs => window_seconds)`)
         .execute();
     },
   };

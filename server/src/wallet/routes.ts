@@ -61,12 +61,18 @@ export const walletRoutes = (deps: WalletRouteDeps) => async (app: FastifyInstan
     const { password, ...payload } = request.body as WithdrawPayload;
     const userId = request.user!.id;
     const throttleKey = `withdraw:password:${userId}`;
-    await throttle.check(throttleKey, PASSWORD_LIMITS);
-    const row = await db.selectFrom('users').select('password_hash').where('id', '=', userId).executeTakeFirst();
-    if (!row || !(await verifyPassword(password, row.password_hash))) {
-      await throttle.hit(throttleKey);
-      fail(ErrorCode.PASSWORD_ERROR, 'wrong password', { field: 'password' });
+    // Reserved before the password is checked; a right one gives its slot back.
+    const attempt = await throttle.take([{ key: throttleKey, limits: PASSWORD_LIMITS }]);
+    let right = false;
+    try {
+      const row = await db.selectFrom('users').select('password_hash').where('id', '=', userId).executeTakeFirst();
+      right = !!row && (await verifyPassword(password, row.password_hash));
+    } catch (error) {
+      await attempt.release();
+      throw error;
     }
+    if (!right) fail(ErrorCode.PASSWORD_ERROR, 'wrong password', { field: 'password' });
+    await attempt.release();
     return ok(await wallet.withdraw(deps, userId, { amount: payload.amount, address: payload.address, idempotencyKey: payload.idempotencyKey }));
   });
 
