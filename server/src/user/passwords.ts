@@ -8,7 +8,7 @@ import { tooManyAttempts } from '../http/errors';
  * scrypt runs on libuv's thread pool (4 threads unless UV_THREADPOOL_SIZE
  * says otherwise), which file reads, DNS and zlib share; each run takes about
  * 128 MB and a core for a third of a second. So at most `concurrency` run at
- * once (leaving the pool two threads, and at most one per core); up to
+ * once (leaving the pool two threads and the event loop a core); up to
  * `maxWaiting` more wait their turn in order; beyond that a call is refused
  * with 10009 and an estimate of the seconds until the queue has room.
  */
@@ -48,7 +48,8 @@ export const createHashQueue = (concurrency: number, maxWaiting: number) => {
 };
 
 const threadPool = Number(process.env.UV_THREADPOOL_SIZE) || 4;
-export const hashQueue = createHashQueue(Math.max(1, Math.min(availableParallelism(), threadPool - 2)), 16);
+/** One run per core but one (the event loop keeps a core: 1 on 2 cores), and two pool threads kept free. */
+export const hashQueue = createHashQueue(Math.max(1, Math.min(availableParallelism() - 1, threadPool - 2)), 16);
 
 /**
  * scrypt (OWASP: N=2^17, r=8, p=1) with a 16-byte salt; the parameters are

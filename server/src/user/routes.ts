@@ -167,20 +167,34 @@ export const userRoutes = (deps: UserDeps) => async (app: FastifyInstance) => {
     }
   });
 
-  app.post('/api/user/login', { schema: loginSchema }, async (request) => {
+  /** A login attempt counts as a failure and as a success until its password is judged. */
+  const loginRules = (email: string, ip: string) => {
+    const keys = { accountKey: `login:email:${email}`, ipKey: `login:ip:${ip}`, okAccountKey: `login-ok:email:${email}`, okIpKey: `login-ok:ip:${ip}` };
+    const rules = [
+      { key: keys.accountKey, limits: LOGIN_LIMITS_ACCOUNT },
+      { key: keys.ipKey, limits: LOGIN_LIMITS_IP },
+      { key: keys.okAccountKey, limits: LOGIN_OK_LIMITS_ACCOUNT },
+      { key: keys.okIpKey, limits: LOGIN_OK_LIMITS_IP },
+    ];
+    return { ...keys, rules };
+  };
+
+  app.post(
+    '/api/user/login',
+    {
+      schema: loginSchema,
+      // A flood on a locked account or IP is refused before anything is stored for it (the signature's nonce included).
+      preValidation: async (request) => {
+        const email = (request.body as { email?: unknown } | undefined)?.email;
+        if (typeof email === 'string') throttle.refuseIfKnownFull(loginRules(normalizeEmail(email), request.ip).rules);
+      },
+    },
+    async (request) => {
     const body = request.body as { email: string; password: string };
     const email = normalizeEmail(body.email);
-    const accountKey = `login:email:${email}`;
-    const ipKey = `login:ip:${request.ip}`;
-    const okAccountKey = `login-ok:email:${email}`;
-    const okIpKey = `login-ok:ip:${request.ip}`;
+    const { accountKey, ipKey, okAccountKey, okIpKey, rules } = loginRules(email, request.ip);
     // Reserved before the password is looked at, as a failure and as a success; the outcome gives the other back.
-    const attempt = await throttle.take([
-      { key: accountKey, limits: LOGIN_LIMITS_ACCOUNT },
-      { key: ipKey, limits: LOGIN_LIMITS_IP },
-      { key: okAccountKey, limits: LOGIN_OK_LIMITS_ACCOUNT },
-      { key: okIpKey, limits: LOGIN_OK_LIMITS_IP },
-    ]);
+    const attempt = await throttle.take(rules);
     let row;
     let valid: boolean;
     try {
@@ -205,7 +219,8 @@ export const userRoutes = (deps: UserDeps) => async (app: FastifyInstance) => {
     await throttle.clear(accountKey);
     const pair = await db.transaction().execute((trx) => sessions.start(trx, row!, meta(request)));
     return ok({ ...pair, user: toUser(row!) });
-  });
+    },
+  );
 
   app.put('/api/user/refresh', { schema: refreshSchema }, async (request) => {
     const { refreshToken } = request.body as { refreshToken: string };

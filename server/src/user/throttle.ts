@@ -2,6 +2,10 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import { tooManyAttempts } from '../http/errors';
 
+/** How long a refusal is repeated from memory before the database is asked again. */
+const BLOCK_MS = 1000;
+const BLOCKED_KEYS_MAX = 10_000;
+
 export interface Limit {
   /** At most `max` attempts per `windowSeconds` (a window starts at its first attempt). */
   max: number;
@@ -37,6 +41,30 @@ interface Slot {
  * 10009 and the seconds until that window ends.
  */
 export const createThrottle = (db: Db) => {
+  /**
+   * Keys this process saw refused, and when their window ends. For a moment
+   * (BLOCK_MS) a request on such a key is refused without asking the
+   * database, so a flood of refused requests costs no query each. Refusing
+   * from memory can only refuse more, never let more through.
+   */
+  const blocked = new Map<string, { until: number; endsAt: number }>();
+  const blockedWait = (ids: readonly string[]): number => {
+    const now = Date.now();
+    let wait = 0;
+    for (const id of ids) {
+      const entry = blocked.get(id);
+      if (!entry) continue;
+      if (entry.until <= now) blocked.delete(id);
+      else wait = Math.max(wait, Math.ceil((entry.endsAt - now) / 1000));
+    }
+    return wait;
+  };
+  const block = (id: string, waitSeconds: number) => {
+    if (blocked.size >= BLOCKED_KEYS_MAX) blocked.clear();
+    const now = Date.now();
+    blocked.set(id, { until: now + Math.min(BLOCK_MS, waitSeconds * 1000), endsAt: now + waitSeconds * 1000 });
+  };
+
   const release = async (slots: readonly Slot[]): Promise<void> => {
     if (slots.length === 0) return;
     await sql`
@@ -46,7 +74,20 @@ export const createThrottle = (db: Db) => {
       where t.key = v.key and t.window_seconds = v.window_seconds and t.window_start = v.window_start`.execute(db);
   };
 
+  const ids = (rules: readonly Rule[]) => rules.flatMap(({ key, limits }) => limits.map(({ windowSeconds }) => `${windowSeconds}:${key}`));
+
   return {
+    /**
+     * Refuses with 10009 at once when this process refused one of these
+     * rules within the last second; asks nothing of the database. For a hook
+     * that runs before a request costs anything (e.g. before its signature's
+     * nonce is stored).
+     */
+    refuseIfKnownFull(rules: readonly Rule[]): void {
+      const wait = blockedWait(ids(rules));
+      if (wait > 0) tooManyAttempts(wait);
+    },
+
     async take(rules: readonly Rule[]): Promise<Reservation> {
       const wanted = new Map<string, { key: string; windowSeconds: number; max: number }>();
       for (const { key, limits } of rules) {
@@ -59,6 +100,8 @@ export const createThrottle = (db: Db) => {
       // One order for every request, so two requests never wait on each other's rows crosswise.
       const rows = [...wanted.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.windowSeconds - b.windowSeconds));
       if (rows.length === 0) return { release: async () => {} };
+      const known = blockedWait([...wanted.keys()]);
+      if (known > 0) tooManyAttempts(known);
       const { rows: outcome } = await sql<{ key: string; window_seconds: number; taken_start: string | null; wait: number | null }>`
         with wanted(key, window_seconds, max_count, ord) as (
           values ${sql.join(rows.map((r, i) => sql`(${r.key}::text, ${r.windowSeconds}::int, ${r.max}::int, ${i}::int)`))}
@@ -86,7 +129,9 @@ export const createThrottle = (db: Db) => {
       if (refused.length > 0) {
         await release(slots);
         // A counter another request created after this statement began is not visible to it: wait its whole window.
-        tooManyAttempts(Math.max(1, ...refused.map((row) => row.wait ?? row.window_seconds)));
+        const waits = refused.map((row) => Math.max(1, row.wait ?? row.window_seconds));
+        refused.forEach((row, i) => block(`${row.window_seconds}:${row.key}`, waits[i]!));
+        tooManyAttempts(Math.max(...waits));
       }
       let open = slots;
       return {
@@ -100,6 +145,8 @@ export const createThrottle = (db: Db) => {
 
     /** Forgets every count of a key (a password reset ends the lock of the login it proves). */
     async clear(key: string): Promise<void> {
+      // Entries are `${windowSeconds}:${key}`.
+      for (const id of blocked.keys()) if (id.slice(id.indexOf(':') + 1) === key) blocked.delete(id);
       await db.deleteFrom('throttle_counters').where('key', '=', key).execute();
     },
 
