@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { ErrorCode } from '../../src/api/errors';
 import { dropSchema, migrate, openDatabase } from '../src/db/database';
 import { BusinessError } from '../src/http/errors';
-import { hashQueue } from '../src/user/passwords';
+import { createHashQueue, hashQueue } from '../src/user/passwords';
 import { createThrottle } from '../src/user/throttle';
 import { adjustBalance, BACKENDS, registerUser, startServer, type TestServer } from './harness';
 
@@ -21,11 +21,11 @@ const ADDRESS = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 const hashed = () => hashQueue.stats().completed;
 const hashingIdle = () => vi.waitFor(() => expect(hashQueue.stats()).toMatchObject({ running: 0, waiting: 0 }), { timeout: 10_000 });
 
-/** Occupies `count` places of the hashing queue until the returned function is called. */
+/** Occupies up to `count` places of the hashing queue (as many as it lets in) until the returned function is called. */
 const holdHashing = (count: number) => {
   let open!: () => void;
   const gate = new Promise<void>((resolve) => (open = resolve));
-  const held = Array.from({ length: count }, () => hashQueue.run(() => gate));
+  const held = Array.from({ length: count }, () => hashQueue.run(() => gate).catch(() => undefined));
   return async () => {
     open();
     await Promise.all(held);
@@ -173,6 +173,32 @@ describe.each(BACKENDS)('throttles under concurrency (%s)', (backend) => {
       });
     const answers = await Promise.all(Array.from({ length: 14 }, register));
     expect(codesOf(answers)).toEqual({ [ErrorCode.ALREADY_EXISTS]: 10, [ErrorCode.TOO_MANY_REQUESTS]: 4 });
+  });
+});
+
+describe('the hashing queue', () => {
+  it('runs at most its concurrency at once, lines up the rest in order and refuses beyond the line or the expected wait', async () => {
+    const queue = createHashQueue(1, 3, 700);
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const order: number[] = [];
+    const first = queue.run(async () => {
+      await gate;
+      order.push(0);
+    });
+    // The estimate starts at 300 ms a run: two in line would wait 600 ms, a third 900 ms (over 700).
+    const lined = [1, 2].map((n) => queue.run(async () => void order.push(n)));
+    expect(queue.stats()).toMatchObject({ running: 1, waiting: 2 });
+    const refused = await queue.run(async () => 'ran').catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(BusinessError);
+    expect(refused).toMatchObject({ code: ErrorCode.TOO_MANY_REQUESTS, data: { retryAfter: expect.any(Number) } });
+    expect((refused as BusinessError & { data: { retryAfter: number } }).data.retryAfter).toBeGreaterThanOrEqual(1);
+    expect(() => queue.ensureRoom()).toThrow(BusinessError);
+    open();
+    await Promise.all([first, ...lined]);
+    expect(order).toEqual([0, 1, 2]);
+    expect(queue.stats()).toEqual({ running: 0, waiting: 0, completed: 3 });
+    expect(() => queue.ensureRoom()).not.toThrow();
   });
 });
 

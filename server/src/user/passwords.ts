@@ -9,22 +9,25 @@ import { tooManyAttempts } from '../http/errors';
  * says otherwise), which file reads, DNS and zlib share; each run takes about
  * 128 MB and a core for a third of a second. So at most `concurrency` run at
  * once (leaving the pool two threads and the event loop a core); up to
- * `maxWaiting` more wait their turn in order; beyond that a call is refused
- * with 10009 and an estimate of the seconds until the queue has room.
+ * `maxWaiting` more wait their turn in order, as long as the expected wait
+ * stays under `maxWaitMs`; beyond that a call is refused with 10009 and an
+ * estimate of the seconds until the queue has room.
  */
-export const createHashQueue = (concurrency: number, maxWaiting: number) => {
+export const createHashQueue = (concurrency: number, maxWaiting: number, maxWaitMs = 8000) => {
   let running = 0;
   const waiting: (() => void)[] = [];
   /** Moving average of one run, for the wait estimate. */
   let averageMs = 300;
   let completed = 0;
+  /** No room: the line is at its length, or a newcomer would likely wait longer than a client does (10 s). */
+  const full = () => waiting.length >= maxWaiting || (Math.floor(waiting.length / concurrency) + 1) * averageMs > maxWaitMs;
   const retryAfter = () => Math.max(1, Math.ceil(((waiting.length + 1) / concurrency + 1) * averageMs / 1000));
   return {
     concurrency,
     maxWaiting,
     async run<T>(work: () => Promise<T>): Promise<T> {
       if (running < concurrency) running += 1;
-      else if (waiting.length >= maxWaiting) tooManyAttempts(retryAfter());
+      else if (full()) tooManyAttempts(retryAfter());
       // A finished run hands its place straight to the next in line.
       else await new Promise<void>((resolve) => waiting.push(resolve));
       const started = performance.now();
@@ -40,7 +43,7 @@ export const createHashQueue = (concurrency: number, maxWaiting: number) => {
     },
     /** Refuses with 10009 now when a run would be refused (before spending something single use). */
     ensureRoom(): void {
-      if (running >= concurrency && waiting.length >= maxWaiting) tooManyAttempts(retryAfter());
+      if (running >= concurrency && full()) tooManyAttempts(retryAfter());
     },
     /** Runs now, runs waiting, runs finished since start. */
     stats: () => ({ running, waiting: waiting.length, completed }),
