@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ErrorCode } from '../../src/api/errors';
-import { dropSchema, migrate, openDatabase } from '../src/db/database';
+import { dropSchema, migrate, openDatabase, type Db } from '../src/db/database';
 import { BusinessError } from '../src/http/errors';
 import { createHashQueue, hashQueue } from '../src/user/passwords';
 import { createThrottle } from '../src/user/throttle';
@@ -21,6 +21,8 @@ const ADDRESS = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 const hashed = () => hashQueue.stats().completed;
 const hashingIdle = () => vi.waitFor(() => expect(hashQueue.stats()).toMatchObject({ running: 0, waiting: 0 }), { timeout: 10_000 });
 
+const FORGET_RUNS = 40;
+
 /** Occupies up to `count` places of the hashing queue (as many as it lets in) until the returned function is called. */
 const holdHashing = (count: number) => {
   let open!: () => void;
@@ -29,6 +31,8 @@ const holdHashing = (count: number) => {
   return async () => {
     open();
     await Promise.all(held);
+    // The queue estimates waits from how long runs took: let it forget the held ones.
+    for (let i = 0; i < FORGET_RUNS; i++) await hashQueue.run(async () => undefined);
   };
 };
 
@@ -82,7 +86,7 @@ describe.each(BACKENDS)('throttles under concurrency (%s)', (backend) => {
     expect(counts[ErrorCode.TOO_MANY_REQUESTS]).toBe(35);
     expect((counts[ErrorCode.PASSWORD_ERROR] ?? 0) + (counts[ErrorCode.SUCCESS] ?? 0)).toBe(5);
     expect(counts[ErrorCode.SUCCESS] ?? 0).toBeLessThanOrEqual(1);
-    expect(hashed() - before - hashQueue.concurrency).toBe(5);
+    expect(hashed() - before - hashQueue.concurrency - FORGET_RUNS).toBe(5);
   });
 
   it('20 concurrent code requests for one email send exactly 1 mail', async () => {
@@ -129,6 +133,8 @@ describe.each(BACKENDS)('throttles under concurrency (%s)', (backend) => {
     expect(counts[ErrorCode.SUCCESS]).toBeGreaterThanOrEqual(5);
     expect(counts[ErrorCode.SUCCESS]).toBeLessThanOrEqual(10);
     let successes = counts[ErrorCode.SUCCESS]!;
+    // Those refused in the burst are refused from memory for a second more.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
     for (;;) {
       const answer = await login(PASSWORD);
       if (answer.body.code !== ErrorCode.SUCCESS) {
@@ -158,6 +164,18 @@ describe.each(BACKENDS)('throttles under concurrency (%s)', (backend) => {
     const after = await Promise.all(Array.from({ length: 5 }, () => login(WRONG)));
     expect(codesOf(after)).toEqual({ [ErrorCode.PASSWORD_ERROR]: 5 });
     expect((await login(PASSWORD)).body.code).toBe(ErrorCode.TOO_MANY_REQUESTS);
+  });
+
+  it('a window that has ended starts afresh, and purge deletes its counter', async () => {
+    const throttle = createThrottle(server.db);
+    const rule = [{ key: 'purge-me', limits: [{ max: 1, windowSeconds: 60 }] }];
+    await throttle.take(rule);
+    await expect(throttle.take(rule)).rejects.toMatchObject({ code: ErrorCode.TOO_MANY_REQUESTS });
+    await server.db.updateTable('throttle_counters').set({ window_start: new Date(Date.now() - 61_000) }).where('key', '=', 'purge-me').execute();
+    await throttle.purge();
+    expect(await server.db.selectFrom('throttle_counters').select('key').where('key', '=', 'purge-me').execute()).toEqual([]);
+    // Another process (no refusal in its memory) gets the slot of the new window.
+    await createThrottle(server.db).take(rule);
   });
 
   it('limits registration per IP: 10 attempts in 10 minutes, refusals included', async () => {
@@ -204,18 +222,22 @@ describe('the hashing queue', () => {
 
 describe.runIf(process.env.TEST_DATABASE_URL)('throttle shared by two processes (postgres)', () => {
   const schema = `t_${randomBytes(6).toString('hex')}`;
-  const first = openDatabase({ url: process.env.TEST_DATABASE_URL, schema });
-  const second = openDatabase({ url: process.env.TEST_DATABASE_URL, schema });
+  let first: Db;
+  let second: Db;
 
-  beforeAll(async () => migrate(await first, schema));
+  beforeAll(async () => {
+    first = await openDatabase({ url: process.env.TEST_DATABASE_URL, schema });
+    await migrate(first, schema);
+    second = await openDatabase({ url: process.env.TEST_DATABASE_URL, schema });
+  });
   afterAll(async () => {
-    await dropSchema(await first, schema);
-    await (await first).destroy();
-    await (await second).destroy();
+    await dropSchema(first, schema);
+    await first.destroy();
+    await second.destroy();
   });
 
   it('60 takes at once through two connection pools: exactly the limit passes', async () => {
-    const throttles = [createThrottle(await first), createThrottle(await second)];
+    const throttles = [createThrottle(first), createThrottle(second)];
     const limits = [{ max: 7, windowSeconds: 60 }, { max: 100, windowSeconds: 3600 }];
     const outcomes = await Promise.allSettled(
       Array.from({ length: 60 }, (_, i) => throttles[i % 2]!.take([{ key: 'shared', limits }, { key: `other-${i % 3}`, limits: [{ max: 50, windowSeconds: 60 }] }])),
@@ -225,7 +247,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('throttle shared by two processes 
       if (outcome.status === 'rejected') expect(outcome.reason).toBeInstanceOf(BusinessError);
     }
     // Refused takes gave back what they had counted elsewhere.
-    const rows = await (await first).selectFrom('throttle_counters').select(['key', 'window_seconds', 'count']).orderBy('key').orderBy('window_seconds').execute();
+    const rows = await first.selectFrom('throttle_counters').select(['key', 'window_seconds', 'count']).orderBy('key').orderBy('window_seconds').execute();
     expect(rows.find((r) => r.key === 'shared' && r.window_seconds === 3600)?.count).toBe(7);
     expect(rows.filter((r) => r.key.startsWith('other-')).reduce((sum, r) => sum + r.count, 0)).toBe(7);
   });

@@ -5,6 +5,8 @@ import { tooManyAttempts } from '../http/errors';
 /** How long a refusal is repeated from memory before the database is asked again. */
 const BLOCK_MS = 1000;
 const BLOCKED_KEYS_MAX = 10_000;
+/** How often a process deletes the counters of ended windows. */
+const PURGE_EVERY_MS = 10 * 60_000;
 
 export interface Limit {
   /** At most `max` attempts per `windowSeconds` (a window starts at its first attempt). */
@@ -74,6 +76,15 @@ export const createThrottle = (db: Db) => {
       where t.key = v.key and t.window_seconds = v.window_seconds and t.window_start = v.window_start`.execute(db);
   };
 
+  /** Deletes counters whose window has ended (they would start afresh anyway); done by `take` now and then. */
+  const purge = async (): Promise<void> => {
+    await db
+      .deleteFrom('throttle_counters')
+      .where('window_start', '<=', sql<Date>`now() - make_interval(secs => window_seconds)`)
+      .execute();
+  };
+  let lastPurge = Date.now();
+
   const ids = (rules: readonly Rule[]) => rules.flatMap(({ key, limits }) => limits.map(({ windowSeconds }) => `${windowSeconds}:${key}`));
 
   return {
@@ -102,6 +113,10 @@ export const createThrottle = (db: Db) => {
       if (rows.length === 0) return { release: async () => {} };
       const known = blockedWait([...wanted.keys()]);
       if (known > 0) tooManyAttempts(known);
+      if (Date.now() - lastPurge > PURGE_EVERY_MS) {
+        lastPurge = Date.now();
+        await purge();
+      }
       const { rows: outcome } = await sql<{ key: string; window_seconds: number; taken_start: string | null; wait: number | null }>`
         with wanted(key, window_seconds, max_count, ord) as (
           values ${sql.join(rows.map((r, i) => sql`(${r.key}::text, ${r.windowSeconds}::int, ${r.max}::int, ${i}::int)`))}
@@ -150,13 +165,7 @@ export const createThrottle = (db: Db) => {
       await db.deleteFrom('throttle_counters').where('key', '=', key).execute();
     },
 
-    /** Deletes counters whose window has ended (they would start afresh anyway). */
-    async purge(): Promise<void> {
-      await db
-        .deleteFrom('throttle_counters')
-        .where('window_start', '<=', sql<Date>`now() - make_interval(secs => window_seconds)`)
-        .execute();
-    },
+    purge,
   };
 };
 export type Throttle = ReturnType<typeof createThrottle>;
