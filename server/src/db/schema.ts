@@ -66,6 +66,7 @@ export interface ThrottleCountersTable {
   window_seconds: number;
   window_start: ColumnType<Date, Date | string | undefined, Date | string>;
   count: number;
+  pending: ColumnType<number, number | undefined, number>;
 }
 
 export interface StrategiesTable {

@@ -24,6 +24,8 @@ import * as wallet from './service';
 
 /** Wrong withdrawal passwords: 5 in 15 minutes per user, then 10009 until the window passes. */
 const PASSWORD_LIMITS: Limit[] = [{ max: 5, windowSeconds: 900 }];
+/** How long a password check waits for checks in flight when those fill the limit. */
+const PASSWORD_WAIT_MS = 5000;
 
 export interface WalletRouteDeps {
   db: Db;
@@ -61,8 +63,9 @@ export const walletRoutes = (deps: WalletRouteDeps) => async (app: FastifyInstan
     const { password, ...payload } = request.body as WithdrawPayload;
     const userId = request.user!.id;
     const throttleKey = `withdraw:password:${userId}`;
-    // Reserved before the password is checked; a right one gives its slot back.
-    const attempt = await throttle.take([{ key: throttleKey, limits: PASSWORD_LIMITS }]);
+    // Reserved before the password is checked; a right one gives its slot back, so concurrent
+    // right ones (a retried withdrawal) wait for each other rather than being refused.
+    const attempt = await throttle.take([{ key: throttleKey, limits: PASSWORD_LIMITS }], { waitMs: PASSWORD_WAIT_MS });
     let right = false;
     try {
       const row = await db.selectFrom('users').select('password_hash').where('id', '=', userId).executeTakeFirst();
@@ -71,7 +74,10 @@ export const walletRoutes = (deps: WalletRouteDeps) => async (app: FastifyInstan
       await attempt.release();
       throw error;
     }
-    if (!right) fail(ErrorCode.PASSWORD_ERROR, 'wrong password', { field: 'password' });
+    if (!right) {
+      await attempt.settle();
+      fail(ErrorCode.PASSWORD_ERROR, 'wrong password', { field: 'password' });
+    }
     await attempt.release();
     return ok(await wallet.withdraw(deps, userId, { amount: payload.amount, address: payload.address, idempotencyKey: payload.idempotencyKey }));
   });

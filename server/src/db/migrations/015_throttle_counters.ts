@@ -15,6 +15,8 @@ export const up = async (db: Kysely<unknown>): Promise<void> => {
     .addColumn('window_seconds', 'integer', (c) => c.notNull())
     .addColumn('window_start', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn('count', 'integer', (c) => c.notNull().check(sql`count >= 0`))
+    /** Of `count`, attempts still in flight (their outcome decides whether they stay counted). */
+    .addColumn('pending', 'integer', (c) => c.notNull().defaultTo(0).check(sql`pending >= 0`))
     .addPrimaryKeyConstraint('throttle_counters_pk', ['key', 'window_seconds'])
     .execute();
   await db.schema.createIndex('throttle_counters_window_idx').on('throttle_counters').column('window_start').execute();
