@@ -13,6 +13,12 @@ export interface Journey {
   browser: Browser;
   context: BrowserContext;
   page: Page;
+  /**
+   * Every Content-Security-Policy violation of the context's pages (their
+   * `securitypolicyviolation` events and Chromium's console reports). A journey
+   * that leaves one here fails when it closes.
+   */
+  cspViolations: string[];
   url(hashPath: string): string;
   shot(name: string): Promise<void>;
   close(): Promise<void>;
@@ -25,6 +31,7 @@ export const startJourney = async (
   const server = await startServer('pglite', { dashboardDir: inject('dashboardDir'), ...options.config });
   const browser = await launchChromium();
   const context = await browser.newContext({ viewport: VIEWPORTS[options.viewport ?? 'desktop'], locale: options.locale ?? 'zh-CN' });
+  const cspViolations = await watchCsp(context);
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
@@ -39,6 +46,7 @@ export const startJourney = async (
     browser,
     context,
     page,
+    cspViolations,
     url: (hashPath) => `${server.base}/#${hashPath}`,
     shot: async (name) => {
       await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
@@ -47,8 +55,31 @@ export const startJourney = async (
       await browser.close();
       await server.close();
       if (errors.length > 0) throw new Error(`page errors: ${errors.join('; ')}`);
+      if (cspViolations.length > 0) throw new Error(`Content-Security-Policy violations: ${cspViolations.join('; ')}`);
     },
   };
+};
+
+/**
+ * Collects the Content-Security-Policy violations of every page of a context:
+ * the page's own `securitypolicyviolation` events (also from shadow roots:
+ * the event is composed) and the reports Chromium writes to the console.
+ */
+export const watchCsp = async (context: BrowserContext): Promise<string[]> => {
+  const violations: string[] = [];
+  await context.exposeBinding('__qtCspViolation', (_source, text: string) => {
+    violations.push(text);
+  });
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      const report = (window as unknown as { __qtCspViolation?: (text: string) => void }).__qtCspViolation;
+      report?.(`${event.effectiveDirective} refused ${event.blockedURI || 'inline'} (${event.sourceFile || location.href}:${event.lineNumber})`);
+    });
+  });
+  context.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+  return violations;
 };
 
 /** The hash path the page shows now. */

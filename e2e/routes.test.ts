@@ -18,8 +18,9 @@ import { ARTIFACTS, hashPath, startJourney, type Journey } from './harness';
  * in en-US and at phone width in zh-TW; the guest pages and a not-found path
  * in every language. Each visit checks the page heading is the route's
  * translated title, no error alert, no raw translation key, no
- * `undefined`/`NaN`/`[object Object]`, no horizontal overflow, and leaves a
- * full-page screenshot in e2e/artifacts.
+ * `undefined`/`NaN`/`[object Object]`, no horizontal overflow, no
+ * Content-Security-Policy violation, and leaves a full-page screenshot in
+ * e2e/artifacts.
  */
 
 type Viewport = keyof typeof VIEWPORTS;
@@ -167,9 +168,9 @@ const seed = async (server: TestServer, email: string): Promise<{ accessToken: s
   await insertCycle(server, invitee.user.id, { profit: '3', buyCost: '200' });
   await call('POST', '/api/wallet/recharge', { amount: '50', idempotencyKey: key() });
   await call('POST', '/api/wallet/withdraw', { amount: '20', address: ADDRESS, password: PASSWORD, idempotencyKey: key() });
-  await call('POST', '/api/wallet/transfer', { to: invitee.user.email ?? `friend-${email}`, amount: '5', idempotencyKey: key() });
+  await call('POST', '/api/wallet/transfer', { to: invitee.user.email ?? `friend-${email}`, amount: '5', password: PASSWORD, idempotencyKey: key() });
   await call('POST', '/api/wallet/exchange', { from: 'USDT', to: 'FUEL', amount: '10', idempotencyKey: key() });
-  await call('POST', '/api/wallet/points-transfer', { to: `friend-${email}`, amount: '8', idempotencyKey: key() });
+  await call('POST', '/api/wallet/points-transfer', { to: `friend-${email}`, amount: '8', password: PASSWORD, idempotencyKey: key() });
 
   const articles = (await call('GET', '/api/article/list')) as { list: { id: string }[] };
   const articleId = articles.list[0]!.id;
@@ -315,9 +316,12 @@ describe.each(GROUPS)('every protected route in $locale at $viewport width', ({ 
     const path = route.path(data);
     await page.goto(journey.url(path));
     const title = text(locale, route.titleKey, { date: data.date });
+    journey.cspViolations.length = 0;
     try {
       await checkPage(journey, locale, title, apiErrors);
       expect(hashPath(page)).toBe(path.split('?')[0]);
+      // The page's code, styles and images all within the dashboard's Content-Security-Policy.
+      expect(journey.cspViolations, 'Content-Security-Policy violations').toEqual([]);
     } finally {
       await shot(journey, `route-${locale}-${width}-${route.slug}`);
     }
@@ -349,8 +353,10 @@ describe('guest pages', () => {
     await page.evaluate((code) => localStorage.setItem('locale', code), locale);
     await page.goto(journey.url(route.path({} as Seed)));
     await page.reload();
+    journey.cspViolations.length = 0;
     try {
       await checkPage(journey, locale, text(locale, route.titleKey), apiErrors);
+      expect(journey.cspViolations, 'Content-Security-Policy violations').toEqual([]);
     } finally {
       await shot(journey, `route-guest-${locale}-${VIEWPORTS[viewport].width}-${route.slug}`);
     }

@@ -215,8 +215,10 @@ describe('wallet in the browser (phone)', () => {
     await page.getByRole('button', { name: '转账', exact: true }).click();
     const confirmPoints = page.getByRole('dialog');
     await confirmPoints.getByText('确定向 bob@example.com 转账 20.00 积分 吗？转账后无法撤回。').waitFor();
+    // Points leave the wallet only with the login password.
+    await confirmPoints.getByLabel('登录密码').fill(a.password);
     await shot('points-confirm');
-    await confirmPoints.getByRole('button', { name: '确认', exact: true }).click();
+    await confirmPoints.getByRole('button', { name: '确认转账', exact: true }).click();
     await page.getByText('积分已转出').waitFor();
     await page.locator('[data-available="POINTS"]').getByText('可用 30.00 积分').waitFor();
     expect((await balances(b.accessToken)).POINTS!.available).toBe('20');
@@ -225,7 +227,8 @@ describe('wallet in the browser (phone)', () => {
     await page.getByRole('textbox', { name: '下级成员' }).fill('olga@example.com');
     await page.getByRole('textbox', { name: '数量' }).fill('5');
     await page.getByRole('button', { name: '转账', exact: true }).click();
-    await page.getByRole('dialog').getByRole('button', { name: '确认', exact: true }).click();
+    await page.getByRole('dialog').getByLabel('登录密码').fill(a.password);
+    await page.getByRole('dialog').getByRole('button', { name: '确认转账', exact: true }).click();
     await page.getByRole('dialog').waitFor({ state: 'hidden' });
     const refusal = page.locator('[role="alert"][data-error-code="16000"]');
     await refusal.waitFor();

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import cors from '@fastify/cors';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { ServerConfig } from './config';
 import { migrate, openDatabase, type Db } from './db/database';
 import { createRunner, type Runner } from './engine/runner';
@@ -16,7 +16,9 @@ import { exchangeRoutes } from './exchange/routes';
 import type { ExchangeFactory } from './exchange/verify';
 import { createAccessTokens, registerAuth } from './http/auth';
 import { registerDrain } from './http/drain';
-import { registerEnvelope } from './http/envelope';
+import { clientErrorHandler, frameworkErrors, registerEnvelope } from './http/envelope';
+import { REDACTED_LOG_PATHS, serializeError } from './http/logging';
+import { OneLineRequestLog } from './http/requestLog';
 import { registerSignatureCheck } from './http/signature';
 import { registerValidation } from './http/validation';
 import { createMailer } from './mail/mailer';
@@ -37,6 +39,7 @@ import { widgetAuthentication } from './widget/service';
 import { createWidgetTokens } from './widget/tokens';
 import { createThrottle } from './user/throttle';
 import { setCacheHeaders } from './http/staticCache';
+import { allowCrossOriginEmbedding, registerSecurityHeaders } from './http/securityHeaders';
 
 export interface BuildOptions {
   /** An opened, migrated database (tests); otherwise one is opened from the configuration. */
@@ -46,7 +49,7 @@ export interface BuildOptions {
   now?: () => number;
   /** Builds the ccxt instances that check API keys (tests replay recorded exchange answers). */
   exchangeFactory?: ExchangeFactory;
-  /** Live websocket prices of real exchanges; default: ccxt's streams, none when `exchangeFactory` is given. */
+  /** Live websocket prices of real exchanges; default: ccxt's streams, none when an exchange factory is given. */
   tickerFeed?: TickerFeed | null;
   /** The paper market (tests inject faults into it); default: the random walk, or the replay PAPER_REPLAY asks for. */
   market?: SimulatedMarket;
@@ -73,14 +76,13 @@ declare module 'fastify' {
 /** Fee of the paper exchange, per fill. */
 const PAPER_FEE_RATE = '0.001';
 
-/** Paths never written to the log, whatever their value. */
-const REDACT = ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'];
 
 /** The app factory: every part wired, nothing listening yet. */
 export const buildApp = async (config: ServerConfig, options: BuildOptions = {}) => {
   const logger: FastifyServerOptions['logger'] = {
     level: config.logLevel,
-    redact: { paths: REDACT, censor: '[redacted]' },
+    redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' },
+    serializers: { err: serializeError },
     ...(options.logStream ? { stream: options.logStream } : {}),
   };
   const app = Fastify({
@@ -88,6 +90,11 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
     bodyLimit: 64 * 1024,
     trustProxy: config.trustProxy,
     return503OnClosing: true,
+    // Whatever the router or Node's parser refuses is answered as the envelope too.
+    frameworkErrors,
+    clientErrorHandler,
+    // One line per request (http/requestLog.ts).
+    logController: new OneLineRequestLog(),
   });
 
   const ownDb = !options.db;
@@ -97,6 +104,8 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
   const drained = registerDrain(app);
   registerEnvelope(app);
   registerValidation(app);
+  // CSP, no framing, nosniff, Referrer-Policy, HSTS behind TLS: every answer, pages and API alike.
+  await registerSecurityHeaders(app, { trustProxy: config.trustProxy });
   await app.register(swagger, {
     openapi: {
       info: { title: 'Quant Trader API', version: '1' },
@@ -132,7 +141,11 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
     }),
   );
   // Real exchanges' public markets that paper accounts trade on, shared by the engine and the API.
-  const priceSources = createPriceSources({ log: app.log, createExchange: options.publicExchangeFactory });
+  // Their websocket ticker streams, shared with the engine's real-exchange tasks; recorded exchanges
+  // (tests) answer REST only: no streams for them.
+  const tickerFeed =
+    options.tickerFeed !== undefined ? options.tickerFeed : options.exchangeFactory || options.publicExchangeFactory ? null : createTickerFeed({ log: app.log });
+  const priceSources = createPriceSources({ log: app.log, createExchange: options.publicExchangeFactory, stream: tickerFeed });
   // Edited or removed keys: the engine drops the account's client (created below) and builds it again from the stored keys.
   await app.register(
     exchangeRoutes({
@@ -169,8 +182,7 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
           priceSources,
           exchangeMasterKey: config.exchangeMasterKey,
           ...(options.exchangeFactory ? { createExchange: options.exchangeFactory } : {}),
-          // Recorded exchanges (tests) answer REST only: no websocket streams for them.
-          tickerFeed: options.tickerFeed !== undefined ? options.tickerFeed : options.exchangeFactory ? null : createTickerFeed({ log: app.log }),
+          tickerFeed,
         });
   const facade = createEngineFacade({
     db,
@@ -205,18 +217,24 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
     await app.register(fastifyStatic, { root: config.dashboardDir, prefix: '/', index: ['index.html'], wildcard: false, ...staticOptions });
   }
   // The embeddable widgets bundle at /widgets/ and the partner example page at /examples/, when present.
-  for (const [root, prefix] of [
-    [config.widgetsDir ?? join(process.cwd(), 'dist-widgets'), '/widgets/'],
-    [join(process.cwd(), 'examples'), '/examples/'],
-  ] as const) {
-    if (existsSync(root)) await app.register(fastifyStatic, { root, prefix, decorateReply: false, ...staticOptions });
+  // Partner pages load the widgets script from their own origin: it may be embedded cross-origin.
+  const widgetsDir = config.widgetsDir ?? join(process.cwd(), 'dist-widgets');
+  if (existsSync(widgetsDir)) {
+    const setHeaders = (reply: FastifyReply, path: string) => {
+      setCacheHeaders(reply, path);
+      allowCrossOriginEmbedding(reply);
+    };
+    await app.register(fastifyStatic, { root: widgetsDir, prefix: '/widgets/', decorateReply: false, ...staticOptions, setHeaders });
   }
+  const examplesDir = join(process.cwd(), 'examples');
+  if (existsSync(examplesDir)) await app.register(fastifyStatic, { root: examplesDir, prefix: '/examples/', decorateReply: false, ...staticOptions });
 
   app.addHook('onReady', async () => engine?.start());
   app.addHook('onClose', async () => {
     await drained(10_000);
     await engine?.stop();
     priceSources.stop();
+    await tickerFeed?.close();
     mailer.close();
     if (ownDb) await db.destroy();
   });

@@ -1,6 +1,6 @@
 import { buildApp } from './app';
 import { openConfigured } from './startup';
-import { ensureDemoAccount } from './user/demo';
+import { demoAccountDecision, demoAccountLine, ensureDemoAccount } from './user/demo';
 
 /** Reads the configuration, opens and migrates the database, listens, and shuts down cleanly. */
 const main = async () => {
@@ -9,7 +9,9 @@ const main = async () => {
     busyExitCode: 1,
   });
   const app = await buildApp(config, { db });
-  const demo = config.demoAccount ? await ensureDemoAccount(db, config.scryptCost) : null;
+  const demoDecision = demoAccountDecision(config, process.env.NODE_ENV);
+  const demo = demoDecision.create ? await ensureDemoAccount(db, config.scryptCost) : null;
+  app.log.info({ demoAccount: demoDecision.create ? 'created' : demoDecision.reason }, 'demo account');
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -36,7 +38,7 @@ const main = async () => {
     '',
     `  Quant Trader is running: ${address}`,
     config.dashboardDir ? '' : '  (dashboard build not found: run `npm run build`)',
-    demo ? `  Demo account: ${demo.email} / ${demo.password}` : '',
+    demoAccountLine(demoDecision, demo),
     config.smtpUrl ? '' : `  Mail goes to ${config.dataDir}/outbox (set SMTP_URL to send it)`,
     `  API document: ${address}api/openapi.json`,
     '',

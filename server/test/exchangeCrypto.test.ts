@@ -7,6 +7,7 @@ import { ConfigError, loadConfig } from '../src/config';
 import { createSecretBox, SecretBoxError } from '../src/exchange/crypto';
 import { maskApiKey } from '../src/exchange/routes';
 import { redact } from '../src/exchange/verify';
+import { recordedExchange } from './recordedExchange';
 
 /** Exchange credentials at rest: AES-256-GCM sealing, its master key from the configuration, masking and redaction. */
 
@@ -126,5 +127,34 @@ describe('masking and redaction', () => {
     expect(redacted).not.toContain('e2xxxxxx-99xxxxxx-84xxxxxx-7xxxx');
     expect(redacted).toContain('AccessKeyId=[redacted]');
     expect(redact('y'.repeat(2000), {})).toHaveLength(501);
+  });
+
+  it('cuts a key out of a URL that carries it percent-encoded (a key with + / =)', () => {
+    const apiKey = 'ab+cd/ef=gh+ij/kl==';
+    const encoded = encodeURIComponent(apiKey);
+    expect(encoded).toBe('ab%2Bcd%2Fef%3Dgh%2Bij%2Fkl%3D%3D');
+    for (const form of [apiKey, encoded, encoded.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase())]) {
+      const redacted = redact(`htx GET https://api.huobi.pro/v1/account/accounts?AccessKeyId=${form}&SignatureMethod=HmacSHA256`, { apiKey, secret: 's'.repeat(32) });
+      expect(redacted).toContain('AccessKeyId=[redacted]&');
+      expect(redacted).not.toContain('cd%2F');
+      expect(redacted.toLowerCase()).not.toContain('cd%2fef');
+    }
+  });
+
+  it("cuts the key out of ccxt's own HTX error, whose URL carries the key encoded", async () => {
+    const apiKey = 'Zx9+Qw/Er=Ty8+Ui/Op==';
+    const replay = recordedExchange();
+    replay.failNetwork();
+    const htx = replay.factory('htx', { apiKey, secret: 'htx-secret-1234' });
+    htx.setMarkets({});
+    const error = await htx.fetchBalance().then(
+      () => undefined,
+      (failure: unknown) => failure as Error,
+    );
+    expect(error?.message).toContain(encodeURIComponent(apiKey));
+    const redacted = redact(error!.message, { apiKey, secret: 'htx-secret-1234' });
+    expect(redacted).toContain('AccessKeyId=[redacted]');
+    expect(redacted).not.toContain(encodeURIComponent(apiKey));
+    expect(redacted).not.toContain(apiKey);
   });
 });

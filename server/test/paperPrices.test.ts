@@ -3,9 +3,12 @@ import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCcxtClient } from '../src/engine/ccxtClient';
 import { createLiveMarket } from '../src/engine/paper/liveMarket';
+import { createTickerFeed } from '../src/engine/tickerFeed';
 import orders from './fixtures/binance-orders.json';
+import binanceWs from './fixtures/binance-ws.json';
 import { BACKENDS, quickStrategy, registerUser, startServer, taskPayload, type TestServer } from './harness';
 import { recordedExchange, type RecordedAnswer } from './recordedExchange';
+import { binanceAt, startVenue, until } from './recordedStream';
 
 /**
  * Paper accounts on a real exchange's live public market (issue: a
@@ -54,6 +57,47 @@ describe('a live public market', () => {
     clock += 1_000;
     await market.refresh();
     expect(market.status()).toEqual({ source: 'binance', live: true, fallbackSince: null });
+  });
+
+  it("prefers the exchange's websocket ticker stream, asks REST only for pairs whose stream is silent", async () => {
+    const replay = recordedExchange();
+    replay.answer(...publicAnswers);
+    const venue = await startVenue();
+    let clock = 1_717_459_260_000;
+    const feed = createTickerFeed({ createExchange: binanceAt(venue, []), now: () => clock });
+    try {
+      const client = createCcxtClient({ exchangeId: 'binance', createExchange: replay.factory, retryDelayMs: 1 });
+      const market = createLiveMarket({ exchangeId: 'binance', client, log, stream: feed, now: () => clock });
+      const restTickers = () => replay.requests.filter((r) => new URL(r.url).pathname === '/api/v3/ticker/24hr').length;
+      market.want(['BTC/USDT']);
+      // No streamed quote yet: the first prices come from REST, and the stream is opened.
+      expect(await market.warm()).toBe(true);
+      expect(market.feed.bestPrices('BTC/USDT')).toMatchObject({ bid: '67112', ask: '67112.01' });
+      await until(() => venue.subscriptions.length > 0);
+      expect(venue.subscriptions).toEqual(['btcusdt@ticker']);
+
+      venue.send(binanceWs.tickers[1]);
+      await until(() => feed.quote('binance', 'BTC/USDT') !== null);
+      expect(market.feed.bestPrices('BTC/USDT')).toEqual({ last: '67126.15', bid: '67126.14', ask: '67126.15' });
+      expect(market.feed.ticker('BTC/USDT')).toMatchObject({ bid: '67126.14', ask: '67126.15', timestamp: 1717459262000, percentage: '-0.59' });
+      // While the stream flows, refreshing asks no REST tickers, and the market stays live.
+      const asked = restTickers();
+      clock += 10_000;
+      await market.refresh();
+      expect(restTickers()).toBe(asked);
+      expect(market.status()).toEqual({ source: 'binance', live: true, fallbackSince: null });
+
+      // A silent stream (its last quote older than the limit) falls back to REST.
+      clock += 5_001;
+      await market.refresh();
+      expect(restTickers()).toBe(asked + 1);
+      expect(market.feed.bestPrices('BTC/USDT')).toMatchObject({ bid: '67112', ask: '67112.01' });
+      expect(market.status().live).toBe(true);
+      expect(replay.unexpected).toEqual([]);
+    } finally {
+      await feed.close();
+      await venue.close();
+    }
   });
 
   it('is not live when its markets cannot load, from the first attempt', async () => {

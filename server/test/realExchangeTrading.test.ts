@@ -189,7 +189,7 @@ describe.each(BACKENDS)('trading on a real exchange account (%s)', (backend) => 
       await tick();
       expect(restTickers()).toBe(asked + 1);
       await until(() => venue.subscriptions.length > 0);
-      expect(venue.subscriptions).toEqual(['btcusdt@miniTicker']);
+      expect(venue.subscriptions).toEqual(['btcusdt@ticker']);
 
       venue.send(binanceWs.tickers[1]);
       await until(() => feed.price('binance', 'BTC/USDT') === '67126.15');

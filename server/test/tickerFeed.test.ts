@@ -30,11 +30,13 @@ describe('ticker feed over ccxt websockets', () => {
 
     expect(feed.price('binance', 'BTC/USDT')).toBeNull();
     await until(() => venue!.subscriptions.length > 0);
-    expect(venue.subscriptions).toEqual(['btcusdt@miniTicker']);
+    // The full ticker stream: it carries the best bid and ask, the mini ticker does not.
+    expect(venue.subscriptions).toEqual(['btcusdt@ticker']);
 
     venue.send(binanceWs.tickers[0]);
     await until(() => feed!.price('binance', 'BTC/USDT') !== null);
     expect(feed.price('binance', 'BTC/USDT')).toBe('67112');
+    expect(feed.quote('binance', 'BTC/USDT')).toMatchObject({ last: '67112', bid: '67111.99', ask: '67112', percentage: '-0.611', timestamp: 1717459261000 });
 
     venue.send(binanceWs.tickers[1]);
     await until(() => feed!.price('binance', 'BTC/USDT') === '67126.15');
@@ -43,7 +45,7 @@ describe('ticker feed over ccxt websockets', () => {
     feed.price('binance', 'BTC/USDT');
     expect(feed.streams()).toEqual(['binance|BTC/USDT']);
     expect(made).toHaveLength(1);
-    expect(venue.subscriptions).toEqual(['btcusdt@miniTicker']);
+    expect(venue.subscriptions).toEqual(['btcusdt@ticker']);
   });
 
   it('answers null once the streamed price is older than the limit, so the caller falls back to REST', async () => {

@@ -278,7 +278,7 @@ describe.each(BACKENDS)('wallet (%s)', (backend) => {
     ] as const) {
       expect((await recharge(alice, amount as string)).body.code, `recharge ${amount}`).toBe(code);
       expect((await withdraw(alice, amount as string)).body.code, `withdraw ${amount}`).toBe(code);
-      expect((await call(alice, 'POST', '/api/wallet/transfer', { to: operator.email, amount, idempotencyKey: key() })).body.code, `transfer ${amount}`).toBe(code);
+      expect((await call(alice, 'POST', '/api/wallet/transfer', { to: operator.email, amount, password: PASSWORD, idempotencyKey: key() })).body.code, `transfer ${amount}`).toBe(code);
       expect((await call(alice, 'POST', '/api/wallet/exchange', { from: 'USDT', to: 'FUEL', amount, idempotencyKey: key() })).body.code, `exchange ${amount}`).toBe(code);
     }
     // 18 places are accepted.
@@ -325,13 +325,13 @@ describe.each(BACKENDS)('wallet (%s)', (backend) => {
     const bob = await join('bob');
     await fund(alice, '100');
     const same = key();
-    const first = await call(alice, 'POST', '/api/wallet/transfer', { to: bob.email, amount: '10', idempotencyKey: same });
+    const first = await call(alice, 'POST', '/api/wallet/transfer', { to: bob.email, amount: '10', password: PASSWORD, idempotencyKey: same });
     expect(first.body.code).toBe(0);
     const before = await snapshot();
-    const again = await call(alice, 'POST', '/api/wallet/transfer', { to: bob.email, amount: '10', idempotencyKey: same });
+    const again = await call(alice, 'POST', '/api/wallet/transfer', { to: bob.email, amount: '10', password: PASSWORD, idempotencyKey: same });
     expect(again.body).toEqual(first.body);
     expect(await snapshot()).toEqual(before);
-    expect((await call(alice, 'POST', '/api/wallet/transfer', { to: bob.email, amount: '11', idempotencyKey: same })).body).toMatchObject({
+    expect((await call(alice, 'POST', '/api/wallet/transfer', { to: bob.email, amount: '11', password: PASSWORD, idempotencyKey: same })).body).toMatchObject({
       code: ErrorCode.ALREADY_EXISTS,
       data: { field: 'idempotencyKey' },
     });
@@ -357,8 +357,8 @@ describe.each(BACKENDS)('wallet (%s)', (backend) => {
     expect((await recharge(bob, '5', { idempotencyKey: rkey })).body.data.id).not.toBe(r1.body.data.id);
     // A refused call stores nothing: the key can be used again once it would succeed.
     const fresh = key();
-    expect((await call(bob, 'POST', '/api/wallet/transfer', { to: alice.email, amount: '50', idempotencyKey: fresh })).body.code).toBe(ErrorCode.INSUFFICIENT_BALANCE);
-    expect((await call(bob, 'POST', '/api/wallet/transfer', { to: alice.email, amount: '5', idempotencyKey: fresh })).body.code).toBe(0);
+    expect((await call(bob, 'POST', '/api/wallet/transfer', { to: alice.email, amount: '50', password: PASSWORD, idempotencyKey: fresh })).body.code).toBe(ErrorCode.INSUFFICIENT_BALANCE);
+    expect((await call(bob, 'POST', '/api/wallet/transfer', { to: alice.email, amount: '5', password: PASSWORD, idempotencyKey: fresh })).body.code).toBe(0);
   });
 
   it('transfer: by email or id; 11000 unknown, 10008 to oneself, 10002 under the minimum, 11003 not covered', async () => {
@@ -366,7 +366,7 @@ describe.each(BACKENDS)('wallet (%s)', (backend) => {
     const bob = await join('bob');
     await fund(alice, '20');
     const before = await snapshot();
-    const transfer = (to: string, amount: string) => call(alice, 'POST', '/api/wallet/transfer', { to, amount, idempotencyKey: key() });
+    const transfer = (to: string, amount: string) => call(alice, 'POST', '/api/wallet/transfer', { to, amount, password: PASSWORD, idempotencyKey: key() });
     expect((await transfer('nobody@example.com', '5')).body.code).toBe(ErrorCode.USER_NOT_EXIST);
     expect((await transfer('00000000-0000-4000-8000-000000000000', '5')).body.code).toBe(ErrorCode.USER_NOT_EXIST);
     expect((await transfer(alice.email, '5')).body.code).toBe(ErrorCode.INVALID);
@@ -393,6 +393,75 @@ describe.each(BACKENDS)('wallet (%s)', (backend) => {
     expect(inOnly.body.data.total).toBe(2);
     expect((await call(alice, 'GET', '/api/wallet/records?asset=USDT&kind=transfer_in')).body.data.total).toBe(0);
     expect((await call(bob, 'GET', '/api/wallet/records?asset=USDT&kind=transfer_in')).body.data.total).toBe(2);
+  });
+
+  it('transfer and points transfer are confirmed by the login password (11002, nothing moves); wrong ones count with withdraw toward 10009', async () => {
+    const top = await join('top');
+    const down = await join('down', top.inviteCode);
+    await fund(top, '50');
+    await grantPoints(top, '10');
+    const before = await snapshot();
+    const transfer = (password: string | undefined) =>
+      call(top, 'POST', '/api/wallet/transfer', { to: down.email, amount: '5', ...(password === undefined ? {} : { password }), idempotencyKey: key() });
+    const points = (password: string) => call(top, 'POST', '/api/wallet/points-transfer', { to: down.email, amount: '5', password, idempotencyKey: key() });
+    expect((await transfer(undefined)).body).toMatchObject({ code: ErrorCode.PARAM_REQUIRED, data: { field: 'password' } });
+    expect((await transfer('')).body.code).toBe(ErrorCode.PARAM_LENGTH);
+    expect((await transfer('Wrong-Passw0rd-1')).body).toMatchObject({ code: ErrorCode.PASSWORD_ERROR, data: { field: 'password' } });
+    expect((await points('Wrong-Passw0rd-2')).body).toMatchObject({ code: ErrorCode.PASSWORD_ERROR, data: { field: 'password' } });
+    expect(await snapshot()).toEqual(before);
+    expect((await transfer(PASSWORD)).body.code).toBe(0);
+    expect((await points(PASSWORD)).body.code).toBe(0);
+    expect((await balancesOf(down)).USDT.available).toBe('5');
+    expect((await balancesOf(down)).POINTS.available).toBe('5');
+    // One budget of wrong passwords for every call that moves money out: 2 spent above, 3 more, then 10009.
+    expect((await withdraw(top, '10', { password: 'Wrong-Passw0rd-3' })).body.code).toBe(ErrorCode.PASSWORD_ERROR);
+    expect((await transfer('Wrong-Passw0rd-4')).body.code).toBe(ErrorCode.PASSWORD_ERROR);
+    expect((await points('Wrong-Passw0rd-5')).body.code).toBe(ErrorCode.PASSWORD_ERROR);
+    expect((await transfer(PASSWORD)).body).toMatchObject({ code: ErrorCode.TOO_MANY_REQUESTS, data: { retryAfter: expect.any(Number) } });
+    expect((await points(PASSWORD)).body.code).toBe(ErrorCode.TOO_MANY_REQUESTS);
+  });
+
+  it("withdraw to one's own deposit address is refused (10008 own_address); to another user's it is booked to them at once, without fee or chain", async () => {
+    const alice = await join('alice');
+    const bob = await join('bob');
+    await fund(alice, '100');
+    const own = (await call(alice, 'GET', '/api/wallet/deposit-address')).body.data.address as string;
+    const before = await snapshot();
+    expect((await withdraw(alice, '20', { address: own })).body).toMatchObject({ code: ErrorCode.INVALID, data: { field: 'address', reason: 'own_address' } });
+    expect(await snapshot()).toEqual(before);
+
+    // Bob's address as he was shown it.
+    const bobs = (await call(bob, 'GET', '/api/wallet/deposit-address')).body.data.address as string;
+    const systemBefore = await server.db.selectFrom('ledger_accounts').select(['key', 'balance']).where('kind', '=', 'system').orderBy('key').execute();
+    // More than the available balance less the fee would be refused on chain; internally there is no fee.
+    const paid = await withdraw(alice, '100', { address: bobs });
+    expect(paid.body).toMatchObject({ code: 0, data: { amount: '100', fee: '0', address: bobs, status: 'approved', internal: true } });
+    expect(paid.body.data.decidedAt).not.toBeNull();
+    expect(await usdt(alice)).toEqual({ available: '0', held: '0' });
+    expect(await usdt(bob)).toEqual({ available: '100', held: '0' });
+    // No system account moved: nothing left for the chain, no fee taken.
+    expect(await server.db.selectFrom('ledger_accounts').select(['key', 'balance']).where('kind', '=', 'system').orderBy('key').execute()).toEqual(systemBefore);
+    expect((await call(alice, 'GET', '/api/wallet/withdrawals')).body.data.list[0]).toMatchObject({ id: paid.body.data.id, internal: true, status: 'approved' });
+    const aliceRecord = (await call(alice, 'GET', '/api/wallet/records?asset=USDT&kind=transfer_out')).body.data.list[0];
+    expect(aliceRecord).toMatchObject({ kind: 'transfer_out', amount: '-100', balanceAfter: '0', detail: { address: bobs } });
+    expect(aliceRecord.detail.counterparty).toMatch(/^bo\*\*\*@example\.com$/);
+    const bobRecord = (await call(bob, 'GET', '/api/wallet/records?asset=USDT')).body.data.list[0];
+    expect(bobRecord).toMatchObject({ kind: 'transfer_in', amount: '100', balanceAfter: '100', detail: { address: bobs } });
+    // Operators see it as decided, never in the queue of pending withdrawals.
+    const queue = await call(operator, 'GET', '/api/admin/withdrawals?filter=%7B%22status%22%3A%22pending%22%7D');
+    expect(JSON.stringify(queue.body.data)).not.toContain(paid.body.data.id);
+    expect((await call(operator, 'PUT', `/api/admin/withdrawals/${paid.body.data.id}`, { status: 'rejected', reason: 'no' })).body.code).toBe(ErrorCode.INVALID);
+    expect(await usdt(bob)).toEqual({ available: '100', held: '0' });
+
+    // An address recorded by a reported deposit is known too; Bob's own withdrawal to it is refused.
+    const carol = await join('carol');
+    expect((await recharge(carol, '5')).body.code).toBe(0);
+    const carols = depositAddressFor(server.config.tokenSecret, carol.id);
+    expect((await withdraw(bob, '10', { address: carols })).body.data).toMatchObject({ internal: true, fee: '0' });
+    expect(await usdt(carol)).toEqual({ available: '10', held: '0' });
+    expect((await withdraw(carol, '10', { address: carols })).body.data).toMatchObject({ reason: 'own_address' });
+    // Under the minimum stays refused, internal or not.
+    expect((await withdraw(bob, '9', { address: carols })).body.code).toBe(ErrorCode.PARAM_RANGE);
   });
 
   it('exchange: at the configured rate, rounded down, whole cards only; 20001 for a pair not offered; 11003 not covered', async () => {
@@ -430,7 +499,7 @@ describe.each(BACKENDS)('wallet (%s)', (backend) => {
     const stranger = await join('stranger');
     await grantPoints(top, '100');
     await grantPoints(middle, '10');
-    const send = (from: Member, to: string, amount: string) => call(from, 'POST', '/api/wallet/points-transfer', { to, amount, idempotencyKey: key() });
+    const send = (from: Member, to: string, amount: string) => call(from, 'POST', '/api/wallet/points-transfer', { to, amount, password: PASSWORD, idempotencyKey: key() });
     const before = await snapshot();
     expect((await send(top, 'nobody@example.com', '1')).body.code).toBe(ErrorCode.USER_NOT_EXIST);
     expect((await send(top, top.email, '1')).body.code).toBe(ErrorCode.POINTS_SELF_TRANSFER);

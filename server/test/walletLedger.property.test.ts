@@ -15,9 +15,11 @@ import { BACKENDS } from './harness';
  * invitation chain, driven through the wallet's service functions. After
  * each sequence: every asset sums to zero over all accounts, no user balance
  * is negative, every balance equals the sum of its entries (and its last
- * entry's balance_after), held money equals the pending withdrawals, and
- * replaying any request under its idempotency key answers the same and moves
- * nothing.
+ * entry's balance_after), held money equals the pending withdrawals, only
+ * withdrawals to outside addresses reach the chain's and the fees' system
+ * accounts (one to another user's deposit address is a fee-free transfer),
+ * and replaying any request under its idempotency key answers the same and
+ * moves nothing.
  */
 
 const ADDRESS = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
@@ -26,7 +28,7 @@ const USERS = 4;
 type Op =
   | { op: 'recharge'; who: number; amount: string }
   | { op: 'confirm' | 'rejectDeposit'; pick: number }
-  | { op: 'withdraw'; who: number; amount: string }
+  | { op: 'withdraw'; who: number; to: number; amount: string }
   | { op: 'approve' | 'rejectWithdrawal'; pick: number }
   | { op: 'transfer'; who: number; to: number; amount: string }
   | { op: 'exchange'; who: number; pair: number; amount: string }
@@ -45,7 +47,8 @@ const amount = fc.oneof(
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ op: fc.constant('recharge' as const), who, amount }),
   fc.record({ op: fc.constantFrom('confirm' as const, 'confirm' as const, 'rejectDeposit' as const), pick }),
-  fc.record({ op: fc.constant('withdraw' as const), who, amount }),
+  // to: -1 an outside address; a user's number: that user's deposit address (another's: paid internally; one's own: refused).
+  fc.record({ op: fc.constant('withdraw' as const), who, to: fc.integer({ min: -1, max: USERS - 1 }), amount }),
   fc.record({ op: fc.constantFrom('approve' as const, 'rejectWithdrawal' as const), pick }),
   fc.record({ op: fc.constant('transfer' as const), who, to: who, amount }),
   fc.record({ op: fc.constant('exchange' as const), who, pair: fc.nat({ max: 3 }), amount }),
@@ -138,6 +141,15 @@ describe.each(BACKENDS)('wallet ledger invariants (%s)', (backend) => {
       const held = accounts.find((a) => a.user_id === userId && a.kind === 'held' && a.key.endsWith(':USDT:held'));
       expect(new Big(held?.balance ?? 0).eq(expected)).toBe(true);
     }
+    // What left for the chain and the fees taken are exactly those of the approved outside withdrawals;
+    // a withdrawal to another user's deposit address is approved at once, without fee.
+    const approved = await db.selectFrom('withdrawals').select(['amount', 'fee', 'internal_user_id']).where('status', '=', 'approved').execute();
+    const outside = approved.filter((w) => w.internal_user_id === null);
+    for (const w of approved.filter((row) => row.internal_user_id !== null)) expect(new Big(w.fee).eq(0)).toBe(true);
+    const systemBalance = async (key: string) => new Big((await db.selectFrom('ledger_accounts').select('balance').where('key', '=', key).executeTakeFirst())?.balance ?? 0);
+    expect((await systemBalance('system:withdrawals:USDT')).toFixed()).toBe(outside.reduce((sum, w) => sum.plus(w.amount), new Big(0)).toFixed());
+    expect((await systemBalance('system:fees:USDT')).toFixed()).toBe(outside.reduce((sum, w) => sum.plus(w.fee), new Big(0)).toFixed());
+    expect(await db.selectFrom('withdrawals').select('id').where('internal_user_id', 'is not', null).where('status', '<>', 'approved').execute()).toEqual([]);
   };
 
   const numRuns = backend === 'postgres' ? 12 : 30;
@@ -150,6 +162,9 @@ describe.each(BACKENDS)('wallet ledger invariants (%s)', (backend) => {
           const users = await makeUsers();
           const ids = users.map((u) => u.id);
           const deps: wallet.WalletDeps = { db, addressSecret: 'property-secret' };
+          // Every user has been shown their deposit address: a withdrawal to it is recognised.
+          const addresses: string[] = [];
+          for (const id of ids) addresses.push((await wallet.depositAddress(deps, id)).address);
           const deposits: string[] = [];
           const withdrawals: string[] = [];
           const done: { replay: () => Promise<unknown>; answer: unknown }[] = [];
@@ -199,7 +214,9 @@ describe.each(BACKENDS)('wallet ledger invariants (%s)', (backend) => {
                 break;
               }
               case 'withdraw': {
-                const made = await keyed((key) => wallet.withdraw(deps, ids[step.who]!, { amount: step.amount, address: ADDRESS, idempotencyKey: key }));
+                const address = step.to < 0 ? ADDRESS : addresses[step.to]!;
+                const made = await keyed((key) => wallet.withdraw(deps, ids[step.who]!, { amount: step.amount, address, idempotencyKey: key }));
+                if (step.to === step.who) expect(made).toBeUndefined();
                 if (made && !withdrawals.includes(made.id)) withdrawals.push(made.id);
                 break;
               }
@@ -255,6 +272,8 @@ describe.each(BACKENDS)('wallet ledger invariants (%s)', (backend) => {
         }),
         { numRuns },
       );
+      // The sequences did reach withdrawals to another user's deposit address (the internal path), not only outside ones.
+      expect(await db.selectFrom('withdrawals').select('id').where('internal_user_id', 'is not', null).execute()).not.toEqual([]);
     },
     300_000,
   );

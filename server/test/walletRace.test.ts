@@ -62,7 +62,7 @@ describe.each(BACKENDS)('wallet under concurrency (%s)', (backend) => {
     await fund(alice.token, '25');
     const answers = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
-        server.call('POST', '/api/wallet/transfer', { to: bob.email, amount: '25', idempotencyKey: `t-race-${i}-${alice.id}` }, { token: alice.token }),
+        server.call('POST', '/api/wallet/transfer', { to: bob.email, amount: '25', password: PASSWORD, idempotencyKey: `t-race-${i}-${alice.id}` }, { token: alice.token }),
       ),
     );
     const codes = answers.map((a) => a.body.code);

@@ -19,6 +19,9 @@ export const Endpoint = {
   tradeOhlcv: '/api/trade/ohlcv',
   tradeUpdate: '/api/trade/update',
   tradeProfitSummary: '/api/trade/profit-summary',
+  tradeReturns: '/api/trade/returns',
+  tradeCycles: '/api/trade/cycles',
+  tradeOverview: '/api/trade/overview',
   tradeCloseOrder: (id: string) => `/api/trade/close-order/${encodeURIComponent(id)}`,
   exchangeCatalog: '/api/exchange/catalog',
 

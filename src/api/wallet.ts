@@ -80,9 +80,18 @@ export interface Withdrawal {
   reason: string | null;
   createdAt: string;
   decidedAt: string | null;
+  /**
+   * Paid to another user of ours: the address is their deposit address, so the
+   * amount was booked to them at once (approved, no chain transaction, no fee).
+   */
+  internal?: boolean;
 }
 
-/** POST /api/wallet/withdraw -> Withdrawal; confirmed by the login password (11002 when wrong). */
+/**
+ * POST /api/wallet/withdraw -> Withdrawal; confirmed by the login password (11002 when wrong).
+ * Refused: the caller's own deposit address (10008, `data.reason: 'own_address'`); a demo
+ * account (11005, `data.reason: 'demo_account'`).
+ */
 export interface WithdrawPayload {
   amount: DecimalString;
   address: string;
@@ -90,10 +99,14 @@ export interface WithdrawPayload {
   idempotencyKey: string;
 }
 
-/** POST /api/wallet/transfer -> LedgerRecord: USDT to another user, found by email or id (11000, 11003). */
+/**
+ * POST /api/wallet/transfer -> LedgerRecord: USDT to another user, found by email or id (11000, 11003);
+ * confirmed by the login password (11002); refused to a demo account (11005, `data.reason: 'demo_account'`).
+ */
 export interface TransferPayload {
   to: string;
   amount: DecimalString;
+  password: string;
   idempotencyKey: string;
 }
 
@@ -106,12 +119,19 @@ export interface SwapPayload {
   idempotencyKey: string;
 }
 
-/** POST /api/wallet/points-transfer -> LedgerRecord: points to a down-line user only (16000), never oneself (16001). */
+/**
+ * POST /api/wallet/points-transfer -> LedgerRecord: points to a down-line user only (16000), never oneself
+ * (16001); confirmed by the login password (11002); refused to a demo account (11005, `data.reason: 'demo_account'`).
+ */
 export interface PointsTransferPayload {
   to: string;
   amount: DecimalString;
+  password: string;
   idempotencyKey: string;
 }
+
+/** Why a wallet call was refused (`data.reason`), where the code alone does not say it. */
+export type WalletRefusalReason = 'demo_account' | 'own_address';
 
 export type LedgerKind =
   | 'recharge'

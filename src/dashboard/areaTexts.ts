@@ -4,6 +4,7 @@ import { messages as backtest } from './backtest/messages';
 import { messages as exchange } from './exchange/messages';
 import { messages as home } from './home/messages';
 import { messages as profile } from './profile/messages';
+import { messages as returns } from './returns/messages';
 import { messages as strategy } from './strategy/messages';
 import { messages as trade } from './trade/messages';
 import { messages as wallet } from './wallet/messages';
@@ -15,5 +16,5 @@ import { messages as wallet } from './wallet/messages';
  * shows tasks, the trade wizard the backtest), so they come as one.
  */
 export const addAreaTexts = (): void => {
-  for (const messages of [home, trade, strategy, backtest, exchange, wallet, profile, article]) addMessages(messages);
+  for (const messages of [home, trade, strategy, backtest, exchange, wallet, profile, article, returns]) addMessages(messages);
 };

@@ -27,6 +27,13 @@ export interface ApiErrorInit {
  * Errors without a code get the text of their own kind (timeout, network...).
  */
 export const displayMessage = (init: ApiErrorInit, t: Translate = translateError): string => {
+  const message = catalogueMessage(init, t);
+  // An unexpected failure (500) carries the id the server logged it under: support finds it with that.
+  const errorId = (init.data as { errorId?: unknown } | null | undefined)?.errorId;
+  return typeof errorId === 'string' && errorId !== '' ? t('error.withErrorId', { message, errorId }) : message;
+};
+
+const catalogueMessage = (init: ApiErrorInit, t: Translate): string => {
   if (init.messageKey) return t(init.messageKey, { status: init.status });
   if (init.code !== undefined && isCatalogueCode(init.code)) {
     return t(`error.${init.code}`, typeof init.data === 'object' && init.data !== null ? (init.data as Record<string, unknown>) : {});

@@ -47,6 +47,7 @@ import type {
   User,
   VerifyCodePayload,
 } from '../api/types';
+import type { ReturnsOverview, TaskCycle, TaskReturns } from '../api/returns';
 import type { WidgetGrant, WidgetGrantIssued, WidgetTokenRequest } from '../api/widget';
 import type { HttpClient } from './httpClient';
 
@@ -100,6 +101,13 @@ export const createApi = (http: HttpClient) => ({
   /** Realized profit in total and today; days follow the given time zone (the browser's). */
   tradeProfitSummary: (timeZone: string, signal?: AbortSignal) =>
     http.request<ProfitSummary>('GET', Endpoint.tradeProfitSummary, { query: { timeZone }, signal }),
+  /** A task's invested funds, profit, ROI, APR, run time and cumulative-profit curve (src/api/returns.ts). */
+  tradeReturns: (taskId: string, signal?: AbortSignal) => http.request<TaskReturns>('GET', Endpoint.tradeReturns, { query: { taskId }, signal }),
+  /** A task's closed cycles, newest first. */
+  tradeCycles: (query: { taskId: string; page: number; pageSize: number }, signal?: AbortSignal) =>
+    http.request<Page<TaskCycle>>('GET', Endpoint.tradeCycles, { query, signal }),
+  /** Total assets and the return of every task together. */
+  tradeOverview: (signal?: AbortSignal) => http.request<ReturnsOverview>('GET', Endpoint.tradeOverview, { signal }),
 
   /** Starts a backtest; a short one answers finished, a long one answers its progress (poll backtestRun). */
   backtestStart: (payload: BacktestRequest) => http.request<BacktestJob>('POST', Endpoint.backtest, { body: payload }),

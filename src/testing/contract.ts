@@ -1,5 +1,6 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { addApiFormats } from '../api/formats';
 import openapi from './openapi.json';
 
 /**
@@ -41,7 +42,10 @@ const options = { allErrors: false, removeAdditional: false, strict: false } as 
 const strict = new Ajv({ ...options, coerceTypes: false, useDefaults: true });
 const coercing = new Ajv({ ...options, coerceTypes: 'array', useDefaults: true });
 const answers = new Ajv({ ...options, coerceTypes: false, useDefaults: false });
-for (const ajv of [strict, coercing, answers]) addFormats.default(ajv);
+for (const ajv of [strict, coercing, answers]) {
+  addFormats.default(ajv);
+  addApiFormats(ajv);
+}
 
 interface Route {
   /** "GET /api/exchange/detail/{id}" */

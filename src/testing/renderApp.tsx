@@ -14,12 +14,16 @@ export const renderApp = async (path: string, routes: Record<string, Handler> = 
   vi.stubGlobal('fetch', server.fetch);
   const i18nProvider = await createI18nProvider();
   let pathname = '';
+  let location = { pathname: '', search: '' };
   const view = render(
-    <TestMemoryRouter initialEntries={[path]} locationCallback={(location) => (pathname = location.pathname)}>
+    <TestMemoryRouter initialEntries={[path]} locationCallback={(next) => {
+        pathname = next.pathname;
+        location = { pathname: next.pathname, search: next.search };
+      }}>
       <App i18nProvider={i18nProvider} />
     </TestMemoryRouter>,
   );
-  return { ...view, server, pathname: () => pathname };
+  return { ...view, server, pathname: () => pathname, location: () => location };
 };
 
 /** The page heading (h1) once it shows the expected text. */

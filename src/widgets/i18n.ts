@@ -27,10 +27,20 @@ const lookup = (locale: LocaleCode, key: string): string | undefined => {
   return typeof node === 'string' ? node : undefined;
 };
 
+/** i18next's plural keys (`key_one`, `key_other`) by the locale's plural rules, then the plain key. */
+const pluralLookup = (locale: LocaleCode, key: string, count: unknown): string | undefined => {
+  if (typeof count === 'number') {
+    const category = new Intl.PluralRules(locale).select(count);
+    const text = lookup(locale, `${key}_${category}`) ?? lookup(locale, `${key}_other`);
+    if (text !== undefined) return text;
+  }
+  return lookup(locale, key);
+};
+
 export const createTranslator =
   (locale: LocaleCode): Translate =>
   (key, values = {}) => {
-    const text = lookup(locale, key) ?? lookup(DEFAULT_LOCALE, key) ?? key;
+    const text = pluralLookup(locale, key, values.count) ?? pluralLookup(DEFAULT_LOCALE, key, values.count) ?? key;
     return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => (values[name] === undefined ? whole : String(values[name])));
   };
 

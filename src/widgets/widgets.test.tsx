@@ -373,3 +373,13 @@ describe('as React components', () => {
     expect(window.location.hash).toBe('');
   });
 });
+
+describe('widget texts', () => {
+  it('agree with their count in English', async () => {
+    const { createTranslator } = await import('./i18n');
+    const t = createTranslator('en-US');
+    expect(t('widgets.cyclesToday', { count: 1 })).toBe('1 cycle closed today');
+    expect(t('widgets.cyclesToday', { count: 2 })).toBe('2 cycles closed today');
+    expect(createTranslator('zh-CN')('widgets.cyclesToday', { count: 1 })).toBe('今日完成 1 轮');
+  });
+});

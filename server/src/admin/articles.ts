@@ -6,8 +6,9 @@ import { adminArticles, cleanTranslations, isUuid, translationSchema } from '../
 import type { Db } from '../db/database';
 import { ok } from '../http/envelope';
 import { fail } from '../http/errors';
+import { Body, Type, typed } from '../http/schemas';
 import { recordAudit } from './audit';
-import { idParams, listParams, listQuerystring, parseListParams, sendList, strictBody } from './rest';
+import { idParams, listParams, listQuerystring, parseListParams, sendList } from './rest';
 import { likePattern, uuidsOf } from './users';
 
 /** Bodies of a create or change: three languages of up to 50 000 characters each (CJK is 3 bytes a character in UTF-8). */
@@ -21,7 +22,7 @@ interface ArticleFilter {
   id?: (string | number)[];
 }
 
-const translations = { type: 'array', maxItems: 3, items: translationSchema } as const;
+const translations = Type.Array(translationSchema, { maxItems: 3 });
 
 const notFound = (): never => fail(ErrorCode.PARAM_NOT_EXIST, 'article does not exist', { field: 'id' });
 const findArticle = async (db: Db, id: string) => (isUuid(id) ? ((await adminArticles(db, [id]))[0] ?? notFound()) : notFound());
@@ -30,7 +31,8 @@ const findArticle = async (db: Db, id: string) => (isUuid(id) ? ((await adminArt
 const titleOf = (list: ArticleTranslation[]) => list.find((t) => t.locale === 'zh-CN')?.title ?? list[0]?.title ?? '';
 
 /** /api/admin/articles: write, change, publish or withdraw, and delete articles. */
-export const articleRoutes = (app: FastifyInstance, db: Db) => {
+export const articleRoutes = (instance: FastifyInstance, db: Db) => {
+  const app = typed(instance);
   app.get(
     '/api/admin/articles',
     {
@@ -77,7 +79,7 @@ export const articleRoutes = (app: FastifyInstance, db: Db) => {
   );
 
   app.get('/api/admin/articles/:id', { schema: { summary: 'One article with every translation', security: [{ bearer: [] }], params: idParams } }, async (request) =>
-    ok(await findArticle(db, (request.params as { id: string }).id)),
+    ok(await findArticle(db, request.params.id)),
   );
 
   app.post(
@@ -87,11 +89,11 @@ export const articleRoutes = (app: FastifyInstance, db: Db) => {
       schema: {
         summary: 'Write an article (bodies are sanitized; a zh-CN translation is required)',
         security: [{ bearer: [] }],
-        body: strictBody({ translations, published: { type: 'boolean' } }, ['translations']),
+        body: Body({ translations, published: Type.Optional(Type.Boolean()) }),
       },
     },
     async (request) => {
-      const body = request.body as { translations: ArticleTranslation[]; published?: boolean };
+      const body = request.body;
       const texts = cleanTranslations(body.translations);
       const operatorId = request.user!.id;
       const published = body.published ?? false;
@@ -126,12 +128,12 @@ export const articleRoutes = (app: FastifyInstance, db: Db) => {
         summary: 'Replace an article’s translations, publish or withdraw it, or both',
         security: [{ bearer: [] }],
         params: idParams,
-        body: strictBody({ translations, published: { type: 'boolean' } }, [], { minProperties: 1 }),
+        body: Type.Object({ translations: Type.Optional(translations), published: Type.Optional(Type.Boolean()) }, { additionalProperties: false, minProperties: 1 }),
       },
     },
     async (request) => {
-      const { id } = request.params as { id: string };
-      const body = request.body as { translations?: ArticleTranslation[]; published?: boolean };
+      const { id } = request.params;
+      const body = request.body;
       const texts = body.translations && cleanTranslations(body.translations);
       const operatorId = request.user!.id;
       if (!isUuid(id)) notFound();
@@ -169,7 +171,7 @@ export const articleRoutes = (app: FastifyInstance, db: Db) => {
   );
 
   app.delete('/api/admin/articles/:id', { schema: { summary: 'Delete an article and its translations', security: [{ bearer: [] }], params: idParams } }, async (request) => {
-    const { id } = request.params as { id: string };
+    const { id } = request.params;
     const operatorId = request.user!.id;
     if (!isUuid(id)) notFound();
     return ok(

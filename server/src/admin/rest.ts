@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode } from '../../../src/api/errors';
 import { ok } from '../http/envelope';
 import { fail } from '../http/errors';
+import { Type } from '../http/schemas';
 
 /**
  * The operator console's resources speak ra-data-simple-rest's dialect under
@@ -94,7 +95,8 @@ export const sendList = <T>(reply: FastifyReply, resource: string, offset: numbe
   return ok(list);
 };
 
-export const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', maxLength: 100 } } } as const;
+/** `{id}` of a record: any text up to 100 characters (a level's number or a uuid); each resource answers 10006 for one it does not hold. */
+export const idParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
 
 /** A body of only the given fields (unknown ones refused, 10008). */
 export const strictBody = (properties: Record<string, object>, required: string[] = [], extra: object = {}) => ({

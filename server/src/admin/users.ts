@@ -7,10 +7,11 @@ import { isUuid } from '../article/articles';
 import type { Db } from '../db/database';
 import { ok } from '../http/envelope';
 import { fail } from '../http/errors';
+import { Body, Type, typed } from '../http/schemas';
 import { readSettings } from '../settings';
 import type { Sessions } from '../user/sessions';
 import { recordAudit } from './audit';
-import { idParams, listParams, listQuerystring, parseListParams, sendList, strictBody } from './rest';
+import { idParams, listParams, listQuerystring, parseListParams, sendList } from './rest';
 
 const SORTS = {
   id: 'u.id',
@@ -109,7 +110,8 @@ const filtered = (query: UserQuery, filter: UserFilter): UserQuery => {
 type UserChange = Partial<Pick<AdminUser, 'level' | 'activated' | 'disabled'>>;
 
 /** /api/admin/users: list, read, and change a user's level, activation or disabled flag. */
-export const userRoutes = (app: FastifyInstance, { db, sessions }: { db: Db; sessions: Sessions }) => {
+export const userRoutes = (instance: FastifyInstance, { db, sessions }: { db: Db; sessions: Sessions }) => {
+  const app = typed(instance);
   app.get(
     '/api/admin/users',
     {
@@ -132,7 +134,7 @@ export const userRoutes = (app: FastifyInstance, { db, sessions }: { db: Db; ses
   );
 
   app.get('/api/admin/users/:id', { schema: { summary: 'One user', security: [{ bearer: [] }], params: idParams } }, async (request) =>
-    ok(await findUser(db, (request.params as { id: string }).id)),
+    ok(await findUser(db, request.params.id)),
   );
 
   app.put(
@@ -142,12 +144,16 @@ export const userRoutes = (app: FastifyInstance, { db, sessions }: { db: Db; ses
         summary: 'Change a user’s level, activation or disabled flag (disabling ends their sessions); only the fields sent',
         security: [{ bearer: [] }],
         params: idParams,
-        body: strictBody({ level: { type: 'integer', minimum: 0, maximum: 1000 }, activated: { type: 'boolean' }, disabled: { type: 'boolean' } }),
+        body: Body({
+          level: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
+          activated: Type.Optional(Type.Boolean()),
+          disabled: Type.Optional(Type.Boolean()),
+        }),
       },
     },
     async (request) => {
-      const { id } = request.params as { id: string };
-      const body = request.body as UserChange;
+      const { id } = request.params;
+      const body: UserChange = request.body;
       const operatorId = request.user!.id;
       if (!isUuid(id)) fail(ErrorCode.USER_NOT_EXIST, 'user does not exist', { field: 'id' });
       if (body.disabled === true && id === operatorId) fail(ErrorCode.INVALID, 'an operator cannot disable their own account', { field: 'disabled' });

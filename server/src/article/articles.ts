@@ -5,6 +5,7 @@ import type { LocaleCode } from '../../../src/api/types';
 import type { Db } from '../db/database';
 import { fail } from '../http/errors';
 import { isEmptyHtml, sanitizeArticleHtml } from './sanitize';
+import { Body, StringEnum, Type } from '../http/schemas';
 
 export const ARTICLE_LOCALES: readonly LocaleCode[] = ['zh-CN', 'en-US', 'zh-TW'];
 /** Every article has a zh-CN text: the fallback of the other languages. */
@@ -17,17 +18,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (value: string): boolean => UUID.test(value);
 
 /** JSON schema of one translation in the operators' add/edit bodies. */
-export const translationSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['locale', 'title', 'summary', 'body'],
-  properties: {
-    locale: { type: 'string', enum: [...ARTICLE_LOCALES] },
-    title: { type: 'string', minLength: 1, maxLength: TITLE_MAX },
-    summary: { type: 'string', maxLength: SUMMARY_MAX },
-    body: { type: 'string', minLength: 1, maxLength: BODY_MAX },
-  },
-} as const;
+export const translationSchema = Body({
+  locale: StringEnum(ARTICLE_LOCALES),
+  title: Type.String({ minLength: 1, maxLength: TITLE_MAX }),
+  summary: Type.String({ maxLength: SUMMARY_MAX }),
+  body: Type.String({ minLength: 1, maxLength: BODY_MAX }),
+});
 
 /** Plain text fields: no control characters (line breaks in a summary are fine). */
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;

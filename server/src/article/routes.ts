@@ -1,3 +1,4 @@
+import { Query, StringEnum, Type, pagingProperties, typed } from '../http/schemas';
 import type { FastifyInstance } from 'fastify';
 import { ErrorCode } from '../../../src/api/errors';
 import type { Db } from '../db/database';
@@ -10,7 +11,8 @@ import { findPublished, listPublished } from './articles';
  * Articles for logged-in users: `GET /api/article/list` and
  * `GET /api/article/detail/:id`, in the Accept-Language language or zh-CN.
  */
-export const articleRoutes = (db: Db) => async (app: FastifyInstance) => {
+export const articleRoutes = (db: Db) => async (instance: FastifyInstance) => {
+  const app = typed(instance);
   app.addHook('onRequest', app.authenticate);
 
   app.get(
@@ -19,20 +21,16 @@ export const articleRoutes = (db: Db) => async (app: FastifyInstance) => {
       schema: {
         summary: 'Published articles, newest first, in the request language (zh-CN where it has none)',
         security: [{ bearer: [] }],
-        querystring: {
-          type: 'object',
-          properties: {
-            page: { type: 'integer', minimum: 1, maximum: 100_000, default: 1 },
-            pageSize: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
-            // Newest first is the only order (react-admin's list sends it).
-            sort: { type: 'string', enum: ['publishedAt'] },
-            order: { type: 'string', enum: ['DESC', 'desc'] },
-          },
-        },
+        querystring: Query({
+          ...pagingProperties(),
+          // Newest first is the only order (react-admin's list sends it).
+          sort: Type.Optional(StringEnum(['publishedAt'])),
+          order: Type.Optional(StringEnum(['DESC', 'desc'])),
+        }),
       },
     },
     async (request) => {
-      const { page, pageSize } = request.query as { page: number; pageSize: number };
+      const { page, pageSize } = request.query;
       return ok(await listPublished(db, requestLocale(request), page, pageSize));
     },
   );
@@ -43,11 +41,11 @@ export const articleRoutes = (db: Db) => async (app: FastifyInstance) => {
       schema: {
         summary: 'One published article in the request language (zh-CN where it has none)',
         security: [{ bearer: [] }],
-        params: { type: 'object', required: ['id'], properties: { id: { type: 'string' } } },
+        params: Type.Object({ id: Type.String() }),
       },
     },
     async (request) => {
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       const article = await findPublished(db, id, requestLocale(request));
       if (!article) fail(ErrorCode.PARAM_NOT_EXIST, 'article does not exist', { field: 'id' });
       return ok(article);

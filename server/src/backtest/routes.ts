@@ -6,6 +6,7 @@ import type { PaperMarketInfo } from '../engine/paper/exchange';
 import { createCatalog } from '../exchange/catalog';
 import { createCcxtExchange, type ExchangeFactory } from '../exchange/verify';
 import { ok } from '../http/envelope';
+import { typed } from '../http/schemas';
 import { createHistory } from './history';
 import { createWorkerPool } from './pool';
 import { cancelSchema, runIdSchema, runSchema, UPLOAD_BODY_LIMIT, uploadSchema, uploadsSchema } from './schemas';
@@ -21,7 +22,8 @@ export interface BacktestRouteDeps {
 }
 
 /** Backtests of strategy templates: `/api/strategy/backtest` and its runs and candle files (README "Backtests"). */
-export const backtestRoutes = (deps: BacktestRouteDeps) => async (app: FastifyInstance) => {
+export const backtestRoutes = (deps: BacktestRouteDeps) => async (instance: FastifyInstance) => {
+  const app = typed(instance);
   const catalog = createCatalog(deps.config.paperStartUsdt);
   const service = createBacktestService({
     db: deps.db,
@@ -39,10 +41,10 @@ export const backtestRoutes = (deps: BacktestRouteDeps) => async (app: FastifyIn
   app.get('/api/strategy/backtest/candles', { schema: uploadsSchema }, async (request) => ok(await service.uploads(request.user!.id)));
 
   app.post('/api/strategy/backtest/candles', { schema: uploadSchema, bodyLimit: UPLOAD_BODY_LIMIT }, async (request) =>
-    ok(await service.upload(request.user!.id, request.body as { name: string; csv: string })),
+    ok(await service.upload(request.user!.id, request.body)),
   );
 
-  app.get('/api/strategy/backtest/:id', { schema: runIdSchema }, async (request) => ok(await service.get(request.user!.id, (request.params as { id: string }).id)));
+  app.get('/api/strategy/backtest/:id', { schema: runIdSchema }, async (request) => ok(await service.get(request.user!.id, request.params.id)));
 
-  app.post('/api/strategy/backtest/cancel', { schema: cancelSchema }, async (request) => ok(await service.cancel(request.user!.id, (request.body as { id: string }).id)));
+  app.post('/api/strategy/backtest/cancel', { schema: cancelSchema }, async (request) => ok(await service.cancel(request.user!.id, request.body.id)));
 };

@@ -1,5 +1,6 @@
 import { FEE_ASSETS, FILL_MODELS, HISTORY_INTERVALS, MAX_VARIANTS, RANK_BY } from '../../../src/api/backtest';
 import { MAX_LEVELS } from '../../../src/api/strategy';
+import { Body, IdParams, SafeText, Type, Uuid } from '../http/schemas';
 
 /** Field rules of the backtest calls: the strategy settings as templates take them (percents to 4 decimals, multiples to 8). */
 const percent = { type: 'string', pattern: '^\\d{1,3}(\\.\\d{1,4})?$' } as const;
@@ -66,17 +67,17 @@ export const runSchema = {
 
 export const runIdSchema = {
   summary: 'A backtest run: its progress, then its report or its error',
-  params: { type: 'object', required: ['id'], properties: { id: uuid } },
+  params: IdParams(),
 };
 
-export const cancelSchema = { summary: 'Stop a backtest run', body: body({ id: uuid }, ['id']) };
+export const cancelSchema = { summary: 'Stop a backtest run', body: Body({ id: Uuid() }) };
 
 /** A year of minutes as six plain columns is about 35 MB. */
 export const UPLOAD_BODY_LIMIT = 40 * 1024 * 1024;
 
 export const uploadSchema = {
   summary: 'Upload candles (Binance klines CSV: open_time, open, high, low, close, volume) for backtests',
-  body: body({ name: { type: 'string', minLength: 1, maxLength: 120 }, csv: { type: 'string', minLength: 1, maxLength: UPLOAD_BODY_LIMIT } }, ['name', 'csv']),
+  body: Body({ name: SafeText({ minLength: 1, maxLength: 120 }), csv: Type.String({ minLength: 1, maxLength: UPLOAD_BODY_LIMIT }) }),
 };
 
 export const uploadsSchema = { summary: 'The candle files the user uploaded, newest first' };

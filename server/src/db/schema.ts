@@ -259,6 +259,15 @@ export interface WithdrawalsTable {
   decided_by: string | null;
   decided_at: NullableTimestamp;
   created_at: CreatedAt;
+  /** Paid to this user (the address is their deposit address): booked at once, no chain, no fee. */
+  internal_user_id: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** Deposit addresses handed out, and whose they are. */
+export interface DepositAddressesTable {
+  address: string;
+  user_id: string;
+  created_at: CreatedAt;
 }
 
 export interface AuditLogTable {
@@ -404,6 +413,7 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   deposits: DepositsTable;
   withdrawals: WithdrawalsTable;
+  deposit_addresses: DepositAddressesTable;
   audit_log: AuditLogTable;
   articles: ArticlesTable;
   article_translations: ArticleTranslationsTable;

@@ -4,11 +4,12 @@ import { SPOT_SETTINGS } from './ccxtClient';
 
 /**
  * Live prices of real exchanges through ccxt's websocket streams
- * (`watchTicker`): one stream per exchange and symbol, shared by every task
- * and account that trades it. Streams need no API key. A stream that has not
- * been asked for in `idleMs` is closed; a broken stream reconnects with
- * backoff, and until it is back its price counts as stale, so the caller falls
- * back to a REST ticker.
+ * (`watchTicker`): one stream per exchange and symbol, shared by every task,
+ * account and paper market that trades it. Streams need no API key. A stream
+ * carries the last price and, where the exchange sends them, the best bid and
+ * ask. A stream that has not been asked for in `idleMs` is closed; a broken
+ * stream reconnects with backoff, and until it is back its quote counts as
+ * stale, so the caller falls back to a REST ticker.
  */
 
 /** Makes ccxt's websocket class of an exchange (ccxt.pro) with the given settings; no keys. */
@@ -21,17 +22,40 @@ export interface TickerFeedOptions {
   /** A stream nobody asked for in this long is closed (ms). */
   idleMs?: number;
   now?: () => number;
-  log?: { warn: (data: object, message: string) => void };
+  log?: { warn: (data: object, message: string) => void; info?: (data: object, message: string) => void };
+}
+
+/** The last streamed ticker of a symbol, in decimals. */
+export interface StreamQuote {
+  last: string;
+  /** Best bid and ask, null where the exchange's stream does not carry them. */
+  bid: string | null;
+  ask: string | null;
+  /** The exchange's time of the ticker (ms), or when it arrived. */
+  timestamp: number;
+  /** 24-hour change in percent and quote volume, when sent. */
+  percentage: string | null;
+  quoteVolume: string | null;
+  /** When it arrived (ms, the feed's clock). */
+  at: number;
 }
 
 interface Stream {
   exchangeId: string;
   symbol: string;
-  price: string | null;
-  at: number;
+  quote: StreamQuote | null;
   askedAt: number;
   running: boolean;
 }
+
+/**
+ * Stream parameters per exchange: Binance's default ticker stream is the
+ * mini ticker, which has no best bid and ask; its full 24-hour ticker has them.
+ */
+const STREAM_PARAMS: Record<string, Record<string, unknown>> = { binance: { name: 'ticker' } };
+
+const decimal = (value: number | undefined | null): string | null =>
+  value !== undefined && value !== null && Number.isFinite(value) ? new Big(value).toString() : null;
 
 const proClasses = (ccxt as unknown as { pro: Record<string, new (settings?: object) => Exchange> }).pro;
 
@@ -68,17 +92,27 @@ export const createTickerFeed = ({
     const exchange = exchangeOf(stream.exchangeId);
     while (!closed && now() - stream.askedAt < idleMs) {
       try {
-        const ticker = await exchange.watchTicker(stream.symbol);
-        const last = ticker.last ?? ticker.close;
-        if (last !== undefined && last !== null && Number.isFinite(last)) {
-          stream.price = new Big(last).toString();
-          stream.at = now();
+        const ticker = await exchange.watchTicker(stream.symbol, STREAM_PARAMS[stream.exchangeId] ?? {});
+        const last = decimal(ticker.last ?? ticker.close);
+        if (last !== null) {
+          const at = now();
+          stream.quote = {
+            last,
+            bid: decimal(ticker.bid),
+            ask: decimal(ticker.ask),
+            timestamp: ticker.timestamp ?? at,
+            percentage: decimal(ticker.percentage),
+            quoteVolume: decimal(ticker.quoteVolume),
+            at,
+          };
         }
+        if (failures > 0) log?.info?.({ exchange: stream.exchangeId, symbol: stream.symbol }, 'ticker stream is back');
         failures = 0;
       } catch (error) {
         if (closed) break;
         failures += 1;
-        log?.warn({ err: error, exchange: stream.exchangeId, symbol: stream.symbol, failures }, 'ticker stream failed; reconnecting');
+        // Said once per outage, not at every retry (an offline machine retries for as long as it runs).
+        if (failures === 1) log?.warn({ err: error, exchange: stream.exchangeId, symbol: stream.symbol }, 'ticker stream failed; reconnecting with backoff');
         await sleep(Math.min(30_000, 500 * 2 ** failures));
       }
     }
@@ -87,23 +121,27 @@ export const createTickerFeed = ({
     if (!closed && exchange.has['unWatchTicker']) await exchange.unWatchTicker(stream.symbol).catch(() => undefined);
   };
 
+  /**
+   * The streamed quote of `symbol` on `exchangeId`, or null while there is no
+   * fresh one. The first ask starts the shared stream; asking keeps it open.
+   */
+  const quote = (exchangeId: string, symbol: string): StreamQuote | null => {
+    if (closed) return null;
+    const key = `${exchangeId}|${symbol}`;
+    let stream = streams.get(key);
+    if (!stream) {
+      stream = { exchangeId, symbol, quote: null, askedAt: now(), running: true };
+      streams.set(key, stream);
+      void run(stream);
+    }
+    stream.askedAt = now();
+    return stream.quote !== null && now() - stream.quote.at <= maxAgeMs ? stream.quote : null;
+  };
+
   return {
-    /**
-     * The streamed last price of `symbol` on `exchangeId`, or null while there
-     * is no fresh one. The first ask starts the shared stream.
-     */
-    price(exchangeId: string, symbol: string): string | null {
-      if (closed) return null;
-      const key = `${exchangeId}|${symbol}`;
-      let stream = streams.get(key);
-      if (!stream) {
-        stream = { exchangeId, symbol, price: null, at: 0, askedAt: now(), running: true };
-        streams.set(key, stream);
-        void run(stream);
-      }
-      stream.askedAt = now();
-      return stream.price !== null && now() - stream.at <= maxAgeMs ? stream.price : null;
-    },
+    quote,
+    /** The streamed last price, or null while there is no fresh one. */
+    price: (exchangeId: string, symbol: string): string | null => quote(exchangeId, symbol)?.last ?? null,
     /** Open streams, as `exchange|symbol`. */
     streams: (): string[] => [...streams.keys()],
     async close() {

@@ -7,6 +7,7 @@ import type { ServerConfig } from '../config';
 import type { Db } from '../db/database';
 import type { ExchangeAccountsTable } from '../db/schema';
 import { ok } from '../http/envelope';
+import { typed } from '../http/schemas';
 import { fail } from '../http/errors';
 import { createThrottle, type Limit } from '../user/throttle';
 import { createCatalog } from './catalog';
@@ -150,20 +151,14 @@ export const exchangeRoutes = (deps: ExchangeDeps) => async (app: FastifyInstanc
     }
   };
 
-  app.register(async (scope) => {
+  app.register(async (plain) => {
+    const scope = typed(plain);
     scope.addHook('onRequest', app.authenticate);
 
     scope.get('/api/exchange/catalog', { schema: catalogSchema }, async () => ok({ list: catalog.entries, total: catalog.entries.length }));
 
     scope.get('/api/exchange/list', { schema: listSchema }, async (request): Promise<ReturnType<typeof ok<Page<ExchangeAccount>>>> => {
-      const query = request.query as {
-        page: number;
-        pageSize: number;
-        sort: keyof typeof SORT_COLUMN;
-        order: 'ASC' | 'DESC';
-        ids?: string;
-        exchange?: string;
-      };
+      const query = request.query;
       let filtered = db.selectFrom('exchange_accounts').where('user_id', '=', request.user!.id);
       if (query.ids) filtered = filtered.where('id', 'in', query.ids.split(',').map((id) => id.toLowerCase()));
       if (query.exchange) filtered = filtered.where('exchange', '=', query.exchange.toLowerCase());
@@ -182,7 +177,7 @@ export const exchangeRoutes = (deps: ExchangeDeps) => async (app: FastifyInstanc
     });
 
     scope.get('/api/exchange/detail/:id', { schema: detailSchema }, async (request) => {
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       const row = await db
         .selectFrom('exchange_accounts')
         .select(PUBLIC_COLUMNS)
@@ -193,7 +188,7 @@ export const exchangeRoutes = (deps: ExchangeDeps) => async (app: FastifyInstanc
     });
 
     scope.post('/api/exchange/add', { schema: addSchema }, async (request) => {
-      const body = request.body as { exchange: string; name: string; priceSource?: string } & CredentialInput;
+      const body = request.body;
       const userId = request.user!.id;
       const entry = catalog.find(body.exchange);
       if (body.priceSource !== undefined && !entry.priceSources?.includes(body.priceSource)) {
@@ -238,7 +233,7 @@ export const exchangeRoutes = (deps: ExchangeDeps) => async (app: FastifyInstanc
     });
 
     scope.post('/api/exchange/edit', { schema: editSchema }, async (request) => {
-      const body = request.body as { id: string; name?: string } & CredentialInput;
+      const body = request.body;
       const userId = request.user!.id;
       const current = await db
         .selectFrom('exchange_accounts')
@@ -299,7 +294,7 @@ export const exchangeRoutes = (deps: ExchangeDeps) => async (app: FastifyInstanc
     });
 
     scope.post('/api/exchange/delete', { schema: deleteSchema }, async (request) => {
-      const { id } = request.body as { id: string };
+      const { id } = request.body;
       let deleted: { id: string } | undefined;
       try {
         deleted = await db

@@ -1,22 +1,28 @@
+import { Body, Query, SecretText, StringEnum, Type, UNSAFE_CHARACTERS, Uuid, UuidList, pagingProperties } from '../http/schemas';
 /** Field rules of the exchange-account calls. Credentials are accepted here and never appear in an answer schema. */
 const noControl = '^[^\\u0000-\\u001f\\u007f]*$';
 
-export const exchangeIdSchema = { type: 'string', minLength: 1, maxLength: 40, pattern: '^[A-Za-z0-9_-]+$' } as const;
-/** 1-32 characters, no control characters and no angle brackets; unique per user whatever the letter case. */
-export const accountNameSchema = { type: 'string', minLength: 1, maxLength: 32, pattern: '^[^\\u0000-\\u001f\\u007f<>]*$' } as const;
-export const apiKeySchema = { type: 'string', maxLength: 256, pattern: noControl } as const;
+export const exchangeIdSchema = Type.String({ minLength: 1, maxLength: 40, pattern: '^[A-Za-z0-9_-]+$' });
+/** 1-32 characters, no control or invisible characters and no angle brackets; unique per user whatever the letter case. */
+export const accountNameSchema = Type.String({ minLength: 1, maxLength: 32, pattern: `^[^<>${UNSAFE_CHARACTERS}]*$` });
+export const apiKeySchema = Type.String({ maxLength: 256, pattern: noControl });
 /** Some exchanges take a PEM private key (several lines) as the secret. */
-export const secretSchema = { type: 'string', maxLength: 4096 } as const;
-export const passphraseSchema = { type: 'string', maxLength: 128, pattern: noControl } as const;
-export const uidSchema = { type: 'string', maxLength: 64, pattern: noControl } as const;
-export const accountIdSchema = { type: 'string', format: 'uuid' } as const;
+export const secretSchema = SecretText({ maxLength: 4096 });
+export const passphraseSchema = Type.String({ maxLength: 128, pattern: noControl });
+export const uidSchema = Type.String({ maxLength: 64, pattern: noControl });
+export const accountIdSchema = Uuid();
 
-const credentialProperties = { apiKey: apiKeySchema, secret: secretSchema, password: passphraseSchema, uid: uidSchema } as const;
+const credentialProperties = {
+  apiKey: Type.Optional(apiKeySchema),
+  secret: Type.Optional(secretSchema),
+  password: Type.Optional(passphraseSchema),
+  uid: Type.Optional(uidSchema),
+};
 
 const balancesSchema = { type: ['object', 'null'], additionalProperties: { type: 'string' } } as const;
 
 /** A paper account's price source: 'simulator' or an offered exchange's ccxt id. */
-export const priceSourceSchema = { type: 'string', minLength: 1, maxLength: 40, pattern: '^[a-z0-9_-]+$' } as const;
+export const priceSourceSchema = Type.String({ minLength: 1, maxLength: 40, pattern: '^[a-z0-9_-]+$' });
 
 const pricesSchema = {
   type: ['object', 'null'],
@@ -68,18 +74,14 @@ export const catalogSchema = {
 export const listSchema = {
   summary: "The user's exchange accounts (no secret is ever answered)",
   security,
-  querystring: {
-    type: 'object',
-    properties: {
-      page: { type: 'integer', minimum: 1, default: 1 },
-      pageSize: { type: 'integer', minimum: 1, maximum: 100, default: 100 },
-      sort: { type: 'string', enum: ['name', 'exchange', 'createdAt', 'updatedAt'], default: 'createdAt' },
-      order: { type: 'string', enum: ['ASC', 'DESC'], default: 'ASC' },
-      /** Comma-separated account ids (react-admin getMany). */
-      ids: { type: 'string', maxLength: 3700, pattern: '^[0-9a-fA-F-]{36}(,[0-9a-fA-F-]{36})*$' },
-      exchange: exchangeIdSchema,
-    },
-  },
+  querystring: Query({
+    ...pagingProperties(100),
+    sort: StringEnum(['name', 'exchange', 'createdAt', 'updatedAt'], { default: 'createdAt' }),
+    order: StringEnum(['ASC', 'DESC'], { default: 'ASC' }),
+    /** Comma-separated account ids (react-admin getMany). */
+    ids: Type.Optional(UuidList()),
+    exchange: Type.Optional(exchangeIdSchema),
+  }),
   response: {
     200: envelope({ type: 'object', properties: { list: { type: 'array', items: accountSchema }, total: { type: 'integer' } } }),
   },
@@ -88,37 +90,27 @@ export const listSchema = {
 export const addSchema = {
   summary: 'Bind an exchange account: paper (no keys) or a real exchange (keys checked with the exchange, then stored encrypted)',
   security,
-  body: {
-    type: 'object',
-    additionalProperties: false,
-    properties: { exchange: exchangeIdSchema, name: accountNameSchema, priceSource: priceSourceSchema, ...credentialProperties },
-    required: ['exchange', 'name'],
-  },
+  body: Body({ exchange: exchangeIdSchema, name: accountNameSchema, priceSource: Type.Optional(priceSourceSchema), ...credentialProperties }),
   response: { 200: envelope(accountSchema) },
 };
 
 export const editSchema = {
   summary: 'Rename an account or replace its keys (empty or omitted keys are kept; new ones are checked first)',
   security,
-  body: {
-    type: 'object',
-    additionalProperties: false,
-    properties: { id: accountIdSchema, name: accountNameSchema, ...credentialProperties },
-    required: ['id'],
-  },
+  body: Body({ id: accountIdSchema, name: Type.Optional(accountNameSchema), ...credentialProperties }),
   response: { 200: envelope(accountSchema) },
 };
 
 export const detailSchema = {
   summary: 'One of the user’s exchange accounts',
   security,
-  params: { type: 'object', properties: { id: accountIdSchema }, required: ['id'] },
+  params: Type.Object({ id: accountIdSchema }),
   response: { 200: envelope(accountSchema) },
 };
 
 export const deleteSchema = {
   summary: 'Remove one of the user’s exchange accounts and its stored keys',
   security,
-  body: { type: 'object', additionalProperties: false, properties: { id: accountIdSchema }, required: ['id'] },
+  body: Body({ id: accountIdSchema }),
   response: { 200: envelope({ type: 'null' }) },
 };

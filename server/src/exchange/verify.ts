@@ -1,3 +1,4 @@
+import { createPrivateKey } from 'node:crypto';
 import ccxt, {
   AccountSuspended,
   AuthenticationError,
@@ -101,11 +102,24 @@ const MESSAGES: Record<Reason, string> = {
 const refusal = (exchangeId: string, reason: Reason, code: RefusalCode) =>
   new BusinessError(code, MESSAGES[reason], { exchange: exchangeId, reason });
 
-/** Replaces every credential value in a text: ccxt's messages may quote a URL that carries the key (HTX does). */
+/** The forms a value takes in a URL: as it is, percent-encoded (upper- and lower-case hex), and form-encoded. */
+const spellings = (value: string): string[] => {
+  const encoded = encodeURIComponent(value);
+  const forms = [value, encoded, encoded.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()), encoded.replace(/%20/g, '+')];
+  // Longest first, so a form never leaves part of a longer one behind.
+  return [...new Set(forms)].sort((a, b) => b.length - a.length);
+};
+
+/**
+ * Replaces every credential value in a text: ccxt's messages may quote a URL
+ * that carries the key (HTX does, URL-encoded: a key with `+ / =` reads
+ * `%2B %2F %3D` there).
+ */
 export const redact = (text: string, credentials: Partial<Record<CredentialField, string>>): string => {
   let result = text;
   for (const value of Object.values(credentials)) {
-    if (value && value.length >= 4) result = result.split(value).join('[redacted]');
+    if (!value || value.length < 4) continue;
+    for (const form of spellings(value)) result = result.split(form).join('[redacted]');
   }
   return result.length > 500 ? `${result.slice(0, 500)}…` : result;
 };
@@ -139,6 +153,17 @@ const PERMISSION_READERS: Record<string, (exchange: Exchange) => Promise<KeyPerm
   },
 };
 
+const PEM_KEY = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/;
+
+const readablePrivateKey = (secret: string): boolean => {
+  try {
+    createPrivateKey(secret);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 export const checksPermissions = (exchangeId: string): boolean => exchangeId in PERMISSION_READERS;
 
 export interface KeyVerifierDeps {
@@ -152,6 +177,11 @@ export type KeyVerifier = (exchangeId: string, credentials: Credentials, log?: F
 
 export const createKeyVerifier = ({ createExchange = createCcxtExchange, timeoutMs = 6000 }: KeyVerifierDeps = {}): KeyVerifier =>
   async (exchangeId, credentials, log) => {
+    // A PEM secret (Binance's Ed25519 and RSA keys) must at least parse; ccxt's own errors for one that does not are not ccxt errors.
+    const pem = PEM_KEY.test(credentials.secret);
+    if (pem && !readablePrivateKey(credentials.secret)) {
+      throw new BusinessError(ErrorCode.PARAM_FORMAT, 'the secret is not a readable PEM private key', { field: 'secret', rule: 'format' });
+    }
     const readPermissions = PERMISSION_READERS[exchangeId];
     let permissions: KeyPermissions | undefined;
     try {
@@ -165,7 +195,8 @@ export const createKeyVerifier = ({ createExchange = createCcxtExchange, timeout
       exchange.setMarkets({});
       [, permissions] = await Promise.all([exchange.fetchBalance(), readPermissions?.(exchange)]);
     } catch (error) {
-      const known = classifyExchangeError(error);
+      // A PEM key that parses but is not the kind the exchange signs with (an EC key for Ed25519): a refused key, not a bug.
+      const known = classifyExchangeError(error) ?? (pem ? { code: ErrorCode.EXCHANGE_PERMISSION_DENIED, reason: 'invalid_key' as const } : undefined);
       const message = redact(error instanceof Error ? error.message : String(error), credentials);
       if (!known) {
         // A bug (ours or ccxt's), not an answer about the key: logged and answered as 99999, with the credentials cut out.

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { SignJWT, jwtVerify } from 'jose';
 import { ErrorCode } from '../../../src/api/errors';
 import type { Db } from '../db/database';
 import { sendEnvelope } from './envelope';
+import { signJwt, verifyJwt } from './jwt';
+import { createSessionCache, type SessionCache } from './sessionCache';
 
 export interface AuthUser {
   id: string;
@@ -27,31 +28,28 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** onRequest hook of protected routes: 401 unless a live access token is presented. */
     authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    /** The sessions this process found live (http/sessionCache.ts). */
+    sessionCache: SessionCache;
   }
 }
 
 const ISSUER = 'quant-trader';
 
+/**
+ * Access tokens: HS256 JWTs of a session (sid), its user (sub) and role,
+ * checked synchronously on node:crypto (http/jwt.ts): algorithm, signature,
+ * issuer, expiry, no audience (widget tokens name theirs and are signed with
+ * another key).
+ */
 export const createAccessTokens = (secret: string, ttlSeconds: number) => {
   const key = new TextEncoder().encode(secret);
   return {
-    issue: (user: AuthUser, nowSeconds = Math.floor(Date.now() / 1000)) =>
-      new SignJWT({ sid: user.sessionId, role: user.role })
-        .setJti(randomUUID())
-        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-        .setSubject(user.id)
-        .setIssuer(ISSUER)
-        .setIssuedAt(nowSeconds)
-        .setExpirationTime(nowSeconds + ttlSeconds)
-        .sign(key),
-    verify: async (token: string): Promise<AuthUser | null> => {
-      try {
-        const { payload } = await jwtVerify(token, key, { issuer: ISSUER, algorithms: ['HS256'] });
-        if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return null;
-        return { id: payload.sub, sessionId: payload.sid, role: payload.role === 'operator' ? 'operator' : 'user' };
-      } catch {
-        return null;
-      }
+    issue: async (user: AuthUser, nowSeconds = Math.floor(Date.now() / 1000)): Promise<string> =>
+      signJwt({ sid: user.sessionId, role: user.role, jti: randomUUID(), sub: user.id, iss: ISSUER, iat: nowSeconds, exp: nowSeconds + ttlSeconds }, key),
+    verify: (token: string): AuthUser | null => {
+      const payload = verifyJwt(token, key, { issuer: ISSUER });
+      if (!payload || typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return null;
+      return { id: payload.sub, sessionId: payload.sid, role: payload.role === 'operator' ? 'operator' : 'user' };
     },
   };
 };
@@ -61,27 +59,24 @@ const unauthorized = (reply: FastifyReply, message: string) => sendEnvelope(repl
 
 export const registerAuth = (app: FastifyInstance, db: Db, tokens: AccessTokens, otherTokens?: OtherTokens) => {
   app.decorateRequest('user', null);
+  // A logged-out session or a disabled account stops working at once, not when the token expires:
+  // every call checks its session, in this process's memory while the database tells it of every change.
+  const sessions = createSessionCache(db, app.log);
+  app.addHook('onClose', () => sessions.close());
+  app.decorate('sessionCache', sessions);
   app.decorate('authenticate', async (request: FastifyRequest, reply: FastifyReply) => {
     const header = request.headers.authorization;
     const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : '';
     if (!token) return unauthorized(reply, 'missing access token');
-    const user = await tokens.verify(token);
+    const user = tokens.verify(token);
     if (!user) {
       const other = await otherTokens?.(token, request);
       if (!other) return unauthorized(reply, 'invalid or expired access token');
       request.user = other;
       return;
     }
-    // A logged-out session or a disabled account stops working at once, not when the token expires.
-    const live = await db
-      .selectFrom('sessions')
-      .innerJoin('users', 'users.id', 'sessions.user_id')
-      .select(['users.disabled', 'users.role'])
-      .where('sessions.id', '=', user.sessionId)
-      .where('sessions.user_id', '=', user.id)
-      .where('sessions.revoked_at', 'is', null)
-      .executeTakeFirst();
-    if (!live || live.disabled) return unauthorized(reply, 'session ended');
+    const live = await sessions.check(user.sessionId, user.id);
+    if (!live) return unauthorized(reply, 'session ended');
     request.user = { ...user, role: live.role };
   });
 };

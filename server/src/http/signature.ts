@@ -1,16 +1,20 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { ErrorCode } from '../../../src/api/errors';
-import { SIGN_WINDOW_SECONDS, computeSign, isSignedCall, unixSeconds } from '../../../src/api/signing';
+import { SIGN_WINDOW_SECONDS, computeSign, isSignedCall, keyFieldsOf, unixSeconds } from '../../../src/api/signing';
 import type { Db } from '../db/database';
 import { fail } from './errors';
+import { Type } from './schemas';
 
-/** The JSON schema fragment every signed body carries. */
+/** With the u flag a surrogate pair is one code point: only a lone half matches. */
+const LONE_SURROGATE = /[\ud800-\udfff]/u;
+
+/** The fields every signed body carries (TypeBox: JSON schema and type). */
 export const signatureProperties = {
-  uuid: { type: 'string', pattern: '^[0-9a-f]{32}$' },
-  timestamp: { type: 'integer', minimum: 0 },
-  sign: { type: 'string', pattern: '^[0-9a-f]{64}$' },
-} as const;
+  uuid: Type.String({ pattern: '^[0-9a-f]{32}$' }),
+  timestamp: Type.Integer({ minimum: 0 }),
+  sign: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+};
 export const signatureRequired = ['uuid', 'timestamp', 'sign'] as const;
 
 /**
@@ -24,6 +28,11 @@ export const registerSignatureCheck = (app: FastifyInstance, db: Db, secret: str
     const path = request.routeOptions.url;
     if (!path || !isSignedCall(request.method, path)) return;
     const body = request.body as Record<string, unknown> & { uuid: string; timestamp: number; sign: string };
+    // The sign hashes UTF-8: a lone surrogate has none, so such a field can only be a forged or broken request.
+    for (const field of keyFieldsOf(request.method, path)) {
+      const value = body[field];
+      if (typeof value === 'string' && LONE_SURROGATE.test(value)) fail(ErrorCode.PARAM_FORMAT, `${field} is not valid text`, { field, rule: 'format' });
+    }
     const expected = computeSign(request.method, path, body, body.uuid, body.timestamp, secret);
     if (expected !== body.sign) fail(ErrorCode.INVALID, 'bad request signature');
     const nowMs = now();

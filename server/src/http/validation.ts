@@ -1,6 +1,7 @@
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
+import { addApiFormats } from '../../../src/api/formats';
 
 /**
  * Bodies are validated strictly (no type coercion, unknown fields refused),
@@ -12,6 +13,8 @@ export const registerValidation = (app: FastifyInstance) => {
   const coercing = new Ajv({ allErrors: false, coerceTypes: 'array', removeAdditional: false, useDefaults: true, strict: false });
   addFormats.default(strict);
   addFormats.default(coercing);
+  addApiFormats(strict);
+  addApiFormats(coercing);
   app.setValidatorCompiler(({ schema, httpPart }) =>
     (httpPart === 'body' ? strict : coercing).compile(schema),
   );

@@ -7,6 +7,7 @@ import type { Db } from '../db/database';
 import type { EngineFacade } from '../engine/facade';
 import { ok } from '../http/envelope';
 import { fail } from '../http/errors';
+import { Body, Query, StringEnum, Type, pagingProperties, typed } from '../http/schemas';
 import { readSettings } from '../settings';
 import { balanceOf, once, post, requireBalance, system, user, type Move } from '../wallet/ledger';
 import { effectiveFuelRate } from './fuel';
@@ -18,11 +19,8 @@ export interface MemberDeps {
   engine: Pick<EngineFacade, 'fuelWaiting'>;
 }
 
-const idempotencyKeySchema = { type: 'string', pattern: '^[A-Za-z0-9_-]{8,64}$' } as const;
-const paging = {
-  page: { type: 'integer', minimum: 1, default: 1 },
-  pageSize: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
-} as const;
+const idempotencyKeySchema = Type.String({ pattern: '^[A-Za-z0-9_-]{8,64}$' });
+const paging = pagingProperties();
 
 /** a***@example.com: the first character of the local part, then the domain. */
 export const maskEmail = (email: string): string => {
@@ -50,7 +48,8 @@ export const memberStatus = async (db: Db, userId: string): Promise<MemberStatus
 };
 
 /** Membership (status, activation, fuel) and invitations (info, community). */
-export const memberRoutes = (deps: MemberDeps) => async (app: FastifyInstance) => {
+export const memberRoutes = (deps: MemberDeps) => async (instance: FastifyInstance) => {
+  const app = typed(instance);
   const { db, engine } = deps;
   app.addHook('onRequest', app.authenticate);
 
@@ -63,16 +62,11 @@ export const memberRoutes = (deps: MemberDeps) => async (app: FastifyInstance) =
     {
       schema: {
         summary: 'Activate the account with an activation card or USDT (idempotent per key)',
-        body: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['method', 'idempotencyKey'],
-          properties: { method: { type: 'string', enum: ['card', 'usdt'] }, idempotencyKey: idempotencyKeySchema },
-        },
+        body: Body({ method: StringEnum(['card', 'usdt']), idempotencyKey: idempotencyKeySchema }),
       },
     },
     async (request) => {
-      const body = request.body as ActivatePayload;
+      const body: ActivatePayload = request.body;
       const userId = request.user!.id;
       const result = await once(db, { userId, key: body.idempotencyKey, call: 'POST /api/member/activate', request: { method: body.method } }, async (trx) => {
         // The user's row locked: two activations cannot both pass the check.
@@ -153,11 +147,11 @@ export const memberRoutes = (deps: MemberDeps) => async (app: FastifyInstance) =
     {
       schema: {
         summary: 'Direct invitees or the whole team, emails masked',
-        querystring: { type: 'object', properties: { scope: { type: 'string', enum: ['direct', 'team'], default: 'direct' }, ...paging } },
+        querystring: Query({ scope: StringEnum(['direct', 'team'], { default: 'direct' }), ...paging }),
       },
     },
     async (request) => {
-      const query = request.query as { scope: 'direct' | 'team'; page: number; pageSize: number };
+      const query = request.query;
       const userId = request.user!.id;
       const { rows } = await sql<{
         id: string;

@@ -7,25 +7,12 @@ import type { Page } from '../../../src/api/types';
 import type { Db } from '../db/database';
 import { ok } from '../http/envelope';
 import { BusinessError, fail } from '../http/errors';
+import { Query, StringEnum, TimeZone, Type, pagingProperties, typed } from '../http/schemas';
 
 const DEFAULT_TIME_ZONE = 'Asia/Shanghai';
-const timeZoneSchema = { type: 'string', minLength: 1, maxLength: 64, default: DEFAULT_TIME_ZONE } as const;
-const dateSchema = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' } as const;
-const paging = {
-  page: { type: 'integer', minimum: 1, default: 1 },
-  pageSize: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
-} as const;
-
-/** An IANA zone name the runtime knows (10003 otherwise); the database groups days in it. */
-export const checkTimeZone = (timeZone: string): string => {
-  if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(timeZone)) fail(ErrorCode.PARAM_FORMAT, 'unknown time zone', { field: 'timeZone' });
-  try {
-    new Intl.DateTimeFormat('en', { timeZone });
-  } catch {
-    fail(ErrorCode.PARAM_FORMAT, 'unknown time zone', { field: 'timeZone' });
-  }
-  return timeZone;
-};
+const timeZoneSchema = TimeZone(DEFAULT_TIME_ZONE);
+const dateSchema = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
+const paging = pagingProperties();
 
 /** A calendar date YYYY-MM-DD that exists (10003 otherwise). */
 const checkDate = (date: string): string => {
@@ -52,7 +39,8 @@ export const maskName = (nickname: string): string => `${[...nickname.trim()][0]
 const decimal = (value: string | number | null | undefined) => new Big(value ?? 0).toFixed();
 
 /** Realized profit of closed cycles, by day in the caller's time zone, and the rank (spec: profit, daily profit, rank). */
-export const profitRoutes = (db: Db) => async (app: FastifyInstance) => {
+export const profitRoutes = (db: Db) => async (instance: FastifyInstance) => {
+  const app = typed(instance);
   app.addHook('onRequest', app.authenticate);
 
   app.get(
@@ -60,12 +48,12 @@ export const profitRoutes = (db: Db) => async (app: FastifyInstance) => {
     {
       schema: {
         summary: 'Realized profit: totals and one point a day (days in the given time zone)',
-        querystring: { type: 'object', properties: { timeZone: timeZoneSchema, days: { type: 'integer', minimum: 1, maximum: 365, default: 30 } } },
+        querystring: Query({ timeZone: timeZoneSchema, days: Type.Integer({ minimum: 1, maximum: 365, default: 30 }) }),
       },
     },
     async (request) => {
-      const query = request.query as { timeZone: string; days: number };
-      const tz = checkTimeZone(query.timeZone);
+      const query = request.query;
+      const tz = query.timeZone;
       const userId = request.user!.id;
       return inZone(async () => {
         const totals = await db
@@ -112,12 +100,12 @@ export const profitRoutes = (db: Db) => async (app: FastifyInstance) => {
     {
       schema: {
         summary: 'Days with closed cycles, newest first (days in the given time zone)',
-        querystring: { type: 'object', properties: { timeZone: timeZoneSchema, ...paging, sort: { type: 'string' }, order: { type: 'string' } } },
+        querystring: Query({ timeZone: timeZoneSchema, ...paging, sort: Type.Optional(Type.String({ maxLength: 40 })), order: Type.Optional(Type.String({ maxLength: 4 })) }),
       },
     },
     async (request) => {
-      const query = request.query as { timeZone: string; page: number; pageSize: number };
-      const tz = checkTimeZone(query.timeZone);
+      const query = request.query;
+      const tz = query.timeZone;
       const userId = request.user!.id;
       return inZone(async () => {
         const { rows } = await sql<{ date: string; profit: string; cycles: number; total: number }>`
@@ -144,12 +132,12 @@ export const profitRoutes = (db: Db) => async (app: FastifyInstance) => {
     {
       schema: {
         summary: "The caller's cycles closed on one day (in the given time zone)",
-        querystring: { type: 'object', required: ['date'], properties: { date: dateSchema, timeZone: timeZoneSchema } },
+        querystring: Query({ date: dateSchema, timeZone: timeZoneSchema }),
       },
     },
     async (request) => {
-      const query = request.query as { date: string; timeZone: string };
-      const tz = checkTimeZone(query.timeZone);
+      const query = request.query;
+      const tz = query.timeZone;
       const date = checkDate(query.date);
       const userId = request.user!.id;
       return inZone(async () => {
@@ -202,19 +190,16 @@ export const profitRoutes = (db: Db) => async (app: FastifyInstance) => {
     {
       schema: {
         summary: 'Users ranked by realized profit today or in total (names masked)',
-        querystring: {
-          type: 'object',
-          properties: {
-            period: { type: 'string', enum: ['day', 'all'], default: 'day' },
-            timeZone: timeZoneSchema,
-            limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
-          },
-        },
+        querystring: Query({
+          period: StringEnum(['day', 'all'], { default: 'day' }),
+          timeZone: timeZoneSchema,
+          limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+        }),
       },
     },
     async (request) => {
-      const query = request.query as { period: 'day' | 'all'; timeZone: string; limit: number };
-      const tz = checkTimeZone(query.timeZone);
+      const query = request.query;
+      const tz = query.timeZone;
       const userId = request.user!.id;
       return inZone(async () => {
         const { rows: today } = await sql<{ date: string }>`select to_char(now() at time zone ${tz}, 'YYYY-MM-DD') as date`.execute(db);

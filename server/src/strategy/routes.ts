@@ -7,33 +7,27 @@ import type { StrategiesTable } from '../db/schema';
 import type { Selectable } from 'kysely';
 import { ok } from '../http/envelope';
 import { fail } from '../http/errors';
+import { Body, IdParams, Query, SafeText, SameShape, StringEnum, Type, UNSAFE_CHARACTERS, Uuid, pagingProperties, typed, type Same } from '../http/schemas';
+import type { Static } from 'typebox';
 
 /** How many templates one user may keep (11004 beyond). */
 export const STRATEGY_LIMIT = 20;
 
-const percent = { type: 'string', pattern: '^\\d{1,3}(\\.\\d{1,4})?$' } as const;
-const multiple = { type: 'string', pattern: '^\\d{1,4}(\\.\\d{1,8})?$' } as const;
+const percent = Type.String({ pattern: '^\\d{1,3}(\\.\\d{1,4})?$' });
+const multiple = Type.String({ pattern: '^\\d{1,4}(\\.\\d{1,8})?$' });
 const settingsProperties = {
-  name: { type: 'string', minLength: 1, maxLength: 40, pattern: '^[^\\u0000-\\u001f<>]*$' },
-  levels: {
-    type: 'array',
-    maxItems: MAX_LEVELS,
-    items: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['dropPercent', 'multiple'],
-      properties: { dropPercent: percent, multiple },
-    },
-  },
+  name: Type.String({ minLength: 1, maxLength: 40, pattern: `^[^<>${UNSAFE_CHARACTERS}]*$` }),
+  levels: Type.Array(Body({ dropPercent: percent, multiple }), { maxItems: MAX_LEVELS }),
   takeProfitPercent: percent,
   takeProfitCallbackPercent: percent,
   replenishCallbackPercent: percent,
-  stopLossPercent: { anyOf: [percent, { type: 'null' }] },
-  cooldownSeconds: { type: 'integer', minimum: 0, maximum: 7 * 24 * 3600 },
-} as const;
-const settingsRequired = ['name', 'levels', 'takeProfitPercent', 'takeProfitCallbackPercent', 'replenishCallbackPercent', 'stopLossPercent', 'cooldownSeconds'];
-
-const idParam = { type: 'object', required: ['id'], properties: { id: { type: 'string', format: 'uuid' } } } as const;
+  stopLossPercent: Type.Union([percent, Type.Null()]),
+  cooldownSeconds: Type.Integer({ minimum: 0, maximum: 7 * 24 * 3600 }),
+};
+const addBody = Body(settingsProperties);
+const editBody = Body({ id: Uuid(), ...settingsProperties });
+// The contract's settings (src/api/strategy.ts) and this schema describe the same values.
+SameShape<Same<Static<typeof addBody>, StrategySettings & { name: string }>>();
 
 type Row = Omit<Selectable<StrategiesTable>, 'created_at' | 'updated_at'>;
 
@@ -84,8 +78,10 @@ const isUniqueViolation = (error: unknown) => (error as { code?: string }).code 
 /** Strategy templates: `/api/strategy/list|add|edit|detail|delete` and the system templates. */
 /** The orders a user's template list can be asked for (most recently changed first by default). */
 const LIST_SORTS = { updatedAt: 'updated_at', createdAt: 'created_at', name: 'name' } as const;
+const LIST_SORT_KEYS = ['updatedAt', 'createdAt', 'name'] as const satisfies readonly (keyof typeof LIST_SORTS)[];
 
-export const strategyRoutes = (db: Db) => async (app: FastifyInstance) => {
+export const strategyRoutes = (db: Db) => async (instance: FastifyInstance) => {
+  const app = typed(instance);
   app.addHook('onRequest', app.authenticate);
 
   app.get('/api/trade/config-templates', { schema: { summary: 'System strategy templates' } }, async () => {
@@ -98,20 +94,16 @@ export const strategyRoutes = (db: Db) => async (app: FastifyInstance) => {
     {
       schema: {
         summary: "The user's strategy templates",
-        querystring: {
-          type: 'object',
-          properties: {
-            page: { type: 'integer', minimum: 1, default: 1 },
-            pageSize: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
-            q: { type: 'string', maxLength: 40 },
-            sort: { type: 'string', enum: Object.keys(LIST_SORTS), default: 'updatedAt' },
-            order: { type: 'string', enum: ['ASC', 'DESC', 'asc', 'desc'], default: 'DESC' },
-          },
-        },
+        querystring: Query({
+          ...pagingProperties(),
+          q: Type.Optional(SafeText({ maxLength: 40 })),
+          sort: StringEnum(LIST_SORT_KEYS, { default: 'updatedAt' }),
+          order: StringEnum(['ASC', 'DESC', 'asc', 'desc'], { default: 'DESC' }),
+        }),
       },
     },
     async (request) => {
-      const { page, pageSize, q, sort, order } = request.query as { page: number; pageSize: number; q?: string; sort: keyof typeof LIST_SORTS; order: string };
+      const { page, pageSize, q, sort, order } = request.query;
       const direction = order.toUpperCase() === 'ASC' ? 'asc' : 'desc';
       let query = db.selectFrom('strategies').where('user_id', '=', request.user!.id);
       if (q) query = query.where(sql<boolean>`name ilike ${`%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`);
@@ -123,8 +115,8 @@ export const strategyRoutes = (db: Db) => async (app: FastifyInstance) => {
     },
   );
 
-  app.get('/api/strategy/detail/:id', { schema: { summary: 'One template (own or system)', params: idParam } }, async (request) => {
-    const { id } = request.params as { id: string };
+  app.get('/api/strategy/detail/:id', { schema: { summary: 'One template (own or system)', params: IdParams() } }, async (request) => {
+    const { id } = request.params;
     const row = await db
       .selectFrom('strategies')
       .select(COLUMNS)
@@ -137,9 +129,9 @@ export const strategyRoutes = (db: Db) => async (app: FastifyInstance) => {
 
   app.post(
     '/api/strategy/add',
-    { schema: { summary: 'Create a template', body: { type: 'object', additionalProperties: false, required: settingsRequired, properties: settingsProperties } } },
+    { schema: { summary: 'Create a template', body: addBody } },
     async (request) => {
-      const body = request.body as StrategySettings & { name: string };
+      const body = request.body;
       checkSettings(body);
       const userId = request.user!.id;
       try {
@@ -163,11 +155,11 @@ export const strategyRoutes = (db: Db) => async (app: FastifyInstance) => {
     {
       schema: {
         summary: 'Change a template of ones own',
-        body: { type: 'object', additionalProperties: false, required: ['id', ...settingsRequired], properties: { id: { type: 'string', format: 'uuid' }, ...settingsProperties } },
+        body: editBody,
       },
     },
     async (request) => {
-      const body = request.body as StrategySettings & { name: string; id: string };
+      const body = request.body;
       checkSettings(body);
       try {
         const row = await db
@@ -188,9 +180,9 @@ export const strategyRoutes = (db: Db) => async (app: FastifyInstance) => {
 
   app.post(
     '/api/strategy/delete',
-    { schema: { summary: 'Delete a template of ones own', body: { type: 'object', additionalProperties: false, required: ['id'], properties: { id: { type: 'string', format: 'uuid' } } } } },
+    { schema: { summary: 'Delete a template of ones own', body: Body({ id: Uuid() }) } },
     async (request) => {
-      const { id } = request.body as { id: string };
+      const { id } = request.body;
       const userId = request.user!.id;
       // Ownership first: another user's template is answered as unknown, and its tasks stay unseen.
       const own = await db.selectFrom('strategies').select('id').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();

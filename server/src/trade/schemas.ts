@@ -1,154 +1,95 @@
 /** The JSON schemas of the trade calls: the validation, the OpenAPI document and (by their shape) the handlers' inputs. */
-import { CANDLE_TIMEFRAMES, type CandleTimeframe } from '../../../src/api/trade';
-import type { CreateTradePayload, UpdateTradePayload } from '../../../src/api/types';
+import { CANDLE_TIMEFRAMES } from '../../../src/api/trade';
+import type { Static } from 'typebox';
+import type { CreateTradePayload, TradeActionPayload, UpdateTradePayload } from '../../../src/api/types';
+import { Body, IdParams, Query, SafeText, SameShape, StringEnum, TimeZone, Type, Uuid, pagingProperties, type Same } from '../http/schemas';
 
-const uuid = { type: 'string', format: 'uuid' } as const;
-const decimal = { type: 'string', pattern: '^\\d{1,12}(\\.\\d{1,8})?$' } as const;
-const paging = {
-  page: { type: 'integer', minimum: 1, maximum: 100_000, default: 1 },
-  pageSize: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
-} as const;
+const uuid = Uuid();
+const decimal = Type.String({ pattern: '^\\d{1,12}(\\.\\d{1,8})?$' });
+const paging = pagingProperties();
 const SYMBOL = '^[A-Z0-9]{1,15}/[A-Z0-9]{1,10}$';
-const idParam = { type: 'object', required: ['id'], properties: { id: uuid } } as const;
+const strict = { additionalProperties: false } as const;
 
 /** The task list's sort fields (react-admin's `sort`), and their columns. */
 export const TASK_SORTS = ['createdAt', 'symbol', 'realizedProfit', 'cyclesDone'] as const;
 export type TaskSort = (typeof TASK_SORTS)[number];
 
-export interface PairsQuery {
-  exchangeId?: string;
-  q?: string;
-  quote?: string;
-  page: number;
-  pageSize: number;
-}
-export interface HotPairsQuery {
-  exchangeId?: string;
-  sort: 'volume' | 'change';
-  limit: number;
-}
-export interface CoinPriceBody {
-  exchangeId?: string;
-  coins: string[];
-}
-export interface TaskListQuery {
-  page: number;
-  pageSize: number;
-  running?: boolean;
-  finished?: boolean;
-  symbol?: string;
-  sort: TaskSort;
-  order: 'ASC' | 'DESC' | 'asc' | 'desc';
-}
-export interface OhlcvQuery {
-  taskId: string;
-  timeframe: CandleTimeframe;
-  limit: number;
-}
-export interface OrderHistoryQuery {
-  taskId?: string;
-  side?: 'buy' | 'sell';
-  page: number;
-  pageSize: number;
-  sort: 'createdAt';
-  order: 'ASC' | 'DESC' | 'asc' | 'desc';
-}
+const order = StringEnum(['ASC', 'DESC', 'asc', 'desc'], { default: 'DESC' });
+const replenishStatus = StringEnum(['replenish_open', 'replenish_closed']);
+
+const pairsQuery = Query({ exchangeId: Type.Optional(uuid), q: Type.Optional(Type.String({ maxLength: 20 })), quote: Type.Optional(Type.String({ maxLength: 10 })), ...paging }, strict);
+const hotPairsQuery = Query(
+  { exchangeId: Type.Optional(uuid), sort: StringEnum(['volume', 'change'], { default: 'volume' }), limit: Type.Integer({ minimum: 1, maximum: 50, default: 10 }) },
+  strict,
+);
+const coinPriceBody = Body({ exchangeId: Type.Optional(uuid), coins: Type.Array(Type.String({ minLength: 1, maxLength: 20 }), { maxItems: 50 }) });
+const addBody = Body({
+  exchangeId: uuid,
+  coinIdList: Type.Array(Type.String({ pattern: SYMBOL }), { minItems: 1, maxItems: 20, uniqueItems: true }),
+  cycleCount: Type.Integer({ minimum: 1, maximum: 9999 }),
+  firstOrderAmount: decimal,
+  firstOrderMultiple: Type.Boolean(),
+  running: Type.Boolean(),
+  replenishStatus,
+  strategyId: uuid,
+});
+const listQuery = Query(
+  {
+    ...paging,
+    running: Type.Optional(Type.Boolean()),
+    symbol: Type.Optional(SafeText({ maxLength: 30 })),
+    finished: Type.Optional(Type.Boolean()),
+    sort: StringEnum(TASK_SORTS, { default: 'createdAt' }),
+    order,
+  },
+  strict,
+);
+const updateBody = Body({
+  id: uuid,
+  cycleCount: Type.Integer({ minimum: 1, maximum: 9999 }),
+  firstOrderAmount: decimal,
+  firstOrderMultiple: Type.Boolean(),
+  running: Type.Boolean(),
+  status: replenishStatus,
+  strategyId: uuid,
+});
+const actionBody = Body({ id: uuid, action: StringEnum(['start', 'stop', 'replenish']) });
+const ohlcvQuery = Query(
+  { taskId: uuid, timeframe: StringEnum(CANDLE_TIMEFRAMES, { default: '1m' }), limit: Type.Integer({ minimum: 1, maximum: 500, default: 200 }) },
+  strict,
+);
+const orderHistoryQuery = Query(
+  { taskId: Type.Optional(uuid), side: Type.Optional(StringEnum(['buy', 'sell'])), ...paging, sort: StringEnum(['createdAt'], { default: 'createdAt' }), order },
+  strict,
+);
+
+export type PairsQuery = Static<typeof pairsQuery>;
+export type HotPairsQuery = Static<typeof hotPairsQuery>;
+export type CoinPriceBody = Static<typeof coinPriceBody>;
+export type TaskListQuery = Static<typeof listQuery>;
+export type OhlcvQuery = Static<typeof ohlcvQuery>;
+export type OrderHistoryQuery = Static<typeof orderHistoryQuery>;
 export type { CreateTradePayload, UpdateTradePayload };
 
-const order = { type: 'string', enum: ['ASC', 'DESC', 'asc', 'desc'], default: 'DESC' } as const;
+// The contract's payloads (src/api/types.ts, what the dashboard sends) and these schemas describe the same values.
+SameShape<Same<Static<typeof addBody>, CreateTradePayload>>();
+SameShape<Same<Static<typeof updateBody>, UpdateTradePayload>>();
+SameShape<Same<Static<typeof actionBody>, TradeActionPayload>>();
 
 export const schemas = {
-  pairs: {
-    summary: 'Tradable pairs of an exchange account',
-    querystring: { type: 'object', additionalProperties: false, properties: { exchangeId: uuid, q: { type: 'string', maxLength: 20 }, quote: { type: 'string', maxLength: 10 }, ...paging } },
-  },
-  hotPairs: {
-    summary: 'Pairs by 24 h volume or change',
-    querystring: {
-      type: 'object',
-      additionalProperties: false,
-      properties: { exchangeId: uuid, sort: { type: 'string', enum: ['volume', 'change'], default: 'volume' }, limit: { type: 'integer', minimum: 1, maximum: 50, default: 10 } },
-    },
-  },
-  coinPrice: {
-    summary: 'Last prices of pairs or coins',
-    body: { type: 'object', additionalProperties: false, required: ['coins'], properties: { exchangeId: uuid, coins: { type: 'array', maxItems: 50, items: { type: 'string', minLength: 1, maxLength: 20 } } } },
-  },
-  add: {
-    summary: 'Create one task per coin',
-    body: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['exchangeId', 'coinIdList', 'cycleCount', 'firstOrderAmount', 'firstOrderMultiple', 'running', 'replenishStatus', 'strategyId'],
-      properties: {
-        exchangeId: uuid,
-        coinIdList: { type: 'array', minItems: 1, maxItems: 20, uniqueItems: true, items: { type: 'string', pattern: SYMBOL } },
-        cycleCount: { type: 'integer', minimum: 1, maximum: 9999 },
-        firstOrderAmount: decimal,
-        firstOrderMultiple: { type: 'boolean' },
-        running: { type: 'boolean' },
-        replenishStatus: { type: 'string', enum: ['replenish_open', 'replenish_closed'] },
-        strategyId: uuid,
-      },
-    },
-  },
-  list: {
-    summary: "The user's tasks, sorted and paged in the database",
-    querystring: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        ...paging,
-        running: { type: 'boolean' },
-        symbol: { type: 'string', maxLength: 30 },
-        finished: { type: 'boolean' },
-        sort: { type: 'string', enum: [...TASK_SORTS], default: 'createdAt' },
-        order,
-      },
-    },
-  },
-  detail: { summary: 'One task with its cycle and events', params: idParam },
-  update: {
-    summary: 'Change a task',
-    body: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['id', 'cycleCount', 'firstOrderAmount', 'firstOrderMultiple', 'running', 'status', 'strategyId'],
-      properties: {
-        id: uuid,
-        cycleCount: { type: 'integer', minimum: 1, maximum: 9999 },
-        firstOrderAmount: decimal,
-        firstOrderMultiple: { type: 'boolean' },
-        running: { type: 'boolean' },
-        status: { type: 'string', enum: ['replenish_open', 'replenish_closed'] },
-        strategyId: uuid,
-      },
-    },
-  },
-  action: {
-    summary: 'Start, stop or replenish now',
-    body: { type: 'object', additionalProperties: false, required: ['id', 'action'], properties: { id: uuid, action: { type: 'string', enum: ['start', 'stop', 'replenish'] } } },
-  },
-  close: { summary: 'Sell the whole position at market and stop the task', params: idParam },
+  pairs: { summary: 'Tradable pairs of an exchange account', querystring: pairsQuery },
+  hotPairs: { summary: 'Pairs by 24 h volume or change', querystring: hotPairsQuery },
+  coinPrice: { summary: 'Last prices of pairs or coins', body: coinPriceBody },
+  add: { summary: 'Create one task per coin', body: addBody },
+  list: { summary: "The user's tasks, sorted and paged in the database", querystring: listQuery },
+  detail: { summary: 'One task with its cycle and events', params: IdParams() },
+  update: { summary: 'Change a task', body: updateBody },
+  action: { summary: 'Start, stop or replenish now', body: actionBody },
+  close: { summary: 'Sell the whole position at market and stop the task', params: IdParams() },
   profitSummary: {
     summary: 'Realized profit in total and today (in the given time zone)',
-    querystring: { type: 'object', additionalProperties: false, properties: { timeZone: { type: 'string', maxLength: 64, default: 'Asia/Shanghai' } } },
+    querystring: Query({ timeZone: TimeZone() }, strict),
   },
-  ohlcv: {
-    summary: "Candles of a task's pair on the prices it trades on, oldest first",
-    querystring: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['taskId'],
-      properties: { taskId: uuid, timeframe: { type: 'string', enum: [...CANDLE_TIMEFRAMES], default: '1m' }, limit: { type: 'integer', minimum: 1, maximum: 500, default: 200 } },
-    },
-  },
-  orderHistory: {
-    summary: 'Orders of one task or of all tasks',
-    querystring: {
-      type: 'object',
-      additionalProperties: false,
-      properties: { taskId: uuid, side: { type: 'string', enum: ['buy', 'sell'] }, ...paging, sort: { type: 'string', enum: ['createdAt'], default: 'createdAt' }, order },
-    },
-  },
-} as const;
+  ohlcv: { summary: "Candles of a task's pair on the prices it trades on, oldest first", querystring: ohlcvQuery },
+  orderHistory: { summary: 'Orders of one task or of all tasks', querystring: orderHistoryQuery },
+};

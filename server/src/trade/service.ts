@@ -78,7 +78,11 @@ const SORT_COLUMNS: Record<TaskSort, string> = {
   cyclesDone: 'cycles_done',
 };
 
-export const createTradeService = ({ db, engine }: { db: Db; engine: EngineFacade }) => {
+export interface ListCache {
+  get<T>(userId: string, key: string, load: () => Promise<T>): Promise<T>;
+}
+
+export const createTradeService = ({ db, engine, listCache }: { db: Db; engine: EngineFacade; listCache?: ListCache }) => {
   /** The user's exchange account: the given one (10006 when not theirs), or their first (11006 when none). */
   const account = async (userId: string, exchangeId?: string) => {
     let query = db.selectFrom('exchange_accounts').select(['id', 'exchange', 'name', 'price_source']).where('user_id', '=', userId);
@@ -130,11 +134,12 @@ export const createTradeService = ({ db, engine }: { db: Db; engine: EngineFacad
       .selectFrom('trade_tasks')
       .innerJoin('exchange_accounts', 'exchange_accounts.id', 'trade_tasks.exchange_account_id')
       .innerJoin('strategies', 'strategies.id', 'trade_tasks.strategy_id')
-      .leftJoin(
-        (eb) => eb.selectFrom('cycles').select(['task_id', sql<string>`sum(realized_profit)`.as('profit')]).groupBy('task_id').as('c'),
-        (join) => join.onRef('c.task_id', '=', 'trade_tasks.id'),
-      )
-      .select([...TASK_COLUMNS, sql<string>`coalesce(c.profit, 0)`.as('realized'), sql<number>`coalesce((trade_tasks.state->>'cyclesDone')::int, 0)`.as('cycles_done')])
+      // The task's own cycles only (their (task_id, cycle) index), not a sum over every task's.
+      .select([
+        ...TASK_COLUMNS,
+        sql<string>`(select coalesce(sum(cycles.realized_profit), 0) from cycles where cycles.task_id = trade_tasks.id)`.as('realized'),
+        sql<number>`coalesce((trade_tasks.state->>'cyclesDone')::int, 0)`.as('cycles_done'),
+      ])
       .where('trade_tasks.user_id', '=', userId);
   type TaskRow = Awaited<ReturnType<ReturnType<typeof tasksOf>['execute']>>[number];
 
@@ -182,6 +187,16 @@ export const createTradeService = ({ db, engine }: { db: Db; engine: EngineFacad
   };
 
   return {
+    /** One task of the user as the pages show it (10006 when not theirs). */
+    async task(userId: string, id: string) {
+      return toTask(await ownTask(userId, id));
+    },
+
+    /** Every task of the user as the pages show them. */
+    async allTasks(userId: string) {
+      return (await tasksOf(userId).execute()).map(toTask);
+    },
+
     async pairs(userId: string, query: PairsQuery) {
       const client = await clientOf(await account(userId, query.exchangeId));
       const needle = query.q?.trim().toUpperCase() ?? '';
@@ -294,16 +309,23 @@ export const createTradeService = ({ db, engine }: { db: Db; engine: EngineFacad
       if (query.finished !== undefined) base = base.where('trade_tasks.status', '=', query.finished ? 'finished' : 'active');
       if (query.symbol) base = base.where('trade_tasks.symbol', 'like', `%${query.symbol.toUpperCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
       const direction = query.order.toLowerCase() === 'asc' ? 'asc' : 'desc';
-      const [rows, count] = await Promise.all([
-        base
+      const load = async () => {
+        // One query: the page and, beside each row, the count of all (a window over the filtered tasks).
+        const rows = await base
+          .select(sql<string>`count(*) over ()`.as('total'))
           .orderBy(sql.ref(SORT_COLUMNS[query.sort]), direction)
           .orderBy('trade_tasks.id', direction)
           .limit(query.pageSize)
           .offset((query.page - 1) * query.pageSize)
-          .execute(),
-        db.selectFrom(base.as('t')).select(db.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      ]);
-      return { list: rows.map(toTask), total: Number(count.n) };
+          .execute();
+        // A page past the end has no row to carry the count.
+        const total =
+          rows.length > 0 ? Number(rows[0]!.total) : query.page === 1 ? 0 : Number((await db.selectFrom(base.as('t')).select(db.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+        return { rows, total };
+      };
+      // The rows as stored; the live parts (engine state, prices) are filled in below on every call.
+      const { rows, total } = listCache ? await listCache.get(userId, JSON.stringify(query), load) : await load();
+      return { list: rows.map(toTask), total };
     },
 
     async detail(userId: string, id: string): Promise<TradeTaskDetail> {
@@ -418,11 +440,6 @@ export const createTradeService = ({ db, engine }: { db: Db; engine: EngineFacad
     },
 
     async profitSummary(userId: string, timeZone: string) {
-      try {
-        new Intl.DateTimeFormat('en', { timeZone });
-      } catch {
-        fail(ErrorCode.PARAM_FORMAT, 'unknown time zone', { field: 'timeZone' });
-      }
       const row = await db
         .selectFrom('cycles')
         .select([

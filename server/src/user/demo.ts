@@ -8,6 +8,33 @@ import { hashPassword, verifyPassword } from './passwords';
 export const DEMO_EMAIL = 'demo@example.com';
 export const DEMO_PASSWORD = 'Demo-Trader-2026';
 
+/**
+ * Whether this start creates the demo account, and why not: only on the
+ * embedded database (a laptop trying the product), never in production, never
+ * on PostgreSQL (a shared deployment), and not when DEMO_ACCOUNT=false. Its
+ * password is public, so it could never keep real users' money safe.
+ */
+export type DemoDecision = { create: true } | { create: false; reason: 'production' | 'postgres' | 'disabled' };
+
+export const demoAccountDecision = (config: { demoAccount: boolean; databaseUrl: string | undefined }, nodeEnv: string | undefined): DemoDecision => {
+  if (nodeEnv === 'production') return { create: false, reason: 'production' };
+  if (config.databaseUrl) return { create: false, reason: 'postgres' };
+  if (!config.demoAccount) return { create: false, reason: 'disabled' };
+  return { create: true };
+};
+
+/** The start log's line about the demo account: which path was taken. */
+export const demoAccountLine = (decision: DemoDecision, created: { email: string; password: string } | null): string => {
+  if (decision.create) {
+    return created
+      ? `  Demo account: ${created.email} / ${created.password} (embedded database only; it cannot move money out)`
+      : '  Demo account: its password was changed (embedded database only; it cannot move money out)';
+  }
+  if (decision.reason === 'production') return '  No demo account: NODE_ENV=production';
+  if (decision.reason === 'postgres') return '  No demo account: PostgreSQL (DATABASE_URL) never gets one, only the embedded database';
+  return '  No demo account: DEMO_ACCOUNT=false';
+};
+
 /** What the demo wallet starts with, so every page has something to show. */
 export const DEMO_FUNDS: Partial<Record<Asset, string>> = { USDT: '1000', CARD: '2', FUEL: '100' };
 
@@ -20,7 +47,7 @@ const fundDemoAccount = async (db: Db) => {
       kind: 'adjustment',
       userId: null,
       moves: Object.entries(DEMO_FUNDS).map(([asset, amount]) => ({ from: system('adjustments', asset as Asset), to: user(demo.id, asset as Asset), amount })),
-      memo: { reason: 'demo account' },
+      memo: { reason: 'demo_account' },
     });
     return null;
   });

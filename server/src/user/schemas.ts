@@ -1,11 +1,11 @@
+import { SecretText, UNSAFE_CHARACTERS } from '../http/schemas';
 import { signatureProperties, signatureRequired } from '../http/signature';
 
 /** Field rules of the account calls (documented in the README). */
 export const emailSchema = { type: 'string', format: 'email', minLength: 3, maxLength: 254 } as const;
-export const passwordSchema = { type: 'string', minLength: 8, maxLength: 128 } as const;
-/** 2-20 characters, no control characters and no angle brackets. */
-/** No control characters, no markup, and no invisible formatting (zero-width and bidi controls such as U+202E). */
-export const nicknameSchema = { type: 'string', minLength: 2, maxLength: 20, pattern: '^[^\\u0000-\\u001f\\u007f<>\\u00ad\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2069\\ufeff]*$' } as const;
+export const passwordSchema = SecretText({ minLength: 8, maxLength: 128 });
+/** 2-20 characters: no control characters, no markup, and no invisible formatting (zero-width and bidi controls such as U+202E). */
+export const nicknameSchema = { type: 'string', minLength: 2, maxLength: 20, pattern: `^[^<>${UNSAFE_CHARACTERS}]*$` } as const;
 export const captchaSchema = { type: 'string', pattern: '^[0-9]{6}$' } as const;
 export const inviteCodeSchema = { type: 'string', maxLength: 16, pattern: '^[A-Za-z0-9]*$' } as const;
 

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { ErrorCode } from '../../../src/api/errors';
-import type { Asset, LedgerKind, PointsTransferPayload, RechargePayload, SwapPayload, TransferPayload, WithdrawPayload } from '../../../src/api/wallet';
 import type { Db } from '../db/database';
 import { ok } from '../http/envelope';
 import { fail } from '../http/errors';
+import { typed } from '../http/schemas';
 import { verifyPassword } from '../user/passwords';
 import { createThrottle, type Limit } from '../user/throttle';
 import {
@@ -22,7 +22,7 @@ import {
 } from './schemas';
 import * as wallet from './service';
 
-/** Wrong withdrawal passwords: 5 in 15 minutes per user, then 10009 until the window passes. */
+/** Wrong passwords on money-moving calls: 5 in 15 minutes per user (all such calls together), then 10009 until the window passes. */
 const PASSWORD_LIMITS: Limit[] = [{ max: 5, windowSeconds: 900 }];
 /** How long a password check waits for checks in flight when those fill the limit. */
 const PASSWORD_WAIT_MS = 5000;
@@ -34,35 +34,15 @@ export interface WalletRouteDeps {
 }
 
 /** The user's wallet, /api/wallet/* (README "Wallet"). */
-export const walletRoutes = (deps: WalletRouteDeps) => async (app: FastifyInstance) => {
+export const walletRoutes = (deps: WalletRouteDeps) => async (instance: FastifyInstance) => {
+  const app = typed(instance);
   const { db } = deps;
   const throttle = createThrottle(db);
   app.addHook('onRequest', app.authenticate);
 
-  app.get('/api/wallet/balances', { schema: balancesSchema }, async (request) => ok(await wallet.balances(db, request.user!.id)));
-
-  app.get('/api/wallet/config', { schema: configSchema }, async () => ok(await wallet.walletConfig(db)));
-
-  app.get('/api/wallet/deposit-address', { schema: depositAddressSchema }, async (request) =>
-    ok(await wallet.depositAddress(deps, request.user!.id)),
-  );
-
-  app.post('/api/wallet/recharge', { schema: rechargeSchema }, async (request) =>
-    ok(await wallet.recharge(deps, request.user!.id, request.body as RechargePayload)),
-  );
-
-  app.get('/api/wallet/deposits', { schema: listSchema("The caller's deposits, newest first", depositSchema) }, async (request) =>
-    ok(await wallet.listDeposits(db, request.user!.id, request.query as wallet.Paging)),
-  );
-
-  app.get('/api/wallet/withdrawals', { schema: listSchema("The caller's withdrawals, newest first", withdrawalSchema) }, async (request) =>
-    ok(await wallet.listWithdrawals(db, request.user!.id, request.query as wallet.Paging)),
-  );
-
-  app.post('/api/wallet/withdraw', { schema: withdrawSchema }, async (request) => {
-    const { password, ...payload } = request.body as WithdrawPayload;
-    const userId = request.user!.id;
-    const throttleKey = `withdraw:password:${userId}`;
+  /** Money leaving the wallet (a withdrawal, USDT or points to another user) is confirmed by the login password (11002). */
+  const confirmPassword = async (userId: string, password: string) => {
+    const throttleKey = `wallet:password:${userId}`;
     // Reserved before the password is checked; a right one gives its slot back, so concurrent
     // right ones (a retried withdrawal) wait for each other rather than being refused.
     const attempt = await throttle.take([{ key: throttleKey, limits: PASSWORD_LIMITS }], { waitMs: PASSWORD_WAIT_MS });
@@ -79,26 +59,53 @@ export const walletRoutes = (deps: WalletRouteDeps) => async (app: FastifyInstan
       fail(ErrorCode.PASSWORD_ERROR, 'wrong password', { field: 'password' });
     }
     await attempt.release();
+  };
+
+  app.get('/api/wallet/balances', { schema: balancesSchema }, async (request) => ok(await wallet.balances(db, request.user!.id)));
+
+  app.get('/api/wallet/config', { schema: configSchema }, async () => ok(await wallet.walletConfig(db)));
+
+  app.get('/api/wallet/deposit-address', { schema: depositAddressSchema }, async (request) =>
+    ok(await wallet.depositAddress(deps, request.user!.id)),
+  );
+
+  app.post('/api/wallet/recharge', { schema: rechargeSchema }, async (request) =>
+    ok(await wallet.recharge(deps, request.user!.id, request.body)),
+  );
+
+  app.get('/api/wallet/deposits', { schema: listSchema("The caller's deposits, newest first", depositSchema) }, async (request) =>
+    ok(await wallet.listDeposits(db, request.user!.id, request.query)),
+  );
+
+  app.get('/api/wallet/withdrawals', { schema: listSchema("The caller's withdrawals, newest first", withdrawalSchema) }, async (request) =>
+    ok(await wallet.listWithdrawals(db, request.user!.id, request.query)),
+  );
+
+  app.post('/api/wallet/withdraw', { schema: withdrawSchema }, async (request) => {
+    const { password, ...payload } = request.body;
+    const userId = request.user!.id;
+    await confirmPassword(userId, password);
     return ok(await wallet.withdraw(deps, userId, { amount: payload.amount, address: payload.address, idempotencyKey: payload.idempotencyKey }));
   });
 
   app.post('/api/wallet/transfer', { schema: transferSchema }, async (request) => {
-    const { to, amount, idempotencyKey } = request.body as TransferPayload;
+    const { to, amount, password, idempotencyKey } = request.body;
+    await confirmPassword(request.user!.id, password);
     return ok(await wallet.transfer(deps, request.user!.id, { to, amount, idempotencyKey }));
   });
 
   app.post('/api/wallet/exchange', { schema: swapSchema }, async (request) => {
-    const { from, to, amount, idempotencyKey } = request.body as SwapPayload;
+    const { from, to, amount, idempotencyKey } = request.body;
     return ok(await wallet.swap(deps, request.user!.id, { from, to, amount, idempotencyKey }));
   });
 
   app.post('/api/wallet/points-transfer', { schema: pointsTransferSchema }, async (request) => {
-    const { to, amount, idempotencyKey } = request.body as PointsTransferPayload;
+    const { to, amount, password, idempotencyKey } = request.body;
+    await confirmPassword(request.user!.id, password);
     return ok(await wallet.pointsTransfer(deps, request.user!.id, { to, amount, idempotencyKey }));
   });
 
   app.get('/api/wallet/records', { schema: recordsSchema }, async (request) => {
-    const query = request.query as { asset: Asset; kind?: LedgerKind; from?: string; to?: string; timeZone: string; page: number; pageSize: number };
-    return ok(await wallet.records(db, request.user!.id, query));
+    return ok(await wallet.records(db, request.user!.id, request.query));
   });
 };

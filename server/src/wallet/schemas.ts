@@ -1,21 +1,24 @@
-import { ASSETS, type LedgerKind } from '../../../src/api/wallet';
-import { signatureProperties, signatureRequired } from '../http/signature';
+import type { Static, TProperties } from 'typebox';
+import type { SignatureFields } from '../../../src/api/signing';
+import { Amount, Body, Query, SafeText, SameShape as sameShape, SecretText, StringEnum, TimeZone, Type, Uuid, pagingProperties, type Same } from '../http/schemas';
+import { ASSETS, type LedgerKind, type PointsTransferPayload, type RechargePayload, type SwapPayload, type TransferPayload, type WithdrawPayload } from '../../../src/api/wallet';
+import { signatureProperties } from '../http/signature';
 
 /**
  * Field rules of the wallet calls (README "Wallet"). Amounts are decimal
  * strings: digits, an optional fraction of up to 18 places, no sign, no
  * exponent, no spaces; the service also refuses zero (10002).
  */
-export const AMOUNT_PATTERN = '^(0|[1-9][0-9]{0,17})(\\.[0-9]{1,18})?$';
-export const amountSchema = { type: 'string', pattern: AMOUNT_PATTERN, maxLength: 37 } as const;
+export { AMOUNT_PATTERN } from '../http/schemas';
+export const amountSchema = Amount();
 /** A random id the browser makes once per intended action (a uuid fits). */
-export const idempotencyKeySchema = { type: 'string', pattern: '^[A-Za-z0-9_-]{8,64}$' } as const;
-export const assetSchema = { type: 'string', enum: [...ASSETS] } as const;
+export const idempotencyKeySchema = Type.String({ pattern: '^[A-Za-z0-9_-]{8,64}$' });
+export const assetSchema = StringEnum(ASSETS);
 /** Another user: an email or a user id. */
-export const userRefSchema = { type: 'string', minLength: 1, maxLength: 254 } as const;
+export const userRefSchema = SafeText({ minLength: 1, maxLength: 254 });
 /** A chain transaction id (64 hex characters, optionally 0x-prefixed); empty means none. */
-export const txHashSchema = { type: 'string', pattern: '^((0x)?[0-9a-fA-F]{64})?$' } as const;
-export const uuidSchema = { type: 'string', format: 'uuid' } as const;
+export const txHashSchema = Type.String({ pattern: '^((0x)?[0-9a-fA-F]{64})?$' });
+export const uuidSchema = Uuid();
 export const reasonSchema = { type: 'string', minLength: 1, maxLength: 500, pattern: '\\S' } as const;
 
 export const LEDGER_KINDS: readonly LedgerKind[] = [
@@ -36,23 +39,14 @@ export const LEDGER_KINDS: readonly LedgerKind[] = [
 ];
 
 export const paging = {
-  page: { type: 'integer', minimum: 1, default: 1 },
-  pageSize: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+  ...pagingProperties(),
   // react-admin sends these; lists are always newest first.
-  sort: { type: 'string', maxLength: 40 },
-  order: { type: 'string', maxLength: 4 },
-} as const;
+  sort: Type.Optional(Type.String({ maxLength: 40 })),
+  order: Type.Optional(Type.String({ maxLength: 4 })),
+};
 
-const body = <P extends Record<string, unknown>, R extends readonly string[]>(properties: P, required: R) =>
-  ({ type: 'object', additionalProperties: false, properties, required: [...required] }) as const;
-
-const signed = <P extends Record<string, unknown>, R extends readonly string[]>(properties: P, required: R) =>
-  ({
-    type: 'object',
-    additionalProperties: false,
-    properties: { ...properties, ...signatureProperties },
-    required: [...required, ...signatureRequired],
-  }) as const;
+/** A signed call's body: its fields and the signature's. */
+const signed = <P extends TProperties>(properties: P) => Body({ ...properties, ...signatureProperties });
 
 const decimal = { type: 'string' } as const;
 const nullableText = { type: ['string', 'null'] } as const;
@@ -91,6 +85,7 @@ export const withdrawalSchema = {
     reason: nullableText,
     createdAt: { type: 'string' },
     decidedAt: nullableText,
+    internal: { type: 'boolean' },
   },
 } as const;
 
@@ -158,45 +153,60 @@ export const depositAddressSchema = {
   },
 };
 
+export const rechargeBody = Body({ amount: amountSchema, txHash: Type.Optional(txHashSchema), idempotencyKey: idempotencyKeySchema });
+/** The login password that confirms money leaving the wallet. */
+const passwordSchema = SecretText({ minLength: 1, maxLength: 128 });
+export const withdrawBody = signed({
+  amount: amountSchema,
+  address: SafeText({ minLength: 1, maxLength: 100 }),
+  password: passwordSchema,
+  idempotencyKey: idempotencyKeySchema,
+});
+export const transferBody = signed({ to: userRefSchema, amount: amountSchema, password: passwordSchema, idempotencyKey: idempotencyKeySchema });
+export const swapBody = signed({ from: assetSchema, to: assetSchema, amount: amountSchema, idempotencyKey: idempotencyKeySchema });
+export const pointsTransferBody = signed({ to: userRefSchema, amount: amountSchema, password: passwordSchema, idempotencyKey: idempotencyKeySchema });
+
+// The contract's payloads (src/api/wallet.ts, what the dashboard sends) and these schemas describe the same values.
+sameShape<Same<Static<typeof rechargeBody>, RechargePayload>>();
+sameShape<Same<Static<typeof withdrawBody>, WithdrawPayload & SignatureFields>>();
+sameShape<Same<Static<typeof transferBody>, TransferPayload & SignatureFields>>();
+sameShape<Same<Static<typeof swapBody>, SwapPayload & SignatureFields>>();
+sameShape<Same<Static<typeof pointsTransferBody>, PointsTransferPayload & SignatureFields>>();
+
 export const rechargeSchema = {
   summary: 'Report a deposit: a pending record until an operator confirms it (idempotent)',
-  body: body({ amount: amountSchema, txHash: txHashSchema, idempotencyKey: idempotencyKeySchema }, ['amount', 'idempotencyKey']),
+  body: rechargeBody,
   response: { 200: envelope(depositSchema) },
 };
 
 export const listSchema = (summary: string, item: object) => ({
   summary,
-  querystring: { type: 'object', properties: { ...paging } },
+  querystring: Query({ ...paging }),
   response: { 200: page(item) },
 });
 
 export const withdrawSchema = {
-  summary: 'Withdraw USDT: holds amount + fee until an operator decides (signed: amount, address, idempotencyKey)',
-  body: signed(
-    { amount: amountSchema, address: { type: 'string', minLength: 1, maxLength: 100 }, password: { type: 'string', minLength: 1, maxLength: 128 }, idempotencyKey: idempotencyKeySchema },
-    ['amount', 'address', 'password', 'idempotencyKey'],
-  ),
+  summary:
+    "Withdraw USDT: holds amount + fee until an operator decides; to another user's deposit address it is paid to them at once, without fee; never to one's own (signed: amount, address, idempotencyKey)",
+  body: withdrawBody,
   response: { 200: envelope(withdrawalSchema) },
 };
 
 export const transferSchema = {
-  summary: 'Send USDT to another user by email or id (signed: to, amount, idempotencyKey)',
-  body: signed({ to: userRefSchema, amount: amountSchema, idempotencyKey: idempotencyKeySchema }, ['to', 'amount', 'idempotencyKey']),
+  summary: 'Send USDT to another user by email or id, confirmed by the login password (signed: to, amount, idempotencyKey)',
+  body: transferBody,
   response: { 200: envelope(ledgerRecordSchema) },
 };
 
 export const swapSchema = {
   summary: 'Convert between assets at a configured rate, rounded down (signed: from, to, amount, idempotencyKey)',
-  body: signed(
-    { from: assetSchema, to: assetSchema, amount: amountSchema, idempotencyKey: idempotencyKeySchema },
-    ['from', 'to', 'amount', 'idempotencyKey'],
-  ),
+  body: swapBody,
   response: { 200: envelope(ledgerRecordSchema) },
 };
 
 export const pointsTransferSchema = {
-  summary: 'Send points to a down-line user (signed: to, amount, idempotencyKey)',
-  body: signed({ to: userRefSchema, amount: amountSchema, idempotencyKey: idempotencyKeySchema }, ['to', 'amount', 'idempotencyKey']),
+  summary: 'Send points to a down-line user, confirmed by the login password (signed: to, amount, idempotencyKey)',
+  body: pointsTransferBody,
   response: { 200: envelope(ledgerRecordSchema) },
 };
 
@@ -204,16 +214,13 @@ export const DATE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$';
 
 export const recordsSchema = {
   summary: "The caller's entries of one asset, newest first",
-  querystring: {
-    type: 'object',
-    properties: {
-      asset: { ...assetSchema, default: 'USDT' },
-      kind: { type: 'string', enum: [...LEDGER_KINDS] },
-      from: { type: 'string', pattern: DATE_PATTERN },
-      to: { type: 'string', pattern: DATE_PATTERN },
-      timeZone: { type: 'string', maxLength: 64, default: 'Asia/Shanghai' },
-      ...paging,
-    },
-  },
+  querystring: Query({
+    asset: StringEnum(ASSETS, { default: 'USDT' }),
+    kind: Type.Optional(StringEnum(LEDGER_KINDS)),
+    from: Type.Optional(Type.String({ pattern: DATE_PATTERN })),
+    to: Type.Optional(Type.String({ pattern: DATE_PATTERN })),
+    timeZone: TimeZone(),
+    ...paging,
+  }),
   response: { 200: page(ledgerRecordSchema) },
 };

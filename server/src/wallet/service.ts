@@ -24,6 +24,7 @@ import { recordAudit } from '../admin/audit';
 import type { Db } from '../db/database';
 import { fail } from '../http/errors';
 import { readSettings } from '../settings';
+import { DEMO_EMAIL } from '../user/demo';
 import { depositAddressFor, isTronAddress } from './address';
 import { accountKey, once, post, requireBalance, system, user } from './ledger';
 
@@ -80,6 +81,20 @@ const findUser = async (executor: Db, ref: string): Promise<{ id: string; email:
 
 const iso = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());
 
+/**
+ * The demo account's password is public (README "Run"): it never moves money
+ * out of its wallet (11005, `data.reason: 'demo_account'`).
+ */
+const refuseDemoAccount = async (executor: Db, userId: string) => {
+  const row = await executor.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirst();
+  if (row?.email === DEMO_EMAIL) fail(ErrorCode.UNAUTHORIZED, 'the demo account cannot move money out', { reason: 'demo_account' });
+};
+
+/** Records whose deposit address this is, once it is handed out (a withdrawal to it is then recognised). */
+const rememberDepositAddress = async (executor: Db, address: string, userId: string) => {
+  await executor.insertInto('deposit_addresses').values({ address, user_id: userId }).onConflict((oc) => oc.column('address').doNothing()).execute();
+};
+
 /* Reads. */
 
 export const balances = async (db: Db, userId: string): Promise<WalletBalances> => {
@@ -99,11 +114,11 @@ export const walletConfig = async (db: Db): Promise<WalletConfig> => {
   };
 };
 
-export const depositAddress = async (deps: WalletDeps, userId: string): Promise<DepositAddress> => ({
-  asset: 'USDT',
-  network: (await readSettings(deps.db)).depositNetwork,
-  address: depositAddressFor(deps.addressSecret, userId),
-});
+export const depositAddress = async (deps: WalletDeps, userId: string): Promise<DepositAddress> => {
+  const address = depositAddressFor(deps.addressSecret, userId);
+  await rememberDepositAddress(deps.db, address, userId);
+  return { asset: 'USDT', network: (await readSettings(deps.db)).depositNetwork, address };
+};
 
 type DepositRow = {
   id: string;
@@ -138,8 +153,9 @@ type WithdrawalRow = {
   reason: string | null;
   created_at: Date;
   decided_at: Date | null;
+  internal_user_id: string | null;
 };
-const WITHDRAWAL_COLUMNS = ['id', 'amount', 'fee', 'address', 'status', 'reason', 'created_at', 'decided_at'] as const;
+const WITHDRAWAL_COLUMNS = ['id', 'amount', 'fee', 'address', 'status', 'reason', 'created_at', 'decided_at', 'internal_user_id'] as const;
 
 const toWithdrawal = (row: WithdrawalRow): Withdrawal => ({
   id: row.id,
@@ -151,6 +167,7 @@ const toWithdrawal = (row: WithdrawalRow): Withdrawal => ({
   reason: row.reason,
   createdAt: iso(row.created_at)!,
   decidedAt: iso(row.decided_at),
+  internal: row.internal_user_id !== null,
 });
 
 export interface Paging {
@@ -246,15 +263,6 @@ const entryQuery = (executor: Db) =>
     .innerJoin('ledger_transactions as t', 't.id', 'e.transaction_id')
     .select(['e.id', 'e.transaction_id', 'e.asset', 'e.amount', 'e.balance_after', 'e.created_at', 't.kind', 't.memo']);
 
-export const validTimeZone = (timeZone: string): boolean => {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone });
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 /** YYYY-MM-DD naming a day that exists (no 2026-02-30). */
 const isCalendarDate = (value: string): boolean => {
   const time = Date.parse(`${value}T00:00:00Z`);
@@ -262,7 +270,6 @@ const isCalendarDate = (value: string): boolean => {
 };
 
 export const records = async (db: Db, userId: string, query: RecordsQuery): Promise<Page<LedgerRecord>> => {
-  if (!validTimeZone(query.timeZone)) fail(ErrorCode.PARAM_FORMAT, 'unknown time zone', { field: 'timeZone' });
   for (const field of ['from', 'to'] as const) {
     const value = query[field];
     if (value !== undefined && !isCalendarDate(value)) fail(ErrorCode.PARAM_FORMAT, `${field} is not a date`, { field });
@@ -323,9 +330,11 @@ export const recharge = async (deps: WalletDeps, userId: string, payload: Rechar
         .executeTakeFirst();
       if (claimed) fail(ErrorCode.ALREADY_EXISTS, 'this transaction was already reported', { field: 'txHash' });
     }
+    const address = depositAddressFor(deps.addressSecret, userId);
+    await rememberDepositAddress(trx, address, userId);
     const row = await trx
       .insertInto('deposits')
-      .values({ user_id: userId, amount: dec(amount), address: depositAddressFor(deps.addressSecret, userId), tx_hash: txHash })
+      .values({ user_id: userId, amount: dec(amount), address, tx_hash: txHash })
       .returning([...DEPOSIT_COLUMNS])
       .executeTakeFirstOrThrow();
     return toDeposit(row);
@@ -334,16 +343,26 @@ export const recharge = async (deps: WalletDeps, userId: string, payload: Rechar
 
 export type WithdrawRequest = Omit<WithdrawPayload, 'password'>;
 
-/** Holds amount + fee (available -> held) and records the pending withdrawal. The route checks the password first. */
+/**
+ * Holds amount + fee (available -> held) and records the pending withdrawal. The route checks the password first.
+ * To the caller's own deposit address: refused (10008 `own_address`). To another user's: paid to them at once,
+ * as a transfer (their available balance, no chain, no fee), and recorded as an approved internal withdrawal.
+ */
 export const withdraw = async (deps: WalletDeps, userId: string, payload: WithdrawRequest): Promise<Withdrawal> => {
   const request = { amount: payload.amount, address: payload.address };
   return once(deps.db, callScope(userId, 'POST /api/wallet/withdraw', payload.idempotencyKey, request), async (trx) => {
+    await refuseDemoAccount(trx, userId);
     const settings = await readSettings(trx);
     const amount = positiveAmount(payload.amount);
     if (amount.lt(settings.withdrawMin)) {
       fail(ErrorCode.PARAM_RANGE, `the smallest withdrawal is ${dec(settings.withdrawMin)} USDT`, { field: 'amount', min: dec(settings.withdrawMin) });
     }
     if (!isTronAddress(payload.address)) fail(ErrorCode.PARAM_FORMAT, 'not a TRC20 address', { field: 'address' });
+    const owner = await trx.selectFrom('deposit_addresses').select('user_id').where('address', '=', payload.address).executeTakeFirst();
+    if (payload.address === depositAddressFor(deps.addressSecret, userId) || owner?.user_id === userId) {
+      fail(ErrorCode.INVALID, 'this is your own deposit address', { field: 'address', reason: 'own_address' });
+    }
+    if (owner) return internalWithdrawal(trx, userId, owner.user_id, amount, payload.address);
     const fee = new Big(settings.withdrawFee);
     const total = amount.plus(fee);
     await requireBalance(trx, user(userId, 'USDT'), dec(total));
@@ -363,9 +382,40 @@ export const withdraw = async (deps: WalletDeps, userId: string, payload: Withdr
   });
 };
 
-export const transfer = async (deps: WalletDeps, userId: string, payload: TransferPayload): Promise<LedgerRecord> => {
+/** A withdrawal to another user's deposit address: booked to them as a transfer, approved at once, no fee. */
+const internalWithdrawal = async (trx: Db, userId: string, toUserId: string, amount: Big, address: string): Promise<Withdrawal> => {
+  await requireBalance(trx, user(userId, 'USDT'), dec(amount));
+  const id = randomUUID();
+  const transaction = await post(trx, {
+    kind: 'transfer_out',
+    userId,
+    moves: [{ from: user(userId, 'USDT'), to: user(toUserId, 'USDT'), amount: dec(amount) }],
+    memo: { fromUserId: userId, toUserId, address },
+  });
+  const row = await trx
+    .insertInto('withdrawals')
+    .values({
+      id,
+      user_id: userId,
+      amount: dec(amount),
+      fee: '0',
+      address,
+      status: 'approved',
+      hold_transaction_id: transaction,
+      decided_at: new Date(),
+      internal_user_id: toUserId,
+    })
+    .returning([...WITHDRAWAL_COLUMNS])
+    .executeTakeFirstOrThrow();
+  return toWithdrawal(row);
+};
+
+export type TransferRequest = Omit<TransferPayload, 'password'>;
+
+export const transfer = async (deps: WalletDeps, userId: string, payload: TransferRequest): Promise<LedgerRecord> => {
   const request = { to: payload.to, amount: payload.amount };
   return once(deps.db, callScope(userId, 'POST /api/wallet/transfer', payload.idempotencyKey, request), async (trx) => {
+    await refuseDemoAccount(trx, userId);
     const amount = positiveAmount(payload.amount);
     const target = await findUser(trx, payload.to);
     if (target.id === userId) fail(ErrorCode.INVALID, 'cannot transfer to yourself', { field: 'to' });
@@ -430,9 +480,12 @@ export const isDownline = async (executor: Db, userId: string, targetId: string)
   return result.rows[0]?.found === true;
 };
 
-export const pointsTransfer = async (deps: WalletDeps, userId: string, payload: PointsTransferPayload): Promise<LedgerRecord> => {
+export type PointsTransferRequest = Omit<PointsTransferPayload, 'password'>;
+
+export const pointsTransfer = async (deps: WalletDeps, userId: string, payload: PointsTransferRequest): Promise<LedgerRecord> => {
   const request = { to: payload.to, amount: payload.amount };
   return once(deps.db, callScope(userId, 'POST /api/wallet/points-transfer', payload.idempotencyKey, request), async (trx) => {
+    await refuseDemoAccount(trx, userId);
     const amount = positiveAmount(payload.amount);
     const target = await findUser(trx, payload.to);
     if (target.id === userId) fail(ErrorCode.POINTS_SELF_TRANSFER, 'cannot transfer points to yourself', { field: 'to' });
@@ -466,7 +519,7 @@ export const adminWithdrawalQuery = (executor: Db) =>
   executor
     .selectFrom('withdrawals as w')
     .innerJoin('users as u', 'u.id', 'w.user_id')
-    .select(['w.id', 'w.amount', 'w.fee', 'w.address', 'w.status', 'w.reason', 'w.tx_hash', 'w.created_at', 'w.decided_at', 'w.user_id', 'u.email']);
+    .select(['w.id', 'w.amount', 'w.fee', 'w.address', 'w.status', 'w.reason', 'w.tx_hash', 'w.created_at', 'w.decided_at', 'w.internal_user_id', 'w.user_id', 'u.email']);
 
 export type AdminWithdrawalAnswer = AdminWithdrawal & { txHash: string | null };
 

@@ -1,11 +1,16 @@
-import { WIDGET_GRANT_NAME_MAX, WIDGET_TOKEN_MAX_TTL_SECONDS, WIDGET_TOKEN_MIN_TTL_SECONDS } from '../../../src/api/widget';
+import type { Static } from 'typebox';
+import { WIDGET_GRANT_NAME_MAX, WIDGET_TOKEN_MAX_TTL_SECONDS, WIDGET_TOKEN_MIN_TTL_SECONDS, type WidgetTokenRefresh, type WidgetTokenRequest } from '../../../src/api/widget';
+import { Body, SameShape, Type, UNSAFE_CHARACTERS, Uuid, type Same } from '../http/schemas';
 
 /** Field rules of the widget-token calls (README "Widget tokens"). */
-const nameSchema = { type: 'string', minLength: 1, maxLength: WIDGET_GRANT_NAME_MAX, pattern: '^[^\\u0000-\\u001f<>]*\\S[^\\u0000-\\u001f<>]*$' } as const;
-const ttlSchema = { type: 'integer', minimum: WIDGET_TOKEN_MIN_TTL_SECONDS, maximum: WIDGET_TOKEN_MAX_TTL_SECONDS } as const;
-const keySchema = { type: 'string', minLength: 20, maxLength: 200 } as const;
+const nameSchema = Type.String({ minLength: 1, maxLength: WIDGET_GRANT_NAME_MAX, pattern: `^[^<>${UNSAFE_CHARACTERS}]*\\S[^<>${UNSAFE_CHARACTERS}]*$` });
+const ttlSchema = Type.Integer({ minimum: WIDGET_TOKEN_MIN_TTL_SECONDS, maximum: WIDGET_TOKEN_MAX_TTL_SECONDS });
+const keySchema = Type.String({ minLength: 20, maxLength: 200 });
 
-const body = (properties: Record<string, object>, required: string[]) => ({ type: 'object', additionalProperties: false, properties, required });
+const issueBody = Body({ name: nameSchema, ttlSeconds: Type.Optional(ttlSchema) });
+const refreshBody = Body({ key: keySchema, ttlSeconds: Type.Optional(ttlSchema) });
+SameShape<Same<Static<typeof issueBody>, WidgetTokenRequest>>();
+SameShape<Same<Static<typeof refreshBody>, WidgetTokenRefresh>>();
 const envelope = (data: object) => ({ type: 'object', properties: { code: { type: 'integer' }, message: { type: 'string' }, data } });
 
 const token = { id: { type: 'string' }, token: { type: 'string' }, expiresAt: { type: 'string' } } as const;
@@ -17,13 +22,13 @@ const grant = {
 export const issueSchema = {
   summary: 'Allow a partner site’s widgets to read my data: a new grant, its first widget token and its partner key (shown once)',
   security: [{ bearer: [] }],
-  body: body({ name: nameSchema, ttlSeconds: ttlSchema }, ['name']),
+  body: issueBody,
   response: { 200: envelope({ type: 'object', properties: { ...token, name: { type: 'string' }, key: { type: 'string' } } }) },
 };
 
 export const refreshSchema = {
   summary: 'A partner backend trades its partner key for a fresh widget token (at most an hour)',
-  body: body({ key: keySchema, ttlSeconds: ttlSchema }, ['key']),
+  body: refreshBody,
   response: { 200: envelope({ type: 'object', properties: token }) },
 };
 
@@ -36,6 +41,6 @@ export const listSchema = {
 export const revokeSchema = {
   summary: 'Revoke a widget grant: its tokens and its partner key stop working at once',
   security: [{ bearer: [] }],
-  body: body({ id: { type: 'string', format: 'uuid' } }, ['id']),
+  body: Body({ id: Uuid() }),
   response: { 200: envelope({ type: 'null' }) },
 };

@@ -1,4 +1,4 @@
-import { Button, Stack } from '@mui/material';
+import { Button, CircularProgress, Stack } from '@mui/material';
 import { useState } from 'react';
 import { BooleanInput, Form, PasswordInput, TextInput, required, useLogin, useTranslate } from 'react-admin';
 import { useDocumentTitle } from '../layout/Screen';
@@ -35,8 +35,17 @@ export const LoginPage = () => {
       <TextInput source="email" type="email" autoComplete="username" label={translate('auth.email')} validate={rules.email} fullWidth />
       <PasswordInput source="password" autoComplete="current-password" label={translate('auth.password')} validate={required()} fullWidth />
       <BooleanInput source="rememberMe" label={translate('auth.rememberMe')} helperText={false} />
-      <Button type="submit" variant="contained" size="large" fullWidth disabled={pending} sx={{ mt: 1 }}>
-        {translate('auth.submitLogin')}
+      <Button
+        type="submit"
+        variant="contained"
+        size="large"
+        fullWidth
+        disabled={pending}
+        aria-busy={pending}
+        startIcon={pending ? <CircularProgress size={18} color="inherit" aria-label={translate('auth.signingIn')} /> : undefined}
+        sx={{ mt: 1 }}
+      >
+        {translate(pending ? 'auth.signingIn' : 'auth.submitLogin')}
       </Button>
       <Stack direction="row" sx={{ justifyContent: 'space-between', mt: 2 }}>
         <GuestLink to="/auth/register" labelKey="auth.toRegister" />

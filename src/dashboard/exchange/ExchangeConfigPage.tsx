@@ -246,9 +246,10 @@ const SaveButton = ({ saving }: { saving: boolean }) => {
 
 /**
  * The refusal shown above the save button and the error behind the last
- * failed save; a saved account goes back to the list.
+ * failed save; a saved account goes back to the list (a new one with
+ * `?saved=<id>`, where the list offers to create a task on it).
  */
-const useSaveOutcome = () => {
+const useSaveOutcome = (adding: boolean) => {
   const translate = useTranslate();
   const notify = useNotify();
   const navigate = useNavigate();
@@ -256,10 +257,12 @@ const useSaveOutcome = () => {
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   const lastError = useRef<unknown>(null);
   const mutationOptions = {
-    onSuccess: async () => {
+    onSuccess: async (saved: unknown) => {
       await queryClient.invalidateQueries({ queryKey: [EXCHANGES] });
       notify(translate('exchange.saved'), { type: 'success' });
-      navigate('/exchange');
+      // A new account: the list offers its next step, a task on it.
+      const savedId = (saved as { id?: unknown } | undefined)?.id;
+      navigate(adding && typeof savedId === 'string' ? `/exchange?${new URLSearchParams({ saved: savedId }).toString()}` : '/exchange');
     },
     onError: (error: unknown) => {
       lastError.current = error;
@@ -302,7 +305,7 @@ export const ExchangeConfigPage = () => {
   const { id } = useParams();
   const [params] = useSearchParams();
   const catalog = useExchangeCatalog();
-  const outcome = useSaveOutcome();
+  const outcome = useSaveOutcome(!id);
   // Same query as the list page (shared cache): only to suggest a name that is not taken yet.
   const existing = useGetList<ExchangeAccount>(EXCHANGES, { pagination: { page: 1, perPage: 100 }, sort: { field: 'createdAt', order: 'ASC' } }, { enabled: !id });
   const fieldsOf = (exchange: string) => catalog.data?.find((entry) => entry.id === exchange)?.credentials ?? [];

@@ -3,8 +3,9 @@ import ScienceIcon from '@mui/icons-material/ScienceOutlined';
 import { Alert, Box, Button, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
 import { Confirm, useDelete, useGetList, useNotify, useTranslate } from 'react-admin';
-import { Link } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import { PAPER_EXCHANGE, type ExchangeAccount } from '../../api/exchange';
+import { ListState } from '../kit/ListState';
 import { EmptyPanel, cardGrid } from '../kit/panels';
 import { Screen } from '../layout/Screen';
 import { ExchangeAccountCard } from './ExchangeAccountCard';
@@ -29,6 +30,28 @@ const EmptyState = () => {
   );
 };
 
+/** Right after an account is saved (`?saved=<id>`): its next step, a task trading on it. */
+const NextStep = ({ accounts }: { accounts: ExchangeAccount[] | undefined }) => {
+  const translate = useTranslate();
+  const [params] = useSearchParams();
+  const saved = accounts?.find((account) => account.id === params.get('saved'));
+  if (!saved) return null;
+  return (
+    <Alert
+      severity="success"
+      sx={{ mb: 2, alignItems: 'center', flexWrap: 'wrap', '& .MuiAlert-message': { flex: '1 1 12rem', minWidth: 0 } }}
+      action={
+        <Button variant="contained" size="small" component={Link} to={`/trade/add?${new URLSearchParams({ exchange: saved.id }).toString()}`} startIcon={<AddIcon />}>
+          {translate('exchange.nextStep.createTask')}
+        </Button>
+      }
+      data-next-step="create-task"
+    >
+      {translate('exchange.nextStep.text', { name: saved.name })}
+    </Alert>
+  );
+};
+
 /** `/exchange`: the exchange accounts the user has bound (spec: API list). */
 export const ExchangeListPage = () => {
   const translate = useTranslate();
@@ -48,30 +71,32 @@ export const ExchangeListPage = () => {
           {translate('exchange.add')}
         </Button>
       </Box>
-      {accounts.error && <Alert severity="error">{accounts.error.message}</Alert>}
-      {accounts.data?.length === 0 ? (
-        <EmptyState />
-      ) : (
-        <Box sx={cardGrid}>
-          {accounts.data?.map((account) => (
-            <ExchangeAccountCard
-              key={account.id}
-              account={account}
-              exchangeName={exchangeLabel(account.exchange, catalog.data, translate)}
-              actions={
-                <>
-                  <Button size="small" color="error" onClick={() => setToDelete(account)}>
-                    {translate('exchange.delete')}
-                  </Button>
-                  <Button size="small" component={Link} to={`/exchange/edit/${account.id}`}>
-                    {translate('exchange.edit')}
-                  </Button>
-                </>
-              }
-            />
-          ))}
-        </Box>
-      )}
+      <NextStep accounts={accounts.data} />
+      <ListState hasData={accounts.data !== undefined} isPending={accounts.isPending} error={accounts.error} onRetry={() => void accounts.refetch()} skeletons={2} height={180}>
+        {accounts.data?.length === 0 ? (
+          <EmptyState />
+        ) : (
+          <Box sx={cardGrid}>
+            {accounts.data?.map((account) => (
+              <ExchangeAccountCard
+                key={account.id}
+                account={account}
+                exchangeName={exchangeLabel(account.exchange, catalog.data, translate)}
+                actions={
+                  <>
+                    <Button size="small" color="error" onClick={() => setToDelete(account)}>
+                      {translate('exchange.delete')}
+                    </Button>
+                    <Button size="small" component={Link} to={`/exchange/edit/${account.id}`}>
+                      {translate('exchange.edit')}
+                    </Button>
+                  </>
+                }
+              />
+            ))}
+          </Box>
+        )}
+      </ListState>
 
       <Confirm
         isOpen={toDelete !== null}

@@ -13,6 +13,10 @@ const enUS = {
     deleteConfirmKeys: 'Delete the account "{{name}}"? Its stored API key is deleted with it.',
     deleted: 'Account deleted',
     saved: 'Account saved',
+    nextStep: {
+      text: '{{name}} is ready. Next: a robot trading on it.',
+      createTask: 'Create task',
+    },
     emptyTitle: 'No exchange account yet',
     emptyText:
       'Start with a paper account: it trades virtual funds on the live public prices of a real exchange (Binance by default) or on the built-in simulator, as you choose; it needs no API key and never touches real money, so you can try every feature safely. Bind a real exchange when you are ready.',
@@ -91,6 +95,10 @@ const zhCN: Messages = {
     deleteConfirmKeys: '确定删除账户「{{name}}」吗？已保存的 API Key 会一并删除。',
     deleted: '账户已删除',
     saved: '账户已保存',
+    nextStep: {
+      text: '「{{name}}」已就绪。下一步：用它创建交易任务。',
+      createTask: '创建任务',
+    },
     emptyTitle: '还没有交易所账户',
     emptyText: '建议先添加一个模拟账户：它用虚拟资金交易，行情可选真实交易所（默认 Binance）的实时公开行情或内置模拟行情；不需要 API Key，也不会动用真实资金，可以放心体验全部功能。准备好之后再绑定真实交易所。',
     paperName: '模拟交易',
@@ -166,6 +174,10 @@ const zhTW: Messages = {
     deleteConfirmKeys: '確定要刪除帳戶「{{name}}」嗎？已儲存的 API Key 會一併刪除。',
     deleted: '帳戶已刪除',
     saved: '帳戶已儲存',
+    nextStep: {
+      text: '「{{name}}」已就緒。下一步：用它建立交易任務。',
+      createTask: '建立任務',
+    },
     emptyTitle: '尚未新增交易所帳戶',
     emptyText: '建議先新增一個模擬帳戶：它以虛擬資金交易，行情可選真實交易所（預設 Binance）的即時公開行情或內建模擬行情；不需要 API Key，也不會動用真實資金，可以放心體驗所有功能。準備好之後再綁定真實交易所。',
     paperName: '模擬交易',

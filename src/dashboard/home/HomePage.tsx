@@ -15,6 +15,7 @@ import { Protected } from '../../authProvider/guards';
 import { EmptyPanel } from '../kit/panels';
 import { sectionSx as section } from '../kit/Section';
 import { Screen } from '../layout/Screen';
+import { HomeReturns } from '../returns/HomeReturns';
 import { formatPrice, formatQuote, formatSigned, profitColor, taskResult } from '../trade/taskText';
 import { useAllTasks, useLastPrices, useTodayProfit } from './api';
 import { homeTotals } from './homeFigures';
@@ -132,6 +133,7 @@ const Home = () => {
       </Typography>
       {tasks.error && <Alert severity="error" sx={{ mb: 2 }}>{tasks.error.message}</Alert>}
       <Stack spacing={2}>
+        <HomeReturns />
         {totals && totals.total === 0 && <EmptyState hasAccount={(accounts.total ?? 0) > 0} />}
         {totals && totals.total > 0 && (
           <>
@@ -148,7 +150,7 @@ const Home = () => {
                 />
               )}
               <Stat name="floating" unit="USDT" label={translate('home.floating')} value={formatSigned(totals.floating, locale)} color={profitColor(totals.floating)} hint={translate('home.floatingHint')} />
-              <Stat name="running" label={translate('home.running')} value={totals.running} hint={translate('home.runningOf', { total: totals.total })} />
+              <Stat name="running" label={translate('home.running')} value={totals.running} hint={translate('home.runningOf', { total: totals.total, count: Number(totals.total) })} />
               <Stat name="capital" unit="USDT" label={translate('home.capital')} value={formatQuote(totals.capital, locale)} hint={translate('home.capitalHint')} />
             </Box>
             <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'repeat(2, minmax(0, 1fr))' } }}>

@@ -61,6 +61,23 @@ describe('strategy editor', () => {
     expect(app.server.requests.filter((r) => r.path === '/api/strategy/add')).toHaveLength(0);
   });
 
+  it('an empty name: marked, brought into view and focused, nothing sent', async () => {
+    const scrolled: Element[] = [];
+    Element.prototype.scrollIntoView = vi.fn(function (this: Element) {
+      scrolled.push(this);
+    });
+    const app = await renderApp('/strategy/add', me);
+    await findHeading('新建策略');
+    const name = screen.getByRole('textbox', { name: /名称/ });
+    await userEvent.clear(name);
+    await userEvent.click(screen.getByRole('button', { name: '保存' }));
+    await waitFor(() => expect(name).toHaveAttribute('aria-invalid', 'true'));
+    expect(screen.getByText('必填')).toBeInTheDocument();
+    await waitFor(() => expect(scrolled).toContain(name));
+    expect(name).toHaveFocus();
+    expect(app.server.requests.filter((r) => r.path === '/api/strategy/add')).toHaveLength(0);
+  });
+
   it('generates a 3Commas-style ladder', async () => {
     await renderApp('/strategy/add', me);
     await findHeading('新建策略');

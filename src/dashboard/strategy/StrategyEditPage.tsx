@@ -22,6 +22,7 @@ import { LoadError } from '../kit/LoadError';
 import { sectionSx as section } from '../kit/Section';
 import { Screen } from '../layout/Screen';
 import { STRATEGIES } from './api';
+import { ScrollToFirstError } from '../kit/ScrollToFirstError';
 import { LadderPreview } from './LadderPreview';
 import { templateLabel } from './strategyText';
 import { DEFAULT_DRAFT, DEFAULT_GENERATOR, draftFrom, generateLevels, toSettings, type GeneratorInput, type StrategyDraft } from './strategyDraft';
@@ -162,6 +163,7 @@ const StrategyForm = ({ draft }: { draft: StrategyDraft }) => {
   const translate = useTranslate();
   return (
     <Form record={draft} validate={validate} noValidate>
+      <ScrollToFirstError />
       <Stack spacing={2}>
         <Paper sx={section}>
           <Stack spacing={2}>

@@ -4,13 +4,24 @@ import { useState } from 'react';
 import { Confirm, useDelete, useGetList, useNotify, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import type { StrategyTemplate } from '../../api/strategy';
+import { ListState } from '../kit/ListState';
 import { cardGrid } from '../kit/panels';
 import { useSystemTemplates } from './api';
 import { Screen } from '../layout/Screen';
 import { StrategyCard } from './StrategyCard';
 
 
-/** `/strategy`: the user's templates and the system templates to copy. */
+/** Starts a task with this template: the wizard opens with it chosen. */
+const UseButton = ({ template }: { template: StrategyTemplate }) => {
+  const translate = useTranslate();
+  return (
+    <Button size="small" variant="contained" disableElevation component={Link} to={`/trade/add?${new URLSearchParams({ template: template.id }).toString()}`}>
+      {translate('strategy.use')}
+    </Button>
+  );
+};
+
+/** `/strategy`: the user's templates and the system templates to copy or start a task with. */
 export const StrategyListPage = () => {
   const translate = useTranslate();
   const notify = useNotify();
@@ -29,30 +40,32 @@ export const StrategyListPage = () => {
           {translate('strategy.add')}
         </Button>
       </Box>
-      {mine.error && <Alert severity="error">{mine.error.message}</Alert>}
-      {mine.data?.length === 0 && (
-        <Alert severity="info" sx={{ mb: 2 }}>
-          {translate('strategy.empty')}
-        </Alert>
-      )}
-      <Box sx={cardGrid}>
-        {mine.data?.map((template) => (
-          <StrategyCard
-            key={template.id}
-            template={template}
-            actions={
-              <>
-                <Button size="small" color="error" onClick={() => setToDelete(template)}>
-                  {translate('strategy.delete')}
-                </Button>
-                <Button size="small" component={Link} to={`/strategy/edit/${template.id}`}>
-                  {translate('strategy.edit')}
-                </Button>
-              </>
-            }
-          />
-        ))}
-      </Box>
+      <ListState hasData={mine.data !== undefined} isPending={mine.isPending} error={mine.error} onRetry={() => void mine.refetch()} skeletons={1}>
+        {mine.data?.length === 0 && (
+          <Alert severity="info" sx={{ mb: 2 }}>
+            {translate('strategy.empty')}
+          </Alert>
+        )}
+        <Box sx={cardGrid}>
+          {mine.data?.map((template) => (
+            <StrategyCard
+              key={template.id}
+              template={template}
+              actions={
+                <>
+                  <Button size="small" color="error" onClick={() => setToDelete(template)}>
+                    {translate('strategy.delete')}
+                  </Button>
+                  <Button size="small" component={Link} to={`/strategy/edit/${template.id}`}>
+                    {translate('strategy.edit')}
+                  </Button>
+                  <UseButton template={template} />
+                </>
+              }
+            />
+          ))}
+        </Box>
+      </ListState>
 
       <Typography variant="h6" component="h2" sx={{ mt: 4 }}>
         {translate('strategy.system')}
@@ -60,20 +73,24 @@ export const StrategyListPage = () => {
       <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }}>
         {translate('strategy.systemHint')}
       </Typography>
-      {system.error && <Alert severity="error">{system.error.message}</Alert>}
-      <Box sx={cardGrid}>
-        {system.data?.map((template) => (
-          <StrategyCard
-            key={template.id}
-            template={template}
-            actions={
-              <Button size="small" component={Link} to={`/strategy/add?copy=${template.id}`}>
-                {translate('strategy.copy')}
-              </Button>
-            }
-          />
-        ))}
-      </Box>
+      <ListState hasData={system.data !== undefined} isPending={system.isPending} error={system.error} onRetry={() => void system.refetch()} skeletons={3}>
+        <Box sx={cardGrid}>
+          {system.data?.map((template) => (
+            <StrategyCard
+              key={template.id}
+              template={template}
+              actions={
+                <>
+                  <Button size="small" component={Link} to={`/strategy/add?copy=${template.id}`}>
+                    {translate('strategy.copy')}
+                  </Button>
+                  <UseButton template={template} />
+                </>
+              }
+            />
+          ))}
+        </Box>
+      </ListState>
 
       <Confirm
         isOpen={toDelete !== null}

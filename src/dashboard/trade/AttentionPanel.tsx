@@ -39,6 +39,8 @@ export const AttentionPanel = ({ task }: { task: TradeTaskDetail }) => {
       <Box sx={{ overflowWrap: 'anywhere' }}>
         {translate(`tasks.attention.reason.${reason}`, {
           ...detail,
+          // The exchange's refusal code, in the page's words.
+          ...(typeof detail.refusal === 'string' ? { refusal: translate(`tasks.errorReason.${detail.refusal}`, { _: detail.refusal }) } : {}),
           level: attention.level ?? '',
           side: attention.side ? translate(`tasks.orders.sides.${attention.side}`) : '',
           _: reason,

@@ -52,7 +52,8 @@ const wizard = async (account: ExchangeAccount, refusal: Handler, extra: Record<
     'POST /api/trade/add': refusal,
     ...extra,
   });
-  await userEvent.click(await screen.findByRole('button', { name: '创建任务' }));
+  // The first page of the file loads its code: give it time on a busy machine.
+  await userEvent.click(await screen.findByRole('button', { name: '创建任务' }, { timeout: 5000 }));
   return app;
 };
 

@@ -19,6 +19,7 @@ import type { TradeTaskDetail } from '../../api/trade';
 import { LoadError } from '../kit/LoadError';
 import { SectionTitle, sectionSx as section } from '../kit/Section';
 import { Screen } from '../layout/Screen';
+import { TaskReturns } from '../returns/TaskReturns';
 import { templateLabel } from '../strategy/strategyText';
 import { AttentionPanel } from './AttentionPanel';
 import { ladderLines } from './candleChartData';
@@ -222,6 +223,7 @@ export const TaskDetailPage = () => {
             <TaskHeader task={task} />
             <AttentionPanel task={task} />
             <CycleState task={task} />
+            <TaskReturns taskId={task.id} />
             <TaskChart task={task} />
             <Events task={task} />
           </Stack>

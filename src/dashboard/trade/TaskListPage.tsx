@@ -17,7 +17,7 @@ import { useEffect, useState } from 'react';
 import { ListBase, useListContext, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import type { TradeTask } from '../../api/trade';
-import { LoadError } from '../kit/LoadError';
+import { ListState } from '../kit/ListState';
 import { PagePagination } from '../kit/PagePagination';
 import { EmptyPanel, cardGrid } from '../kit/panels';
 import { Screen } from '../layout/Screen';
@@ -116,18 +116,17 @@ const TaskFilters = () => {
 /** The tasks of the current page as cards; an invitation when there is none at all. */
 const TaskCards = () => {
   const translate = useTranslate();
-  const { data, total, error, refetch, filterValues } = useListContext<TradeTask>();
+  const { data, total, error, isPending, refetch, filterValues } = useListContext<TradeTask>();
   const filtered = Object.values(filterValues).some((value) => value !== undefined && value !== '');
   return (
-    <>
-      {error && <LoadError error={error} onRetry={() => void refetch()} />}
+    <ListState hasData={data !== undefined} isPending={isPending} error={error} onRetry={() => void refetch()}>
       {total === 0 && (filtered ? <Alert severity="info">{translate('tasks.emptyFiltered')}</Alert> : <EmptyState />)}
       <Box sx={cardGrid}>
         {data?.map((task) => (
           <TaskCard key={task.id} task={task} />
         ))}
       </Box>
-    </>
+    </ListState>
   );
 };
 

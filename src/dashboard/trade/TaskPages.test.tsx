@@ -181,11 +181,21 @@ describe('task list', () => {
     expect(within(other).queryByText('需要处理')).toBeNull();
   });
 
-  it('stops a robot with its switch', async () => {
+  it('stops a robot with its switch, only after confirmation', async () => {
     const app = await renderApp('/trade', list({ 'POST /api/trade/action': () => ok(null) }));
     const toggle = await screen.findByRole('switch', { name: 'BTC/USDT 运行' });
     expect(toggle).toBeChecked();
+    // Cancelled: nothing is sent, the robot keeps running.
     await userEvent.click(toggle);
+    const dialog = await screen.findByRole('dialog', { name: '停止 BTC/USDT 机器人？' });
+    expect(dialog).toHaveTextContent('停止后不再下单');
+    await userEvent.click(within(dialog).getByRole('button', { name: '取消' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(app.server.requests.filter((r) => r.path === '/api/trade/action')).toHaveLength(0);
+    expect(screen.getByRole('switch', { name: 'BTC/USDT 运行' })).toBeChecked();
+    // Confirmed: stopped.
+    await userEvent.click(toggle);
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '停止' }));
     await waitFor(() => expect(lastRequest(app.server.requests, '/api/trade/action')?.body).toEqual({ id: 'a0000000-0000-4000-8000-000000000001', action: 'stop' }));
     expect(await screen.findByText('机器人已停止')).toBeInTheDocument();
   });
@@ -227,6 +237,56 @@ describe('task list', () => {
     expect((await prices('SOL/USDT'))).toHaveAttribute('data-prices', 'live');
     expect((await prices('DOGE/USDT'))?.textContent).toBe('模拟行情');
     expect((await prices('BTC/USDT'))?.textContent).toBe('模拟行情');
+  });
+
+  it('shows skeletons while the first answer loads', async () => {
+    await renderApp('/trade', list({ 'GET /api/trade/list': () => ({ ...ok({ list: [btc, eth], total: 2 }), delayMs: 300 }) }));
+    await findHeading('交易任务');
+    expect(document.querySelector('[data-state="loading"] .MuiSkeleton-root')).not.toBeNull();
+    expect(await screen.findByText('BTC/USDT')).toBeInTheDocument();
+    expect(document.querySelector('[data-state="loading"]')).toBeNull();
+  });
+
+  it('keeps the tasks on screen when a refresh fails, with the error id of a 500 and a retry that brings them back', async () => {
+    const errorId = 'e1a2b3c4-0000-4000-8000-000000000099';
+    let calls = 0;
+    const app = await renderApp(
+      '/trade',
+      list({
+        'GET /api/trade/list': () =>
+          ++calls === 2 ? { status: 500, body: { code: 99999, message: `unexpected error (id ${errorId})`, data: { errorId } } } : ok({ list: [btc, eth], total: 2 }),
+      }),
+    );
+    await screen.findByText('BTC/USDT');
+    await userEvent.click(screen.getByRole('button', { name: '刷新' }));
+    const stale = await waitFor(() => {
+      const found = document.querySelector<HTMLElement>('[data-state="stale"]');
+      expect(found).not.toBeNull();
+      return found!;
+    });
+    expect(stale).toHaveTextContent(`刷新失败（未知错误（错误编号：${errorId}，联系客服时请提供）），显示的是上次的数据。`);
+    // The robots did not disappear.
+    expect(screen.getByText('BTC/USDT')).toBeInTheDocument();
+    expect(screen.getByText('ETH/USDT')).toBeInTheDocument();
+    await userEvent.click(within(stale).getByRole('button', { name: '重试' }));
+    await waitFor(() => expect(document.querySelector('[data-state="stale"]')).toBeNull());
+    expect(screen.getByText('BTC/USDT')).toBeInTheDocument();
+    expect(app.server.requests.filter((r) => r.path === '/api/trade/list').length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('a failed first read says why, with a retry', async () => {
+    let healthy = false;
+    await renderApp('/trade', list({ 'GET /api/trade/list': () => (healthy ? ok({ list: [btc], total: 1 }) : fail(10006, 'no such parameter')) }));
+    await findHeading('交易任务');
+    const error = await waitFor(() => {
+      const found = document.querySelector<HTMLElement>('[data-state="error"]');
+      expect(found).not.toBeNull();
+      return found!;
+    });
+    expect(error).toHaveTextContent('参数不存在');
+    healthy = true;
+    await userEvent.click(within(error).getByRole('button', { name: '重试' }));
+    expect(await screen.findByText('BTC/USDT')).toBeInTheDocument();
   });
 
   it('invites to create a first task when there is none', async () => {
@@ -377,6 +437,14 @@ describe('task detail', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: '平仓' }));
     await waitFor(() => expect(app.server.requests.filter((r) => r.path === '/api/trade/close-order/a0000000-0000-4000-8000-000000000001' && r.method === 'POST')).toHaveLength(1));
     expect(await screen.findByText('已按市价平仓，任务已停止')).toBeInTheDocument();
+  });
+
+  it("names the exchange's refusal in the page's words, not its code", async () => {
+    const attention = { reason: 'permission_denied' as const, since: '2026-03-01T08:05:00.000Z', side: 'buy' as const, level: 0, detail: { refusal: 'account_suspended' }, retrying: false };
+    await renderApp('/trade/detail/a0000000-0000-4000-8000-000000000001', api({ 'GET /api/trade/detail/a0000000-0000-4000-8000-000000000001': () => ok({ ...detail, attention }) }));
+    const panel = (await screen.findByText('需要处理', { selector: '.MuiAlertTitle-root' })).closest('[data-attention]') as HTMLElement;
+    expect(panel).toHaveTextContent('交易所拒绝了 API Key（交易所账户已被冻结）。');
+    expect(panel).not.toHaveTextContent('account_suspended');
   });
 
   it('says the task needs attention, why, and resumes it', async () => {

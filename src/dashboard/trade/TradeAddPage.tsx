@@ -12,9 +12,11 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
+import AddIcon from '@mui/icons-material/Add';
 import Big from 'big.js';
+import { useEffect, useRef, useState } from 'react';
 import { useGetList, useTranslate } from 'react-admin';
-import { Link } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import type { ExchangeAccount } from '../../api/exchange';
 import { maxCycleFunds, type StrategyTemplate } from '../../api/strategy';
 import type { ReplenishStatus } from '../../api/types';
@@ -23,8 +25,13 @@ import { sectionSx as section } from '../kit/Section';
 import { Screen } from '../layout/Screen';
 import { useSystemTemplates } from '../strategy/api';
 import { templateLabel } from '../strategy/strategyText';
+import { scrollToFirstErrorSoon } from '../kit/firstError';
+import { RECOMMENDED_TEMPLATE } from '../strategy/strategyText';
+import { useHotPairs } from './api';
 import { RefusalWithRemedy } from './RefusalWithRemedy';
+import { refusalField, type WizardField } from './taskText';
 import { pairId, useWizardDraft, wizardDraft } from './wizard/draftStore';
+import { isWizardValid } from './wizard/submit';
 import { useWizardSubmit } from './wizard/useWizardSubmit';
 
 const DECIMAL = /^\d+(\.\d+)?$/;
@@ -41,15 +48,77 @@ export const TradeAddPage = () => {
   const template = templates.find((t) => t.id === draft.selectedTemplate);
   const amountOk = DECIMAL.test(String(draft.firstOrderAmount).trim()) && Number(draft.firstOrderAmount) > 0;
   const perPair = template && amountOk ? maxCycleFunds(template, String(draft.firstOrderAmount).trim(), draft.firstOrderLeverage) : null;
+  const account = accounts.data?.find((a) => a.id === draft.selectedApi);
+  const hot = useHotPairs(draft.selectedApi ?? undefined, 'volume');
+  const [params, setParams] = useSearchParams();
+  const [checked, setChecked] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+
+  // `?exchange=` (the account just saved) or the only account: chosen already.
+  useEffect(() => {
+    if (!accounts.data) return;
+    const wanted = params.get('exchange');
+    const chosen = accounts.data.find((a) => a.id === wanted) ?? (wizardDraft.get().selectedApi === null && accounts.data.length === 1 ? accounts.data[0] : undefined);
+    if (chosen && chosen.id !== wizardDraft.get().selectedApi) wizardDraft.update({ selectedApi: chosen.id, selectedApiName: chosen.name, selectedPairs: [] });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [accounts.data]);
+
+  // `?template=` (a strategy card's "use this strategy"), else the recommended system template.
+  useEffect(() => {
+    if (!system.data || !mine.data) return;
+    const wanted = params.get('template');
+    const current = wizardDraft.get().selectedTemplate;
+    const chosen =
+      templates.find((t) => t.id === wanted) ??
+      (current === null || !templates.some((t) => t.id === current) ? (system.data.find((t) => t.name === RECOMMENDED_TEMPLATE) ?? system.data[0]) : undefined);
+    if (chosen && chosen.id !== current) wizardDraft.update({ selectedTemplate: chosen.id, templateName: templateLabel(chosen, translate) });
+    if (wanted !== null || params.has('exchange')) setParams({}, { replace: true });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [system.data, mine.data]);
+
+  // A refusal about a field is shown there: bring it into view.
+  useEffect(() => {
+    if (refusal !== null) scrollToFirstErrorSoon(form.current ?? undefined);
+  }, [refusal]);
+
+  const at = refusalField(refusal);
+  const missing: Partial<Record<WizardField, string>> = checked
+    ? {
+        ...(draft.selectedApi ? {} : { selectedApi: translate('wizard.required.exchange') }),
+        ...(draft.selectedPairs.length > 0 ? {} : { selectedPairs: translate('wizard.required.pairs') }),
+        ...(amountOk ? {} : { firstOrderAmount: translate('wizard.required.firstOrderAmount') }),
+        ...(draft.selectedTemplate ? {} : { selectedTemplate: translate('wizard.required.template') }),
+      }
+    : {};
+  const total = perPair && draft.selectedPairs.length > 0 ? new Big(perPair).times(draft.selectedPairs.length) : null;
+  const balance = account?.paperBalances?.USDT;
+  const overBalance = total !== null && balance !== undefined && total.gt(balance);
+  const refusalHere = (field: WizardField | null) =>
+    refusal !== null && at === field ? (
+      <RefusalWithRemedy
+        error={refusal}
+        exchangeId={draft.selectedApi}
+        onFirstOrder={(amount) => {
+          wizardDraft.update({ firstOrderAmount: amount });
+          clearRefusal();
+        }}
+      />
+    ) : null;
+  const picks = (hot.data ?? []).filter((pair) => !draft.selectedPairs.some((p) => pairId(p) === pair.id)).slice(0, 4);
 
   return (
     <Screen titleKey="page.tradeAdd">
       <Stack
         component="form"
+        ref={form}
         noValidate
         spacing={2}
         onSubmit={(event: React.FormEvent) => {
           event.preventDefault();
+          setChecked(true);
+          // Incomplete: the fields say what is missing, the first comes into view, and the
+          // submit raises '表单未填写完整' (spec) without any call.
+          if (!isWizardValid(wizardDraft.get())) scrollToFirstErrorSoon(form.current ?? undefined);
           void create();
         }}
       >
@@ -64,8 +133,9 @@ export const TradeAddPage = () => {
                 select
                 label={translate('wizard.exchange')}
                 name="selectedApi"
-                value={draft.selectedApi ?? ''}
-                helperText={translate('wizard.chooseExchange')}
+                value={account ? account.id : ''}
+                error={Boolean(missing.selectedApi) || at === 'selectedApi'}
+                helperText={missing.selectedApi ?? translate('wizard.chooseExchange')}
                 onChange={(event) => {
                   const chosen = accounts.data?.find((a) => a.id === event.target.value);
                   // Pairs belong to an exchange: a new account starts a new selection.
@@ -80,9 +150,13 @@ export const TradeAddPage = () => {
               </TextField>
             )}
             <Stack spacing={1}>
-              <Typography variant="subtitle2">{translate('wizard.pairs')}</Typography>
-              <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1 }}>
-                {draft.selectedPairs.length === 0 && <Typography color="text.secondary">{translate('wizard.noneSelected')}</Typography>}
+              <Typography variant="subtitle2" color={missing.selectedPairs || at === 'selectedPairs' ? 'error' : undefined}>
+                {translate('wizard.pairs')}
+              </Typography>
+              <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1 }} data-field-error={missing.selectedPairs ? true : undefined}>
+                {draft.selectedPairs.length === 0 && (
+                  <Typography color={missing.selectedPairs ? 'error' : 'text.secondary'}>{missing.selectedPairs ?? translate('wizard.noneSelected')}</Typography>
+                )}
                 {draft.selectedPairs.map((pair) => (
                   <Chip
                     key={pairId(pair)}
@@ -91,10 +165,29 @@ export const TradeAddPage = () => {
                   />
                 ))}
               </Stack>
+              {picks.length > 0 && (
+                <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1, alignItems: 'center' }} role="group" aria-label={translate('wizard.quickPairs')}>
+                  <Typography variant="body2" color="text.secondary">
+                    {translate('wizard.quickPairs')}
+                  </Typography>
+                  {picks.map((pair) => (
+                    <Chip
+                      key={pair.id}
+                      variant="outlined"
+                      color="primary"
+                      icon={<AddIcon />}
+                      label={pair.symbol}
+                      onClick={() => wizardDraft.update({ selectedPairs: [...wizardDraft.get().selectedPairs, pair.id] })}
+                    />
+                  ))}
+                </Stack>
+              )}
               <Button component={Link} to="/trade/pair-select" variant="outlined" sx={{ alignSelf: 'flex-start' }}>
                 {translate('wizard.selectPairs')}
               </Button>
             </Stack>
+            {refusalHere('selectedApi')}
+            {refusalHere('selectedPairs')}
           </Stack>
         </Paper>
 
@@ -104,7 +197,12 @@ export const TradeAddPage = () => {
               label={translate('wizard.firstOrderAmount')}
               name="firstOrderAmount"
               value={draft.firstOrderAmount}
-              onChange={(event) => wizardDraft.update({ firstOrderAmount: event.target.value })}
+              error={Boolean(missing.firstOrderAmount) || at === 'firstOrderAmount' || overBalance}
+              helperText={missing.firstOrderAmount}
+              onChange={(event) => {
+                wizardDraft.update({ firstOrderAmount: event.target.value });
+                if (at === 'firstOrderAmount') clearRefusal();
+              }}
               slotProps={{ htmlInput: { inputMode: 'decimal' } }}
             />
             <TextField
@@ -126,6 +224,12 @@ export const TradeAddPage = () => {
               <FormControlLabel control={<Switch checked={draft.running} onChange={(_, checked) => wizardDraft.update({ running: checked })} />} label={translate('wizard.running')} />
             </Stack>
           </Box>
+          {overBalance && (
+            <Alert severity="warning" sx={{ mt: 2 }} data-warning="balance">
+              {translate('wizard.overBalance', { total: total!.toFixed(), balance })}
+            </Alert>
+          )}
+          {refusal !== null && at === 'firstOrderAmount' && <Box sx={{ mt: 2 }}>{refusalHere('firstOrderAmount')}</Box>}
         </Paper>
 
         <Paper sx={section}>
@@ -135,9 +239,11 @@ export const TradeAddPage = () => {
               label={translate('wizard.template')}
               name="selectedTemplate"
               value={template ? template.id : ''}
-              helperText={translate('wizard.chooseTemplate')}
+              error={Boolean(missing.selectedTemplate) || at === 'selectedTemplate'}
+              helperText={missing.selectedTemplate ?? translate('wizard.chooseTemplate')}
               onChange={(event) => {
                 const chosen = templates.find((t) => t.id === event.target.value);
+                if (at === 'selectedTemplate') clearRefusal();
                 wizardDraft.update({ selectedTemplate: chosen?.id ?? null, templateName: chosen ? templateLabel(chosen, translate) : '' });
               }}
             >
@@ -150,7 +256,7 @@ export const TradeAddPage = () => {
               <ListSubheader>{translate('wizard.systemTemplates')}</ListSubheader>
               {system.data?.map((t) => (
                 <MenuItem key={t.id} value={t.id}>
-                  {templateLabel(t, translate)}
+                  {t.name === RECOMMENDED_TEMPLATE ? translate('wizard.recommended', { name: templateLabel(t, translate) }) : templateLabel(t, translate)}
                 </MenuItem>
               ))}
             </TextField>
@@ -182,19 +288,11 @@ export const TradeAddPage = () => {
                 })}
               </Alert>
             )}
+            {refusalHere('selectedTemplate')}
           </Stack>
         </Paper>
 
-        {refusal !== null && (
-          <RefusalWithRemedy
-            error={refusal}
-            exchangeId={draft.selectedApi}
-            onFirstOrder={(amount) => {
-              wizardDraft.update({ firstOrderAmount: amount });
-              clearRefusal();
-            }}
-          />
-        )}
+        {refusalHere(null)}
         <Button type="submit" variant="contained" size="large">
           {translate('wizard.submit')}
         </Button>

@@ -20,6 +20,11 @@ const enUS = {
     running: 'Run',
     startedToast: 'The robot is running',
     stoppedToast: 'The robot is stopped',
+    stopConfirm: {
+      title: 'Stop the {{symbol}} robot?',
+      content: 'While stopped it places no order: no replenish at its levels, no take profit. The position stays as it is.',
+      confirm: 'Stop',
+    },
     cycle: 'Cycle {{current}} of {{total}}',
     figure: {
       positionOf: 'Position ({{base}})',
@@ -161,6 +166,12 @@ const enUS = {
       order_not_open: 'the order is no longer open',
       order_not_found: 'order not found',
       bad_symbol: 'unknown pair',
+      refused: 'refused by the exchange',
+      invalid_key: 'the API key is invalid',
+      permission_denied: 'the API key may not trade',
+      account_suspended: 'the exchange account is suspended',
+      transient: 'the exchange could not be reached',
+      unknown_outcome: 'the exchange did not say whether the order was placed',
     },
     orders: {
       time: 'Time',
@@ -230,6 +241,15 @@ const enUS = {
     submit: 'Create task',
     formIncomplete: 'The form is incomplete',
     missingTaskId: 'Missing task ID',
+    quickPairs: 'Popular:',
+    recommended: '{{name}} (recommended)',
+    overBalance: 'One cycle can need up to {{total}} USDT, more than the {{balance}} USDT of the account: lower the first order or choose fewer pairs.',
+    required: {
+      exchange: 'Choose the account to trade with',
+      pairs: 'Choose at least one pair',
+      firstOrderAmount: 'Enter a first order above 0',
+      template: 'Choose a strategy template',
+    },
   },
   trade: {
     createSuccess: 'Trading task created',
@@ -260,6 +280,11 @@ const zhCN: Messages = {
     running: '运行',
     startedToast: '机器人已启动',
     stoppedToast: '机器人已停止',
+    stopConfirm: {
+      title: '停止 {{symbol}} 机器人？',
+      content: '停止后不再下单：不会按档位补仓，也不会止盈。持仓保持不变。',
+      confirm: '停止',
+    },
     cycle: '第 {{current}} / {{total}} 轮',
     figure: {
       positionOf: '持仓数量（{{base}}）',
@@ -401,6 +426,12 @@ const zhCN: Messages = {
       order_not_open: '订单已不在挂单中',
       order_not_found: '订单不存在',
       bad_symbol: '交易对不存在',
+      refused: '被交易所拒绝',
+      invalid_key: 'API Key 无效',
+      permission_denied: 'API Key 没有交易权限',
+      account_suspended: '交易所账户已被冻结',
+      transient: '暂时无法连接交易所',
+      unknown_outcome: '交易所未确认订单是否已提交',
     },
     orders: {
       time: '时间',
@@ -470,6 +501,15 @@ const zhCN: Messages = {
     submit: '创建任务',
     formIncomplete: '表单未填写完整',
     missingTaskId: '缺少任务ID',
+    quickPairs: '热门：',
+    recommended: '{{name}}（推荐）',
+    overBalance: '一轮最多需要 {{total}} USDT，超过账户余额 {{balance}} USDT：请降低首单金额或减少交易对。',
+    required: {
+      exchange: '请选择交易所账户',
+      pairs: '请至少选择一个交易对',
+      firstOrderAmount: '请输入大于 0 的首单金额',
+      template: '请选择策略模板',
+    },
   },
   trade: {
     createSuccess: '创建交易成功',
@@ -498,6 +538,11 @@ const zhTW: Messages = {
     running: '執行',
     startedToast: '機器人已啟動',
     stoppedToast: '機器人已停止',
+    stopConfirm: {
+      title: '停止 {{symbol}} 機器人？',
+      content: '停止後不再下單：不會依檔位補倉，也不會停利。持倉保持不變。',
+      confirm: '停止',
+    },
     cycle: '第 {{current}} / {{total}} 輪',
     figure: {
       positionOf: '持倉數量（{{base}}）',
@@ -639,6 +684,12 @@ const zhTW: Messages = {
       order_not_open: '訂單已不在掛單中',
       order_not_found: '訂單不存在',
       bad_symbol: '交易對不存在',
+      refused: '被交易所拒絕',
+      invalid_key: 'API Key 無效',
+      permission_denied: 'API Key 沒有交易權限',
+      account_suspended: '交易所帳戶已被凍結',
+      transient: '暫時無法連線交易所',
+      unknown_outcome: '交易所未確認訂單是否已送出',
     },
     orders: {
       time: '時間',
@@ -708,6 +759,15 @@ const zhTW: Messages = {
     submit: '建立任務',
     formIncomplete: '表單未填寫完整',
     missingTaskId: '缺少任務ID',
+    quickPairs: '熱門：',
+    recommended: '{{name}}（推薦）',
+    overBalance: '一輪最多需要 {{total}} USDT，超過帳戶餘額 {{balance}} USDT：請降低首單金額或減少交易對。',
+    required: {
+      exchange: '請選擇交易所帳戶',
+      pairs: '請至少選擇一個交易對',
+      firstOrderAmount: '請輸入大於 0 的首單金額',
+      template: '請選擇策略範本',
+    },
   },
   trade: {
     createSuccess: '建立交易成功',

@@ -2,6 +2,7 @@ import Big from 'big.js';
 import type { TranslateFunction as Translate } from 'react-admin';
 import { cycleLabel } from '../../api/cycles';
 import type { TaskEvent, TradeOrder, TradeTask } from '../../api/trade';
+import { ErrorCode } from '../../api/errors';
 import { isApiError } from '../../dataProvider/ApiError';
 
 
@@ -156,4 +157,37 @@ export const refusalText = (error: unknown, translate: Translate) => {
     }
   }
   return error instanceof Error ? error.message : translate('error.fallback');
+};
+
+/** The wizard fields a refusal is about, where the page shows it. */
+export type WizardField = 'selectedApi' | 'selectedPairs' | 'firstOrderAmount' | 'selectedTemplate';
+
+/**
+ * Which field of the wizard a refusal is about, from its code and the reason
+ * the server sent: the first order for a ladder below the exchange minimum or
+ * a cycle the balance does not cover, the template for its exits, the pairs
+ * for a coin without prices or with its tasks full, the account for one that
+ * needs activation or is missing. Null: about nothing the form can change.
+ */
+export const refusalField = (error: unknown): WizardField | null => {
+  if (!isApiError(error)) return null;
+  const data = typeof error.data === 'object' && error.data !== null ? (error.data as Record<string, unknown>) : {};
+  switch (data.reason) {
+    case 'below_min_order':
+    case 'insufficient_funds':
+      return 'firstOrderAmount';
+    case 'take_profit_floor':
+    case 'stop_loss_deeper':
+      return 'selectedTemplate';
+    case 'no_price':
+      return 'selectedPairs';
+    case 'real_exchange':
+      return 'selectedApi';
+    default:
+      break;
+  }
+  if (error.code === ErrorCode.INSUFFICIENT_BALANCE) return 'firstOrderAmount';
+  if (error.code === ErrorCode.TASK_PER_COIN_LIMIT) return 'selectedPairs';
+  if (error.code === ErrorCode.USER_NOT_ACTIVATED || error.code === ErrorCode.API_KEY_NOT_BOUND) return 'selectedApi';
+  return null;
 };

@@ -24,7 +24,9 @@ import type { Asset, LedgerKind, LedgerRecord } from '../../api/wallet';
 import { Screen } from '../layout/Screen';
 import { LoadError } from '../kit/LoadError';
 import { useRecords } from './api';
-import { KINDS_BY_ASSET, amountColor, detailText, formatAmount, formatDateTime } from './walletText';
+import { DateInput } from '../kit/DateInput';
+import { RecordDetail } from './RecordDetail';
+import { KINDS_BY_ASSET, amountColor, formatAmount, formatDateTime } from './walletText';
 
 const ROWS_PER_PAGE = [10, 20, 50];
 const DEFAULT_PAGE_SIZE = 20;
@@ -43,7 +45,7 @@ const SignedAmount = ({ record }: { record: LedgerRecord }) => {
 const RecordCard = ({ record }: { record: LedgerRecord }) => {
   const translate = useTranslate();
   const [locale] = useLocaleState();
-  const detail = detailText(record.detail, translate);
+  const detail = Object.values(record.detail).some((value) => value !== '' && value !== null && value !== undefined);
   return (
     <Box component="li" data-record={record.id} sx={{ listStyle: 'none', px: 2, py: 1.5, '& + &': { borderTop: 1, borderColor: 'divider' } }}>
       <Stack direction="row" spacing={1} sx={{ justifyContent: 'space-between', alignItems: 'baseline' }}>
@@ -60,7 +62,7 @@ const RecordCard = ({ record }: { record: LedgerRecord }) => {
       </Stack>
       {detail && (
         <Typography variant="caption" color="text.secondary" component="div" sx={{ overflowWrap: 'anywhere' }}>
-          {detail}
+          <RecordDetail detail={record.detail} />
         </Typography>
       )}
     </Box>
@@ -93,7 +95,7 @@ const RecordTable = ({ records }: { records: LedgerRecord[] }) => {
               <TableCell align="right" sx={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
                 {formatAmount(record.balanceAfter, record.asset, locale)}
               </TableCell>
-              <TableCell sx={{ color: 'text.secondary', minWidth: 160 }}>{detailText(record.detail, translate) || '—'}</TableCell>
+              <TableCell sx={{ color: 'text.secondary', minWidth: 160 }}>{Object.keys(record.detail).length > 0 ? <RecordDetail detail={record.detail} /> : '—'}</TableCell>
             </TableRow>
           ))}
         </TableBody>
@@ -166,25 +168,15 @@ const RecordsScreen = ({ asset, titleKey }: { asset: Asset; titleKey: string }) 
               </MenuItem>
             ))}
           </TextField>
-          <TextField
-            type="date"
-            size="small"
-            label={translate('wallet.recordsPage.from')}
-            name="from"
-            value={from}
-            onChange={(event) => change({ from: event.target.value })}
-            slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: to || undefined } }}
-          />
-          <TextField
-            type="date"
-            size="small"
+          <DateInput label={translate('wallet.recordsPage.from')} name="from" value={from} max={to || undefined} onChange={(next) => change({ from: next })} />
+          <DateInput
             label={translate('wallet.recordsPage.to')}
             name="to"
             value={to}
+            min={from || undefined}
             error={badRange}
             helperText={badRange ? translate('wallet.recordsPage.badRange') : undefined}
-            onChange={(event) => change({ to: event.target.value })}
-            slotProps={{ inputLabel: { shrink: true }, htmlInput: { min: from || undefined } }}
+            onChange={(next) => change({ to: next })}
           />
           {filtered && (
             <Button

@@ -9,7 +9,7 @@ import { sectionSx as section } from '../kit/Section';
 import { useApi, useBalances, useWalletConfig } from './api';
 import { ActionError, AmountField, AvailableHint, SubmitButton, balanceOf } from './parts';
 import { useWalletAction } from './useWalletAction';
-import { ASSET_PLACES, checkAmount, formatAmount, swapPreview, swapStep } from './walletText';
+import { ASSET_PLACES, checkAmount, exceeds, formatAmount, swapPreview, swapStep } from './walletText';
 
 const pairId = (rate: Pick<SwapRate, 'from' | 'to'>) => `${rate.from}-${rate.to}`;
 
@@ -40,6 +40,12 @@ export const SwapPage = () => {
     const checked = checkAmount(amount, { places: ASSET_PLACES[rate.from] });
     if (checked.error) {
       setAmountError(translate(...checked.error));
+      return;
+    }
+    // The balance is checked before anything is sent (or any password asked for).
+    const have = balanceOf(balances.data?.balances, rate.from);
+    if (have && exceeds(checked.amount, have.available)) {
+      setAmountError(translate('wallet.validation.insufficient', { available: `${formatAmount(have.available, rate.from, locale)} ${unit(rate.from)}` }));
       return;
     }
     if (notWhole) return;

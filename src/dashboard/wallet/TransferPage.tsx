@@ -1,7 +1,7 @@
 import InfoIcon from '@mui/icons-material/InfoOutlined';
-import { Alert, Box, Chip, Paper, Stack, TextField, Typography } from '@mui/material';
+import { Alert, Box, Button, Chip, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Paper, Stack, TextField, Typography } from '@mui/material';
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { Confirm, useLocaleState, useTranslate } from 'react-admin';
+import { useLocaleState, useTranslate } from 'react-admin';
 import { ErrorCode } from '../../api/errors';
 import type { CommunityMember } from '../../api/member';
 import type { Asset, LedgerRecord } from '../../api/wallet';
@@ -17,9 +17,9 @@ const RECIPIENT_MAX = 254;
 /** Refusals that are about the recipient, shown on its field too. */
 const RECIPIENT_CODES: readonly number[] = [ErrorCode.USER_NOT_EXIST, ErrorCode.POINTS_SUBORDINATE_ONLY, ErrorCode.POINTS_SELF_TRANSFER];
 
-type Send = (payload: { to: string; amount: string; idempotencyKey: string }) => Promise<LedgerRecord>;
+type Send = (payload: { to: string; amount: string; password: string; idempotencyKey: string }) => Promise<LedgerRecord>;
 
-/** Recipient and amount of `asset`, reviewed in a confirmation, then sent once. */
+/** Recipient and amount of `asset`, reviewed in a confirmation that asks for the login password, then sent once. */
 const SendForm = ({
   asset,
   send,
@@ -46,7 +46,8 @@ const SendForm = ({
   const balance = balanceOf(balances.data?.balances, asset);
   const [to, setTo] = useState('');
   const [amount, setAmount] = useState('');
-  const [errors, setErrors] = useState<{ to?: string; amount?: string }>({});
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<{ to?: string; amount?: string; password?: string }>({});
   const [confirming, setConfirming] = useState<{ to: string; amount: string } | null>(null);
   const action = useWalletAction(send, { successKey });
 
@@ -62,10 +63,18 @@ const SendForm = ({
     setConfirming({ to: to.trim(), amount: checked.amount });
   };
 
-  const confirm = async () => {
+  const confirm = async (event: FormEvent) => {
+    event.preventDefault();
     if (!confirming) return;
-    const done = await action.submit(confirming);
-    setConfirming(null);
+    if (!password) {
+      setErrors({ password: translate('ra.validation.required') });
+      return;
+    }
+    // The password is not part of what makes it the same transfer: retyping it keeps the key.
+    const done = await action.submit({ ...confirming, password }, confirming);
+    setPassword('');
+    // A wrong password is answered in the dialog, to be typed again; any other refusal under the form.
+    if (done || action.lastRefusal.current?.code !== ErrorCode.PASSWORD_ERROR) setConfirming(null);
     if (done) {
       setTo('');
       setAmount('');
@@ -114,18 +123,47 @@ const SendForm = ({
               action.clearError();
             }}
           />
-          <ActionError error={action.error} />
+          <ActionError error={confirming ? null : action.error} />
           <SubmitButton pending={action.pending} label={translate('wallet.send.submit')} />
         </Stack>
       </Paper>
-      <Confirm
-        isOpen={confirming !== null}
-        loading={action.pending}
-        title={translate('wallet.send.confirmTitle')}
-        content={confirming ? translate('wallet.send.confirmText', { amount: `${formatAmount(confirming.amount, asset, locale)} ${unit}`, to: confirming.to }) : ''}
-        onClose={() => !action.pending && setConfirming(null)}
-        onConfirm={() => void confirm()}
-      />
+      <Dialog open={confirming !== null} onClose={() => !action.pending && setConfirming(null)} fullWidth maxWidth="xs" aria-labelledby={`send-confirm-${asset}`}>
+        <Box component="form" noValidate onSubmit={confirm}>
+          <DialogTitle id={`send-confirm-${asset}`}>{translate('wallet.send.confirmTitle')}</DialogTitle>
+          <DialogContent>
+            {confirming && (
+              <DialogContentText sx={{ mb: 2, overflowWrap: 'anywhere' }}>
+                {translate('wallet.send.confirmText', { amount: `${formatAmount(confirming.amount, asset, locale)} ${unit}`, to: confirming.to })}
+              </DialogContentText>
+            )}
+            <TextField
+              label={translate('wallet.send.password')}
+              name="password"
+              type="password"
+              value={password}
+              autoFocus
+              fullWidth
+              required
+              error={Boolean(errors.password) || action.error?.code === ErrorCode.PASSWORD_ERROR}
+              helperText={errors.password ?? translate('wallet.send.passwordHelp')}
+              onChange={(event) => {
+                setPassword(event.target.value);
+                setErrors(({ password: _, ...rest }) => rest);
+              }}
+              slotProps={{ htmlInput: { autoComplete: 'current-password' } }}
+            />
+            <Box sx={{ mt: 2 }}>
+              <ActionError error={action.error} />
+            </Box>
+          </DialogContent>
+          <DialogActions>
+            <Button onClick={() => setConfirming(null)} disabled={action.pending}>
+              {translate('ra.action.cancel')}
+            </Button>
+            <SubmitButton pending={action.pending} label={translate('wallet.send.confirm')} />
+          </DialogActions>
+        </Box>
+      </Dialog>
     </Stack>
   );
 };

@@ -245,6 +245,20 @@ describe('withdraw', () => {
     expect(bodies(app, '/api/wallet/withdraw')).toHaveLength(0);
   });
 
+  it('checks the balance (amount plus fee) before asking for the password, and offers All: the available less the fee', async () => {
+    const app = await renderApp('/profile/wallet/withdraw', wallet());
+    await screen.findByText('可用 1,234.50 USDT');
+    await fillAndReview(OUT, '1234');
+    expect(await screen.findByText('加上手续费 1.00 USDT 共需 1,235.00 USDT，超过可用余额 1,234.50 USDT，请减少数量或点「全部」')).toBeInTheDocument();
+    expect(amountInput()).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: '全部' }));
+    expect(amountInput()).toHaveValue('1233.5');
+    await userEvent.click(screen.getByRole('button', { name: '提现' }));
+    expect(await screen.findByRole('dialog')).toBeInTheDocument();
+    expect(bodies(app, '/api/wallet/withdraw')).toHaveLength(0);
+  });
+
   it('confirms by the login password; a wrong one (11002) keeps the key for the retry; a new withdrawal gets a new key', async () => {
     const app = await renderApp(
       '/profile/wallet/withdraw',
@@ -279,7 +293,37 @@ describe('withdraw', () => {
     expect(third.idempotencyKey).toMatch(KEY);
     expect(third.idempotencyKey).not.toBe(first!.idempotencyKey);
   }, 60_000);
+
+  it("explains a refusal to one's own deposit address, and says when the address was another user's (paid at once, no fee)", async () => {
+    const internal: Withdrawal = { ...withdrawal, id: 'w-2', status: 'approved', fee: '0', reason: null, internal: true };
+    const app = await renderApp(
+      '/profile/wallet/withdraw',
+      wallet({
+        'POST /api/wallet/withdraw': answers(fail(10008, 'this is your own deposit address', { field: 'address', reason: 'own_address' }), ok(internal)),
+        'GET /api/wallet/withdrawals': () => page([internal]),
+      }),
+    );
+    // The list says it went to another user, at once and without fee.
+    expect(await screen.findByText(/站内转给其他用户，即时到账，无手续费/)).toBeInTheDocument();
+    await screen.findByText('可用 1,234.50 USDT');
+    await fillAndReview(OUT, '50');
+    const dialog = within(await screen.findByRole('dialog'));
+    await userEvent.type(dialog.getByLabelText(/^登录密码/), 'Right-Password-1');
+    await userEvent.click(dialog.getByRole('button', { name: '确认提现' }));
+    expect(await dialog.findByText('这是你自己的充值地址，请提现到钱包以外的地址。')).toBeInTheDocument();
+    await userEvent.type(dialog.getByLabelText(/^登录密码/), 'Right-Password-1');
+    await userEvent.click(dialog.getByRole('button', { name: '确认提现' }));
+    expect(await screen.findByText('该地址属于本平台的其他用户：已即时入账给对方，不收手续费。')).toBeInTheDocument();
+    expect(bodies(app, '/api/wallet/withdraw')).toHaveLength(2);
+  }, 60_000);
 });
+
+/** The open confirmation of a transfer: types the login password and confirms. */
+const confirmWithPassword = async (password = 'Right-Password-1') => {
+  const dialog = within(await screen.findByRole('dialog'));
+  await userEvent.type(dialog.getByLabelText(/^登录密码/), password);
+  await userEvent.click(dialog.getByRole('button', { name: '确认转账' }));
+};
 
 describe('transfer', () => {
   const send = async (to: string, amount: string) => {
@@ -290,7 +334,7 @@ describe('transfer', () => {
     await userEvent.clear(amountInput());
     await userEvent.type(amountInput(), amount);
     await userEvent.click(screen.getByRole('button', { name: '转账' }));
-    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '确认' }));
+    await confirmWithPassword();
   };
 
   it('keeps the key when the same transfer is retried after a failure, and makes a new one when the form changes or after success', async () => {
@@ -307,9 +351,10 @@ describe('transfer', () => {
     await send('friend@example.com', '12.5');
     expect(await screen.findByRole('alert')).toHaveTextContent('服务器返回错误（HTTP 502）。');
     // The same transfer again: the lost answer may have gone through, so the same key.
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     await userEvent.click(screen.getByRole('button', { name: '转账' }));
     expect(within(await screen.findByRole('dialog')).getByText('确定向 friend@example.com 转账 12.50 USDT 吗？转账后无法撤回。')).toBeInTheDocument();
-    await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: '确认' }));
+    await confirmWithPassword();
     expect(await screen.findByText('余额不足')).toBeInTheDocument();
     // Another amount is another transfer.
     await send('friend@example.com', '10');
@@ -322,12 +367,47 @@ describe('transfer', () => {
     await waitFor(() => expect(bodies(app, '/api/wallet/transfer')).toHaveLength(5));
 
     const keys = bodies(app, '/api/wallet/transfer').map((b) => b.idempotencyKey as string);
-    expect(bodies(app, '/api/wallet/transfer')[0]).toMatchObject({ to: 'friend@example.com', amount: '12.5' });
+    expect(bodies(app, '/api/wallet/transfer')[0]).toMatchObject({ to: 'friend@example.com', amount: '12.5', password: 'Right-Password-1' });
     keys.forEach((key) => expect(key).toMatch(KEY));
     expect(keys[1]).toBe(keys[0]);
     expect(keys[2]).not.toBe(keys[0]);
     expect(keys[3]).toBe(keys[2]);
     expect(keys[4]).not.toBe(keys[3]);
+  }, 60_000);
+
+  it('confirms by the login password: none is not sent, a wrong one (11002) stays in the dialog with the same key; the demo account is told why it cannot send', async () => {
+    const app = await renderApp(
+      '/profile/wallet/transfer',
+      wallet({
+        'POST /api/wallet/transfer': answers(
+          fail(11002, 'wrong password', { field: 'password' }),
+          fail(11005, 'the demo account cannot move money out', { reason: 'demo_account' }),
+        ),
+      }),
+    );
+    await screen.findByText(/可用 1,234.50 USDT/);
+    await userEvent.type(screen.getByRole('textbox', { name: /^收款人/ }), 'friend@example.com');
+    await userEvent.type(amountInput(), '12.5');
+    await userEvent.click(screen.getByRole('button', { name: '转账' }));
+    const dialog = within(await screen.findByRole('dialog'));
+    expect(dialog.getByText('确定向 friend@example.com 转账 12.50 USDT 吗？转账后无法撤回。')).toBeInTheDocument();
+    await userEvent.click(dialog.getByRole('button', { name: '确认转账' }));
+    expect(await dialog.findByText('必填')).toBeInTheDocument();
+    expect(bodies(app, '/api/wallet/transfer')).toHaveLength(0);
+
+    await userEvent.type(dialog.getByLabelText(/^登录密码/), 'wrong-one');
+    await userEvent.click(dialog.getByRole('button', { name: '确认转账' }));
+    expect(await dialog.findByText('密码错误')).toBeInTheDocument();
+    expect(dialog.getByLabelText(/^登录密码/)).toHaveValue('');
+
+    await confirmWithPassword('Right-Password-1');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const refusal = await screen.findByRole('alert');
+    expect(refusal).toHaveTextContent('演示账户不能把资金转出钱包。请注册自己的账户后再提现或转账。');
+    expect(refusal).not.toHaveTextContent(/demo/i);
+    const [first, second] = bodies(app, '/api/wallet/transfer');
+    expect(first).toMatchObject({ to: 'friend@example.com', amount: '12.5', password: 'wrong-one', idempotencyKey: expect.stringMatching(KEY) });
+    expect(second).toMatchObject({ password: 'Right-Password-1', idempotencyKey: first!.idempotencyKey });
   }, 60_000);
 
   it('disables the button while the transfer is in flight, and refreshes the balances after it', async () => {
@@ -337,7 +417,7 @@ describe('transfer', () => {
     await send('u-2', '3');
     // The confirmation stays, its buttons blocked, until the answer arrives.
     const dialog = within(screen.getByRole('dialog'));
-    await waitFor(() => expect(dialog.getByRole('button', { name: '确认' })).toBeDisabled());
+    await waitFor(() => expect(dialog.getByRole('button', { name: '确认转账' })).toBeDisabled());
     expect(dialog.getByRole('button', { name: '取消' })).toBeDisabled();
     expect(await screen.findByText('转账成功')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -367,19 +447,19 @@ describe('points transfer', () => {
     await userEvent.type(recipient, 'stranger@example.com');
     await userEvent.type(amountInput(), '5');
     await userEvent.click(await screen.findByRole('button', { name: '转账' }, { timeout: 5_000 }));
-    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '确认' }));
+    await confirmWithPassword();
     expect(await screen.findByText('积分只能转给下级')).toBeInTheDocument();
 
     await userEvent.clear(recipient);
     await userEvent.type(recipient, 'demo@example.com');
     await userEvent.click(await screen.findByRole('button', { name: '转账' }, { timeout: 5_000 }));
-    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '确认' }));
+    await confirmWithPassword();
     expect(await screen.findByText('不能转给自己')).toBeInTheDocument();
 
     await userEvent.click(await screen.findByRole('button', { name: 'Alice · a***@example.com' }));
     expect(recipient).toHaveValue('u-7');
     await userEvent.click(await screen.findByRole('button', { name: '转账' }, { timeout: 5_000 }));
-    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '确认' }));
+    await confirmWithPassword();
     expect(await screen.findByText('积分已转出')).toBeInTheDocument();
     const sentBodies = bodies(app, '/api/wallet/points-transfer');
     expect(sentBodies.map((b) => [b.to, b.amount])).toEqual([
@@ -429,10 +509,29 @@ describe('swap', () => {
   }, 60_000);
 });
 
+describe('swap: balance first', () => {
+  it('refuses more than the available balance before sending anything', async () => {
+    const app = await renderApp('/profile/wallet/exchange', wallet());
+    await findHeading('兑换');
+    expect(await screen.findByText('1 USDT = 1 燃料')).toBeInTheDocument();
+    await screen.findByText(/可用 1,234.50/);
+    await userEvent.type(spendInput(), '2000');
+    await userEvent.click(screen.getByRole('button', { name: '兑换' }));
+    expect(await screen.findByText(/超过可用余额 1,234.50/)).toBeInTheDocument();
+    expect(bodies(app, '/api/wallet/exchange')).toHaveLength(0);
+  });
+});
+
 describe('records', () => {
   const records = [
     record('r-1'),
-    record('r-2', { kind: 'recharge', amount: '100', balanceAfter: '1000', detail: { depositId: 'd-9' }, createdAt: '2026-03-02T10:00:00.000Z' }),
+    record('r-2', {
+      kind: 'recharge',
+      amount: '100',
+      balanceAfter: '1000',
+      detail: { depositId: 'd9e8f7a6-0000-4000-8000-000000000009', reason: 'demo account' },
+      createdAt: '2026-03-02T10:00:00.000Z',
+    }),
   ];
 
   it('lists the records of the asset with kind, signed amount, balance after and details', async () => {
@@ -444,10 +543,15 @@ describe('records', () => {
     expect(within(rows[1]!).getByText('转出')).toBeInTheDocument();
     expect(within(rows[1]!).getByText('-12.50')).toBeInTheDocument();
     expect(within(rows[1]!).getByText('987.50')).toBeInTheDocument();
-    expect(within(rows[1]!).getByText('转给: b***@example.com')).toBeInTheDocument();
+    // Full-width colons in Chinese.
+    expect(within(rows[1]!).getByText('转给：b***@example.com')).toBeInTheDocument();
     expect(within(rows[2]!).getByText('充值')).toBeInTheDocument();
     expect(within(rows[2]!).getByText('+100.00')).toBeInTheDocument();
-    expect(within(rows[2]!).getByText('充值单: d-9')).toBeInTheDocument();
+    // A uuid as a short reference (the full one on hover and for copying); a reason the server sends as words, localized.
+    const detail = within(rows[2]!).getByText(/^充值单：/);
+    expect(detail).toHaveTextContent('充值单：d9e8f7a6 · 原因：演示账户初始资金');
+    expect(detail).not.toHaveTextContent('demo account');
+    expect(within(detail).getByRole('button', { name: '复制编号 d9e8f7a6-0000-4000-8000-000000000009' })).toHaveTextContent(/^d9e8f7a6$/);
     const [request] = sent(app, 'GET', '/api/wallet/records');
     expect(queryOf(request!)).toEqual({ asset: 'USDT', timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, page: '1', pageSize: '20' });
   });
@@ -466,13 +570,17 @@ describe('records', () => {
     await userEvent.click(await screen.findByRole('option', { name: '兑换获得' }));
     await waitFor(() => expect(last()).toMatchObject({ asset: 'CARD', kind: 'swap_in', page: '1' }));
 
-    fireEvent.change(screen.getByLabelText('开始日期'), { target: { value: '2026-03-01' } });
-    fireEvent.change(screen.getByLabelText('结束日期'), { target: { value: '2026-03-31' } });
+    // Dates in the page's order (year first in Chinese), whatever the browser's language.
+    const dateInput = (name: string) => document.querySelector<HTMLInputElement>(`input[name="${name}"]`)!;
+    const startGroup = screen.getByRole('group', { name: '开始日期' });
+    expect(within(startGroup).getAllByRole('spinbutton').map((s) => s.getAttribute('aria-label'))).toEqual(['年份', '月份', '日期']);
+    fireEvent.change(dateInput('from'), { target: { value: '2026/03/01' } });
+    fireEvent.change(dateInput('to'), { target: { value: '2026/03/31' } });
     await waitFor(() => expect(last()).toMatchObject({ kind: 'swap_in', from: '2026-03-01', to: '2026-03-31', timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone }));
 
     // An end before the start is not asked.
     const count = sent(app, 'GET', '/api/wallet/records').length;
-    fireEvent.change(screen.getByLabelText('结束日期'), { target: { value: '2026-02-01' } });
+    fireEvent.change(dateInput('to'), { target: { value: '2026/02/01' } });
     expect(await screen.findByText('结束日期早于开始日期')).toBeInTheDocument();
     expect(sent(app, 'GET', '/api/wallet/records')).toHaveLength(count);
 

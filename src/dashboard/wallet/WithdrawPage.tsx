@@ -9,7 +9,7 @@ import { sectionSx as section } from '../kit/Section';
 import { useApi, useBalances, useWalletConfig } from './api';
 import { ActionError, AmountField, AvailableHint, MovementList, SubmitButton, balanceOf } from './parts';
 import { useWalletAction } from './useWalletAction';
-import { ASSET_PLACES, checkAmount, formatAmount, looksLikeAddress, withdrawHold } from './walletText';
+import { ASSET_PLACES, checkAmount, exceeds, formatAmount, looksLikeAddress, withdrawAllAmount, withdrawHold } from './walletText';
 
 const ADDRESS_MAX = 128;
 
@@ -37,7 +37,10 @@ export const WithdrawPage = () => {
   const [errors, setErrors] = useState<{ address?: string; amount?: string; password?: string }>({});
   /** The checked request waiting for the password. */
   const [confirming, setConfirming] = useState<{ amount: string; address: string } | null>(null);
-  const action = useWalletAction((payload: WithdrawPayload) => dataProvider.walletWithdraw(payload), { successKey: 'wallet.withdraw.done' });
+  // To another user's deposit address the amount is theirs at once, without fee: the toast says so.
+  const action = useWalletAction((payload: WithdrawPayload) => dataProvider.walletWithdraw(payload), {
+    successKey: (answer) => (answer.internal ? 'wallet.withdraw.doneInternal' : 'wallet.withdraw.done'),
+  });
 
   const usdt = balanceOf(balances.data?.balances, 'USDT');
   const fee = config.data?.withdrawFee;
@@ -52,8 +55,12 @@ export const WithdrawPage = () => {
     if (!address.trim()) next.address = translate('ra.validation.required');
     else if (!looksLikeAddress(address.trim(), config.data?.depositNetwork)) next.address = translate('wallet.validation.address', { network: config.data?.depositNetwork ?? '' });
     if (checked.error) next.amount = translate(...checked.error);
+    // The balance is checked before the password is asked for: the amount plus the fee must be there.
+    else if (usdt && fee !== undefined && exceeds(withdrawHold(checked.amount, fee), usdt.available)) {
+      next.amount = translate('wallet.validation.insufficientWithFee', { fee: usdtText(fee), need: usdtText(withdrawHold(checked.amount, fee)), available: usdtText(usdt.available) });
+    }
     setErrors(next);
-    if (checked.amount === null || next.address) return;
+    if (checked.amount === null || next.address || next.amount) return;
     action.clearError();
     setConfirming({ amount: checked.amount, address: address.trim() });
   };
@@ -113,6 +120,7 @@ export const WithdrawPage = () => {
               value={amount}
               error={errors.amount}
               hint={<AvailableHint balance={usdt} />}
+              max={usdt && fee !== undefined ? (withdrawAllAmount(usdt.available, fee) ?? undefined) : undefined}
               onChange={(value) => {
                 setAmount(value);
                 changed('amount');

@@ -137,7 +137,9 @@ export const MovementRow = ({ kind, item }: { kind: 'deposit' | 'withdrawal'; it
       </Stack>
       <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
         {formatDateTime(item.createdAt, locale)}
-        {fee !== null && ` · ${translate('wallet.withdraw.feeShort', { fee: formatAmount(fee, item.asset, locale) })}`}
+        {'internal' in item && item.internal
+          ? ` · ${translate('wallet.withdraw.internal')}`
+          : fee !== null && ` · ${translate('wallet.withdraw.feeShort', { fee: formatAmount(fee, item.asset, locale) })}`}
       </Typography>
       <Typography variant="caption" color="text.secondary" component="div" sx={mono}>
         {txHash ? translate('wallet.recharge.txHashShort', { hash: txHash }) : item.address}

@@ -36,7 +36,8 @@ export interface WalletActionError {
  */
 export const useWalletAction = <Payload extends { idempotencyKey: string }, Answer>(
   call: (payload: Payload) => Promise<Answer>,
-  { successKey }: { successKey: string },
+  /** The toast of a success; a function picks it by the answer. */
+  { successKey }: { successKey: string | ((answer: Answer) => string) },
 ) => {
   const translate = useTranslate();
   const notify = useNotify();
@@ -44,6 +45,8 @@ export const useWalletAction = <Payload extends { idempotencyKey: string }, Answ
   const { keyFor, reset } = useIdempotencyKey();
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<WalletActionError | null>(null);
+  /** The refusal of the last submit, readable as soon as it resolves (the state above shows at the next render). */
+  const lastRefusal = useRef<WalletActionError | null>(null);
   const inFlight = useRef(false);
 
   /** `identity`: the fields that make it the same request (default: all of them). Resolves to the answer, or null when refused. */
@@ -53,14 +56,16 @@ export const useWalletAction = <Payload extends { idempotencyKey: string }, Answ
       inFlight.current = true;
       setPending(true);
       setError(null);
+      lastRefusal.current = null;
       try {
         const answer = await call({ ...request, idempotencyKey: keyFor(identity) } as Payload);
         reset();
-        notify(translate(successKey), { type: 'success' });
+        notify(translate(typeof successKey === 'function' ? successKey(answer) : successKey), { type: 'success' });
         void queryClient.invalidateQueries({ queryKey: ['wallet'] });
         return answer;
       } catch (caught) {
-        setError({ message: errorMessage(caught, translate), code: isApiError(caught) ? caught.code : undefined });
+        lastRefusal.current = { message: errorMessage(caught, translate), code: isApiError(caught) ? caught.code : undefined };
+        setError(lastRefusal.current);
         return null;
       } finally {
         inFlight.current = false;
@@ -71,5 +76,5 @@ export const useWalletAction = <Payload extends { idempotencyKey: string }, Answ
   );
 
   const clearError = useCallback(() => setError(null), []);
-  return { submit, pending, error, clearError };
+  return { submit, pending, error, clearError, lastRefusal };
 };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkAmount, swapPreview, swapStep, withdrawHold } from './walletText';
+import { ApiError } from '../../dataProvider/ApiError';
+import { checkAmount, errorMessage, swapPreview, swapStep, withdrawHold } from './walletText';
 
 describe('amount check', () => {
   it('accepts positive decimals up to the places of the asset and sends them without trailing zeros', () => {
@@ -45,4 +46,21 @@ describe('swap preview', () => {
 it('holds the withdrawal amount plus the fee', () => {
   expect(withdrawHold('50', '1')).toBe('51');
   expect(withdrawHold('0.1', '0.2')).toBe('0.3');
+});
+
+describe('texts of refusals and records', () => {
+  const translate = ((key: string, options?: { _?: string }) =>
+    ({
+      'wallet.refusal.demo_account': 'DEMO-EXPLAINED',
+      'wallet.refusal.own_address': 'OWN-EXPLAINED',
+      'wallet.detail.reason': 'Reason',
+      'wallet.reasonValue.demo_account': 'Demo starting funds',
+    })[key] ?? options?._ ?? key) as Parameters<typeof errorMessage>[1];
+
+  it('explains the wallet reasons it knows, and keeps the catalogue text for the rest', () => {
+    expect(errorMessage(new ApiError({ kind: 'business', code: 11005, data: { reason: 'demo_account' } }), translate)).toBe('DEMO-EXPLAINED');
+    expect(errorMessage(new ApiError({ kind: 'business', code: 10008, data: { field: 'address', reason: 'own_address' } }), translate)).toBe('OWN-EXPLAINED');
+    const other = new ApiError({ kind: 'business', code: 11005, data: { reason: 'own_money' } });
+    expect(errorMessage(other, translate)).toBe(other.localizedMessage());
+  });
 });

@@ -1,6 +1,6 @@
 import Big from 'big.js';
 import type { TranslateFunction as Translate } from 'react-admin';
-import type { Asset, DepositStatus, LedgerKind, SwapRate, WithdrawalStatus } from '../../api/wallet';
+import type { Asset, DepositStatus, LedgerKind, SwapRate, WalletRefusalReason, WithdrawalStatus } from '../../api/wallet';
 import { isApiError } from '../../dataProvider/ApiError';
 
 /** Most decimal places an amount of each asset may have when typed (activation cards are whole). */
@@ -75,6 +75,15 @@ export const swapStep = (rate: SwapRate): string | null => {
 /** The hold of a withdrawal: the amount plus the fee. */
 export const withdrawHold = (amount: string, fee: string) => new Big(amount).plus(fee).toFixed();
 
+/** "All" of a withdrawal: what is available once the fee is set aside, to the asset's places (rounded down); null when nothing is left. */
+export const withdrawAllAmount = (available: string, fee: string, places: number = ASSET_PLACES.USDT): string | null => {
+  const left = new Big(available).minus(fee).round(places, Big.roundDown);
+  return left.gt(0) ? left.toFixed() : null;
+};
+
+/** Whether `need` is more than `available` (decimal strings). */
+export const exceeds = (need: string, available: string) => new Big(need).gt(available);
+
 /** A decimal string in the locale's digits, formatted from the string itself (never through a float). */
 export const formatAmount = (value: string | null | undefined, asset: Asset | null, locale: string, { signed = false, plain = false } = {}) => {
   if (value === null || value === undefined || value === '') return '—';
@@ -107,15 +116,15 @@ export const STATUS_COLOR: Record<DepositStatus | WithdrawalStatus, 'warning' | 
   rejected: 'error',
 };
 
-/** The display text of a failed call, in the current language. */
+/** Refusals whose `data.reason` has its own explanation under `wallet.refusal.*` (it says what to do). */
+const EXPLAINED_REASONS = { demo_account: true, own_address: true } as const satisfies Record<WalletRefusalReason, true>;
+
+/** The display text of a failed call, in the current language: the reason's explanation when the server gives one we know. */
 export const errorMessage = (error: unknown, translate: Translate) => {
-  if (isApiError(error)) return error.localizedMessage();
+  if (isApiError(error)) {
+    const reason = typeof error.data === 'object' && error.data !== null ? (error.data as { reason?: unknown }).reason : undefined;
+    if (typeof reason === 'string' && Object.hasOwn(EXPLAINED_REASONS, reason)) return translate(`wallet.refusal.${reason}`);
+    return error.localizedMessage();
+  }
   return error instanceof Error && error.message ? error.message : translate('error.fallback');
 };
-
-/** One `detail` entry of a ledger record as "label: value" (unknown keys keep their own name). */
-export const detailText = (detail: Record<string, string>, translate: Translate) =>
-  Object.entries(detail)
-    .filter(([, value]) => value !== '' && value !== null && value !== undefined)
-    .map(([key, value]) => `${translate(`wallet.detail.${key}`, { _: key })}: ${value}`)
-    .join(' · ');

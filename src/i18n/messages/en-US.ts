@@ -7,6 +7,7 @@ const enUS = {
     back: 'Back',
     loading: 'Loading…',
     retry: 'Retry',
+    staleList: 'Could not refresh ({{error}}). Showing the last data.',
     copy: 'Copy',
     copied: 'Copied.',
     copyFailed: 'Could not copy: select the text and copy it by hand.',

@@ -9,6 +9,7 @@ const zhCN: AppMessages = {
     back: '返回',
     loading: '加载中…',
     retry: '重试',
+    staleList: '刷新失败（{{error}}），显示的是上次的数据。',
     copy: '复制',
     copied: '已复制。',
     copyFailed: '复制失败：请选中文字手动复制。',

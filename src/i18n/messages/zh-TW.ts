@@ -9,6 +9,7 @@ const zhTW: AppMessages = {
     back: '返回',
     loading: '載入中…',
     retry: '重試',
+    staleList: '重新整理失敗（{{error}}），顯示的是上次的資料。',
     copy: '複製',
     copied: '已複製。',
     copyFailed: '複製失敗：請選取文字手動複製。',

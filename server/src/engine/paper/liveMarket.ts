@@ -1,8 +1,11 @@
 /**
  * Paper trading on a real exchange's live public market: its pairs, price
- * and amount steps and minimums (ccxt's markets), and its best bid and ask
- * (one tickers request a second for the pairs in use), read with no keys.
- * The paper exchange fills against it exactly as against the simulator.
+ * and amount steps and minimums (ccxt's markets), and its best bid and ask,
+ * read with no keys. Prices come from the exchange's websocket ticker
+ * streams where they flow (ccxt's `watchTicker`, shared with the engine's
+ * real-exchange tasks); pairs with no fresh streamed quote are read with one
+ * REST tickers request a second. The paper exchange fills against it exactly
+ * as against the simulator.
  *
  * When the exchange cannot be reached (markets cannot load, prices stop
  * coming), the market says so: `live` turns false with the time since when,
@@ -15,6 +18,7 @@ import type { PaperPrices } from '../../../../src/api/exchange';
 import type { DecimalString } from '../../../../src/api/types';
 import type { ExchangeClient, MarketInfo, Ticker } from '../exchangeClient';
 import type { PaperPriceFeed } from './exchange';
+import type { StreamQuote, TickerFeed } from '../tickerFeed';
 import type { PaperMarket, PaperTicker } from './market';
 
 /** Prices are refreshed this often while the market is in use. */
@@ -50,11 +54,20 @@ export interface LiveMarketOptions {
   /** A public client of the exchange (no keys). */
   client: ExchangeClient;
   log: FastifyBaseLogger;
+  /** The exchange's websocket ticker streams; none: REST only. */
+  stream?: Pick<TickerFeed, 'quote'> | null;
   now?: () => number;
   refreshMs?: number;
 }
 
-export const createLiveMarket = ({ exchangeId, client, log, now = Date.now, refreshMs = REFRESH_MS }: LiveMarketOptions) => {
+/** A streamed ticker with both sides of the book as a quote; null when it lacks a side. */
+const streamedQuote = (symbol: string, streamed: StreamQuote | null): Quote | null => {
+  if (!streamed || streamed.bid === null || streamed.ask === null) return null;
+  const { last, bid, ask, timestamp, percentage, quoteVolume, at } = streamed;
+  return { last, bid, ask, at, ticker: { symbol, timestamp, last, bid, ask, change24h: percentage, quoteVolume24h: quoteVolume } };
+};
+
+export const createLiveMarket = ({ exchangeId, client, log, stream = null, now = Date.now, refreshMs = REFRESH_MS }: LiveMarketOptions) => {
   let specs: PaperMarket[] = [];
   let bySymbol = new Map<string, PaperMarket>();
   const quotes = new Map<string, Quote>();
@@ -86,6 +99,15 @@ export const createLiveMarket = ({ exchangeId, client, log, now = Date.now, refr
     }
   };
 
+  const succeeded = (at: number) => {
+    lastSuccess = at;
+    if (failingSince !== null) log.info({ exchange: exchangeId }, `${exchangeId} is reachable again: live prices`);
+    failingSince = null;
+  };
+
+  /** The fresh streamed quote of a pair, if its stream flows. */
+  const streamOf = (symbol: string): Quote | null => (stream ? streamedQuote(symbol, stream.quote(exchangeId, symbol)) : null);
+
   const refresh = async () => {
     if (!loaded) {
       if (now() - lastAttempt >= RETRY_MS || lastAttempt === 0) await load();
@@ -94,8 +116,11 @@ export const createLiveMarket = ({ exchangeId, client, log, now = Date.now, refr
     // With no pair in use yet, one price still proves the exchange answers.
     const inUse = [...wanted].filter((symbol) => bySymbol.has(symbol));
     const probe = bySymbol.has('BTC/USDT') ? 'BTC/USDT' : specs[0]?.symbol;
-    const symbols = inUse.length > 0 ? inUse : probe ? [probe] : [];
-    if (symbols.length === 0) return;
+    const candidates = inUse.length > 0 ? inUse : probe ? [probe] : [];
+    if (candidates.length === 0) return;
+    // Pairs whose stream flows need no request; asking keeps their streams open.
+    const symbols = candidates.filter((symbol) => !streamOf(symbol));
+    if (symbols.length === 0) return succeeded(now());
     try {
       const tickers = await client.fetchTickers(symbols);
       const at = now();
@@ -106,9 +131,7 @@ export const createLiveMarket = ({ exchangeId, client, log, now = Date.now, refr
         if (last === null || bid === null || ask === null) continue;
         quotes.set(ticker.symbol, { bid, ask, last, ticker, at });
       }
-      lastSuccess = at;
-      if (failingSince !== null) log.info({ exchange: exchangeId }, `${exchangeId} is reachable again: live prices`);
-      failingSince = null;
+      succeeded(at);
     } catch (error) {
       if (now() - lastSuccess > STALE_MS) fail(error, 'prices');
     }
@@ -117,9 +140,12 @@ export const createLiveMarket = ({ exchangeId, client, log, now = Date.now, refr
   /** One refresh at a time. */
   const refreshOnce = () => (busy ??= refresh().finally(() => (busy = null)));
 
+  /** The newest of the streamed and the polled quote; none fresh: no live price. */
   const quoteOf = (symbol: string): Quote => {
-    const quote = quotes.get(symbol);
     wanted.add(symbol);
+    const polled = quotes.get(symbol);
+    const streamed = bySymbol.has(symbol) ? streamOf(symbol) : null;
+    const quote = streamed && (!polled || streamed.at >= polled.at) ? streamed : polled;
     if (!quote || now() - quote.at > STALE_MS) throw new RangeError(`no live price for ${symbol} on ${exchangeId}`);
     return quote;
   };

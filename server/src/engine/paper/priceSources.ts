@@ -2,19 +2,29 @@ import type { FastifyBaseLogger } from 'fastify';
 import { SIMULATOR, type PaperPrices } from '../../../../src/api/exchange';
 import type { ExchangeFactory } from '../../exchange/verify';
 import { createCcxtClient } from '../ccxtClient';
+import type { TickerFeed } from '../tickerFeed';
 import { createLiveMarket, type LiveMarket } from './liveMarket';
 
 /**
  * The live public markets paper accounts trade on, one per exchange, made
  * when first asked for and shared by the engine and the API of the process.
  */
-export const createPriceSources = ({ log, createExchange }: { log: FastifyBaseLogger; createExchange?: ExchangeFactory | undefined }) => {
+export const createPriceSources = ({
+  log,
+  createExchange,
+  stream = null,
+}: {
+  log: FastifyBaseLogger;
+  createExchange?: ExchangeFactory | undefined;
+  /** The exchanges' websocket ticker streams, preferred over REST where they flow. */
+  stream?: TickerFeed | null;
+}) => {
   const markets = new Map<string, LiveMarket>();
   const liveMarket = (exchangeId: string): LiveMarket => {
     let market = markets.get(exchangeId);
     if (!market) {
       const client = createCcxtClient({ exchangeId, ...(createExchange ? { createExchange } : {}), timeoutMs: 5_000 });
-      market = createLiveMarket({ exchangeId, client, log });
+      market = createLiveMarket({ exchangeId, client, log, stream });
       market.start();
       markets.set(exchangeId, market);
     }

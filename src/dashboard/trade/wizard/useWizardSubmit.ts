@@ -3,14 +3,16 @@ import { useDataProvider, useNotify, useTranslate } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
 import type { AppDataProvider } from '../../../dataProvider/dataProvider';
 import { remedyOf } from '../RefusalWithRemedy';
+import { refusalField, refusalText } from '../taskText';
 import { wizardDraft } from './draftStore';
 import { WizardError, toCreatePayload, toUpdatePayload } from './submit';
 
 /**
  * Submits the wizard: local rules first, then the call, then the toasts of
- * spec section 7 ('创建交易成功' / '更新交易成功', or the error's message,
- * else '创建交易失败' / '更新交易失败'). A refusal the user can remedy is
- * not toasted: it stays as `refusal`, for the page to show beside its remedy.
+ * spec section 7 ('创建交易成功' / '更新交易成功', or the error's message
+ * with the figures the server sent, else '创建交易失败' / '更新交易失败'). A
+ * refusal the user can remedy, or one about a field, is not toasted: it stays
+ * as `refusal`, for the page to show at its field beside its remedy.
  */
 export const useWizardSubmit = () => {
   const dataProvider = useDataProvider<AppDataProvider>();
@@ -20,7 +22,8 @@ export const useWizardSubmit = () => {
   const [refusal, setRefusal] = useState<unknown>(null);
 
   const failure = (error: unknown, fallbackKey: string) => {
-    if (remedyOf(error) !== null) {
+    // A refusal with a remedy, or about one field, stays on the page beside that field.
+    if (remedyOf(error) !== null || refusalField(error) !== null) {
       setRefusal(error);
       return false;
     }
@@ -28,7 +31,7 @@ export const useWizardSubmit = () => {
       error instanceof WizardError
         ? translate(error.messageKey)
         : error instanceof Error && error.message
-          ? error.message
+          ? refusalText(error, translate)
           : translate(fallbackKey);
     notify(message, { type: 'error' });
     return false;

@@ -1,0 +1,143 @@
+/**
+ * Authenticated API throughput against a bare Fastify JSON route measured in
+ * the same run: autocannon (this process) on loopback with BENCH_CONNECTIONS
+ * (default 50) connections, BENCH_SECONDS (default 5) per call, against
+ * servers in their own processes (bench/apiServer.ts):
+ *   - the bare route (GET /bare, the envelope of a small object),
+ *   - the product's server on PGlite on disk, and on PostgreSQL when
+ *     BENCH_DATABASE_URL (or TEST_DATABASE_URL) is set or `--postgres` is given
+ *     (then the default local server),
+ * each call with the demo account's access token: the task list, the wallet
+ * balances and a task's detail (five running paper tasks with orders behind
+ * them). Prints requests per second, p50 / p99 latency, the ratio to the bare
+ * route, and the answers with code 0; fails when a call had no code-0 answer,
+ * or any non-2xx answer, error or timeout.
+ *
+ *   npm run bench:api   (BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_DATABASE_URL, BENCH_CPU_PROF, --postgres, --pglite-only, --postgres-only)
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import type { ServerReady } from './apiServer';
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const postgresUrl =
+  process.env.BENCH_DATABASE_URL ??
+  process.env.TEST_DATABASE_URL ??
+  (process.argv.includes('--postgres') ? 'postgresql://postgres@127.0.0.1:5432/test' : undefined);
+const backends = process.argv.includes('--pglite-only') || !postgresUrl ? ['pglite'] : process.argv.includes('--postgres-only') ? ['postgres'] : ['pglite', 'postgres'];
+
+const start = async (mode: string): Promise<{ child: ChildProcess; ready: ServerReady }> => {
+  const child = fork(fileURLToPath(new URL('./apiServer.ts', import.meta.url)), [mode], {
+    // BENCH_CPU_PROF=folder: the product's servers write a V8 CPU profile there (open it in Chrome's DevTools).
+    execArgv: ['--import', 'tsx', ...(process.env.BENCH_CPU_PROF && mode !== 'bare' ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])],
+    env: { ...process.env, ...(postgresUrl ? { BENCH_DATABASE_URL: postgresUrl } : {}) },
+    // The server's log goes nowhere (as to a log collector); its errors show.
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const [ready] = (await Promise.race([
+    once(child, 'message'),
+    once(child, 'exit').then(([code]) => {
+      throw new Error(`the ${mode} server stopped (exit ${code}) before it was ready`);
+    }),
+  ])) as [ServerReady];
+  return { child, ready };
+};
+
+const stop = async (child: ChildProcess) => {
+  const exited = once(child, 'exit');
+  child.disconnect();
+  await exited;
+};
+
+interface Measured {
+  call: string;
+  requests: number;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  codeZero: number;
+  otherCodes: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+
+const measure = async (call: string, url: string, path: string, token?: string): Promise<Measured> => {
+  let codeZero = 0;
+  let otherCodes = 0;
+  const result = await autocannon({
+    url: `${url}${path}`,
+    connections,
+    duration: seconds,
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+    requests: [
+      {
+        // Every answer is the envelope; its code comes first (the routes' serializers keep the order).
+        onResponse: (status: number, body: string) => {
+          if (status === 200 && body.startsWith('{"code":0,')) codeZero += 1;
+          else otherCodes += 1;
+        },
+      },
+    ],
+  });
+  return {
+    call,
+    requests: result.requests.total,
+    requestsPerSecond: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    codeZero,
+    otherCodes,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+  };
+};
+
+const bare = await start('bare');
+const runs: { backend: string; seeded: ServerReady['seeded']; bare: Measured; calls: (Measured & { ratioToBare: number })[] }[] = [];
+try {
+  for (const backend of backends) {
+    const server = await start(backend);
+    try {
+      const { url, token, taskId } = server.ready;
+      // Warm both (JIT, connection pools), then measure the bare route and the calls one after the other.
+      await measure('warm-up', bare.ready.url, '/bare');
+      await measure('warm-up', url, '/api/trade/list?page=1&pageSize=20', token);
+      const bareRun = await measure('GET /bare (bare Fastify)', bare.ready.url, '/bare');
+      const calls = [];
+      for (const [call, path] of [
+        ['GET /api/trade/list', '/api/trade/list?page=1&pageSize=20'],
+        ['GET /api/wallet/balances', '/api/wallet/balances'],
+        ['GET /api/trade/detail/:id', `/api/trade/detail/${taskId}`],
+      ] as const) {
+        const run = await measure(call, url, path, token);
+        calls.push({ ...run, ratioToBare: Math.round((run.requestsPerSecond / bareRun.requestsPerSecond) * 1000) / 1000 });
+      }
+      runs.push({ backend, seeded: server.ready.seeded, bare: bareRun, calls });
+    } finally {
+      await stop(server.child);
+    }
+  }
+} finally {
+  await stop(bare.child);
+}
+
+console.log(JSON.stringify({ bench: 'authenticated API calls against a bare Fastify route', connections, secondsPerCall: seconds, runs }, null, 2));
+for (const run of runs) {
+  console.log(`\n${run.backend}: bare route ${run.bare.requestsPerSecond} req/s (p50 ${run.bare.p50Ms} ms, p99 ${run.bare.p99Ms} ms)`);
+  for (const c of run.calls) {
+    console.log(`  ${c.call.padEnd(26)} ${String(c.requestsPerSecond).padStart(6)} req/s  x${c.ratioToBare.toFixed(3)} of bare  p50 ${c.p50Ms} ms  p99 ${c.p99Ms} ms  code 0: ${c.codeZero}`);
+  }
+}
+// A run that answered nothing with code 0, or anything but 2xx, measured refusals or failures, not the calls.
+const failed = runs.flatMap((run) =>
+  [run.bare, ...run.calls].filter((c) => c.codeZero === 0 || c.otherCodes > 0 || c.non2xx > 0 || c.errors > 0 || c.timeouts > 0).map((c) => `${run.backend} ${c.call}`),
+);
+if (failed.length > 0) {
+  console.error(`failed answers (no code 0, another code, non-2xx, errors or timeouts): ${failed.join(', ')}`);
+  process.exit(1);
+}

@@ -1,0 +1,70 @@
+import type { Locator } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { registerUser } from '../server/test/harness';
+import { hashPath, openAs, startJourney, type Journey } from './harness';
+
+/**
+ * The first robot of a user who just registered, in zh-CN (phone and desktop): the
+ * paper account's form, then four taps: save the account, "create a task"
+ * offered at once, a popular pair, create. The only account and the
+ * recommended template are chosen already; every tap is counted.
+ */
+let journey: Journey | undefined;
+afterEach(async () => {
+  await journey?.close();
+  journey = undefined;
+});
+
+describe.each(['phone', 'desktop'] as const)('the first robot (%s, zh-CN)', (viewport) => {
+  it('takes four taps from the paper account form to a running robot', async () => {
+    journey = await startJourney({ viewport, locale: 'zh-CN' });
+    const j = journey;
+    const { page } = j;
+    const shot = (name: string) => j.shot(`first-bot-${name}-${viewport}`);
+    const width = viewport === 'phone' ? 375 : 1280;
+    const session = await registerUser(j.server, { email: `first-bot-${viewport}@example.com` });
+    const token = session.accessToken;
+    let taps = 0;
+    const tap = async (target: Locator) => {
+      await target.click();
+      taps += 1;
+    };
+
+    await openAs(page, j.server.base, session, '/exchange/add');
+    await page.getByText('行情来源').first().waitFor();
+    expect(page.viewportSize()?.width).toBe(width);
+
+    // 1: save the paper account the form has chosen.
+    await tap(page.getByRole('button', { name: '保存' }));
+    await expect.poll(() => hashPath(page), { timeout: 15_000 }).toBe('/exchange');
+    const next = page.locator('[data-next-step]');
+    await next.waitFor();
+    await shot('next-step');
+
+    // 2: the next step, offered at once.
+    await tap(next.getByRole('link', { name: '创建任务' }));
+    await expect.poll(() => hashPath(page)).toBe('/trade/add');
+    // The only account and the recommended template are chosen already.
+    await expect.poll(() => page.getByRole('combobox', { name: '交易所 API' }).innerText()).toContain('模拟账户');
+    await expect.poll(() => page.getByRole('combobox', { name: '策略模板' }).innerText()).toContain('稳健型');
+
+    // 3: a popular pair.
+    const picks = page.getByRole('group', { name: '热门：' });
+    await picks.getByRole('button', { name: 'BTC/USDT' }).waitFor({ timeout: 15_000 });
+    await shot('wizard');
+    await tap(picks.getByRole('button', { name: 'BTC/USDT' }));
+    await page.getByText(/1 个交易对共/).waitFor();
+
+    // 4: create.
+    await tap(page.getByRole('button', { name: '创建任务' }));
+    await page.getByText('创建交易成功').waitFor();
+    await expect.poll(() => hashPath(page)).toBe('/trade');
+    expect(taps).toBe(4);
+
+    const tasks = (await j.server.call('GET', '/api/trade/list', undefined, { token })).body.data.list as { symbol: string; running: boolean; strategyName: string }[];
+    expect(tasks).toEqual([expect.objectContaining({ symbol: 'BTC/USDT', running: true, strategyName: 'conservative' })]);
+    await page.getByText('BTC/USDT').first().waitFor();
+    await shot('list');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+  });
+});

@@ -1,0 +1,113 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'vite';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { registerUser } from '../server/test/harness';
+import { startJourney, type Journey } from './harness';
+
+/**
+ * The security headers in Chromium (README "Security headers"): the dashboard
+ * page carries them, its policy is in force (an injected inline script does
+ * not run and is reported), another origin cannot frame it, and a partner page
+ * on another origin still loads the widgets script and its data.
+ */
+
+let widgetsDir: string;
+let journey: Journey | undefined;
+let partner: Server | undefined;
+
+beforeAll(async () => {
+  widgetsDir = mkdtempSync(join(tmpdir(), 'qt-widgets-'));
+  // Vitest sets NODE_ENV=test; the partner page gets the production bundle.
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({ configFile: join(process.cwd(), 'vite.widgets.config.ts'), mode: 'production', logLevel: 'warn', build: { outDir: widgetsDir, emptyOutDir: true } });
+  } finally {
+    process.env.NODE_ENV = nodeEnv;
+  }
+});
+afterAll(() => rmSync(widgetsDir, { recursive: true, force: true }));
+afterEach(async () => {
+  await journey?.close();
+  journey = undefined;
+  await new Promise<void>((resolve) => (partner ? partner.close(() => resolve()) : resolve()));
+  partner = undefined;
+});
+
+/** A page of another origin (localhost, where the product is on 127.0.0.1), answering `html()` at every path. */
+const startPartner = async (html: () => string): Promise<string> => {
+  partner = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end(html());
+  });
+  await new Promise<void>((resolve) => partner!.listen(0, '127.0.0.1', resolve));
+  return `http://localhost:${(partner.address() as { port: number }).port}`;
+};
+
+describe('security headers in Chromium', () => {
+  it('the dashboard carries them, and its policy refuses an inline script', async () => {
+    journey = await startJourney({ viewport: 'desktop', locale: 'zh-CN' });
+    const j = journey;
+    const response = await j.page.goto(j.url('/auth/login'));
+    const headers = response!.headers();
+    expect(headers['content-security-policy']).toContain("script-src 'self'");
+    expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(headers['content-security-policy']).not.toMatch(/script-src[^;]*unsafe/);
+    expect(headers['x-frame-options']).toBe('DENY');
+    expect(headers['x-content-type-options']).toBe('nosniff');
+    expect(headers['referrer-policy']).toBe('no-referrer');
+    expect(headers['strict-transport-security']).toBeUndefined();
+    await j.page.getByRole('heading', { level: 1 }).waitFor();
+    expect(j.cspViolations).toEqual([]);
+
+    // What an injection would do: the script does not run, and the violation is seen.
+    const ran = await j.page.evaluate(async () => {
+      const script = document.createElement('script');
+      script.textContent = 'window.__injected = true';
+      document.body.append(script);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return (window as unknown as { __injected?: boolean }).__injected === true;
+    });
+    expect(ran).toBe(false);
+    await expect.poll(() => j.cspViolations.some((line) => line.startsWith('script-src'))).toBe(true);
+    j.cspViolations.length = 0;
+  });
+
+  it('another origin cannot frame the dashboard', async () => {
+    journey = await startJourney({ viewport: 'desktop', locale: 'zh-CN' });
+    const j = journey;
+    const origin = await startPartner(() => `<!doctype html><title>framer</title><iframe id="victim" src="${j.url('/auth/login')}" width="800" height="600"></iframe>`);
+    await j.page.goto(`${origin}/`);
+    // Chromium reports the refusal in the framing page's console.
+    await expect.poll(() => j.cspViolations.some((line) => /frame-ancestors/.test(line)), { timeout: 15_000 }).toBe(true);
+    const frame = j.page.frames().find((f) => f !== j.page.mainFrame());
+    expect(await frame?.locator('#root').count().catch(() => 0)).toBe(0);
+    j.cspViolations.length = 0;
+  });
+
+  it('a partner page on another origin loads the widgets script and shows the data with a widget token', async () => {
+    // The partner's origin is in CORS_ORIGINS, as the README asks of a partner.
+    const partnerPage = (api: string, token: string) => `<!doctype html><html lang="en-US"><head><meta charset="utf-8"><title>Partner</title></head><body>
+<qt-wallet-balance api-base="${api}" token="${token}" locale="en-US"></qt-wallet-balance>
+<script src="${api}/widgets/qt-widgets.iife.js"></script></body></html>`;
+    let html = '';
+    const origin = await startPartner(() => html);
+    journey = await startJourney({ viewport: 'desktop', config: { widgetsDir, corsOrigins: [origin] } });
+    const j = journey;
+    const session = await registerUser(j.server, { email: 'partner-origin@example.com' });
+    const issued = await j.server.call('POST', '/api/user/widget-token', { name: 'Partner on its own origin' }, { token: session.accessToken });
+    expect(issued.body.code).toBe(0);
+    html = partnerPage(j.server.base, issued.body.data.token as string);
+
+    const script = j.page.waitForResponse((answer) => answer.url().endsWith('/widgets/qt-widgets.iife.js'));
+    await j.page.goto(`${origin}/`);
+    expect((await script).headers()['cross-origin-resource-policy']).toBe('cross-origin');
+    const wallet = j.page.locator('qt-wallet-balance');
+    await wallet.getByText('Activation cards').waitFor({ timeout: 15_000 });
+    await expect.poll(() => wallet.locator('[data-asset]').count()).toBe(4);
+    expect(j.cspViolations).toEqual([]);
+  });
+});

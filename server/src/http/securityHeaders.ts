@@ -1,0 +1,62 @@
+import helmet from '@fastify/helmet';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+
+/**
+ * The browser hardening headers of every answer (README "Security headers"),
+ * through @fastify/helmet: one strict Content-Security-Policy for the
+ * dashboard (its pages, its files, the API's JSON), no framing by anyone,
+ * nosniff, no referrer, cross-origin isolation of our own windows, and HSTS
+ * only where TLS sits in front of us (a trusted proxy says https).
+ *
+ * Why `style-src 'unsafe-inline'`: MUI's styling engine (emotion) writes its
+ * rules into <style> elements at run time and the widgets render theirs into
+ * their shadow roots. A nonce would have to be written into index.html on
+ * every answer, but the page is a static, precompressed file that browsers
+ * revalidate by ETag (http/staticCache.ts): a 304 keeps the old page, and so
+ * its old nonce, under a new header, and the styles would be refused. Styles
+ * cannot run code; scripts stay strict (`'self'` only, no inline, no eval).
+ */
+
+/** The dashboard's policy. Every script, style sheet and call is our own origin's. */
+export const CSP_DIRECTIVES = {
+  defaultSrc: ["'self'"],
+  baseUri: ["'none'"],
+  connectSrc: ["'self'"],
+  fontSrc: ["'self'", 'data:'],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+  // Avatars are data: URLs, a picked avatar is previewed from a blob: URL, articles show https: images.
+  imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+  objectSrc: ["'none'"],
+  scriptSrc: ["'self'"],
+  scriptSrcAttr: ["'none'"],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  // Plain http on a laptop must keep working: no upgrade of our own requests (HSTS does it where TLS is).
+  upgradeInsecureRequests: null,
+};
+
+/** HSTS as helmet would send it: a year, subdomains included. */
+export const HSTS = 'max-age=31536000; includeSubDomains';
+
+export const registerSecurityHeaders = async (app: FastifyInstance, { trustProxy }: { trustProxy: boolean }) => {
+  await app.register(helmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES },
+    xFrameOptions: { action: 'deny' },
+    referrerPolicy: { policy: 'no-referrer' },
+    // Decided per request below: only a trusted proxy can tell that the browser came over TLS.
+    strictTransportSecurity: false,
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    // request.protocol reads X-Forwarded-Proto only when TRUST_PROXY is on.
+    if (trustProxy && request.protocol === 'https') reply.header('strict-transport-security', HSTS);
+  });
+};
+
+/**
+ * Files partner sites load from their own pages (the widgets script, its
+ * hashed copies): a classic <script src> is a no-cors request, which a
+ * same-origin Cross-Origin-Resource-Policy would block in the partner's page.
+ */
+export const allowCrossOriginEmbedding = (reply: FastifyReply) => {
+  reply.header('cross-origin-resource-policy', 'cross-origin');
+};

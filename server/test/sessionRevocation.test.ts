@@ -1,0 +1,135 @@
+import { Writable } from 'node:stream';
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ErrorCode } from '../../src/api/errors';
+import { buildApp, type App } from '../src/app';
+import { BACKENDS, registerUser, startServer, type TestServer } from './harness';
+
+/**
+ * Every call checks its session (http/sessionCache.ts): on PGlite from memory,
+ * dropped when the database announces a change; on PostgreSQL in one query
+ * for the calls arriving together. Two API processes on one database (on
+ * PostgreSQL as in production; on PGlite two apps on its one connection):
+ * whatever ends a session in one, or in the database directly, refuses its
+ * token in the other on the very next call.
+ */
+describe.each(BACKENDS)('session revocation across processes (%s)', { timeout: 60_000 }, (backend) => {
+  /** PGlite keeps the sessions it found live; PostgreSQL asks every time. */
+  const keeps = backend === 'pglite';
+  let server: TestServer;
+  let other: App;
+  let otherBase: string;
+  afterEach(async () => {
+    await other?.close();
+    await server?.close();
+  });
+
+  const start = async () => {
+    server = await startServer(backend);
+    // A second API process on the same schema; one engine is enough.
+    other = await buildApp({ ...server.config, engine: 'off' }, { db: server.db, logStream: new Writable({ write: (_c, _e, done) => done() }), cluster: backend === 'postgres' });
+    await other.listen({ port: 0, host: '127.0.0.1' });
+    otherBase = `http://127.0.0.1:${(other.server.address() as { port: number }).port}`;
+    for (const app of [server.app, other]) {
+      const started = Date.now();
+      while (app.sessionCache.listening() !== keeps) {
+        if (Date.now() - started > 10_000) throw new Error('the session cache is not listening');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    }
+  };
+  /** GET /api/user/me on the second process. */
+  const meThere = async (token: string) => {
+    const answer = await fetch(`${otherBase}/api/user/me`, { headers: { authorization: `Bearer ${token}` } });
+    return { status: answer.status, body: (await answer.json()) as { code: number } };
+  };
+  const login = async (email: string, password: string) =>
+    (await server.call('POST', '/api/user/login', { email, password })).body.data as { accessToken: string };
+  /** Both processes answered the token from memory at least once. */
+  const warm = async (...tokens: string[]) => {
+    for (const token of tokens) {
+      expect((await meThere(token)).body.code).toBe(0);
+      expect((await server.call('GET', '/api/user/me', undefined, { token })).body.code).toBe(0);
+    }
+    for (const app of [server.app, other]) {
+      if (keeps) expect(app.sessionCache.size()).toBeGreaterThanOrEqual(tokens.length);
+      else expect(app.sessionCache.size()).toBe(0);
+    }
+  };
+
+  it('a logout in one process refuses the token in the other at once', async () => {
+    await start();
+    const session = await registerUser(server, { email: 'leave@example.com' });
+    const second = await login('leave@example.com', session.password);
+    await warm(session.accessToken, second.accessToken);
+
+    expect((await server.call('POST', '/api/user/logout', undefined, { token: session.accessToken })).body.code).toBe(0);
+    const refused = await meThere(session.accessToken);
+    expect(refused.status).toBe(401);
+    expect(refused.body.code).toBe(ErrorCode.UNAUTHORIZED);
+    expect((await server.call('GET', '/api/user/me', undefined, { token: session.accessToken })).status).toBe(401);
+    // The user's other session goes on, from memory still.
+    expect((await meThere(second.accessToken)).body.code).toBe(0);
+  });
+
+  it('a password change in one process ends the other sessions in the other at once', async () => {
+    await start();
+    const session = await registerUser(server, { email: 'change@example.com' });
+    const second = await login('change@example.com', session.password);
+    await warm(session.accessToken, second.accessToken);
+
+    const changed = await server.call('POST', '/api/user/change-password', { oldPassword: session.password, newPassword: 'Brand-New-Passw0rd!', secondPassword: 'Brand-New-Passw0rd!' }, { token: session.accessToken });
+    expect(changed.body.code).toBe(0);
+    expect((await meThere(second.accessToken)).status).toBe(401);
+    expect((await server.call('GET', '/api/user/me', undefined, { token: second.accessToken })).status).toBe(401);
+    // The session that changed it stays.
+    expect((await meThere(session.accessToken)).body.code).toBe(0);
+  });
+
+  it('a logout in the second process refuses the token in the first at once', async () => {
+    await start();
+    const session = await registerUser(server, { email: 'there@example.com' });
+    await warm(session.accessToken);
+    const logout = await fetch(`${otherBase}/api/user/logout`, { method: 'POST', headers: { authorization: `Bearer ${session.accessToken}` } });
+    expect(((await logout.json()) as { code: number }).code).toBe(0);
+    expect((await server.call('GET', '/api/user/me', undefined, { token: session.accessToken })).status).toBe(401);
+  });
+
+  it('any writer counts: sessions ended, a user disabled or made an operator in the database directly', async () => {
+    await start();
+    const first = await registerUser(server, { email: 'direct@example.com' });
+    const second = await login('direct@example.com', first.password);
+    await warm(first.accessToken, second.accessToken);
+
+    await server.db.updateTable('sessions').set({ revoked_at: sql`now()` }).where('user_id', '=', first.user.id).where('id', '=', sql<string>`(select id from sessions where user_id = ${first.user.id} order by created_at limit 1)`).execute();
+    const codes = [(await meThere(first.accessToken)).status, (await meThere(second.accessToken)).status].sort();
+    expect(codes).toEqual([200, 401]);
+
+    // The role comes from the database: an operator's calls open as soon as it is granted.
+    const live = (await meThere(first.accessToken)).status === 200 ? first.accessToken : second.accessToken;
+    const settings = async () => ((await (await fetch(`${otherBase}/api/admin/settings`, { headers: { authorization: `Bearer ${live}` } })).json()) as { code: number }).code;
+    expect(await settings()).toBe(ErrorCode.UNAUTHORIZED);
+    await server.db.updateTable('users').set({ role: 'operator' }).where('id', '=', first.user.id).execute();
+    expect(await settings()).toBe(0);
+
+    await server.db.updateTable('users').set({ disabled: true }).where('id', '=', first.user.id).execute();
+    expect((await meThere(live)).status).toBe(401);
+    expect((await server.call('GET', '/api/user/me', undefined, { token: live })).status).toBe(401);
+    await server.db.updateTable('users').set({ disabled: false }).where('id', '=', first.user.id).execute();
+    expect((await meThere(live)).body.code).toBe(0);
+  });
+
+  it('signs in and out many times without keeping ended sessions', async () => {
+    await start();
+    const session = await registerUser(server, { email: 'many@example.com' });
+    for (let i = 0; i < 5; i++) {
+      const next = await login('many@example.com', session.password);
+      await warm(next.accessToken);
+      expect((await server.call('POST', '/api/user/logout', undefined, { token: next.accessToken })).body.code).toBe(0);
+      expect((await meThere(next.accessToken)).status).toBe(401);
+    }
+    // No ended session is left in either process's memory.
+    expect(other.sessionCache.size()).toBe(0);
+    expect(server.app.sessionCache.size()).toBe(0);
+  });
+});

@@ -1,0 +1,77 @@
+import { Box, useTheme } from '@mui/material';
+import { BaselineSeries, createChart, type IChartApi, type ISeriesApi, type Time, type UTCTimestamp } from 'lightweight-charts';
+import { useEffect, useRef } from 'react';
+import { useLocaleState } from 'react-admin';
+import type { CurveBar } from './curveData';
+import { formatUsdt } from './format';
+
+export interface ProfitCurveChartProps {
+  bars: CurveBar[];
+  height: number;
+  label: string;
+}
+
+/** Below this span the axis shows seconds. */
+const SHORT_SPAN_SECONDS = 3_600;
+
+/**
+ * A cumulative-profit curve on lightweight-charts (the candlesticks' library,
+ * loaded with the chart): green above zero, red below.
+ */
+const ProfitCurveChart = ({ bars, height, label }: ProfitCurveChartProps) => {
+  const [locale] = useLocaleState();
+  const theme = useTheme();
+  const { palette } = theme;
+  const container = useRef<HTMLDivElement>(null);
+  const drawn = useRef<{ api: IChartApi; series: ISeriesApi<'Baseline', Time> } | null>(null);
+
+  useEffect(() => {
+    const element = container.current;
+    if (!element) return;
+    const api = createChart(element, { autoSize: true, handleScroll: false, handleScale: false, timeScale: { timeVisible: true, secondsVisible: false } });
+    const series = api.addSeries(BaselineSeries, { baseValue: { type: 'price', price: 0 }, lineWidth: 2, priceLineVisible: false });
+    drawn.current = { api, series };
+    return () => {
+      drawn.current = null;
+      api.remove();
+    };
+  }, []);
+
+  useEffect(() => {
+    const chart = drawn.current;
+    if (!chart) return;
+    chart.api.applyOptions({
+      layout: { background: { color: palette.background.paper }, textColor: palette.text.secondary, fontFamily: theme.typography.fontFamily ?? 'sans-serif' },
+      grid: { vertLines: { visible: false }, horzLines: { color: palette.divider } },
+      timeScale: { borderColor: palette.divider },
+      rightPriceScale: { borderColor: palette.divider },
+      localization: {
+        locale,
+        priceFormatter: (value: number) => formatUsdt(value.toFixed(4), locale),
+        timeFormatter: (time: Time) => new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short', hour12: false }).format(new Date((time as number) * 1000)),
+      },
+    });
+    chart.series.applyOptions({
+      topLineColor: palette.success.main,
+      topFillColor1: `${palette.success.main}55`,
+      topFillColor2: `${palette.success.main}08`,
+      bottomLineColor: palette.error.main,
+      bottomFillColor1: `${palette.error.main}08`,
+      bottomFillColor2: `${palette.error.main}55`,
+    });
+  }, [locale, palette, theme.typography.fontFamily]);
+
+  useEffect(() => {
+    const chart = drawn.current;
+    if (!chart) return;
+    chart.series.setData(bars.map((bar) => ({ time: bar.time as UTCTimestamp, value: bar.value })));
+    // A curve of minutes shows its seconds; one of days its dates (the library's own choice).
+    const span = bars.length > 1 ? bars[bars.length - 1]!.time - bars[0]!.time : 0;
+    chart.api.applyOptions({ timeScale: { secondsVisible: span < SHORT_SPAN_SECONDS } });
+    chart.api.timeScale().fitContent();
+  }, [bars]);
+
+  return <Box ref={container} role="img" aria-label={label} data-chart="profit-curve" sx={{ width: '100%', height, minWidth: 0 }} />;
+};
+
+export default ProfitCurveChart;

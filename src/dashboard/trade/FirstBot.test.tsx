@@ -1,0 +1,217 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ExchangeAccount, ExchangeCatalogEntry } from '../../api/exchange';
+import type { StrategyTemplate } from '../../api/strategy';
+import type { TradePair } from '../../api/trade';
+import { okxAccount, paperAccount } from '../../testing/accounts';
+import { fail, ok, type Handler } from '../../testing/fakeServer';
+import { findHeading, identityRoute, renderApp, startSignedInZhCN } from '../../testing/renderApp';
+import { wizardDraft } from './wizard/draftStore';
+
+/** The shortest way to a first robot: nothing to choose that has only one sensible answer. */
+
+const template = (id: string, name: string, extra: Partial<StrategyTemplate> = {}): StrategyTemplate => ({
+  id,
+  name,
+  system: true,
+  levels: [
+    { dropPercent: '1', multiple: '1' },
+    { dropPercent: '2.5', multiple: '2' },
+  ],
+  takeProfitPercent: '1.5',
+  takeProfitCallbackPercent: '0.3',
+  replenishCallbackPercent: '0.3',
+  stopLossPercent: null,
+  cooldownSeconds: 120,
+  ...extra,
+});
+const aggressive = template('00000000-0000-4000-8000-0000000000c3', 'aggressive');
+const balanced = template('00000000-0000-4000-8000-0000000000c2', 'balanced');
+const conservative = template('00000000-0000-4000-8000-0000000000c1', 'conservative');
+const mine = template('00000000-0000-4000-8000-0000000000c9', '我的网格', { system: false });
+
+const pair = (base: string): TradePair => ({
+  id: `${base}/USDT`,
+  symbol: `${base}/USDT`,
+  base,
+  quote: 'USDT',
+  price: '100',
+  change24h: '1.5',
+  quoteVolume24h: '1000000',
+  minCost: '5',
+});
+
+const catalog: ExchangeCatalogEntry[] = [
+  { id: 'paper', name: 'Paper trading', kind: 'paper', credentials: [], checksPermissions: false, startBalances: { USDT: '10000' }, priceSources: ['binance', 'simulator'] },
+];
+
+const api = (accounts: ExchangeAccount[], extra: Record<string, Handler> = {}): Record<string, Handler> => ({
+  ...identityRoute,
+  'GET /api/exchange/list': () => ok({ list: accounts, total: accounts.length }),
+  'GET /api/exchange/catalog': () => ok({ list: catalog, total: catalog.length }),
+  // System templates in id order: the recommended one is not the first.
+  'GET /api/trade/config-templates': () => ok([aggressive, balanced, conservative]),
+  'GET /api/strategy/list': () => ok({ list: [mine], total: 1 }),
+  'GET /api/trade/hot-pairs': () => ok([pair('BTC'), pair('ETH'), pair('SOL')]),
+  'GET /api/trade/list': () => ok({ list: [], total: 0 }),
+  ...extra,
+});
+
+const sent = (app: Awaited<ReturnType<typeof renderApp>>, path: string) => app.server.requests.filter((r) => r.path === path).map((r) => r.body);
+const combobox = (name: string) => screen.getByRole('combobox', { name });
+
+beforeEach(async () => {
+  await startSignedInZhCN();
+  wizardDraft.reset();
+});
+afterEach(() => {
+  wizardDraft.reset();
+  vi.unstubAllGlobals();
+});
+
+describe('the task wizard chooses what has one sensible answer', () => {
+  it('the only account, the recommended template, a popular pair in one tap: two taps to a robot', async () => {
+    const app = await renderApp('/trade/add', api([paperAccount], { 'POST /api/trade/add': () => ok({ ids: ['d0000000-0000-4000-8000-000000000001'] }) }));
+    await findHeading('添加交易对');
+    await waitFor(() => expect(combobox('交易所 API')).toHaveTextContent('练手账户'));
+    await findHeading('添加交易对');
+    await waitFor(() => expect(combobox('策略模板')).toHaveTextContent('稳健型'), { timeout: 3000 });
+    const picks = await screen.findByRole('group', { name: '热门：' });
+    await userEvent.click(within(picks).getByRole('button', { name: 'BTC/USDT' }));
+    // Chosen: it leaves the quick picks.
+    expect(within(picks).queryByRole('button', { name: 'BTC/USDT' })).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: '创建任务' }));
+    await waitFor(() => expect(app.pathname()).toBe('/trade'));
+    expect(sent(app, '/api/trade/add')).toEqual([
+      expect.objectContaining({ exchangeId: paperAccount.id, coinIdList: ['BTC/USDT'], strategyId: conservative.id, firstOrderAmount: '10', running: true }),
+    ]);
+  });
+
+  it('names the recommended template in the choice', async () => {
+    await renderApp('/trade/add', api([paperAccount]));
+    await findHeading('添加交易对');
+    await waitFor(() => expect(combobox('策略模板')).toHaveTextContent('稳健型'), { timeout: 3000 });
+    await userEvent.click(combobox('策略模板'));
+    expect(await screen.findByRole('option', { name: '稳健型（推荐）' })).toBeInTheDocument();
+    expect(screen.getByRole('option', { name: '均衡型' })).toBeInTheDocument();
+  });
+
+  it('with two accounts chooses none, unless the address names one', async () => {
+    await renderApp('/trade/add', api([paperAccount, okxAccount]));
+    await findHeading('添加交易对');
+    await waitFor(() => expect(combobox('策略模板')).toHaveTextContent('稳健型'), { timeout: 3000 });
+    expect(combobox('交易所 API')).not.toHaveTextContent(/练手账户|OKX main/);
+    expect(wizardDraft.get().selectedApi).toBeNull();
+  });
+
+  it('takes the account and the template the address names (a saved account, a strategy card)', async () => {
+    const app = await renderApp(`/trade/add?exchange=${okxAccount.id}&template=${mine.id}`, api([paperAccount, okxAccount]));
+    await waitFor(() => expect(combobox('交易所 API')).toHaveTextContent('OKX main'));
+    await waitFor(() => expect(combobox('策略模板')).toHaveTextContent('我的网格'));
+    expect(wizardDraft.get()).toMatchObject({ selectedApi: okxAccount.id, selectedTemplate: mine.id });
+    // Taken once: the address is clean again, later choices are the user's.
+    await waitFor(() => expect(app.location().search).toBe(''));
+  });
+});
+
+describe('the task wizard says what is wrong at the field', () => {
+  it('marks every missing field, scrolls to the first and sends nothing', async () => {
+    const scrolled: Element[] = [];
+    Element.prototype.scrollIntoView = vi.fn(function (this: Element) {
+      scrolled.push(this);
+    });
+    const app = await renderApp('/trade/add', api([paperAccount, okxAccount]));
+    await findHeading('添加交易对');
+    await waitFor(() => expect(combobox('策略模板')).toHaveTextContent('稳健型'), { timeout: 3000 });
+    await userEvent.clear(screen.getByRole('textbox', { name: /首单金额/ }));
+    await userEvent.click(screen.getByRole('button', { name: '创建任务' }));
+    expect(await screen.findByText('请选择交易所账户')).toBeInTheDocument();
+    expect(screen.getByText('请至少选择一个交易对')).toBeInTheDocument();
+    expect(screen.getByText('请输入大于 0 的首单金额')).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: /首单金额/ })).toHaveAttribute('aria-invalid', 'true');
+    // The first of them, the account, is brought into view.
+    await waitFor(() => expect(scrolled.length).toBeGreaterThan(0));
+    expect(scrolled[0]!.closest('.MuiFormControl-root')).toHaveTextContent('交易所 API');
+    expect(sent(app, '/api/trade/add')).toEqual([]);
+  });
+
+  it('warns before submitting when a cycle needs more than the account holds', async () => {
+    await renderApp('/trade/add', api([{ ...paperAccount, paperBalances: { USDT: '100' } }]));
+    await findHeading('添加交易对');
+    await waitFor(() => expect(combobox('策略模板')).toHaveTextContent('稳健型'), { timeout: 3000 });
+    await userEvent.click(within(await screen.findByRole('group', { name: '热门：' })).getByRole('button', { name: 'BTC/USDT' }));
+    // 10 + 10 + 20 = 40 per pair: within 100.
+    expect(document.querySelector('[data-warning="balance"]')).toBeNull();
+    const amount = screen.getByRole('textbox', { name: /首单金额/ });
+    await userEvent.clear(amount);
+    await userEvent.type(amount, '30');
+    expect(await screen.findByText('一轮最多需要 120 USDT，超过账户余额 100 USDT：请降低首单金额或减少交易对。')).toBeInTheDocument();
+    expect(amount).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it('a template whose exits lose money: the figures at the template, not a generic toast', async () => {
+    wizardDraft.update({ selectedApi: paperAccount.id, selectedApiName: paperAccount.name, selectedPairs: ['BTC/USDT'] });
+    await renderApp(
+      '/trade/add',
+      api([paperAccount], {
+        'POST /api/trade/add': () => fail(10002, 'the take profit does not cover the fees', { reason: 'take_profit_floor', takeProfit: '0.1', floor: '0.25', feeRate: '0.001' }),
+      }),
+    );
+    await findHeading('添加交易对');
+    await waitFor(() => expect(combobox('策略模板')).toHaveTextContent('稳健型'), { timeout: 3000 });
+    await userEvent.click(screen.getByRole('button', { name: '创建任务' }));
+    const alert = await waitFor(() => {
+      const found = document.querySelector<HTMLElement>('[data-refusal="10002"]');
+      expect(found).not.toBeNull();
+      return found!;
+    });
+    expect(alert).toHaveTextContent('扣除回调后的止盈 0.1% 不足以覆盖一买一卖两笔手续费，至少需要 0.25%。');
+    expect(combobox('策略模板')).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.queryByText('参数超出范围')).toBeNull();
+    // Beside the template it is about.
+    expect(alert.parentElement!.closest('.MuiPaper-root')!.contains(combobox('策略模板'))).toBe(true);
+  });
+
+  it('a refusal about no field: its detailed text in the toast', async () => {
+    wizardDraft.update({ selectedApi: paperAccount.id, selectedApiName: paperAccount.name, selectedPairs: ['BTC/USDT'] });
+    await renderApp('/trade/add', api([paperAccount], { 'POST /api/trade/add': () => fail(10002, 'every level is filled', { reason: 'all_levels_filled' }) }));
+    await findHeading('添加交易对');
+    await waitFor(() => expect(combobox('策略模板')).toHaveTextContent('稳健型'), { timeout: 3000 });
+    await userEvent.click(screen.getByRole('button', { name: '创建任务' }));
+    expect(await screen.findByText('所有补仓档位都已成交。')).toBeInTheDocument();
+  });
+});
+
+describe('the next step is offered', () => {
+  it('after a new account is saved: create a task on it', async () => {
+    const saved = { ...paperAccount, id: '00000000-0000-4000-8000-0000000000aa', name: '模拟账户' };
+    let accounts: ExchangeAccount[] = [];
+    const app = await renderApp(
+      '/exchange/add',
+      api([], {
+        'GET /api/exchange/list': () => ok({ list: accounts, total: accounts.length }),
+        'POST /api/exchange/add': () => {
+          accounts = [saved];
+          return ok(saved);
+        },
+      }),
+    );
+    await findHeading('API 配置');
+    await userEvent.click(await screen.findByRole('button', { name: '保存' }));
+    const next = await screen.findByText('「模拟账户」已就绪。下一步：用它创建交易任务。');
+    await userEvent.click(within(next.closest('[data-next-step]') as HTMLElement).getByRole('link', { name: '创建任务' }));
+    await waitFor(() => expect(app.pathname()).toBe('/trade/add'));
+    await waitFor(() => expect(combobox('交易所 API')).toHaveTextContent('模拟账户'));
+  });
+
+  it('on a strategy card: a task with this strategy', async () => {
+    const app = await renderApp('/strategy', api([paperAccount]));
+    await findHeading('策略');
+    const card = (await screen.findByText('均衡型')).closest('[data-strategy]') as HTMLElement;
+    await userEvent.click(within(card).getByRole('link', { name: '用此策略' }));
+    await waitFor(() => expect(app.pathname()).toBe('/trade/add'));
+    await waitFor(() => expect(combobox('策略模板')).toHaveTextContent('均衡型'));
+    expect(wizardDraft.get().selectedTemplate).toBe(balanced.id);
+  });
+});
