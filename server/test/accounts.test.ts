@@ -33,7 +33,7 @@ const mailsTo = (server: TestServer, email: string) => server.outbox().filter((e
  * code for an address within the minute forget the earlier sends.
  */
 const forgetCodeSends = async (server: TestServer) => {
-  await server.db.deleteFrom('throttle_events').where('key', 'like', 'code:%').execute();
+  await server.db.deleteFrom('throttle_counters').where('key', 'like', 'code:%').execute();
 };
 
 const sendCode = (server: TestServer, email: string, type: 'register' | 'reset', language = 'zh-CN') =>
@@ -403,7 +403,7 @@ describe.each(BACKENDS)('login (%s)', (backend) => {
     expect(missing.body.code).toBe(ErrorCode.PARAM_REQUIRED);
     const empty = await login(server, 'blank@example.com', '');
     expect(empty.body.code).toBe(ErrorCode.PARAM_LENGTH);
-    const events = await server.db.selectFrom('throttle_events').select('key').where('key', 'like', 'login:%').execute();
+    const events = await server.db.selectFrom('throttle_counters').select('key').where('key', 'like', 'login:%').execute();
     expect(events).toHaveLength(0);
   });
 });

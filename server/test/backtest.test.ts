@@ -174,7 +174,7 @@ describe.each(BACKENDS)('backtests over the API (%s)', (backend) => {
 
   it('limits backtests per user', async () => {
     const { id } = (await call('GET', '/api/user/me')).body.data;
-    await server.db.insertInto('throttle_events').values(Array.from({ length: 30 }, () => ({ key: `backtest:${id}` }))).execute();
+    await server.db.insertInto('throttle_counters').values({ key: `backtest:${id}`, window_seconds: 600, count: 30 }).execute();
     const answer = await call('POST', '/api/strategy/backtest', sampleRun);
     expect(answer.body).toMatchObject({ code: 10009, data: { retryAfter: expect.any(Number) } });
     expect(await runs()).toBe(0);

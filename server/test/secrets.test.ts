@@ -15,7 +15,7 @@ const NEW_PASSWORD = 'Brand-New-Passw0rd-3';
 
 /** Every row of every account table as JSON text. */
 const databaseText = async (server: TestServer): Promise<string> => {
-  const tables = ['users', 'verification_codes', 'sessions', 'refresh_tokens', 'request_nonces', 'throttle_events'];
+  const tables = ['users', 'verification_codes', 'sessions', 'refresh_tokens', 'request_nonces', 'throttle_counters'];
   const parts: string[] = [];
   for (const table of tables) {
     const { rows } = await sql<{ row: unknown }>`select row_to_json(t) as row from ${sql.table(table)} t`.execute(server.db);
@@ -65,7 +65,7 @@ describe.each(BACKENDS)('secrets (%s)', (backend) => {
     expect((await server.call('PUT', '/api/user/refresh', { refreshToken: refreshed.refreshToken })).body.code).toBe(ErrorCode.UNAUTHORIZED);
     expect((await server.call('GET', '/api/user/me', undefined, { token: refreshed.accessToken })).status).toBe(401);
 
-    await server.db.deleteFrom('throttle_events').where('key', 'like', 'code:%').execute();
+    await server.db.deleteFrom('throttle_counters').where('key', 'like', 'code:%').execute();
     ok(await server.call('POST', '/api/user/verify-code', { email: EMAIL, type: 'reset' }));
     secrets.resetCode = server.lastCode(EMAIL);
     ok(await server.call('POST', '/api/user/reset-password', { email: EMAIL, newPassword: NEW_PASSWORD, captcha: secrets.resetCode }));

@@ -54,7 +54,7 @@ describe.each(BACKENDS)('wallet (%s)', (backend) => {
 
   const join = async (label: string, inviteCode?: string): Promise<Member> => {
     // Code sends are limited per IP; these tests sign up many users within a minute.
-    await server.db.deleteFrom('throttle_events').execute();
+    await server.db.deleteFrom('throttle_counters').execute();
     const email = `${label}-${seq++}@example.com`;
     const answer = await registerUser(server, { email, password: PASSWORD, ...(inviteCode ? { inviteCode } : {}) });
     return { id: answer.user.id, email, token: answer.accessToken, inviteCode: answer.user.inviteCode };

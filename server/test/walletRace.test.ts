@@ -16,7 +16,7 @@ describe.each(BACKENDS)('wallet under concurrency (%s)', (backend) => {
   let seq = 0;
 
   const join = async (label: string) => {
-    await server.db.deleteFrom('throttle_events').execute();
+    await server.db.deleteFrom('throttle_counters').execute();
     const email = `${label}-${seq++}@example.com`;
     const answer = await registerUser(server, { email, password: PASSWORD });
     return { id: answer.user.id as string, email, token: answer.accessToken };

@@ -302,21 +302,28 @@ export const createBacktestService = (deps: BacktestDeps) => {
   };
 
   const start = async (userId: string, request: BacktestRequest): Promise<BacktestJob> => {
-    const throttleKey = `backtest:${userId}`;
-    await throttle.check(throttleKey, RUN_LIMITS);
-    const resolved = await resolve(userId, request);
+    // Reserved before the work; a request refused before its run exists gives the slot back.
+    const attempt = await throttle.take([{ key: `backtest:${userId}`, limits: RUN_LIMITS }]);
+    let resolved: Awaited<ReturnType<typeof resolve>>;
+    let row: { id: string };
+    let total: number;
+    try {
+      resolved = await resolve(userId, request);
 
-    // One run per user: a new one ends the one before.
-    const previous = await db.selectFrom('backtest_runs').select('id').where('user_id', '=', userId).where('status', 'in', [...ACTIVE]).execute();
-    for (const row of previous) await cancel(userId, row.id);
+      // One run per user: a new one ends the one before.
+      const previous = await db.selectFrom('backtest_runs').select('id').where('user_id', '=', userId).where('status', 'in', [...ACTIVE]).execute();
+      for (const active of previous) await cancel(userId, active.id);
 
-    const total = resolved.estimate * (1 + (request.variants?.length ?? 0));
-    const row = await db
-      .insertInto('backtest_runs')
-      .values({ user_id: userId, status: 'queued', done: 0, total, request: JSON.stringify(request) })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await throttle.hit(throttleKey);
+      total = resolved.estimate * (1 + (request.variants?.length ?? 0));
+      row = await db
+        .insertInto('backtest_runs')
+        .values({ user_id: userId, status: 'queued', done: 0, total, request: JSON.stringify(request) })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+    } catch (error) {
+      await attempt.release();
+      throw error;
+    }
     await db
       .deleteFrom('backtest_runs')
       .where('user_id', '=', userId)
@@ -416,12 +423,13 @@ export const createBacktestService = (deps: BacktestDeps) => {
 
   /** Checks a candle file in a worker thread and keeps it, normalized and compressed. */
   const upload = async (userId: string, { name, csv }: { name: string; csv: string }): Promise<CandleUpload> => {
-    const throttleKey = `backtest-upload:${userId}`;
-    await throttle.check(throttleKey, UPLOAD_LIMITS);
+    // Reserved before the file is parsed; a refused file gives the slot back.
+    const attempt = await throttle.take([{ key: `backtest-upload:${userId}`, limits: UPLOAD_LIMITS }]);
     let parsed: ParsedCandles;
     try {
       parsed = await pool.parse(csv);
     } catch (error) {
+      await attempt.release();
       if (error instanceof WorkerError && error.failure.kind === 'format') {
         return fail(ErrorCode.PARAM_FORMAT, `line ${error.failure.line}: ${error.failure.reason}`, { field: 'csv', line: error.failure.line, reason: error.failure.reason });
       }
@@ -440,8 +448,10 @@ export const createBacktestService = (deps: BacktestDeps) => {
         .where('id', 'not in', trx.selectFrom('backtest_candle_sets').select('id').where('user_id', '=', userId).orderBy('created_at', 'desc').orderBy('id').limit(KEEP_UPLOADS))
         .execute();
       return inserted;
+    }).catch(async (error: unknown) => {
+      await attempt.release();
+      throw error;
     });
-    await throttle.hit(throttleKey);
     return toUpload(row);
   };
 

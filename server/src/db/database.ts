@@ -18,6 +18,7 @@ import * as widgetGrants from './migrations/012_widget_grants';
 import * as paperPrices from './migrations/014_paper_prices';
 import * as depositAddresses from './migrations/016_deposit_addresses';
 import * as changeNotices from './migrations/017_change_notices';
+import * as throttleCounters from './migrations/018_throttle_counters';
 import type { Database } from './schema';
 
 /** Migrations in order; one SQL dialect (PostgreSQL) for PGlite and the server. */
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   '014_paper_prices': paperPrices,
   '016_deposit_addresses': depositAddresses,
   '017_change_notices': changeNotices,
+  '018_throttle_counters': throttleCounters,
 };
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 

@@ -61,10 +61,12 @@ export interface RequestNoncesTable {
   expires_at: Timestamp;
 }
 
-export interface ThrottleEventsTable {
-  id: Generated<string>;
+export interface ThrottleCountersTable {
   key: string;
-  created_at: CreatedAt;
+  window_seconds: number;
+  window_start: ColumnType<Date, Date | string | undefined, Date | string>;
+  count: number;
+  pending: ColumnType<number, number | undefined, number>;
 }
 
 export interface StrategiesTable {
@@ -391,7 +393,7 @@ export interface Database {
   refresh_tokens: RefreshTokensTable;
   sessions: SessionsTable;
   request_nonces: RequestNoncesTable;
-  throttle_events: ThrottleEventsTable;
+  throttle_counters: ThrottleCountersTable;
   exchange_accounts: ExchangeAccountsTable;
   strategies: StrategiesTable;
   trade_tasks: TradeTasksTable;

@@ -129,8 +129,7 @@ export const exchangeRoutes = (deps: ExchangeDeps) => async (app: FastifyInstanc
   /** Counted before the exchange is asked, so failed attempts count too. */
   const checkKey = async (request: FastifyRequest, exchangeId: string, credentials: Credentials) => {
     const key = `exchange-key-check:user:${request.user!.id}`;
-    await throttle.check(key, KEY_CHECK_LIMITS);
-    await throttle.hit(key);
+    await throttle.take([{ key, limits: KEY_CHECK_LIMITS }]);
     await verifyKey(exchangeId, credentials, request.log);
   };
 

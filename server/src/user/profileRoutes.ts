@@ -23,6 +23,8 @@ export const AVATAR_MAX_BYTES = 48 * 1024;
 const PROFILE_BODY_LIMIT = 80 * 1024;
 /** Wrong old passwords: 5 in 15 minutes per user, then 10009. */
 const OLD_PASSWORD_LIMITS: Limit[] = [{ max: 5, windowSeconds: 900 }];
+/** How long a check waits for checks in flight when those fill the limit (a right one gives its slot back). */
+const OLD_PASSWORD_WAIT_MS = 5000;
 
 const AVATAR = /^data:(image\/(?:png|jpeg|webp));base64,([A-Za-z0-9+/]*={0,2})$/;
 
@@ -106,13 +108,26 @@ export const profileRoutes = (deps: ProfileDeps) => async (app: FastifyInstance)
       const body = request.body as ChangePasswordPayload;
       const { id: userId, sessionId } = request.user!;
       const key = `change-password:user:${userId}`;
-      await throttle.check(key, OLD_PASSWORD_LIMITS);
-      const me = await db.selectFrom('users').select(['email', 'password_hash']).where('id', '=', userId).executeTakeFirst();
-      if (!me) return fail(ErrorCode.USER_NOT_EXIST, 'user does not exist');
-      if (!(await verifyPassword(body.oldPassword, me.password_hash))) {
-        await throttle.hit(key);
+      // Reserved before the old password is checked; a right one gives its slot back.
+      const attempt = await throttle.take([{ key, limits: OLD_PASSWORD_LIMITS }], { waitMs: OLD_PASSWORD_WAIT_MS });
+      let me;
+      let right = false;
+      try {
+        me = await db.selectFrom('users').select(['email', 'password_hash']).where('id', '=', userId).executeTakeFirst();
+        right = !!me && (await verifyPassword(body.oldPassword, me.password_hash));
+      } catch (error) {
+        await attempt.release();
+        throw error;
+      }
+      if (!me) {
+        await attempt.release();
+        return fail(ErrorCode.USER_NOT_EXIST, 'user does not exist');
+      }
+      if (!right) {
+        await attempt.settle();
         fail(ErrorCode.PASSWORD_ERROR, 'the current password is incorrect', { field: 'oldPassword' });
       }
+      await attempt.release();
       if (body.newPassword !== body.secondPassword) fail(ErrorCode.INVALID, 'the two passwords differ', { field: 'secondPassword' });
       // The same rules as at registration.
       const problem = passwordProblem(body.newPassword, me.email);
@@ -137,7 +152,6 @@ export const profileRoutes = (deps: ProfileDeps) => async (app: FastifyInstance)
           .where('revoked_at', 'is', null)
           .execute();
       });
-      await throttle.clear(key);
       return ok(null);
     },
   );

@@ -10,7 +10,7 @@ import { requestLocale } from '../http/locale';
 import type { Mailer } from '../mail/mailer';
 import { CODE_TTL_MINUTES, type VerificationCodes } from './codes';
 import { verificationMail } from './mailTexts';
-import { decoyHash, hashPassword, passwordProblem, verifyPassword } from './passwords';
+import { decoyHash, hashPassword, hashQueue, passwordProblem, verifyPassword } from './passwords';
 import {
   loginSchema,
   logoutSchema,
@@ -44,6 +44,14 @@ const CODE_LIMITS_IP: Limit[] = [
 /** Failed logins: per account 5 in 15 minutes; per IP 20 in 15 minutes. */
 const LOGIN_LIMITS_ACCOUNT: Limit[] = [{ max: 5, windowSeconds: 900 }];
 const LOGIN_LIMITS_IP: Limit[] = [{ max: 20, windowSeconds: 900 }];
+/** Successful logins (each costs a scrypt run): per account 10 in 15 minutes; per IP 50 in 15 minutes. */
+const LOGIN_OK_LIMITS_ACCOUNT: Limit[] = [{ max: 10, windowSeconds: 900 }];
+const LOGIN_OK_LIMITS_IP: Limit[] = [{ max: 50, windowSeconds: 900 }];
+/** Registration attempts (an answer tells whether an email is taken): per IP 10 in 10 minutes and 30 an hour. */
+const REGISTER_LIMITS_IP: Limit[] = [
+  { max: 10, windowSeconds: 600 },
+  { max: 30, windowSeconds: 3600 },
+];
 
 const INVITE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 const newInviteCode = () =>
@@ -82,12 +90,13 @@ export const userRoutes = (deps: UserDeps) => async (app: FastifyInstance) => {
   app.post('/api/user/verify-code', { schema: verifyCodeSchema }, async (request) => {
     const body = request.body as { email: string; type: VerifyCodeType };
     const email = normalizeEmail(body.email);
-    await throttle.check(`code:${body.type}:email:${email}`, CODE_LIMITS_EMAIL);
-    await throttle.check(`code:ip:${request.ip}`, CODE_LIMITS_IP);
+    // Counted before anything is looked up or sent, refusals included (they tell whether an email is taken).
+    await throttle.take([
+      { key: `code:${body.type}:email:${email}`, limits: CODE_LIMITS_EMAIL },
+      { key: `code:ip:${request.ip}`, limits: CODE_LIMITS_IP },
+    ]);
     const existing = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
     if (body.type === 'register' && existing) fail(ErrorCode.ALREADY_EXISTS, 'this email is already registered', { field: 'email' });
-    await throttle.hit(`code:${body.type}:email:${email}`);
-    await throttle.hit(`code:ip:${request.ip}`);
     // A reset code for an unknown email is answered like any other, so the call does not reveal who is registered.
     if (body.type === 'register' || existing) {
       const code = await codes.issue(email, body.type);
@@ -119,6 +128,7 @@ export const userRoutes = (deps: UserDeps) => async (app: FastifyInstance) => {
     if ([...nickname].length < 2) fail(ErrorCode.PARAM_LENGTH, 'nickname must be 2 to 20 characters', { field: 'nickname' });
     if (body.password !== body.secondPassword) fail(ErrorCode.INVALID, 'the two passwords differ', { field: 'secondPassword' });
     checkNewPassword(body.password, email);
+    await throttle.take([{ key: `register:ip:${request.ip}`, limits: REGISTER_LIMITS_IP }]);
     const taken = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
     if (taken) fail(ErrorCode.ALREADY_EXISTS, 'this email is already registered', { field: 'email' });
     let inviterId: string | null = null;
@@ -127,6 +137,8 @@ export const userRoutes = (deps: UserDeps) => async (app: FastifyInstance) => {
       if (!inviter) fail(ErrorCode.PARAM_NOT_EXIST, 'invite code does not exist', { field: 'inviteCode' });
       inviterId = inviter!.id;
     }
+    // A code is single use: refuse while the hashing queue is full rather than spend it.
+    hashQueue.ensureRoom();
     await codes.consume(email, 'register', body.captcha);
     const passwordHash = await hashPassword(body.password, deps.scryptCost);
     try {
@@ -155,29 +167,60 @@ export const userRoutes = (deps: UserDeps) => async (app: FastifyInstance) => {
     }
   });
 
-  app.post('/api/user/login', { schema: loginSchema }, async (request) => {
+  /** A login attempt counts as a failure and as a success until its password is judged. */
+  const loginRules = (email: string, ip: string) => {
+    const keys = { accountKey: `login:email:${email}`, ipKey: `login:ip:${ip}`, okAccountKey: `login-ok:email:${email}`, okIpKey: `login-ok:ip:${ip}` };
+    const rules = [
+      { key: keys.accountKey, limits: LOGIN_LIMITS_ACCOUNT },
+      { key: keys.ipKey, limits: LOGIN_LIMITS_IP },
+      { key: keys.okAccountKey, limits: LOGIN_OK_LIMITS_ACCOUNT },
+      { key: keys.okIpKey, limits: LOGIN_OK_LIMITS_IP },
+    ];
+    return { ...keys, rules };
+  };
+
+  app.post(
+    '/api/user/login',
+    {
+      schema: loginSchema,
+      // A flood on a locked account or IP is refused before anything is stored for it (the signature's nonce included).
+      preValidation: async (request) => {
+        const email = (request.body as { email?: unknown } | undefined)?.email;
+        if (typeof email === 'string') throttle.refuseIfKnownFull(loginRules(normalizeEmail(email), request.ip).rules);
+      },
+    },
+    async (request) => {
     const body = request.body as { email: string; password: string };
     const email = normalizeEmail(body.email);
-    const accountKey = `login:email:${email}`;
-    const ipKey = `login:ip:${request.ip}`;
-    await throttle.check(accountKey, LOGIN_LIMITS_ACCOUNT);
-    await throttle.check(ipKey, LOGIN_LIMITS_IP);
-    const row = await db
-      .selectFrom('users')
-      .select(['id', 'email', 'nickname', 'invite_code', 'avatar', 'level', 'activated', 'role', 'password_hash', 'disabled'])
-      .where('email', '=', email)
-      .executeTakeFirst();
-    // Unknown email and wrong password get the same answer after the same work.
-    const valid = await verifyPassword(body.password, row?.password_hash ?? (await decoy));
+    const { accountKey, ipKey, okAccountKey, okIpKey, rules } = loginRules(email, request.ip);
+    // Reserved before the password is looked at, as a failure and as a success; the outcome gives the other back.
+    const attempt = await throttle.take(rules);
+    let row;
+    let valid: boolean;
+    try {
+      row = await db
+        .selectFrom('users')
+        .select(['id', 'email', 'nickname', 'invite_code', 'avatar', 'level', 'activated', 'role', 'password_hash', 'disabled'])
+        .where('email', '=', email)
+        .executeTakeFirst();
+      // Unknown email and wrong password get the same answer after the same work.
+      valid = await verifyPassword(body.password, row?.password_hash ?? (await decoy));
+    } catch (error) {
+      // Not judged (the hashing queue is full, the database failed): the attempt does not count.
+      await attempt.release();
+      throw error;
+    }
     if (!row || !valid || row.disabled) {
-      await throttle.hit(accountKey);
-      await throttle.hit(ipKey);
+      await attempt.release([okAccountKey, okIpKey]);
       fail(ErrorCode.PASSWORD_ERROR, 'email or password is incorrect');
     }
+    // A success is no failure, and it ends the account's run of failures (a later guess starts a new count).
+    await attempt.release([accountKey, ipKey]);
     await throttle.clear(accountKey);
     const pair = await db.transaction().execute((trx) => sessions.start(trx, row!, meta(request)));
     return ok({ ...pair, user: toUser(row!) });
-  });
+    },
+  );
 
   app.put('/api/user/refresh', { schema: refreshSchema }, async (request) => {
     const { refreshToken } = request.body as { refreshToken: string };
@@ -188,6 +231,7 @@ export const userRoutes = (deps: UserDeps) => async (app: FastifyInstance) => {
     const body = request.body as { email: string; newPassword: string; captcha: string };
     const email = normalizeEmail(body.email);
     checkNewPassword(body.newPassword, email);
+    hashQueue.ensureRoom();
     await codes.consume(email, 'reset', body.captcha);
     const passwordHash = await hashPassword(body.newPassword, deps.scryptCost);
     await db.transaction().execute(async (trx) => {

@@ -24,6 +24,8 @@ import * as wallet from './service';
 
 /** Wrong passwords on money-moving calls: 5 in 15 minutes per user (all such calls together), then 10009 until the window passes. */
 const PASSWORD_LIMITS: Limit[] = [{ max: 5, windowSeconds: 900 }];
+/** How long a password check waits for checks in flight when those fill the limit. */
+const PASSWORD_WAIT_MS = 5000;
 
 export interface WalletRouteDeps {
   db: Db;
@@ -41,12 +43,22 @@ export const walletRoutes = (deps: WalletRouteDeps) => async (instance: FastifyI
   /** Money leaving the wallet (a withdrawal, USDT or points to another user) is confirmed by the login password (11002). */
   const confirmPassword = async (userId: string, password: string) => {
     const throttleKey = `wallet:password:${userId}`;
-    await throttle.check(throttleKey, PASSWORD_LIMITS);
-    const row = await db.selectFrom('users').select('password_hash').where('id', '=', userId).executeTakeFirst();
-    if (!row || !(await verifyPassword(password, row.password_hash))) {
-      await throttle.hit(throttleKey);
+    // Reserved before the password is checked; a right one gives its slot back, so concurrent
+    // right ones (a retried withdrawal) wait for each other rather than being refused.
+    const attempt = await throttle.take([{ key: throttleKey, limits: PASSWORD_LIMITS }], { waitMs: PASSWORD_WAIT_MS });
+    let right = false;
+    try {
+      const row = await db.selectFrom('users').select('password_hash').where('id', '=', userId).executeTakeFirst();
+      right = !!row && (await verifyPassword(password, row.password_hash));
+    } catch (error) {
+      await attempt.release();
+      throw error;
+    }
+    if (!right) {
+      await attempt.settle();
       fail(ErrorCode.PASSWORD_ERROR, 'wrong password', { field: 'password' });
     }
+    await attempt.release();
   };
 
   app.get('/api/wallet/balances', { schema: balancesSchema }, async (request) => ok(await wallet.balances(db, request.user!.id)));
