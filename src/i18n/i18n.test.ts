@@ -253,8 +253,8 @@ describe('message resources', () => {
     expect(provider.translate('home.runningOf', { total: 2, count: 2 })).toBe('of 2 tasks');
     expect(provider.translate('strategy.levelCount', { count: 1 })).toBe('1 replenish level');
     expect(provider.translate('strategy.levelCount', { count: 5 })).toBe('5 replenish levels');
-    expect(provider.translate('profile.activate.cards', { count: 1 })).toBe('1 card');
-    expect(provider.translate('profile.activate.cards', { count: 2 })).toBe('2 cards');
+    expect(provider.translate('profile.activate.cards', { count: 1, amount: '1' })).toBe('1 card');
+    expect(provider.translate('profile.activate.cards', { count: 2, amount: '2' })).toBe('2 cards');
     await provider.changeLocale('zh-CN');
     expect(provider.translate('home.todayHint', { count: 1 })).toMatch(/1/);
     expect(provider.translate('strategy.levelCount', { count: 1 })).toBe('1 档补仓');

@@ -74,7 +74,7 @@ const PayOptions = ({ status }: { status: MemberStatus }) => {
   const prices: Record<Method, string> = { card: status.activation.cardPrice, usdt: status.activation.usdtPrice };
   const available: Record<Method, string> = { card: availableOf(balances.data, 'CARD'), usdt: availableOf(balances.data, 'USDT') };
   const amountText = (method: Method, value: string) =>
-    method === 'card' ? translate('profile.activate.cards', { count: formatAsset(value, 'CARD', locale) }) : `${formatQuote(value, locale)} USDT`;
+    method === 'card' ? translate('profile.activate.cards', { count: Number(value), amount: formatAsset(value, 'CARD', locale) }) : `${formatQuote(value, locale)} USDT`;
 
   const activate = useMutation({
     mutationFn: (method: Method) => {

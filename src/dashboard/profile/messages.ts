@@ -40,8 +40,8 @@ const enUS = {
       why: 'Tasks on real exchange accounts need an activated account; paper accounts trade without it. Activate it once, with an activation card or with USDT from your wallet.',
       cardTitle: 'Pay with an activation card',
       usdtTitle: 'Pay with USDT',
-      cards_one: '{{count}} card',
-      cards_other: '{{count}} cards',
+      cards_one: '{{amount}} card',
+      cards_other: '{{amount}} cards',
       youHave: 'Your balance: {{amount}}',
       payWith: {
         card: 'Activate with a card',
@@ -256,8 +256,8 @@ const zhCN: Messages = {
       why: '在真实交易所账户上运行任务需要激活账户，模拟盘账户无需激活。只需激活一次，可使用激活卡或钱包中的 USDT 支付。',
       cardTitle: '使用激活卡',
       usdtTitle: '使用 USDT',
-      cards_one: '{{count}} 张激活卡',
-      cards_other: '{{count}} 张激活卡',
+      cards_one: '{{amount}} 张激活卡',
+      cards_other: '{{amount}} 张激活卡',
       youHave: '当前余额：{{amount}}',
       payWith: {
         card: '用激活卡激活',
@@ -470,8 +470,8 @@ const zhTW: Messages = {
       why: '在真實交易所帳戶上執行任務需要啟用帳戶，模擬盤帳戶無需啟用。只需啟用一次，可使用啟用卡或錢包中的 USDT 支付。',
       cardTitle: '使用啟用卡',
       usdtTitle: '使用 USDT',
-      cards_one: '{{count}} 張啟用卡',
-      cards_other: '{{count}} 張啟用卡',
+      cards_one: '{{amount}} 張啟用卡',
+      cards_other: '{{amount}} 張啟用卡',
       youHave: '目前餘額：{{amount}}',
       payWith: {
         card: '用啟用卡啟用',
