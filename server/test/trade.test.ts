@@ -61,6 +61,18 @@ describe.each(BACKENDS)('trading tasks (%s)', (backend) => {
     expect(Number(prices.body.data.BTC)).toBeGreaterThan(1000);
   });
 
+  it("gives pairs and tasks their market's price tick and amount step", async () => {
+    const pairs = (await call('GET', `/api/trade/pairs?exchangeId=${exchangeId}&pageSize=100`)).body.data.list;
+    expect(pairs.find((p: { id: string }) => p.id === 'BTC/USDT')).toMatchObject({ tickSize: '0.01', amountStep: '0.00001' });
+    expect(pairs.find((p: { id: string }) => p.id === 'SHIB/USDT')).toMatchObject({ tickSize: '0.00000001', amountStep: '1' });
+    expect((await createTasks(['BTC/USDT', 'SHIB/USDT'], { running: false })).body.code).toBe(0);
+    const list = (await call('GET', '/api/trade/list')).body.data.list;
+    const bySymbol = Object.fromEntries(list.map((t: { symbol: string; tickSize: string; amountStep: string }) => [t.symbol, { tickSize: t.tickSize, amountStep: t.amountStep }]));
+    expect(bySymbol).toEqual({ 'BTC/USDT': { tickSize: '0.01', amountStep: '0.00001' }, 'SHIB/USDT': { tickSize: '0.00000001', amountStep: '1' } });
+    const shib = list.find((t: { symbol: string }) => t.symbol === 'SHIB/USDT');
+    expect((await call('GET', `/api/trade/detail/${shib.id}`)).body.data).toMatchObject({ symbol: 'SHIB/USDT', tickSize: '0.00000001', amountStep: '1' });
+  });
+
   it('creates one task per coin and the robot buys, replenishes, takes profit and starts the next cycle', async () => {
     const created = await createTasks(['BTC/USDT', 'ETH/USDT']);
     expect(created.body.code).toBe(0);

@@ -59,6 +59,9 @@ export interface TradeTask {
   realizedProfit: DecimalString;
   levelsFilled: number;
   levelsTotal: number;
+  /** The market's price tick and amount step ('0.01', '0.00001'); null when its market is not known now. */
+  tickSize: DecimalString | null;
+  amountStep: DecimalString | null;
   /** Set while the task needs the user (see AttentionReason). */
   attention: TaskAttention | null;
   /**
@@ -111,6 +114,9 @@ export interface TradePair {
   change24h: DecimalString;
   quoteVolume24h: DecimalString;
   minCost: DecimalString;
+  /** The market's price tick and amount step ('0.01', '0.00001'): prices and amounts show their decimals. */
+  tickSize: DecimalString;
+  amountStep: DecimalString;
 }
 
 export type TradeAction = 'start' | 'stop' | 'replenish';

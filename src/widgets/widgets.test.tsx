@@ -32,6 +32,8 @@ const task = (id: string, symbol: string, extra: Partial<TradeTask> = {}): Trade
   realizedProfit: '5.678',
   levelsFilled: 1,
   levelsTotal: 5,
+  tickSize: null,
+  amountStep: null,
   attention: null,
   prices: { source: 'simulator', live: false },
   createdAt: '2025-01-01T00:00:00Z',

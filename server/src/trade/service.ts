@@ -69,7 +69,12 @@ const toPair = (info: MarketInfo, ticker: Ticker): TradePair => ({
   change24h: ticker.change24h ?? '0',
   quoteVolume24h: ticker.quoteVolume24h ?? '0',
   minCost: info.limits.cost.min,
+  tickSize: info.precision.price,
+  amountStep: info.precision.amount,
 });
+
+/** How long a task answer waits for an exchange's markets not loaded yet (they go on loading for the next one). */
+const MARKETS_WAIT_MS = 1_000;
 
 const SORT_COLUMNS: Record<TaskSort, string> = {
   createdAt: 'trade_tasks.created_at',
@@ -143,8 +148,40 @@ export const createTradeService = ({ db, engine, listCache }: { db: Db; engine: 
       .where('trade_tasks.user_id', '=', userId);
   type TaskRow = Awaited<ReturnType<ReturnType<typeof tasksOf>['execute']>>[number];
 
+  /**
+   * The markets of the rows' accounts, one load per account (each client
+   * keeps its markets once loaded). An account whose markets cannot be had
+   * now is left out: its tasks show no tick or step rather than no answer.
+   */
+  const marketsOf = async (rows: TaskRow[]): Promise<Map<string, Map<string, MarketInfo>>> => {
+    const accounts = new Map(rows.map((row) => [row.exchange_account_id, row]));
+    const found = new Map<string, Map<string, MarketInfo>>();
+    await Promise.all(
+      [...accounts.values()].map(async (row) => {
+        let timer: NodeJS.Timeout | undefined;
+        try {
+          // A real account's own exchange only (accountClient would answer the simulator's markets for one it cannot open).
+          const client =
+            row.exchange === PAPER_EXCHANGE
+              ? await engine.accountClient({ id: row.exchange_account_id, exchange: row.exchange, price_source: row.price_source })
+              : await engine.clientFor(row.exchange_account_id);
+          if (!client) return;
+          const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), MARKETS_WAIT_MS)));
+          const infos = await Promise.race([client.loadMarkets(), late]);
+          if (infos) found.set(row.exchange_account_id, new Map(infos.map((info) => [info.symbol, info])));
+        } catch {
+          // No markets now (keys that cannot be opened, an exchange that does not answer): no tick or step.
+        } finally {
+          clearTimeout(timer);
+        }
+      }),
+    );
+    return found;
+  };
+
   /** A task as the pages show it: the live state where the engine drives it here, the journal's otherwise. */
-  const toTask = (row: TaskRow): TradeTask => {
+  const toTask = (row: TaskRow, markets: Map<string, Map<string, MarketInfo>>): TradeTask => {
+    const info = markets.get(row.exchange_account_id)?.get(row.symbol);
     const live = engine.live(row.id);
     const state: CycleState = live?.state ?? { ...initialCycleState(), ...(row.state as Partial<CycleState>) };
     const average = averagePrice(state);
@@ -174,6 +211,8 @@ export const createTradeService = ({ db, engine, listCache }: { db: Db; engine: 
       realizedProfit: new Big(row.realized ?? '0').toFixed(),
       levelsFilled: state.levelsFilled,
       levelsTotal: row.levels.length,
+      tickSize: info?.precision.price ?? null,
+      amountStep: info?.precision.amount ?? null,
       attention: live ? live.attention : ((row.attention as TaskAttention | null) ?? null),
       prices: engine.taskPrices(row),
       createdAt: new Date(row.created_at).toISOString(),
@@ -189,12 +228,15 @@ export const createTradeService = ({ db, engine, listCache }: { db: Db; engine: 
   return {
     /** One task of the user as the pages show it (10006 when not theirs). */
     async task(userId: string, id: string) {
-      return toTask(await ownTask(userId, id));
+      const row = await ownTask(userId, id);
+      return toTask(row, await marketsOf([row]));
     },
 
     /** Every task of the user as the pages show them. */
     async allTasks(userId: string) {
-      return (await tasksOf(userId).execute()).map(toTask);
+      const rows = await tasksOf(userId).execute();
+      const markets = await marketsOf(rows);
+      return rows.map((row) => toTask(row, markets));
     },
 
     async pairs(userId: string, query: PairsQuery) {
@@ -325,14 +367,15 @@ export const createTradeService = ({ db, engine, listCache }: { db: Db; engine: 
       };
       // The rows as stored; the live parts (engine state, prices) are filled in below on every call.
       const { rows, total } = listCache ? await listCache.get(userId, JSON.stringify(query), load) : await load();
-      return { list: rows.map(toTask), total };
+      const markets = await marketsOf(rows);
+      return { list: rows.map((row) => toTask(row, markets)), total };
     },
 
     async detail(userId: string, id: string): Promise<TradeTaskDetail> {
       const row = await ownTask(userId, id);
       const strategy = await strategyFor(userId, row.strategy_id);
       const events = await db.selectFrom('task_events').select(['id', 'kind', 'data', 'created_at']).where('task_id', '=', id).orderBy('id', 'desc').limit(100).execute();
-      const task = toTask(row);
+      const task = toTask(row, await marketsOf([row]));
       const state = engine.live(id)?.state ?? { ...initialCycleState(), ...(row.state as Partial<CycleState>) };
       return {
         ...task,

@@ -125,6 +125,8 @@ const Home = () => {
   const summary = useTodayProfit();
   const accounts = useGetList<ExchangeAccount>('exchange', { pagination: { page: 1, perPage: 1 }, sort: { field: 'createdAt', order: 'ASC' } }, { enabled: tasks.data?.length === 0 });
   const symbols = [...new Set(Object.values(totals?.symbolsByExchange ?? {}).flat())].sort();
+  /** Each pair's price tick, from the tasks that trade it. */
+  const tickOf = (symbol: string) => tasks.data?.find((task) => task.symbol === symbol && task.tickSize)?.tickSize ?? null;
 
   return (
     <Screen titleKey="page.home" back={false}>
@@ -175,7 +177,7 @@ const Home = () => {
                         {symbol}
                       </Typography>
                       <Typography sx={{ fontWeight: 600, fontVariantNumeric: 'tabular-nums' }} noWrap>
-                        {formatPrice(prices.data?.[symbol], locale)}
+                        {formatPrice(prices.data?.[symbol], locale, tickOf(symbol))}
                       </Typography>
                     </Box>
                   ))}

@@ -47,6 +47,8 @@ const task: TradeTask = {
   realizedProfit: '1.25',
   levelsFilled: 1,
   levelsTotal: 2,
+  tickSize: '0.01',
+  amountStep: '0.00001',
   attention: null,
   prices: { source: 'simulator', live: false },
   createdAt: '2026-03-01T08:00:00.000Z',

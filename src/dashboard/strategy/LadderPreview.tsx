@@ -1,6 +1,7 @@
 import { Alert, Box, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField, Typography, useMediaQuery, type Theme } from '@mui/material';
 import { useState } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
+import Big from 'big.js';
 import { formatMoney, formatPercent, formatPrice } from '../../api/format';
 import { ladder, maxCycleFunds, type StrategySettings } from '../../api/strategy';
 
@@ -9,8 +10,20 @@ const COLUMNS = ['price', 'amount', 'cumulative', 'average', 'takeProfitPrice'] 
 
 const DECIMAL = /^\d+(\.\d+)?$/;
 
-/** The ladder a template makes for a first order and a first fill price, and the most one cycle can use: a table, one card per level on phones. */
-export const LadderPreview = ({ settings }: { settings: Pick<StrategySettings, 'levels' | 'takeProfitPercent'> | null }) => {
+/** The tick of a market whose prices are written like `price`: its decimals, at least cents ('100' → '0.01', '0.00000850' → '0.00000001'). */
+export const tickOfPrice = (price: string): string => {
+  // As written: '0.00000850' has eight decimals (its zeros count).
+  const places = Math.max(2, price.split('.')[1]?.length ?? 0);
+  return new Big(10).pow(-places).toFixed(places);
+};
+
+/**
+ * The ladder a template makes for a first order and a first fill price, and
+ * the most one cycle can use: a table, one card per level on phones. Every
+ * price shows to the market's tick: the given one, else the tick the typed
+ * price is written to.
+ */
+export const LadderPreview = ({ settings, tick = null }: { settings: Pick<StrategySettings, 'levels' | 'takeProfitPercent'> | null; tick?: string | null }) => {
   const translate = useTranslate();
   const [amount, setAmount] = useState('10');
   const [price, setPrice] = useState('100');
@@ -18,14 +31,15 @@ export const LadderPreview = ({ settings }: { settings: Pick<StrategySettings, '
   const rows = valid ? ladder(settings, amount, price) : [];
   const [locale] = useLocaleState();
   const isPhone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
+  const priceTick = tick ?? (valid ? tickOfPrice(price) : null);
   const drop = (percent: string) => formatPercent(`-${percent}`, locale, { signed: true });
-  /** The figures of a level, in the table's order: prices to six digits, money to the cent (src/api/format.ts). */
+  /** The figures of a level, in the table's order: prices to the tick, money to the cent (src/api/format.ts). */
   const columns = (row: LadderRow): [(typeof COLUMNS)[number], string][] => [
-    ['price', formatPrice(row.price, locale)],
+    ['price', formatPrice(row.price, locale, { tick: priceTick })],
     ['amount', formatMoney(row.amount, locale)],
     ['cumulative', formatMoney(row.cumulativeCost, locale)],
-    ['average', formatPrice(row.averagePrice, locale)],
-    ['takeProfitPrice', formatPrice(row.takeProfitPrice, locale)],
+    ['average', formatPrice(row.averagePrice, locale, { tick: priceTick })],
+    ['takeProfitPrice', formatPrice(row.takeProfitPrice, locale, { tick: priceTick })],
   ];
 
   return (

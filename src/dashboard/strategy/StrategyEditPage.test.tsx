@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fail, ok } from '../../testing/fakeServer';
@@ -48,6 +48,35 @@ describe('strategy editor', () => {
       stopLossPercent: null,
       cooldownSeconds: 120,
     });
+  });
+
+  it('previews every level to one tick: the decimals the first fill price is written to, at least cents', async () => {
+    await renderApp(`/strategy/add?copy=${balanced.id}`, {
+      ...me,
+      [`GET /api/strategy/detail/${balanced.id}`]: () => ok(balanced),
+      'GET /api/strategy/list': () => ok({ list: [], total: 0 }),
+      'GET /api/trade/config-templates': () => ok([balanced]),
+    });
+    await findHeading('新建策略');
+    await screen.findByRole('table', { name: '阶梯预览' });
+    /** The price, average and take-profit cells of each level (the table is drawn anew for a new price). */
+    const prices = () =>
+      within(screen.getByRole('table', { name: '阶梯预览' }))
+        .getAllByRole('row')
+        .slice(1)
+        .map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent ?? ''))
+        .map((cells) => [cells[2], cells[5], cells[6]]);
+    await waitFor(() => expect(prices()).toHaveLength(3));
+    // 100 and its levels 99 and 97.5: the average 99.4975… shows at the same two decimals as 100.00.
+    expect(prices()[0]).toEqual(['100.00', '100.00', '101.50']);
+    expect(prices()[1]![0]).toBe('99.00');
+    expect(prices()[1]![1]).toBe('99.50');
+    for (const cell of prices().flat()) expect(cell).toMatch(/^\d+\.\d{2}$/);
+    const price = screen.getByRole('textbox', { name: '首单成交价' });
+    await userEvent.clear(price);
+    await userEvent.type(price, '0.00000850');
+    await waitFor(() => expect(prices()[0]![0]).toBe('0.00000850'));
+    for (const cell of prices().flat()) expect(cell).toMatch(/^0\.\d{8}$/);
   });
 
   it('explains a ladder that makes no sense and does not let it be saved', async () => {

@@ -40,6 +40,8 @@ const pair = (base: string): TradePair => ({
   change24h: '1.5',
   quoteVolume24h: '1000000',
   minCost: '5',
+  tickSize: '0.01',
+  amountStep: '0.0001',
 });
 
 const catalog: ExchangeCatalogEntry[] = [

@@ -18,7 +18,7 @@ import {
 } from '@mui/material';
 import { ListBase, useGetOne, useListContext, useLocaleState, useTranslate } from 'react-admin';
 import { Link, useSearchParams } from 'react-router-dom';
-import type { TradeOrder, TradeTaskDetail } from '../../api/trade';
+import type { TradeOrder, TradeTask, TradeTaskDetail } from '../../api/trade';
 import { LoadError } from '../kit/LoadError';
 import { Screen } from '../layout/Screen';
 import { DETAIL, ORDERS, TASK_REFRESH_MS, TASKS } from './api';
@@ -43,9 +43,12 @@ const scrollCue = {
   },
 } as const;
 
+/** The tick and step the figures show, when the orders are one task's. */
+type Market = Partial<Pick<TradeTask, 'tickSize' | 'amountStep'>>;
+
 const STATUS_COLOR = { intent: 'default', open: 'info', closed: 'success', canceled: 'default', failed: 'error' } as const;
 
-const OrderRow = ({ order, showTaskLink }: { order: TradeOrder; showTaskLink: boolean }) => {
+const OrderRow = ({ order, showTaskLink, market }: { order: TradeOrder; showTaskLink: boolean; market: Market }) => {
   const translate = useTranslate();
   const [locale] = useLocaleState();
   const filled = order.status === 'closed';
@@ -66,8 +69,8 @@ const OrderRow = ({ order, showTaskLink }: { order: TradeOrder; showTaskLink: bo
       </TableCell>
       <TableCell>{orderReasonText(order, translate)}</TableCell>
       <TableCell align="right">{order.cycle}</TableCell>
-      <TableCell align="right">{filled ? formatPrice(order.price, locale) : '—'}</TableCell>
-      <TableCell align="right">{filled ? `${formatQuantity(order.amount, locale)} ${baseOf(order.symbol)}` : '—'}</TableCell>
+      <TableCell align="right">{filled ? formatPrice(order.price, locale, market.tickSize) : '—'}</TableCell>
+      <TableCell align="right">{filled ? `${formatQuantity(order.amount, locale, market.amountStep)} ${baseOf(order.symbol)}` : '—'}</TableCell>
       <TableCell align="right">{filled ? formatQuote(order.cost, locale) : '—'}</TableCell>
       <TableCell align="right">{filled ? `${formatQuantity(order.fee, locale)} ${order.feeCurrency ?? ''}`.trim() : '—'}</TableCell>
       <TableCell>
@@ -95,7 +98,7 @@ const StatusChip = ({ order }: { order: TradeOrder }) => {
 };
 
 /** One order on a phone: every column of the table as a labelled figure, nothing off-screen. */
-const OrderCard = ({ order, showTaskLink }: { order: TradeOrder; showTaskLink: boolean }) => {
+const OrderCard = ({ order, showTaskLink, market }: { order: TradeOrder; showTaskLink: boolean; market: Market }) => {
   const translate = useTranslate();
   const [locale] = useLocaleState();
   const filled = order.status === 'closed';
@@ -132,8 +135,8 @@ const OrderCard = ({ order, showTaskLink }: { order: TradeOrder; showTaskLink: b
         {formatTime(order.createdAt, locale)} · {orderReasonText(order, translate)} · {translate('tasks.orders.cycle')} {order.cycle}
       </Typography>
       <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(2, minmax(0, 1fr))', columnGap: 2, rowGap: 0.5, mt: 0.75 }}>
-        {figure('price', filled ? formatPrice(order.price, locale) : '—')}
-        {figure('amount', filled ? `${formatQuantity(order.amount, locale)} ${baseOf(order.symbol)}` : '—')}
+        {figure('price', filled ? formatPrice(order.price, locale, market.tickSize) : '—')}
+        {figure('amount', filled ? `${formatQuantity(order.amount, locale, market.amountStep)} ${baseOf(order.symbol)}` : '—')}
         {figure('cost', filled ? formatQuote(order.cost, locale) : '—')}
         {figure('fee', filled ? `${formatQuantity(order.fee, locale)} ${order.feeCurrency ?? ''}`.trim() : '—')}
       </Box>
@@ -150,6 +153,8 @@ const OrderTable = ({ taskId }: { taskId: string | null }) => {
   // Cards below md: a tablet's column is too narrow for the ten columns.
   const asCards = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'), { noSsr: true });
   const rows = data ?? [];
+  // One task's orders: its market's tick and step (the task the header above shows, asked once).
+  const market: Market = useGetOne<TradeTaskDetail>(TASKS, { id: taskId ?? '', ...DETAIL }, { enabled: Boolean(taskId) }).data ?? {};
 
   return (
     <Paper sx={{ minWidth: 0, overflow: 'hidden' }}>
@@ -177,7 +182,7 @@ const OrderTable = ({ taskId }: { taskId: string | null }) => {
       {asCards ? (
         <Box component="ul" sx={{ m: 0, p: 0 }} aria-label={translate(taskId ? 'page.orderHistory' : 'page.allOrderHistory')} data-layout="cards">
           {rows.map((order) => (
-            <OrderCard key={order.id} order={order} showTaskLink={!taskId} />
+            <OrderCard key={order.id} order={order} showTaskLink={!taskId} market={market} />
           ))}
           {data && rows.length === 0 && (
             <Box component="li" sx={{ listStyle: 'none', color: 'text.secondary', px: 2, py: 4 }}>
@@ -212,7 +217,7 @@ const OrderTable = ({ taskId }: { taskId: string | null }) => {
           </TableHead>
           <TableBody>
             {rows.map((order) => (
-              <OrderRow key={order.id} order={order} showTaskLink={!taskId} />
+              <OrderRow key={order.id} order={order} showTaskLink={!taskId} market={market} />
             ))}
             {data && rows.length === 0 && (
               <TableRow>

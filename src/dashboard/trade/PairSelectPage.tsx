@@ -81,7 +81,7 @@ export const PairSelectPage = () => {
                 <ListItemIcon sx={{ minWidth: 36 }}>
                   <Checkbox edge="start" checked={selected.has(pair.id)} tabIndex={-1} disableRipple slotProps={{ input: { 'aria-label': pair.symbol } }} />
                 </ListItemIcon>
-                <ListItemText primary={pair.symbol} secondary={`${translate('wizard.price')} ${formatPrice(pair.price, locale)}`} />
+                <ListItemText primary={pair.symbol} secondary={`${translate('wizard.price')} ${formatPrice(pair.price, locale, { tick: pair.tickSize })}`} />
                 <Typography variant="body2" sx={{ color: trendColor(pair.change24h), whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
                   {formatPercent(pair.change24h, locale, { signed: true })}
                 </Typography>

@@ -35,6 +35,8 @@ const task: TradeTask = {
   realizedProfit: '0',
   levelsFilled: 0,
   levelsTotal: 2,
+  tickSize: '0.01',
+  amountStep: '0.0001',
   attention: null,
   prices: { source: 'okx', live: true },
   createdAt: '2026-03-01T08:00:00.000Z',

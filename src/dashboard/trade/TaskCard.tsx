@@ -42,10 +42,10 @@ export const TaskCard = ({ task }: { task: TradeTask }) => {
             <Figure
               testId="position"
               label={translate('tasks.figure.positionOf', { base: baseOf(task.symbol) })}
-              value={hasPosition ? formatQuantity(task.quantity, locale) : '—'}
+              value={hasPosition ? formatQuantity(task.quantity, locale, task.amountStep) : '—'}
             />
-            <Figure testId="average" label={translate('tasks.figure.average')} value={formatPrice(task.averagePrice, locale)} />
-            <Figure testId="last" label={translate('tasks.figure.lastPrice')} value={formatPrice(task.lastPrice, locale)} />
+            <Figure testId="average" label={translate('tasks.figure.average')} value={formatPrice(task.averagePrice, locale, task.tickSize)} />
+            <Figure testId="last" label={translate('tasks.figure.lastPrice')} value={formatPrice(task.lastPrice, locale, task.tickSize)} />
             <Figure
               testId="floating"
               label={translate('tasks.figure.floating')}

@@ -94,7 +94,7 @@ const TaskHeader = ({ task }: { task: TradeTaskDetail }) => {
         title={translate('tasks.detail.closeTitle')}
         content={
           hasPosition
-            ? translate('tasks.detail.closeConfirm', { symbol: task.symbol, quantity: `${formatQuantity(task.quantity, locale)} ${baseOf(task.symbol)}` })
+            ? translate('tasks.detail.closeConfirm', { symbol: task.symbol, quantity: `${formatQuantity(task.quantity, locale, task.amountStep)} ${baseOf(task.symbol)}` })
             : translate('tasks.detail.closeConfirmNoPosition', { symbol: task.symbol })
         }
         confirm={translate('tasks.detail.close')}
@@ -107,7 +107,7 @@ const TaskHeader = ({ task }: { task: TradeTaskDetail }) => {
               const remainder = result && Number(result.remainder) > 0 ? result.remainder : null;
               notify(
                 remainder
-                  ? translate('tasks.detail.closedRemainder', { remainder: formatQuantity(remainder, locale), base: baseOf(task.symbol) })
+                  ? translate('tasks.detail.closedRemainder', { remainder: formatQuantity(remainder, locale, task.amountStep), base: baseOf(task.symbol) })
                   : translate('tasks.detail.closed'),
                 { type: 'success' },
               );
@@ -139,18 +139,18 @@ const CycleState = ({ task }: { task: TradeTaskDetail }) => {
       )}
       {hasPosition && task.phase !== 'open' && (
         <Typography color="text.secondary" sx={{ mb: 2 }} data-remainder>
-          {translate('tasks.detail.remainder', { quantity: formatQuantity(task.quantity, locale), base: baseOf(task.symbol) })}
+          {translate('tasks.detail.remainder', { quantity: formatQuantity(task.quantity, locale, task.amountStep), base: baseOf(task.symbol) })}
         </Typography>
       )}
       <Box sx={figures}>
         <Figure testId="phase" label={translate('tasks.figure.phase')} value={translate(`tasks.phase.${taskState(task)}`)} />
-        <Figure testId="firstFill" label={translate('tasks.figure.firstFill')} value={formatPrice(task.firstFillPrice, locale)} />
-        <Figure testId="average" label={translate('tasks.figure.average')} value={formatPrice(task.averagePrice, locale)} />
-        <Figure testId="last" label={translate('tasks.figure.lastPrice')} value={formatPrice(task.lastPrice, locale)} />
+        <Figure testId="firstFill" label={translate('tasks.figure.firstFill')} value={formatPrice(task.firstFillPrice, locale, task.tickSize)} />
+        <Figure testId="average" label={translate('tasks.figure.average')} value={formatPrice(task.averagePrice, locale, task.tickSize)} />
+        <Figure testId="last" label={translate('tasks.figure.lastPrice')} value={formatPrice(task.lastPrice, locale, task.tickSize)} />
         <Figure
           testId="position"
           label={translate('tasks.figure.positionOf', { base: baseOf(task.symbol) })}
-          value={hasPosition ? formatQuantity(task.quantity, locale) : '—'}
+          value={hasPosition ? formatQuantity(task.quantity, locale, task.amountStep) : '—'}
         />
         <Figure testId="cost" label={translate('tasks.figure.cost')} value={`${formatQuote(task.cost, locale)} USDT`} />
         <Figure testId="floating" label={translate('tasks.figure.floating')} value={formatSigned(task.floatingProfit, locale)} color={profitColor(task.floatingProfit)} />
@@ -159,9 +159,9 @@ const CycleState = ({ task }: { task: TradeTaskDetail }) => {
         <Figure
           testId="nextLevel"
           label={translate('tasks.figure.nextLevel')}
-          value={next ? formatPrice(next.price, locale) : hasPosition ? translate('tasks.allLevelsFilled') : '—'}
+          value={next ? formatPrice(next.price, locale, task.tickSize) : hasPosition ? translate('tasks.allLevelsFilled') : '—'}
         />
-        <Figure testId="takeProfitPrice" label={translate('tasks.figure.takeProfitPrice')} value={takeProfit ? formatPrice(takeProfit.price, locale) : '—'} />
+        <Figure testId="takeProfitPrice" label={translate('tasks.figure.takeProfitPrice')} value={takeProfit ? formatPrice(takeProfit.price, locale, task.tickSize) : '—'} />
         <Figure
           testId="takeProfitArmed"
           label={translate('tasks.figure.takeProfitArmed')}
@@ -190,7 +190,7 @@ const Events = ({ task }: { task: TradeTaskDetail }) => {
               <Box aria-hidden sx={{ width: 8, height: 8, borderRadius: '50%', bgcolor: TONE_COLOR[eventTone(event)], mt: 1, flexShrink: 0 }} />
               <ListItemText
                 sx={{ my: 0.25, minWidth: 0 }}
-                primary={eventText(event, translate, locale)}
+                primary={eventText(event, translate, locale, task)}
                 secondary={formatTime(event.createdAt, locale)}
                 slotProps={{ primary: { sx: { overflowWrap: 'anywhere' } } }}
               />

@@ -33,6 +33,8 @@ const btc: TradeTask = {
   realizedProfit: '1.25',
   levelsFilled: 1,
   levelsTotal: 2,
+  tickSize: '0.01',
+  amountStep: '0.00001',
   attention: null,
   prices: { source: 'simulator', live: false },
   createdAt: '2026-03-01T08:00:00.000Z',
@@ -102,6 +104,19 @@ const orders = [
   order({ id: 'o-1' }),
 ];
 
+/** A pair priced in millionths: its tick has eight decimals, its step is one whole coin. */
+const shib: TradeTask = {
+  ...btc,
+  id: 'a0000000-0000-4000-8000-000000000003',
+  symbol: 'SHIB/USDT',
+  quantity: '1176470',
+  cost: '10.01',
+  averagePrice: '0.0000085',
+  lastPrice: '0.0000086',
+  tickSize: '0.00000001',
+  amountStep: '1',
+};
+
 const catalog: ExchangeCatalogEntry[] = [
   { id: 'paper', name: 'Paper trading', kind: 'paper', credentials: [], checksPermissions: false, startBalances: { USDT: '10000' }, priceSources: ['binance', 'simulator'] },
   { id: 'binance', name: 'Binance', kind: 'real', credentials: ['apiKey', 'secret'], checksPermissions: true, startBalances: null, priceSources: null },
@@ -148,6 +163,16 @@ describe('task list', () => {
     ...extra,
   });
 
+  it("shows a task's prices to its market's tick and its position to the step", async () => {
+    await renderApp('/trade', list({ 'GET /api/trade/list': () => ok({ list: [shib, btc], total: 2 }) }));
+    await findHeading('交易任务');
+    const card = await screen.findByText('SHIB/USDT').then((el) => el.closest('[data-task]') as HTMLElement);
+    const figure = (name: string) => card.querySelector(`[data-figure="${name}"]`)?.textContent;
+    expect(figure('average')).toBe('持仓均价0.00000850');
+    expect(figure('last')).toBe('最新价0.00000860');
+    expect(figure('position')).toBe('持仓数量（SHIB）1,176,470');
+  });
+
   it('shows every task with its figures', async () => {
     await renderApp('/trade', list());
     await findHeading('交易任务');
@@ -155,7 +180,7 @@ describe('task list', () => {
     const figure = (name: string) => card.querySelector(`[data-figure="${name}"]`)?.textContent;
     expect(within(card).getByText('练手账户 · 均衡型')).toBeInTheDocument();
     expect(figure('cycle')).toBe('第 3 / ∞ 轮');
-    expect(figure('position')).toBe('持仓数量（BTC）0.2');
+    expect(figure('position')).toBe('持仓数量（BTC）0.20000');
     expect(figure('average')).toBe('持仓均价100.10');
     expect(figure('last')).toBe('最新价99.00');
     expect(figure('floating')).toBe('浮动盈亏-0.22');
@@ -313,6 +338,29 @@ describe('task detail', () => {
     expect(document.querySelectorAll('[data-event]').length).toBe(detail.events.length);
   });
 
+  it("shows the detail's prices, ladder lines and events to the market's tick", async () => {
+    const shibDetail: TradeTaskDetail = {
+      ...detail,
+      ...shib,
+      id: detail.id,
+      firstFillPrice: '0.0000085',
+      events: [{ id: '1', kind: 'cycle_started', data: { cycle: 3, level: 0, price: '0.0000085', amount: '10' }, createdAt: '2026-03-01T08:03:00.000Z' }],
+    };
+    await renderApp('/trade/detail/a0000000-0000-4000-8000-000000000001', api({ 'GET /api/trade/detail/a0000000-0000-4000-8000-000000000001': () => ok(shibDetail) }));
+    await findHeading('任务详情');
+    const cycle = (await screen.findByText('本轮状态')).closest('[data-section]') as HTMLElement;
+    const figure = (name: string) => cycle.querySelector(`[data-figure="${name}"]`)?.textContent;
+    expect(figure('firstFill')).toBe('首单成交价0.00000850');
+    expect(figure('average')).toBe('持仓均价0.00000850');
+    expect(figure('last')).toBe('最新价0.00000860');
+    // 2.5 % below the first fill: 0.0000082875, to the tick.
+    expect(figure('nextLevel')).toBe('下一档触发价0.00000829');
+    expect(figure('takeProfitPrice')).toMatch(/^止盈价0\.\d{8}$/);
+    expect(figure('position')).toBe('持仓数量（SHIB）1,176,470');
+    const events = screen.getByRole('list', { name: '任务日志' });
+    expect(events).toHaveTextContent('0.00000850');
+  });
+
   it('shows the cycle, the candles with the ladder lines and the fill markers, and the localized events', async () => {
     const app = await renderApp('/trade/detail/a0000000-0000-4000-8000-000000000001', api());
     await findHeading('任务详情');
@@ -321,12 +369,12 @@ describe('task detail', () => {
     expect(figure('phase')).toBe('阶段持仓中');
     expect(figure('firstFill')).toBe('首单成交价100.00');
     expect(figure('average')).toBe('持仓均价100.10');
-    expect(figure('position')).toBe('持仓数量（BTC）0.2');
+    expect(figure('position')).toBe('持仓数量（BTC）0.20000');
     expect(figure('cost')).toBe('持仓成本20.02 USDT');
     expect(figure('floating')).toBe('浮动盈亏-0.22');
     expect(figure('nextLevel')).toBe('下一档触发价97.50');
     // 100.1 * 1.015 = 101.6015, to six significant digits
-    expect(figure('takeProfitPrice')).toBe('止盈价101.602');
+    expect(figure('takeProfitPrice')).toBe('止盈价101.60');
     expect(figure('takeProfitArmed')).toBe('止盈追踪未触发');
 
     // The candles of 15 minutes, drawn as bars in UTC seconds.
@@ -432,7 +480,7 @@ describe('task detail', () => {
     const app = await renderApp('/trade/detail/a0000000-0000-4000-8000-000000000001', api({ 'POST /api/trade/close-order/a0000000-0000-4000-8000-000000000001': () => ok(null) }));
     await userEvent.click(await screen.findByRole('button', { name: '平仓' }));
     const dialog = await screen.findByRole('dialog');
-    expect(dialog).toHaveTextContent('将以市价卖出 BTC/USDT 的全部持仓（0.2 BTC），并停止此任务。确定吗？');
+    expect(dialog).toHaveTextContent('将以市价卖出 BTC/USDT 的全部持仓（0.20000 BTC），并停止此任务。确定吗？');
     expect(app.server.requests.some((r) => r.path === '/api/trade/close-order/a0000000-0000-4000-8000-000000000001')).toBe(false);
     await userEvent.click(within(dialog).getByRole('button', { name: '平仓' }));
     await waitFor(() => expect(app.server.requests.filter((r) => r.path === '/api/trade/close-order/a0000000-0000-4000-8000-000000000001' && r.method === 'POST')).toHaveLength(1));

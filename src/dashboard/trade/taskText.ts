@@ -4,7 +4,7 @@ import { cycleLabel } from '../../api/cycles';
 import type { TaskEvent, TradeOrder, TradeTask } from '../../api/trade';
 import { ErrorCode } from '../../api/errors';
 import { isApiError } from '../../dataProvider/ApiError';
-import { formatMoney, formatPrice as formatPriceShared, formatQuantity as formatQuantityShared } from '../../api/format';
+import { decimalsOf, formatMoney, formatPrice as formatPriceShared, formatQuantity as formatQuantityShared } from '../../api/format';
 import { trendColor } from '../kit/trend';
 
 
@@ -18,8 +18,13 @@ export const formatPrice = (value: string | null | undefined, locale: string, ti
 /** Quote currency (USDT) amounts: to the cent. */
 export const formatQuote = (value: string | null | undefined, locale: string) => formatMoney(value, locale);
 
-/** Base currency quantities: the step's decimals when known, else up to eight digits, no padding. */
-export const formatQuantity = (value: string | null | undefined, locale: string, step?: string | null) => formatQuantityShared(value, locale, { step });
+/**
+ * Base currency quantities: the step's decimals when known, else up to eight
+ * digits, no padding. A quantity off the step (a fee paid in the coin, a
+ * remainder below the step) keeps its digits rather than being rounded to it.
+ */
+export const formatQuantity = (value: string | null | undefined, locale: string, step?: string | null) =>
+  formatQuantityShared(value, locale, { step: step && value && decimalsOf(value) <= decimalsOf(step) ? step : null });
 
 /** A profit with its sign: "+1.23", "-0.50", "0.00". */
 export const formatSigned = (value: string | null | undefined, locale: string) => formatMoney(value, locale, { signed: true });
@@ -60,8 +65,8 @@ const errorReasonText = (data: Record<string, unknown>, translate: Translate, lo
   return translate(`tasks.errorReason.${reason}`, { _: reason });
 };
 
-/** One line of the task's activity, with its numbers formatted. */
-export const eventText = (event: TaskEvent, translate: Translate, locale: string) => {
+/** One line of the task's activity, with its numbers formatted (prices to the market's tick, amounts to its step, when known). */
+export const eventText = (event: TaskEvent, translate: Translate, locale: string, market: Partial<Pick<TradeTask, 'tickSize' | 'amountStep'>> = {}) => {
   const data = event.data ?? {};
   const text = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
   switch (event.kind) {
@@ -73,13 +78,13 @@ export const eventText = (event: TaskEvent, translate: Translate, locale: string
         cycle: text(data.cycle),
         level: text(data.level),
         amount: formatQuote(text(data.amount), locale),
-        price: formatPrice(text(data.price), locale),
+        price: formatPrice(text(data.price), locale, market.tickSize),
       });
     case 'sold':
     case 'stop_loss': {
-      const values = { price: formatPrice(text(data.price), locale), profit: formatSigned(text(data.profit), locale) };
+      const values = { price: formatPrice(text(data.price), locale, market.tickSize), profit: formatSigned(text(data.profit), locale) };
       // What the sale left below the exchange's step is named: it stays for the next cycle.
-      if (event.kind === 'sold' && Number(data.remainder ?? 0) > 0) return translate('tasks.event.soldRemainder', { ...values, remainder: formatQuantity(text(data.remainder), locale) });
+      if (event.kind === 'sold' && Number(data.remainder ?? 0) > 0) return translate('tasks.event.soldRemainder', { ...values, remainder: formatQuantity(text(data.remainder), locale, market.amountStep) });
       return translate(`tasks.event.${event.kind}`, values);
     }
     case 'cycle_complete':
