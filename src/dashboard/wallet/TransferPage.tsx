@@ -1,5 +1,5 @@
 import InfoIcon from '@mui/icons-material/InfoOutlined';
-import { Alert, Box, Button, Chip, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Paper, Stack, TextField, Typography } from '@mui/material';
+import { Alert, Box, Chip, DialogContentText, Paper, Stack, TextField, Typography } from '@mui/material';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
 import { ErrorCode } from '../../api/errors';
@@ -9,7 +9,7 @@ import { Screen } from '../layout/Screen';
 import { LoadError } from '../kit/LoadError';
 import { sectionSx as section } from '../kit/Section';
 import { useApi, useBalances, useDownline, useWalletConfig } from './api';
-import { ActionError, AmountField, AvailableHint, SubmitButton, balanceOf } from './parts';
+import { ActionError, AmountField, AvailableHint, PasswordDialog, SubmitButton, balanceOf } from './parts';
 import { useWalletAction } from './useWalletAction';
 import { ASSET_PLACES, checkAmount, formatAmount } from './walletText';
 
@@ -127,43 +127,26 @@ const SendForm = ({
           <SubmitButton pending={action.pending} label={translate('wallet.send.submit')} />
         </Stack>
       </Paper>
-      <Dialog open={confirming !== null} onClose={() => !action.pending && setConfirming(null)} fullWidth maxWidth="xs" aria-labelledby={`send-confirm-${asset}`}>
-        <Box component="form" noValidate onSubmit={confirm}>
-          <DialogTitle id={`send-confirm-${asset}`}>{translate('wallet.send.confirmTitle')}</DialogTitle>
-          <DialogContent>
-            {confirming && (
-              <DialogContentText sx={{ mb: 2, overflowWrap: 'anywhere' }}>
-                {translate('wallet.send.confirmText', { amount: `${formatAmount(confirming.amount, asset, locale)} ${unit}`, to: confirming.to })}
-              </DialogContentText>
-            )}
-            <TextField
-              label={translate('wallet.send.password')}
-              name="password"
-              type="password"
-              value={password}
-              autoFocus
-              fullWidth
-              required
-              error={Boolean(errors.password) || action.error?.code === ErrorCode.PASSWORD_ERROR}
-              helperText={errors.password ?? translate('wallet.send.passwordHelp')}
-              onChange={(event) => {
-                setPassword(event.target.value);
-                setErrors(({ password: _, ...rest }) => rest);
-              }}
-              slotProps={{ htmlInput: { autoComplete: 'current-password' } }}
-            />
-            <Box sx={{ mt: 2 }}>
-              <ActionError error={action.error} />
-            </Box>
-          </DialogContent>
-          <DialogActions>
-            <Button onClick={() => setConfirming(null)} disabled={action.pending}>
-              {translate('ra.action.cancel')}
-            </Button>
-            <SubmitButton pending={action.pending} label={translate('wallet.send.confirm')} />
-          </DialogActions>
-        </Box>
-      </Dialog>
+      <PasswordDialog
+        id={`send-confirm-${asset}`}
+        texts="wallet.send"
+        open={confirming !== null}
+        onClose={() => setConfirming(null)}
+        onSubmit={confirm}
+        password={password}
+        onPassword={(next) => {
+          setPassword(next);
+          setErrors(({ password: _, ...rest }) => rest);
+        }}
+        passwordError={errors.password}
+        action={action}
+      >
+        {confirming && (
+          <DialogContentText sx={{ mb: 2, overflowWrap: 'anywhere' }}>
+            {translate('wallet.send.confirmText', { amount: `${formatAmount(confirming.amount, asset, locale)} ${unit}`, to: confirming.to })}
+          </DialogContentText>
+        )}
+      </PasswordDialog>
     </Stack>
   );
 };

@@ -1,13 +1,12 @@
-import { Box, Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Paper, Stack, TextField, Typography } from '@mui/material';
+import { Box, DialogContentText, Paper, Stack, TextField, Typography } from '@mui/material';
 import { useState, type FormEvent } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
-import { ErrorCode } from '../../api/errors';
 import type { WithdrawPayload } from '../../api/wallet';
 import { Screen } from '../layout/Screen';
 import { LoadError } from '../kit/LoadError';
 import { sectionSx as section } from '../kit/Section';
 import { useApi, useBalances, useWalletConfig } from './api';
-import { ActionError, AmountField, AvailableHint, MovementList, SubmitButton, balanceOf } from './parts';
+import { ActionError, AmountField, AvailableHint, MovementList, PasswordDialog, SubmitButton, balanceOf } from './parts';
 import { useWalletAction } from './useWalletAction';
 import { ASSET_PLACES, checkAmount, exceeds, formatAmount, looksLikeAddress, withdrawAllAmount, withdrawHold } from './walletText';
 
@@ -146,48 +145,31 @@ export const WithdrawPage = () => {
         <MovementList kind="withdrawal" title={translate('wallet.withdraw.listTitle')} />
       </Stack>
 
-      <Dialog open={confirming !== null} onClose={() => !action.pending && setConfirming(null)} fullWidth maxWidth="xs" aria-labelledby="withdraw-confirm-title">
-        <Box component="form" noValidate onSubmit={confirm}>
-          <DialogTitle id="withdraw-confirm-title">{translate('wallet.withdraw.confirmTitle')}</DialogTitle>
-          <DialogContent>
-            {confirming && fee !== undefined && (
-              <DialogContentText component="div" sx={{ mb: 2 }}>
-                <Typography sx={{ overflowWrap: 'anywhere' }}>
-                  {translate('wallet.withdraw.confirmText', { amount: usdtText(confirming.amount), address: confirming.address })}
-                </Typography>
-                <Typography variant="body2" sx={{ mt: 1 }}>
-                  {translate('wallet.withdraw.confirmHold', { held: usdtText(withdrawHold(confirming.amount, fee)), fee: usdtText(fee) })}
-                </Typography>
-              </DialogContentText>
-            )}
-            <TextField
-              label={translate('wallet.withdraw.password')}
-              name="password"
-              type="password"
-              value={password}
-              autoFocus
-              fullWidth
-              required
-              error={Boolean(errors.password) || action.error?.code === ErrorCode.PASSWORD_ERROR}
-              helperText={errors.password ?? translate('wallet.withdraw.passwordHelp')}
-              onChange={(event) => {
-                setPassword(event.target.value);
-                setErrors(({ password: _, ...rest }) => rest);
-              }}
-              slotProps={{ htmlInput: { autoComplete: 'current-password' } }}
-            />
-            <Box sx={{ mt: 2 }}>
-              <ActionError error={action.error} />
-            </Box>
-          </DialogContent>
-          <DialogActions>
-            <Button onClick={() => setConfirming(null)} disabled={action.pending}>
-              {translate('ra.action.cancel')}
-            </Button>
-            <SubmitButton pending={action.pending} label={translate('wallet.withdraw.confirm')} />
-          </DialogActions>
-        </Box>
-      </Dialog>
+      <PasswordDialog
+        id="withdraw-confirm-title"
+        texts="wallet.withdraw"
+        open={confirming !== null}
+        onClose={() => setConfirming(null)}
+        onSubmit={confirm}
+        password={password}
+        onPassword={(next) => {
+          setPassword(next);
+          setErrors(({ password: _, ...rest }) => rest);
+        }}
+        passwordError={errors.password}
+        action={action}
+      >
+        {confirming && fee !== undefined && (
+          <DialogContentText component="div" sx={{ mb: 2 }}>
+            <Typography sx={{ overflowWrap: 'anywhere' }}>
+              {translate('wallet.withdraw.confirmText', { amount: usdtText(confirming.amount), address: confirming.address })}
+            </Typography>
+            <Typography variant="body2" sx={{ mt: 1 }}>
+              {translate('wallet.withdraw.confirmHold', { held: usdtText(withdrawHold(confirming.amount, fee)), fee: usdtText(fee) })}
+            </Typography>
+          </DialogContentText>
+        )}
+      </PasswordDialog>
     </Screen>
   );
 };

@@ -4,6 +4,10 @@ import {
   Button,
   Chip,
   CircularProgress,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
   InputAdornment,
   Paper,
   Skeleton,
@@ -14,8 +18,9 @@ import {
   useMediaQuery,
   type Theme,
 } from '@mui/material';
-import { useState, type ReactNode } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
+import { ErrorCode } from '../../api/errors';
 import type { Asset, AssetBalance, Deposit, Withdrawal } from '../../api/wallet';
 import type { WalletActionError } from './useWalletAction';
 import { LoadError } from '../kit/LoadError';
@@ -51,6 +56,69 @@ export const SubmitButton = ({ pending, label, disabled = false, onClick }: { pe
     {label}
   </Button>
 );
+
+/**
+ * The dialog that confirms money leaving the wallet with the login password:
+ * what is about to happen (`children`), the password, the refusal, cancel and
+ * confirm. `texts` is the area's key prefix ('wallet.withdraw', 'wallet.send').
+ */
+export const PasswordDialog = ({
+  id,
+  texts,
+  open,
+  onClose,
+  onSubmit,
+  password,
+  onPassword,
+  passwordError,
+  action,
+  children,
+}: {
+  id: string;
+  texts: string;
+  open: boolean;
+  onClose: () => void;
+  onSubmit: (event: FormEvent) => void;
+  password: string;
+  onPassword: (password: string) => void;
+  passwordError: string | undefined;
+  action: { pending: boolean; error: WalletActionError | null };
+  children: ReactNode;
+}) => {
+  const translate = useTranslate();
+  return (
+    <Dialog open={open} onClose={() => !action.pending && onClose()} fullWidth maxWidth="xs" aria-labelledby={id}>
+      <Box component="form" noValidate onSubmit={onSubmit}>
+        <DialogTitle id={id}>{translate(`${texts}.confirmTitle`)}</DialogTitle>
+        <DialogContent>
+          {children}
+          <TextField
+            label={translate(`${texts}.password`)}
+            name="password"
+            type="password"
+            value={password}
+            autoFocus
+            fullWidth
+            required
+            error={Boolean(passwordError) || action.error?.code === ErrorCode.PASSWORD_ERROR}
+            helperText={passwordError ?? translate(`${texts}.passwordHelp`)}
+            onChange={(event) => onPassword(event.target.value)}
+            slotProps={{ htmlInput: { autoComplete: 'current-password' } }}
+          />
+          <Box sx={{ mt: 2 }}>
+            <ActionError error={action.error} />
+          </Box>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose} disabled={action.pending}>
+            {translate('ra.action.cancel')}
+          </Button>
+          <SubmitButton pending={action.pending} label={translate(`${texts}.confirm`)} />
+        </DialogActions>
+      </Box>
+    </Dialog>
+  );
+};
 
 /** A decimal amount input: the asset as its unit, an optional "all" shortcut, and the error or a hint below. */
 export const AmountField = ({
