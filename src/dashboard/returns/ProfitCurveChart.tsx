@@ -1,4 +1,5 @@
 import { Box, useTheme } from '@mui/material';
+import { chartFrame } from '../kit/chartFrame';
 import { BaselineSeries, createChart, type IChartApi, type ISeriesApi, type Time, type UTCTimestamp } from 'lightweight-charts';
 import { useEffect, useRef } from 'react';
 import { useLocaleState } from 'react-admin';
@@ -40,24 +41,19 @@ const ProfitCurveChart = ({ bars, height, label }: ProfitCurveChartProps) => {
   useEffect(() => {
     const chart = drawn.current;
     if (!chart) return;
+    const { timeFormatter, ...frame } = chartFrame(theme, locale, { verticalGrid: false });
     chart.api.applyOptions({
-      layout: { background: { color: palette.background.paper }, textColor: palette.text.secondary, fontFamily: theme.typography.fontFamily ?? 'sans-serif' },
-      grid: { vertLines: { visible: false }, horzLines: { color: palette.divider } },
+      ...frame,
       timeScale: { borderColor: palette.divider },
-      rightPriceScale: { borderColor: palette.divider },
-      localization: {
-        locale,
-        priceFormatter: (value: number) => formatUsdt(value.toFixed(4), locale),
-        timeFormatter: (time: Time) => new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short', hour12: false }).format(new Date((time as number) * 1000)),
-      },
+      localization: { locale, priceFormatter: (value: number) => formatUsdt(value.toFixed(4), locale), timeFormatter },
     });
     chart.series.applyOptions({
-      topLineColor: palette.success.main,
-      topFillColor1: `${palette.success.main}55`,
-      topFillColor2: `${palette.success.main}08`,
-      bottomLineColor: palette.error.main,
-      bottomFillColor1: `${palette.error.main}08`,
-      bottomFillColor2: `${palette.error.main}55`,
+      topLineColor: palette.up.main,
+      topFillColor1: `${palette.up.main}55`,
+      topFillColor2: `${palette.up.main}08`,
+      bottomLineColor: palette.down.main,
+      bottomFillColor1: `${palette.down.main}08`,
+      bottomFillColor2: `${palette.down.main}55`,
     });
   }, [locale, palette, theme.typography.fontFamily]);
 

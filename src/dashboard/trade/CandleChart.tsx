@@ -1,4 +1,5 @@
 import { Box, useTheme } from '@mui/material';
+import { chartFrame } from '../kit/chartFrame';
 import {
   CandlestickSeries,
   createChart,
@@ -86,17 +87,13 @@ const CandleChart = ({ seriesKey, bars, markers, lines, precision, height, label
   useEffect(() => {
     const chart = drawn.current;
     if (!chart) return;
+    const { timeFormatter, ...frame } = chartFrame(theme, locale);
     chart.api.applyOptions({
-      layout: { background: { color: palette.background.paper }, textColor: palette.text.secondary, fontFamily: theme.typography.fontFamily ?? 'sans-serif' },
-      grid: { vertLines: { color: palette.divider }, horzLines: { color: palette.divider } },
+      ...frame,
       timeScale: { borderColor: palette.divider, tickMarkFormatter: tickLabel(locale) },
-      rightPriceScale: { borderColor: palette.divider },
-      localization: {
-        locale,
-        priceFormatter: (price: number) => formatPrice(price.toFixed(precision), locale),
-        timeFormatter: (time: Time) => new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short', hour12: false }).format(dateOf(time)),
-      },
+      localization: { locale, priceFormatter: (price: number) => formatPrice(price.toFixed(precision), locale), timeFormatter },
     });
+
     chart.candles.applyOptions({
       upColor: palette.up.main,
       downColor: palette.down.main,
