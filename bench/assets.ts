@@ -38,18 +38,20 @@ interface Tally {
   wireBytes: number;
   bytes: number;
   encodings: Record<string, number>;
+  /** Each script fetched: its path and bytes on the wire. */
+  files: { path: string; wireBytes: number; encoding: string }[];
 }
 
 /** Counts the scripts a page fetches over the network (not from the browser's cache), from Chromium's own network log. */
 const watchScripts = async (page: Page) => {
   const cdp: CDPSession = await page.context().newCDPSession(page);
   await cdp.send('Network.enable');
-  const scripts = new Map<string, { bytes: number; encoding: string; fromCache: boolean }>();
-  const tally: Tally = { requests: 0, wireBytes: 0, bytes: 0, encodings: {} };
+  const scripts = new Map<string, { path: string; bytes: number; encoding: string; fromCache: boolean }>();
+  const tally: Tally = { requests: 0, wireBytes: 0, bytes: 0, encodings: {}, files: [] };
   cdp.on('Network.responseReceived', ({ requestId, type, response }) => {
     if (type !== 'Script') return;
     const encoding = Object.entries(response.headers).find(([name]) => name.toLowerCase() === 'content-encoding')?.[1] ?? 'identity';
-    scripts.set(requestId, { bytes: 0, encoding: String(encoding), fromCache: Boolean(response.fromDiskCache || response.fromPrefetchCache || response.fromServiceWorker) });
+    scripts.set(requestId, { path: new URL(response.url).pathname, bytes: 0, encoding: String(encoding), fromCache: Boolean(response.fromDiskCache || response.fromPrefetchCache || response.fromServiceWorker) });
   });
   cdp.on('Network.dataReceived', ({ requestId, dataLength }) => {
     const script = scripts.get(requestId);
@@ -62,6 +64,7 @@ const watchScripts = async (page: Page) => {
     tally.wireBytes += encodedDataLength;
     tally.bytes += script.bytes;
     tally.encodings[script.encoding] = (tally.encodings[script.encoding] ?? 0) + 1;
+    tally.files.push({ path: script.path, wireBytes: encodedDataLength, encoding: script.encoding });
   });
   return tally;
 };
@@ -125,6 +128,10 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 
+// BENCH_FILES=1: every script of the login page, largest first (what to split when the budget is hit).
+if (process.env.BENCH_FILES) {
+  for (const file of [...loginPage.files].sort((a, b) => b.wireBytes - a.wireBytes)) console.log(`${kb(file.wireBytes).toFixed(1).padStart(7)} KB  ${file.encoding.padEnd(8)} ${file.path}`);
+}
 console.log(JSON.stringify({ loginPage: report(loginPage), loginPageRepeatVisit: report(loginAgain), homePage: report(homePage) }, null, 2));
 /** What the login page may cost on the wire: the first screen a new user waits for. */
 const BUDGET_BYTES = 300 * 1024;

@@ -57,7 +57,7 @@ describe.each(['phone', 'desktop'] as const)('backtest in the browser (%s)', (vi
     expect(report.figures.cycles).toBeGreaterThan(5);
     expect(await figure(j, 'cycles').textContent()).toBe(String(report.figures.cycles));
     expect(await figure(j, 'trades').textContent()).toBe(`${report.figures.buys} / ${report.figures.sells}`);
-    expect(await figure(j, 'timeInPosition').textContent()).toBe(`${report.figures.timeInPositionPercent} %`);
+    expect(await figure(j, 'timeInPosition').textContent()).toBe(`${report.figures.timeInPositionPercent}%`);
     await page.getByText(/BTC\/USDT，2023\/03\/01.* 至 2023\/03\/22.*共 30,240 根 K 线/).waitFor();
     // The chart library came with the result, and drew on its canvases.
     await page.locator('[data-chart="backtest"] canvas').first().waitFor();

@@ -93,13 +93,16 @@ describe.each(['phone', 'desktop'] as const)('trading in the browser (%s)', (vie
 
     await page.goto(j.url(`/trade/order-history?taskId=${btc.id}`));
     await page.getByRole('heading', { level: 1, name: '任务订单' }).waitFor();
-    await expect.poll(() => page.getByRole('row').count()).toBe(3);
+    // A table on the desktop (a header row and the two orders), one card per order on a phone.
+    if (viewport === 'desktop') await expect.poll(() => page.getByRole('row').count()).toBe(3);
+    else await expect.poll(() => page.locator('[data-layout="cards"] > li').count()).toBe(2);
     await shot('task-orders');
 
     await page.goto(j.url('/trade/all-order-history'));
     await page.getByRole('heading', { level: 1, name: '全部订单' }).waitFor();
-    // BTC's buy and sell, and ETH's first buy, under one header row.
-    await expect.poll(() => page.getByRole('row').count()).toBe(4);
+    // BTC's buy and sell, and ETH's first buy: under one header row, or as three cards on a phone.
+    if (viewport === 'desktop') await expect.poll(() => page.getByRole('row').count()).toBe(4);
+    else await expect.poll(() => page.locator('[data-layout="cards"] > li').count()).toBe(3);
     await shot('all-orders');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport === 'phone' ? 375 : 1280);
   });

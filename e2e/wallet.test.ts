@@ -183,11 +183,12 @@ describe('wallet in the browser (phone)', () => {
     await expect.poll(() => records.count()).toBe(4);
     const recordTexts = await records.evaluateAll((items) => items.map((item) => (item as HTMLElement).innerText.replace(/\s+/g, ' ')));
     // Newest first: the hold of amount + fee, the activation, the conversion, the deposit; every detail label in Chinese.
-    expect(recordTexts[0]).toMatch(/^提现（冻结） -51\.00 .* 余额 249\.00 手续费: 1 · 数量: 50 · 提现单: /);
-    expect(recordTexts[1]).toMatch(/^激活 -100\.00 .* 余额 300\.00 .*价格: 100/);
-    expect(recordTexts[2]).toMatch(/^兑换支出 -100\.00 .* 余额 400\.00 .*支付: 100 .*获得: 100/);
-    expect(recordTexts[3]).toMatch(/^充值 \+500\.00 .* 余额 500\.00 充值单: /);
-    for (const line of recordTexts) expect(line).not.toMatch(/[A-Za-z]+: /);
+    // Full-width colons, and a short reference (8 characters) instead of a whole uuid.
+    expect(recordTexts[0]).toMatch(/^提现（冻结） -51\.00 .* 余额 249\.00 手续费：1 · 数量：50 · 提现单：[0-9a-f]{8}$/);
+    expect(recordTexts[1]).toMatch(/^激活 -100\.00 .* 余额 300\.00 .*价格：100/);
+    expect(recordTexts[2]).toMatch(/^兑换支出 -100\.00 .* 余额 400\.00 .*支付：100 .*获得：100/);
+    expect(recordTexts[3]).toMatch(/^充值 \+500\.00 .* 余额 500\.00 充值单：[0-9a-f]{8}/);
+    for (const line of recordTexts) expect(line).not.toMatch(/[A-Za-z]+[:：] |: /);
     await shot('usdt-records');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
 
@@ -208,19 +209,19 @@ describe('wallet in the browser (phone)', () => {
 
     await page.goto(j.url('/profile/wallet/points-transfer'));
     await page.getByRole('heading', { level: 1, name: '积分转账' }).waitFor();
-    await page.locator('[data-available="POINTS"]').getByText('可用 50.00 积分').waitFor();
+    await page.locator('[data-available="POINTS"]').getByText('可用 50 积分').waitFor();
     await page.locator(`[data-section="downline"] [data-member="${b.user.id}"]`).waitFor();
     await page.getByRole('textbox', { name: '下级成员' }).fill('bob@example.com');
     await page.getByRole('textbox', { name: '数量' }).fill('20');
     await page.getByRole('button', { name: '转账', exact: true }).click();
     const confirmPoints = page.getByRole('dialog');
-    await confirmPoints.getByText('确定向 bob@example.com 转账 20.00 积分 吗？转账后无法撤回。').waitFor();
+    await confirmPoints.getByText('确定向 bob@example.com 转账 20 积分 吗？转账后无法撤回。').waitFor();
     // Points leave the wallet only with the login password.
     await confirmPoints.getByLabel('登录密码').fill(a.password);
     await shot('points-confirm');
     await confirmPoints.getByRole('button', { name: '确认转账', exact: true }).click();
     await page.getByText('积分已转出').waitFor();
-    await page.locator('[data-available="POINTS"]').getByText('可用 30.00 积分').waitFor();
+    await page.locator('[data-available="POINTS"]').getByText('可用 30 积分').waitFor();
     expect((await balances(b.accessToken)).POINTS!.available).toBe('20');
 
     // Someone outside the down-line (the operator) is refused with the localized 16000 text.
@@ -243,9 +244,9 @@ describe('wallet in the browser (phone)', () => {
     const pointRecords = page.locator('li[data-record]');
     await expect.poll(() => pointRecords.count()).toBe(2);
     const pointTexts = await pointRecords.evaluateAll((items) => items.map((item) => (item as HTMLElement).innerText.replace(/\s+/g, ' ')));
-    expect(pointTexts[0]).toMatch(/^积分转出 -20\.00 .* 余额 30\.00 对方: bo\*\*\*@example\.com$/);
+    expect(pointTexts[0]).toMatch(/^积分转出 -20 .* 余额 30 对方：bo\*\*\*@example\.com$/);
     // The invitee as a masked email, never their user id.
-    expect(pointTexts[1]).toMatch(/^邀请奖励 \+50\.00 .* 余额 50\.00 被邀请人: bo\*\*\*@example\.com$/);
+    expect(pointTexts[1]).toMatch(/^邀请奖励 \+50 .* 余额 50 被邀请人：bo\*\*\*@example\.com$/);
     await shot('points-records');
 
     // 8. The guides, in each language.

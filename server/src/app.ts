@@ -39,7 +39,7 @@ import { widgetAuthentication } from './widget/service';
 import { createWidgetTokens } from './widget/tokens';
 import { createThrottle } from './user/throttle';
 import { setCacheHeaders } from './http/staticCache';
-import { allowCrossOriginEmbedding, registerSecurityHeaders } from './http/securityHeaders';
+import { allowCrossOriginEmbedding, registerSecurityHeaders, trimSubresourceHeaders } from './http/securityHeaders';
 
 export interface BuildOptions {
   /** An opened, migrated database (tests); otherwise one is opened from the configuration. */
@@ -212,7 +212,12 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
 
   // Built files go out as the build's brotli or gzip copies when the browser accepts them (Accept-Encoding),
   // with the cache lifetime of their kind (http/staticCache.ts).
-  const staticOptions = { preCompressed: true, cacheControl: false, setHeaders: setCacheHeaders } as const;
+  // Files other than pages carry only the security headers that apply to them (http/securityHeaders.ts).
+  const setFileHeaders = (reply: FastifyReply, path: string) => {
+    setCacheHeaders(reply, path);
+    trimSubresourceHeaders(reply, path);
+  };
+  const staticOptions = { preCompressed: true, cacheControl: false, setHeaders: setFileHeaders } as const;
   if (config.dashboardDir) {
     await app.register(fastifyStatic, { root: config.dashboardDir, prefix: '/', index: ['index.html'], wildcard: false, ...staticOptions });
   }
@@ -221,7 +226,7 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
   const widgetsDir = config.widgetsDir ?? join(process.cwd(), 'dist-widgets');
   if (existsSync(widgetsDir)) {
     const setHeaders = (reply: FastifyReply, path: string) => {
-      setCacheHeaders(reply, path);
+      setFileHeaders(reply, path);
       allowCrossOriginEmbedding(reply);
     };
     await app.register(fastifyStatic, { root: widgetsDir, prefix: '/widgets/', decorateReply: false, ...staticOptions, setHeaders });

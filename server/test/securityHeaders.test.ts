@@ -99,10 +99,15 @@ describe('security headers', () => {
     const again = await rawGet(`${server.base}/`, { 'accept-encoding': 'br', 'if-none-match': first.headers.get('etag')! });
     expect(again.status).toBe(304);
     expectHardened(again.headers);
-    const script = await fetch(`${server.base}/assets/index-Ab_d12-Z.js`);
-    expectHardened(script.headers);
-    expect(script.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-    expect(script.headers.get('cross-origin-resource-policy')).toBe('same-origin');
+    // A script keeps nosniff and its resource policy; the page-only headers stay off it (bytes on every file).
+    for (const encoding of ['identity', 'br']) {
+      const script = await fetch(`${server.base}/assets/index-Ab_d12-Z.js`, { headers: { 'accept-encoding': encoding } });
+      expect(script.status).toBe(200);
+      expect(script.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(script.headers.get('cross-origin-resource-policy')).toBe('same-origin');
+      expect(script.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      for (const header of ['content-security-policy', 'x-frame-options', 'cross-origin-opener-policy', 'referrer-policy']) expect(script.headers.get(header)).toBeNull();
+    }
   });
 
   it('hardens API answers: success, refusal, 401 and unknown route', async () => {

@@ -51,11 +51,12 @@ export const StatusChip = ({ source = 'status' }: { source?: string; label?: str
   const translate = useTranslate();
   const status = record?.[source];
   if (!status) return null;
-  return <Chip size="small" variant="outlined" color={STATUS_COLOR[status] ?? 'default'} label={translate(`admin.status.${status}`, { _: status })} />;
+  // The same words as the user's wallet pages (the console loads the area texts).
+  return <Chip size="small" variant="outlined" color={STATUS_COLOR[status] ?? 'default'} label={translate(`wallet.status.${status}`, { _: status })} />;
 };
 
 /** Choices of a status filter; names are translation keys (react-admin translates choices). */
-export const statusChoices = (statuses: readonly string[]) => statuses.map((id) => ({ id, name: `admin.status.${id}` }));
+export const statusChoices = (statuses: readonly string[]) => statuses.map((id) => ({ id, name: `wallet.status.${id}` }));
 
 /**
  * A dialog asking for one line of text before an operator action: a reason (required) or a

@@ -8,11 +8,10 @@ import SettingsIcon from '@mui/icons-material/Settings';
 import UploadIcon from '@mui/icons-material/Upload';
 import { createElement } from 'react';
 import type { Domain, MenuEntry } from '../domain';
-import { messages } from './messages';
 
 const entry = (to: string, labelKey: string, icon: typeof PeopleIcon, order: number): MenuEntry => ({ to, labelKey, icon: createElement(icon), place: 'operator', order });
 
-/** The operator console: its resources and pages load by role (loadConsole.ts); here its menu group and texts. */
+/** The operator console: its resources, pages and texts load by role (loadConsole.ts); here its menu group (its texts are the frame's). */
 export const admin = {
   menu: [
     entry('/admin/users', 'admin.users.title', PeopleIcon, 110),
@@ -24,7 +23,6 @@ export const admin = {
     entry('/admin/audit', 'admin.audit.title', HistoryIcon, 170),
     entry('/admin/engine', 'admin.engine.title', MonitorHeartIcon, 180),
   ],
-  messages,
 } satisfies Domain;
 
 export { OPERATOR_ROLE, operatorConsole } from './loadConsole';

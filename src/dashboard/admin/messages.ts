@@ -1,14 +1,10 @@
 import type { Messages as LocaleMessages } from '../domain';
-import { messages as wallet } from '../wallet/messages';
 
 /** Texts of the operator console. */
 const enUS = {
   admin: {
-    console: 'Operator console',
     reject: 'Reject',
     reason: 'Reason',
-    // The same words as the user's own wallet pages.
-    status: wallet['en-US'].wallet.status,
     fields: {
       status: 'Status',
       createdAt: 'Created',
@@ -29,7 +25,6 @@ const enUS = {
       FUEL: 'Fuel',
     },
     users: {
-      title: 'Users',
       editTitle: 'User {{email}}',
       search: 'Email or nickname',
       levelShort: 'Level {{level}}',
@@ -51,7 +46,6 @@ const enUS = {
       },
     },
     deposits: {
-      title: 'Deposits',
       showTitle: 'Deposit',
       confirm: 'Confirm',
       confirmTitle: 'Confirm the deposit',
@@ -62,7 +56,6 @@ const enUS = {
       rejected: 'Deposit rejected',
     },
     withdrawals: {
-      title: 'Withdrawals',
       showTitle: 'Withdrawal',
       approve: 'Approve',
       approveTitle: 'Approve the withdrawal',
@@ -73,7 +66,6 @@ const enUS = {
       rejected: 'Withdrawal rejected: the amount is back in the user\'s wallet',
     },
     articles: {
-      title: 'Articles',
       search: 'Title',
       createTitle: 'New article',
       editTitle: 'Article: {{title}}',
@@ -94,7 +86,6 @@ const enUS = {
       },
     },
     engine: {
-      title: 'Trading engine',
       health: 'Health',
       running: 'Keeping pace',
       lagging: 'Behind schedule',
@@ -120,7 +111,6 @@ const enUS = {
       candleTime: 'Current candle',
     },
     settings: {
-      title: 'Service settings',
       save: 'Save changes',
       saved: 'Settings saved',
       unchanged: 'Nothing has changed',
@@ -142,7 +132,6 @@ const enUS = {
       },
     },
     levels: {
-      title: 'Member levels',
       createTitle: 'New level',
       editTitle: 'Level {{level}}',
       hint: 'A new level goes on top of the others and needs at least what the one below it needs. Only the top level can be removed, once no user holds it.',
@@ -160,7 +149,6 @@ const enUS = {
       },
     },
     audit: {
-      title: 'Audit log',
       fields: {
         time: 'Time',
         operator: 'Operator',
@@ -179,11 +167,8 @@ type Messages = typeof enUS;
 
 const zhCN: Messages = {
   admin: {
-    console: '运营后台',
     reject: '驳回',
     reason: '原因',
-    // The same words as the user's own wallet pages.
-    status: wallet['zh-CN'].wallet.status,
     fields: {
       status: '状态',
       createdAt: '创建时间',
@@ -204,7 +189,6 @@ const zhCN: Messages = {
       FUEL: '燃料',
     },
     users: {
-      title: '用户管理',
       editTitle: '用户 {{email}}',
       search: '邮箱或昵称',
       levelShort: '等级 {{level}}',
@@ -226,7 +210,6 @@ const zhCN: Messages = {
       },
     },
     deposits: {
-      title: '充值审核',
       showTitle: '充值详情',
       confirm: '确认到账',
       confirmTitle: '确认充值',
@@ -237,7 +220,6 @@ const zhCN: Messages = {
       rejected: '充值已驳回',
     },
     withdrawals: {
-      title: '提现审核',
       showTitle: '提现详情',
       approve: '通过',
       approveTitle: '通过提现',
@@ -248,7 +230,6 @@ const zhCN: Messages = {
       rejected: '提现已驳回，金额已退回用户钱包',
     },
     articles: {
-      title: '文章管理',
       search: '标题',
       createTitle: '新建文章',
       editTitle: '文章：{{title}}',
@@ -269,7 +250,6 @@ const zhCN: Messages = {
       },
     },
     engine: {
-      title: '交易引擎',
       health: '运行状况',
       running: '运行正常',
       lagging: '落后于节拍',
@@ -295,7 +275,6 @@ const zhCN: Messages = {
       candleTime: '当前 K 线',
     },
     settings: {
-      title: '系统设置',
       save: '保存修改',
       saved: '设置已保存',
       unchanged: '没有任何修改',
@@ -317,7 +296,6 @@ const zhCN: Messages = {
       },
     },
     levels: {
-      title: '会员等级',
       createTitle: '新增等级',
       editTitle: '等级 {{level}}',
       hint: '新等级加在最上层，要求不得低于下一级。只有最高等级可以删除，且须无用户处于该等级。',
@@ -335,7 +313,6 @@ const zhCN: Messages = {
       },
     },
     audit: {
-      title: '操作日志',
       fields: {
         time: '时间',
         operator: '操作人',
@@ -352,11 +329,8 @@ const zhCN: Messages = {
 
 const zhTW: Messages = {
   admin: {
-    console: '營運後台',
     reject: '駁回',
     reason: '原因',
-    // The same words as the user's own wallet pages.
-    status: wallet['zh-TW'].wallet.status,
     fields: {
       status: '狀態',
       createdAt: '建立時間',
@@ -377,7 +351,6 @@ const zhTW: Messages = {
       FUEL: '燃料',
     },
     users: {
-      title: '使用者管理',
       editTitle: '使用者 {{email}}',
       search: '電子郵件或暱稱',
       levelShort: '等級 {{level}}',
@@ -399,7 +372,6 @@ const zhTW: Messages = {
       },
     },
     deposits: {
-      title: '儲值審核',
       showTitle: '儲值詳情',
       confirm: '確認入帳',
       confirmTitle: '確認儲值',
@@ -410,7 +382,6 @@ const zhTW: Messages = {
       rejected: '儲值已駁回',
     },
     withdrawals: {
-      title: '提領審核',
       showTitle: '提領詳情',
       approve: '核准',
       approveTitle: '核准提領',
@@ -421,7 +392,6 @@ const zhTW: Messages = {
       rejected: '提領已駁回，金額已退回使用者錢包',
     },
     articles: {
-      title: '文章管理',
       search: '標題',
       createTitle: '新增文章',
       editTitle: '文章：{{title}}',
@@ -442,7 +412,6 @@ const zhTW: Messages = {
       },
     },
     engine: {
-      title: '交易引擎',
       health: '執行狀況',
       running: '執行正常',
       lagging: '落後於節拍',
@@ -468,7 +437,6 @@ const zhTW: Messages = {
       candleTime: '目前 K 線',
     },
     settings: {
-      title: '系統設定',
       save: '儲存變更',
       saved: '設定已儲存',
       unchanged: '沒有任何變更',
@@ -490,7 +458,6 @@ const zhTW: Messages = {
       },
     },
     levels: {
-      title: '會員等級',
       createTitle: '新增等級',
       editTitle: '等級 {{level}}',
       hint: '新等級加在最上層，要求不得低於下一級。只有最高等級可以刪除，且須無使用者處於該等級。',
@@ -508,7 +475,6 @@ const zhTW: Messages = {
       },
     },
     audit: {
-      title: '操作紀錄',
       fields: {
         time: '時間',
         operator: '操作人',

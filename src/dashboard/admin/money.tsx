@@ -130,7 +130,7 @@ const MoneyRequestList = ({
         <SimpleList<AdminDeposit | AdminWithdrawal>
           primaryText={(r) => amountText(r.amount, r.asset)}
           secondaryText={(r) => r.userEmail}
-          tertiaryText={(r) => `${translate(`admin.status.${r.status}`)} · ${dateTime(r.createdAt)}`}
+          tertiaryText={(r) => `${translate(`wallet.status.${r.status}`)} · ${dateTime(r.createdAt)}`}
           linkType="show"
         />
       ) : (

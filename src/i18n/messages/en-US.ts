@@ -1,5 +1,17 @@
 /** English texts of the product (i18next syntax: {{name}} placeholders). */
 const enUS = {
+  // The operator menu (shown before the console's own code and texts arrive, admin/messages.ts).
+  admin: {
+    console: 'Operator console',
+    users: { title: 'Users' },
+    deposits: { title: 'Deposits' },
+    withdrawals: { title: 'Withdrawals' },
+    articles: { title: 'Articles' },
+    levels: { title: 'Member levels' },
+    settings: { title: 'Service settings' },
+    audit: { title: 'Audit log' },
+    engine: { title: 'Trading engine' },
+  },
   app: {
     name: 'Quant Trader',
     tagline: 'Automated DCA trading, around the clock',

@@ -2,6 +2,18 @@ import type { AppMessages } from './en-US';
 
 /** 简体中文（默认与回退语言）。 */
 const zhCN: AppMessages = {
+  // The operator menu (shown before the console's own code and texts arrive, admin/messages.ts).
+  admin: {
+    console: '运营后台',
+    users: { title: '用户管理' },
+    deposits: { title: '充值审核' },
+    withdrawals: { title: '提现审核' },
+    articles: { title: '文章管理' },
+    levels: { title: '会员等级' },
+    settings: { title: '系统设置' },
+    audit: { title: '操作日志' },
+    engine: { title: '交易引擎' },
+  },
   app: {
     name: '量化交易',
     tagline: '全天候自动补仓交易',

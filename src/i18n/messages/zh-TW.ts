@@ -2,6 +2,18 @@ import type { AppMessages } from './en-US';
 
 /** 繁體中文（台灣）。 */
 const zhTW: AppMessages = {
+  // The operator menu (shown before the console's own code and texts arrive, admin/messages.ts).
+  admin: {
+    console: '營運後台',
+    users: { title: '使用者管理' },
+    deposits: { title: '儲值審核' },
+    withdrawals: { title: '提領審核' },
+    articles: { title: '文章管理' },
+    levels: { title: '會員等級' },
+    settings: { title: '系統設定' },
+    audit: { title: '操作紀錄' },
+    engine: { title: '交易引擎' },
+  },
   app: {
     name: '量化交易',
     tagline: '全天候自動補倉交易',
