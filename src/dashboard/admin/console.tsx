@@ -1,17 +1,12 @@
 import { CustomRoutes, Resource } from 'react-admin';
 import { Route } from 'react-router-dom';
-import { addMessages } from '../../i18n/i18nProvider';
 import { ARTICLES, ArticleCreate, ArticleEdit, ArticleList } from './articles';
 import { AUDIT, AuditList } from './audit';
 import { ENGINE_PATH, EnginePage } from './engine';
 import { LEVELS, LevelCreate, LevelEdit, LevelList } from './levels';
 import { DEPOSITS, DepositList, DepositShow, WITHDRAWALS, WithdrawalList, WithdrawalShow } from './money';
 import { SETTINGS_PATH, SettingsPage } from './settings';
-import { messages } from './messages';
 import { USERS, UserEdit, UserList } from './users';
-
-// The console's texts come with its code (the menu's are the frame's, in the first load).
-addMessages(messages);
 
 /**
  * The operator console: react-admin resources under /admin/<name> (their calls go to

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { addMessages } from '../../i18n/i18nProvider';
 import { loadAreaTexts } from '../domain';
 
 export const OPERATOR_ROLE = 'operator';
@@ -13,8 +14,12 @@ export const CONSOLE_PATH = '/admin';
  */
 export const operatorConsole = (permissions: unknown): ReactNode | Promise<ReactNode> =>
   permissions === OPERATOR_ROLE
-    ? Promise.all([import('./console'), loadAreaTexts()]).then(
-        ([module]) => module.consoleElements,
+    ? Promise.all([import('./console'), import('./messages'), loadAreaTexts()]).then(
+        ([module, texts]) => {
+          // The console's texts come with its code (its menu's are the frame's, in the first load).
+          addMessages(texts.messages);
+          return module.consoleElements;
+        },
         // A chunk that cannot load leaves the rest of the dashboard working.
         (error: unknown) => {
           console.error('The operator console could not be loaded', error);
