@@ -16,7 +16,7 @@ afterEach(async () => {
 });
 
 describe.each(['phone', 'desktop'] as const)('the first robot (%s, zh-CN)', (viewport) => {
-  it('takes four taps from the paper account form to a running robot', async () => {
+  it('takes four taps from the paper account form to a running robot, then reads its returns and its orders', { timeout: 120_000 }, async () => {
     journey = await startJourney({ viewport, locale: 'zh-CN' });
     const j = journey;
     const { page } = j;
@@ -61,10 +61,44 @@ describe.each(['phone', 'desktop'] as const)('the first robot (%s, zh-CN)', (vie
     await expect.poll(() => hashPath(page)).toBe('/trade');
     expect(taps).toBe(4);
 
-    const tasks = (await j.server.call('GET', '/api/trade/list', undefined, { token })).body.data.list as { symbol: string; running: boolean; strategyName: string }[];
+    const tasks = (await j.server.call('GET', '/api/trade/list', undefined, { token })).body.data.list as { id: string; symbol: string; running: boolean; strategyName: string }[];
     expect(tasks).toEqual([expect.objectContaining({ symbol: 'BTC/USDT', running: true, strategyName: 'conservative' })]);
     await page.getByText('BTC/USDT').first().waitFor();
     await shot('list');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+
+    // The robot buys on the next ticks; its detail shows its returns: what it holds now, run time and ROI.
+    for (let i = 0; i < 3; i++) await j.server.app.engine.tick();
+    const taskId = tasks[0]!.id;
+    const returns = (await j.server.call('GET', `/api/trade/returns?taskId=${taskId}`, undefined, { token })).body.data as { invested: string };
+    expect(Number(returns.invested)).toBeGreaterThan(0);
+    await page.goto(j.url(`/trade/detail/${taskId}`));
+    const panel = page.locator('[data-section="returns"]');
+    await panel.getByText('收益率').first().waitFor({ timeout: 15_000 });
+    for (const figure of ['invested', 'roi']) await expect.poll(() => panel.locator(`[data-returns="${figure}"]`).innerText()).not.toBe('');
+    expect(await panel.locator('[data-returns="invested"]').innerText()).toMatch(/[1-9]/);
+    await shot('returns');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+
+    // The order history: every column within reach (cards on a phone, a table that fits on a desktop).
+    await page.goto(j.url(`/trade/order-history?taskId=${taskId}`));
+    await page.getByRole('heading', { level: 1, name: '任务订单' }).waitFor();
+    if (viewport === 'phone') {
+      const card = page.locator('[data-layout="cards"] > li').first();
+      await card.waitFor();
+      for (const field of ['price', 'amount', 'cost', 'fee']) {
+        const box = await card.locator(`[data-field="${field}"]`).boundingBox();
+        expect(box, field).not.toBeNull();
+        expect(box!.x + box!.width, field).toBeLessThanOrEqual(width);
+      }
+    } else {
+      await expect.poll(() => page.getByRole('row').count()).toBeGreaterThan(1);
+      for (const header of await page.getByRole('columnheader').all()) {
+        const box = await header.boundingBox();
+        expect(box!.x + box!.width).toBeLessThanOrEqual(width);
+      }
+    }
+    await shot('orders');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
   });
 });
