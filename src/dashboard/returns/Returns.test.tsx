@@ -11,6 +11,7 @@ import { formatDuration, formatReturn } from './format';
 import { monthCurve } from './MonthPoster';
 import type { PosterInput } from './poster/drawPoster';
 import type { ProfitCurveChartProps } from './ProfitCurveChart';
+import { btcTask } from '../../testing/tasks';
 
 // jsdom has no canvas: the lazily loaded chart shows what it was given to draw, the poster what it was asked to draw.
 vi.mock('./ProfitCurveChart', () => ({
@@ -23,36 +24,7 @@ vi.mock('./poster/drawPoster', () => ({
 }));
 
 const TASK_ID = 'a0000000-0000-4000-8000-000000000001';
-const task: TradeTask = {
-  id: TASK_ID,
-  exchangeId: 'e0000000-0000-4000-8000-000000000001',
-  exchangeName: '练手账户',
-  symbol: 'BTC/USDT',
-  strategyId: '00000000-0000-4000-8000-000000000002',
-  strategyName: 'balanced',
-  strategySystem: true,
-  firstOrderAmount: '10',
-  firstOrderMultiple: false,
-  cycleCount: 9999,
-  cyclesDone: 12,
-  running: true,
-  status: 'replenish_open',
-  finished: false,
-  phase: 'open',
-  quantity: '0.2',
-  cost: '20.02',
-  averagePrice: '100.1',
-  lastPrice: '99',
-  floatingProfit: '-0.22',
-  realizedProfit: '1.25',
-  levelsFilled: 1,
-  levelsTotal: 2,
-  tickSize: '0.01',
-  amountStep: '0.00001',
-  attention: null,
-  prices: { source: 'simulator', live: false },
-  createdAt: '2026-03-01T08:00:00.000Z',
-};
+const task: TradeTask = { ...btcTask, id: TASK_ID, cyclesDone: 12 };
 const detail: TradeTaskDetail = {
   ...task,
   strategy: {

@@ -5,40 +5,12 @@ import type { ExchangeCatalogEntry } from '../../api/exchange';
 import type { CandleTimeframe, OhlcvAnswer, OhlcvCandle, TradeOrder, TradeTask, TradeTaskDetail } from '../../api/trade';
 import { fail, ok, type Handler, type RecordedRequest } from '../../testing/fakeServer';
 import { findHeading, identityRoute, renderApp, startSignedInZhCN } from '../../testing/renderApp';
+import { btcTask } from '../../testing/tasks';
 import type { CandleChartProps } from './CandleChart';
 
 const me = identityRoute;
 
-const btc: TradeTask = {
-  id: 'a0000000-0000-4000-8000-000000000001',
-  exchangeId: 'e0000000-0000-4000-8000-000000000001',
-  exchangeName: '练手账户',
-  symbol: 'BTC/USDT',
-  strategyId: '00000000-0000-4000-8000-000000000002',
-  strategyName: 'balanced',
-  strategySystem: true,
-  firstOrderAmount: '10',
-  firstOrderMultiple: false,
-  cycleCount: 9999,
-  cyclesDone: 2,
-  running: true,
-  status: 'replenish_open',
-  finished: false,
-  phase: 'open',
-  quantity: '0.2',
-  cost: '20.02',
-  averagePrice: '100.1',
-  lastPrice: '99',
-  floatingProfit: '-0.22',
-  realizedProfit: '1.25',
-  levelsFilled: 1,
-  levelsTotal: 2,
-  tickSize: '0.01',
-  amountStep: '0.00001',
-  attention: null,
-  prices: { source: 'simulator', live: false },
-  createdAt: '2026-03-01T08:00:00.000Z',
-};
+const btc: TradeTask = btcTask;
 const eth: TradeTask = {
   ...btc,
   id: 'a0000000-0000-4000-8000-000000000002',
