@@ -1,30 +1,15 @@
 import { FEE_ASSETS, FILL_MODELS, HISTORY_INTERVALS, MAX_VARIANTS, RANK_BY } from '../../../src/api/backtest';
-import { MAX_LEVELS } from '../../../src/api/strategy';
 import { Body, IdParams, SafeText, Type, Uuid } from '../http/schemas';
+import { settingsProperties } from '../strategy/schemas';
 
-/** Field rules of the backtest calls: the strategy settings as templates take them (percents to 4 decimals, multiples to 8). */
-const percent = { type: 'string', pattern: '^\\d{1,3}(\\.\\d{1,4})?$' } as const;
-const multiple = { type: 'string', pattern: '^\\d{1,4}(\\.\\d{1,8})?$' } as const;
 /** Amounts, steps and minimums: plain decimals, up to 8 places. */
 const decimal = { type: 'string', pattern: '^\\d{1,12}(\\.\\d{1,8})?$' } as const;
 const uuid = { type: 'string', format: 'uuid' } as const;
 /** ISO-8601 or epoch milliseconds / seconds. */
 const time = { type: 'string', minLength: 1, maxLength: 40 } as const;
 export const SYMBOL_PATTERN = '^[A-Z0-9]{1,15}/[A-Z0-9]{1,10}$';
-
-export const settingsProperties = {
-  levels: {
-    type: 'array',
-    maxItems: MAX_LEVELS,
-    items: { type: 'object', additionalProperties: false, required: ['dropPercent', 'multiple'], properties: { dropPercent: percent, multiple } },
-  },
-  takeProfitPercent: percent,
-  takeProfitCallbackPercent: percent,
-  replenishCallbackPercent: percent,
-  stopLossPercent: { anyOf: [percent, { type: 'null' }] },
-  cooldownSeconds: { type: 'integer', minimum: 0, maximum: 7 * 24 * 3600 },
-} as const;
-export const SETTINGS_REQUIRED = ['levels', 'takeProfitPercent', 'takeProfitCallbackPercent', 'replenishCallbackPercent', 'stopLossPercent', 'cooldownSeconds'];
+/** The backtest calls take the strategy settings as templates take them (strategy/schemas.ts). */
+const SETTINGS_REQUIRED = Object.keys(settingsProperties);
 
 const body = (properties: Record<string, unknown>, required: string[]) => ({ type: 'object', additionalProperties: false, required, properties }) as const;
 

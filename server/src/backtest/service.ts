@@ -39,7 +39,7 @@ import type { BacktestRunsTable } from '../db/schema';
 import { parseTime } from '../engine/candles';
 import type { PaperMarketInfo } from '../engine/paper/exchange';
 import { BusinessError, fail } from '../http/errors';
-import { settingsOf } from '../strategy/routes';
+import { settingsOf } from '../strategy/service';
 import { createThrottle, type Limit } from '../user/throttle';
 import type { History } from './history';
 import { WorkerError, type ParsedCandles, type WorkerPool } from './pool';

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import Ajv from 'ajv';
 import { FEE_ASSETS, FILL_MODELS, GENERIC_MARKET_RULES, MAX_BACKTEST_CANDLES, type BacktestFigures, type FeeAsset, type FillModel, type MarketRules } from '../../../src/api/backtest';
 import { describeProblem, strategyProblem, type StrategySettings } from '../../../src/api/strategy';
-import { SETTINGS_REQUIRED, settingsProperties } from '../backtest/schemas';
+import { settingsSchema } from '../strategy/schemas';
 import { backtestReport } from '../backtest/report';
 import { CandleFormatError, candleInterval, parseCandlesCsv } from '../engine/candles';
 import { UNTIL_STOPPED } from '../engine/decide';
@@ -63,7 +63,7 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-const validSettings = new Ajv({ allErrors: false, strict: false }).compile({ type: 'object', required: SETTINGS_REQUIRED, properties: settingsProperties });
+const validSettings = new Ajv({ allErrors: false, strict: false }).compile(settingsSchema);
 
 const decimalOption = (name: string, value: string | undefined, fallback: string): string => {
   if (value === undefined) return fallback;

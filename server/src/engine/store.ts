@@ -14,7 +14,7 @@ import type { TaskAttention } from '../../../src/api/trade';
 import type { StrategySettings } from '../../../src/api/strategy';
 import type { Db } from '../db/database';
 import { chargeFuelBatch } from '../member/fuel';
-import { settingsOf } from '../strategy/routes';
+import { settingsOf } from '../strategy/service';
 import { initialCycleState, type CycleState, type TaskParams } from './decide';
 import type { ClosedCycle } from './fills';
 

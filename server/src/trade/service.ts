@@ -19,7 +19,7 @@ import { isUsablePrice } from '../engine/runner';
 import { fail } from '../http/errors';
 import { levelRule, refreshLevel } from '../member/levels';
 import { readSettings } from '../settings';
-import { toTemplate } from '../strategy/routes';
+import { toTemplate } from '../strategy/service';
 import { checkTaskCanRun } from './checks';
 import type { CoinPriceBody, CreateTradePayload, HotPairsQuery, OhlcvQuery, OrderHistoryQuery, PairsQuery, TaskListQuery, TaskSort, UpdateTradePayload } from './schemas';
 

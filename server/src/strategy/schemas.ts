@@ -1,0 +1,69 @@
+/** The schemas of the strategy calls: validation, the OpenAPI document and (through the type provider) the handlers' types. */
+import type { Static } from 'typebox';
+import { MAX_LEVELS, type StrategySettings, type StrategyTemplate } from '../../../src/api/strategy';
+import type { Page } from '../../../src/api/types';
+import { Answer, DecimalText, Nullable, PageOf } from '../http/answers';
+import { Body, IdParams, Query, SafeText, SameShape, StringEnum, Type, UNSAFE_CHARACTERS, Uuid, pagingProperties, type Same } from '../http/schemas';
+
+/** Percents to 4 decimals, multiples to 8. */
+const percent = Type.String({ pattern: '^\\d{1,3}(\\.\\d{1,4})?$' });
+const multiple = Type.String({ pattern: '^\\d{1,4}(\\.\\d{1,8})?$' });
+
+/** A template's settings as they are sent: here, in backtests (backtest/schemas.ts) and in the backtest command's strategy file. */
+export const settingsProperties = {
+  levels: Type.Array(Body({ dropPercent: percent, multiple }), { maxItems: MAX_LEVELS }),
+  takeProfitPercent: percent,
+  takeProfitCallbackPercent: percent,
+  replenishCallbackPercent: percent,
+  stopLossPercent: Type.Union([percent, Type.Null()]),
+  cooldownSeconds: Type.Integer({ minimum: 0, maximum: 7 * 24 * 3600 }),
+};
+/** The settings alone, every field required (other fields are the caller's business). */
+export const settingsSchema = Type.Object(settingsProperties);
+
+const name = Type.String({ minLength: 1, maxLength: 40, pattern: `^[^<>${UNSAFE_CHARACTERS}]*$` });
+const addBody = Body({ name, ...settingsProperties });
+const editBody = Body({ id: Uuid(), name, ...settingsProperties });
+
+/** The orders a user's template list can be asked for (most recently changed first by default). */
+export const LIST_SORT_KEYS = ['updatedAt', 'createdAt', 'name'] as const;
+const listQuery = Query({
+  ...pagingProperties(),
+  q: Type.Optional(SafeText({ maxLength: 40 })),
+  sort: StringEnum(LIST_SORT_KEYS, { default: 'updatedAt' }),
+  order: StringEnum(['ASC', 'DESC', 'asc', 'desc'], { default: 'DESC' }),
+});
+
+export type StrategyBody = Static<typeof addBody>;
+export type StrategyEditBody = Static<typeof editBody>;
+export type StrategyListQuery = Static<typeof listQuery>;
+
+/** A template as answered. */
+const templateSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  system: Type.Boolean(),
+  levels: Type.Array(Type.Object({ dropPercent: DecimalText(), multiple: DecimalText() })),
+  takeProfitPercent: DecimalText(),
+  takeProfitCallbackPercent: DecimalText(),
+  replenishCallbackPercent: DecimalText(),
+  stopLossPercent: Nullable('string'),
+  cooldownSeconds: Type.Integer(),
+});
+const templatePage = PageOf(templateSchema);
+
+// The contract (src/api/strategy.ts: what the dashboard sends and reads) and these schemas describe the same values.
+SameShape<Same<Static<typeof settingsSchema>, StrategySettings>>();
+SameShape<Same<StrategyBody, StrategySettings & { name: string }>>();
+SameShape<Same<StrategyEditBody, StrategySettings & { id: string; name: string }>>();
+SameShape<Same<Static<typeof templateSchema>, StrategyTemplate>>();
+SameShape<Same<Static<typeof templatePage>, Page<StrategyTemplate>>>();
+
+export const schemas = {
+  systemTemplates: { summary: 'System strategy templates', response: { 200: Answer(Type.Array(templateSchema)) } },
+  list: { summary: "The user's strategy templates", querystring: listQuery, response: { 200: Answer(templatePage) } },
+  detail: { summary: 'One template (own or system)', params: IdParams(), response: { 200: Answer(templateSchema) } },
+  add: { summary: 'Create a template', body: addBody, response: { 200: Answer(templateSchema) } },
+  edit: { summary: 'Change a template of ones own', body: editBody, response: { 200: Answer(templateSchema) } },
+  remove: { summary: 'Delete a template of ones own', body: Body({ id: Uuid() }), response: { 200: Answer(Type.Null()) } },
+};
