@@ -1,11 +1,18 @@
 /**
  * Returns of a task and of the account (definitions in src/api/returns.ts):
  * invested, ROI, APR, run time, the cumulative-profit curve and the cycles'
- * table, all in decimals. The pure figures are here; the routes read the
- * cycles table and the engine's live state (returnsRoutes.ts).
+ * table, all in decimals: the pure figures, and the service that reads the
+ * cycles table and the engine's live state for the routes (returnsRoutes.ts).
  */
 import Big from 'big.js';
-import type { ReturnsPoint, TaskCycle } from '../../../src/api/returns';
+import { sql } from 'kysely';
+import type { AccountValue, ReturnsOverview, ReturnsPoint, TaskCycle, TaskReturns } from '../../../src/api/returns';
+import type { Page } from '../../../src/api/types';
+import type { Db } from '../db/database';
+import type { EngineFacade } from '../engine/facade';
+import { balances } from '../wallet/service';
+import type { CyclesQuery } from './schemas';
+import type { createTradeService } from './service';
 
 /** A curve has at most this many points: cycles closed in one time bucket make one point. */
 export const MAX_CURVE_POINTS = 500;
@@ -126,4 +133,168 @@ export const taskFigures = (task: TaskFigures, now: Date) => {
     endedAt: task.finished ? new Date(end).toISOString() : null,
     runSeconds,
   };
+};
+
+export interface ReturnsDeps {
+  db: Db;
+  engine: EngineFacade;
+  trade: ReturnType<typeof createTradeService>;
+}
+
+/** An account that does not answer within this long is left out of the total (and said to be). */
+const ACCOUNT_TIMEOUT_MS = 5_000;
+const QUOTE = 'USDT';
+
+const withTimeout = <T>(work: Promise<T>, ms: number): Promise<T> =>
+  new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('timeout')), ms);
+    work.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+
+/** The returns of a user's tasks and account, read from the cycles table and the engine's live state. */
+export const createReturnsService = ({ db, engine, trade }: ReturnsDeps) => {
+  /** An account's holdings in USDT at its own last prices; null when it cannot be asked now. */
+  const accountValue = async (row: { id: string; exchange: string; price_source: string | null }): Promise<string | null> => {
+    try {
+      return await withTimeout(
+        (async () => {
+          const client = await engine.accountClient(row);
+          const [balance, markets] = await Promise.all([client.fetchBalance(), client.loadMarkets()]);
+          const tradable = new Set(markets.map((m) => m.symbol));
+          let value = new Big(0);
+          const held: [string, string][] = [];
+          for (const [asset, amount] of Object.entries(balance.total)) {
+            if (new Big(amount).lte(0)) continue;
+            if (asset === QUOTE) value = value.plus(amount);
+            // A coin without a USDT market has no USDT price here: it is not counted.
+            else if (tradable.has(`${asset}/${QUOTE}`)) held.push([`${asset}/${QUOTE}`, amount]);
+          }
+          if (held.length > 0) {
+            // One request for every price where the exchange allows it.
+            const tickers = new Map((await client.fetchTickers(held.map(([symbol]) => symbol))).map((t) => [t.symbol, t]));
+            for (const [symbol, amount] of held) {
+              const ticker = tickers.get(symbol) ?? (await client.fetchTicker(symbol));
+              const price = ticker.last ?? ticker.bid ?? ticker.ask;
+              if (price === null) throw new Error(`no price for ${symbol}`);
+              value = value.plus(new Big(amount).times(price));
+            }
+          }
+          return value.round(8).toFixed();
+        })(),
+        ACCOUNT_TIMEOUT_MS,
+      );
+    } catch {
+      return null;
+    }
+  };
+
+  /** A task's returns and cumulative-profit curve. */
+  const taskReturns = async (userId: string, taskId: string): Promise<TaskReturns> => {
+    const task = await trade.task(userId, taskId);
+    const [cycles, created] = await Promise.all([
+      db.selectFrom('cycles').select(['closed_at', 'buy_cost', 'remainder_cost', 'fees', 'realized_profit']).where('task_id', '=', taskId).orderBy('closed_at').orderBy('id').execute(),
+      db.selectFrom('trade_tasks').select('created_at').where('id', '=', taskId).executeTakeFirstOrThrow(),
+    ]);
+    const figures = taskFigures(
+      { currentCost: task.cost, realizedProfit: task.realizedProfit, floatingProfit: task.floatingProfit, createdAt: created.created_at, finished: task.finished, cycles },
+      new Date(),
+    );
+    return {
+      taskId,
+      symbol: task.symbol,
+      ...figures,
+      realizedProfit: task.realizedProfit,
+      floatingProfit: task.floatingProfit,
+      lastPrice: task.lastPrice,
+      cyclesClosed: cycles.length,
+      curve: cumulativeCurve(cycles.map((c) => ({ closedAt: c.closed_at, profit: c.realized_profit }))),
+    };
+  };
+
+  /** A task's closed cycles, newest first, a page of them. */
+  const cycles = async (userId: string, query: CyclesQuery): Promise<Page<TaskCycle>> => {
+    await trade.task(userId, query.taskId);
+    const base = db.selectFrom('cycles').where('task_id', '=', query.taskId).where('user_id', '=', userId);
+    const [rows, count] = await Promise.all([
+      base
+        .select(['id', 'cycle', 'opened_at', 'closed_at', 'levels_filled', 'buy_cost', 'remainder_cost', 'sell_proceeds', 'realized_profit', 'fees', 'exit_reason'])
+        .orderBy('closed_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(query.pageSize)
+        .offset((query.page - 1) * query.pageSize)
+        .execute(),
+      base.select(db.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { list: (rows as CycleRow[]).map(toTaskCycle), total: Number(count.n) };
+  };
+
+  /** The account's total assets and the return of all its tasks. */
+  const overview = async (userId: string): Promise<ReturnsOverview> => {
+    const [tasks, accounts, wallet, peaks, span] = await Promise.all([
+      trade.allTasks(userId),
+      db.selectFrom('exchange_accounts').select(['id', 'name', 'exchange', 'price_source']).where('user_id', '=', userId).orderBy('created_at').execute(),
+      balances(db, userId),
+      db
+        .selectFrom('cycles')
+        .select(['task_id', sql<string>`max(buy_cost + remainder_cost)::text`.as('peak'), sql<number>`count(*)::int`.as('n')])
+        .where('user_id', '=', userId)
+        .groupBy('task_id')
+        .execute(),
+      db
+        .selectFrom('cycles')
+        .select([sql<number>`extract(epoch from min(closed_at))::float8`.as('first'), sql<number>`extract(epoch from max(closed_at))::float8`.as('last')])
+        .where('user_id', '=', userId)
+        .executeTakeFirstOrThrow(),
+    ]);
+    // The curve in at most MAX_CURVE_POINTS buckets of time, summed in the database.
+    let curve: ReturnsOverview['curve'] = [];
+    if (span.first !== null && span.last !== null) {
+      const bucket = Math.max(1, Math.ceil((Number(span.last) - Number(span.first) + 1) / MAX_CURVE_POINTS));
+      const { rows } = await sql<{ at: Date; profit: string }>`
+        select max(closed_at) as at, sum(realized_profit)::text as profit
+        from cycles where user_id = ${userId}
+        group by floor((extract(epoch from closed_at) - ${Number(span.first)}) / ${bucket})
+        order by 1`.execute(db);
+      curve = cumulativeCurve(rows.map((row) => ({ closedAt: row.at, profit: row.profit })));
+    }
+    const peakOf = new Map(peaks.map((p) => [p.task_id, p]));
+    let realized = new Big(0);
+    let floating = new Big(0);
+    let maxInvested = new Big(0);
+    for (const task of tasks) {
+      realized = realized.plus(task.realizedProfit);
+      floating = floating.plus(task.floatingProfit);
+      const peak = peakOf.get(task.id)?.peak ?? '0';
+      maxInvested = maxInvested.plus(new Big(peak).gt(task.cost) ? peak : task.cost);
+    }
+    const values: AccountValue[] = await Promise.all(
+      accounts.map(async (account) => ({ id: account.id, name: account.name, exchange: account.exchange, value: await accountValue(account) })),
+    );
+    const usdt = wallet.balances.find((b) => b.asset === QUOTE);
+    const walletUsdt = new Big(usdt?.available ?? 0).plus(usdt?.held ?? 0);
+    const total = values.reduce((sum, account) => (account.value === null ? sum : sum.plus(account.value)), walletUsdt);
+    const totalProfit = realized.plus(floating);
+    return {
+      assets: { total: total.toFixed(), wallet: walletUsdt.toFixed(), accounts: values, complete: values.every((v) => v.value !== null) },
+      realizedProfit: realized.toFixed(),
+      floatingProfit: floating.toFixed(),
+      totalProfit: totalProfit.toFixed(),
+      maxInvested: maxInvested.toFixed(),
+      roi: percentOf(totalProfit, maxInvested),
+      tasks: tasks.length,
+      cyclesClosed: peaks.reduce((sum, p) => sum + p.n, 0),
+      curve,
+    };
+  };
+
+  return { taskReturns, cycles, overview };
 };

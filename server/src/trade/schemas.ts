@@ -1,8 +1,11 @@
 /** The JSON schemas of the trade calls: the validation, the OpenAPI document and (by their shape) the handlers' inputs. */
 import { CANDLE_TIMEFRAMES } from '../../../src/api/trade';
-import type { Static } from 'typebox';
-import type { CreateTradePayload, TradeActionPayload, UpdateTradePayload } from '../../../src/api/types';
+import type { ReturnsOverview, TaskCycle, TaskReturns } from '../../../src/api/returns';
+import type { Static, TProperties } from 'typebox';
+import type { CreateTradePayload, Page, TradeActionPayload, UpdateTradePayload } from '../../../src/api/types';
+import { Answer, Nullable } from '../http/answers';
 import { Body, IdParams, Query, SafeText, SameShape, StringEnum, TimeZone, Type, Uuid, pagingProperties, type Same } from '../http/schemas';
+import { MAX_CURVE_POINTS } from './returns';
 
 const uuid = Uuid();
 const decimal = Type.String({ pattern: '^\\d{1,12}(\\.\\d{1,8})?$' });
@@ -92,4 +95,85 @@ export const schemas = {
   },
   ohlcv: { summary: "Candles of a task's pair on the prices it trades on, oldest first", querystring: ohlcvQuery },
   orderHistory: { summary: 'Orders of one task or of all tasks', querystring: orderHistoryQuery },
+};
+
+/* The returns calls (returnsRoutes.ts, returns.ts): a task's returns and closed cycles, the account's overview. */
+const signedDecimal = Type.String({ pattern: '^-?\\d+(\\.\\d+)?$' });
+const nullableDecimal = Nullable('string', { pattern: '^-?\\d+(\\.\\d+)?$' });
+const time = Type.String({ format: 'date-time' });
+const count = Type.Integer({ minimum: 0 });
+const closedObject = <P extends TProperties>(properties: P) => Type.Object(properties, strict);
+
+const curve = Type.Array(closedObject({ time, profit: signedDecimal }), { maxItems: MAX_CURVE_POINTS });
+const taskReturns = closedObject({
+  taskId: uuid,
+  symbol: Type.String(),
+  invested: signedDecimal,
+  maxInvested: signedDecimal,
+  realizedProfit: signedDecimal,
+  floatingProfit: signedDecimal,
+  totalProfit: signedDecimal,
+  fees: signedDecimal,
+  roi: nullableDecimal,
+  apr: nullableDecimal,
+  lastPrice: nullableDecimal,
+  startedAt: time,
+  endedAt: Nullable('string', { format: 'date-time' }),
+  runSeconds: count,
+  cyclesClosed: count,
+  curve,
+});
+const taskCycle = closedObject({
+  id: Type.String(),
+  cycle: Type.Integer(),
+  openedAt: Nullable('string', { format: 'date-time' }),
+  closedAt: time,
+  durationSeconds: Nullable('integer', { minimum: 0 }),
+  levelsFilled: count,
+  fundsUsed: signedDecimal,
+  sellProceeds: signedDecimal,
+  realizedProfit: signedDecimal,
+  fees: signedDecimal,
+  roi: nullableDecimal,
+  exitReason: Type.Union([StringEnum(['take_profit', 'stop_loss', 'close']), Type.Null()]),
+});
+const cyclePage = closedObject({ list: Type.Array(taskCycle), total: count });
+const overview = closedObject({
+  assets: closedObject({
+    total: signedDecimal,
+    wallet: signedDecimal,
+    accounts: Type.Array(closedObject({ id: uuid, name: Type.String(), exchange: Type.String(), value: nullableDecimal })),
+    complete: Type.Boolean(),
+  }),
+  realizedProfit: signedDecimal,
+  floatingProfit: signedDecimal,
+  totalProfit: signedDecimal,
+  maxInvested: signedDecimal,
+  roi: nullableDecimal,
+  tasks: count,
+  cyclesClosed: count,
+  curve,
+});
+
+const returnsQuery = Query({ taskId: uuid }, strict);
+const cyclesQuery = Query({ taskId: uuid, ...paging }, strict);
+export type CyclesQuery = Static<typeof cyclesQuery>;
+
+// The contract's answers (src/api/returns.ts, what the pages read) and these schemas describe the same values.
+SameShape<Same<Static<typeof taskReturns>, TaskReturns>>();
+SameShape<Same<Static<typeof taskCycle>, TaskCycle>>();
+SameShape<Same<Static<typeof cyclePage>, Page<TaskCycle>>>();
+SameShape<Same<Static<typeof overview>, ReturnsOverview>>();
+
+export const returnsSchemas = {
+  returns: {
+    summary: "A task's invested funds, realized and floating profit, ROI, APR, run time and cumulative-profit curve",
+    querystring: returnsQuery,
+    response: { 200: Answer(taskReturns) },
+  },
+  cycles: { summary: "A task's closed cycles, newest first", querystring: cyclesQuery, response: { 200: Answer(cyclePage) } },
+  overview: {
+    summary: 'Total assets (wallet USDT and every exchange account valued in USDT) and the return of all tasks',
+    response: { 200: Answer(overview) },
+  },
 };
