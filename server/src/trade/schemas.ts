@@ -1,10 +1,11 @@
 /** The JSON schemas of the trade calls: the validation, the OpenAPI document and (by their shape) the handlers' inputs. */
-import { CANDLE_TIMEFRAMES } from '../../../src/api/trade';
+import { CANDLE_TIMEFRAMES, type CloseResult, type OhlcvAnswer, type ProfitSummary, type TaskAttention, type TradeOrder, type TradePair, type TradeTask, type TradeTaskDetail } from '../../../src/api/trade';
 import type { ReturnsOverview, TaskCycle, TaskReturns } from '../../../src/api/returns';
 import type { Static, TProperties } from 'typebox';
 import type { CreateTradePayload, Page, TradeActionPayload, UpdateTradePayload } from '../../../src/api/types';
-import { Answer, Nullable } from '../http/answers';
+import { Answer, DecimalText, Nullable, PageOf } from '../http/answers';
 import { Body, IdParams, Query, SafeText, SameShape, StringEnum, TimeZone, Type, Uuid, pagingProperties, type Same } from '../http/schemas';
+import { settingsSchema as templateSettingsSchema } from '../strategy/schemas';
 import { MAX_CURVE_POINTS } from './returns';
 
 const uuid = Uuid();
@@ -79,22 +80,120 @@ SameShape<Same<Static<typeof addBody>, CreateTradePayload>>();
 SameShape<Same<Static<typeof updateBody>, UpdateTradePayload>>();
 SameShape<Same<Static<typeof actionBody>, TradeActionPayload>>();
 
+/* What the trade calls answer (src/api/trade.ts); the serializer sends only what these list. */
+const text = Type.String();
+const number = DecimalText;
+const prices = Type.Object({ source: text, live: Type.Boolean() });
+const tradePair = Type.Object({
+  id: text,
+  symbol: text,
+  base: text,
+  quote: text,
+  price: number(),
+  change24h: number(),
+  quoteVolume24h: number(),
+  minCost: number(),
+  tickSize: number(),
+  amountStep: number(),
+});
+const attention = Type.Object({
+  reason: StringEnum(['insufficient_funds', 'below_min_order', 'order_refused', 'permission_denied', 'engine_error']),
+  since: text,
+  side: Type.Optional(StringEnum(['buy', 'sell'])),
+  level: Type.Optional(Type.Integer()),
+  detail: Type.Record(Type.String(), Type.String()),
+  retrying: Type.Boolean(),
+});
+const taskProperties = {
+  id: text,
+  exchangeId: text,
+  exchangeName: text,
+  symbol: text,
+  strategyId: text,
+  strategyName: text,
+  strategySystem: Type.Boolean(),
+  firstOrderAmount: number(),
+  firstOrderMultiple: Type.Boolean(),
+  cycleCount: Type.Integer(),
+  cyclesDone: Type.Integer(),
+  running: Type.Boolean(),
+  status: replenishStatus,
+  finished: Type.Boolean(),
+  phase: StringEnum(['ready', 'open', 'cooldown', 'finished']),
+  quantity: number(),
+  cost: number(),
+  averagePrice: Nullable('string'),
+  lastPrice: Nullable('string'),
+  floatingProfit: number(),
+  realizedProfit: number(),
+  levelsFilled: Type.Integer(),
+  levelsTotal: Type.Integer(),
+  tickSize: Nullable('string'),
+  amountStep: Nullable('string'),
+  attention: Type.Union([attention, Type.Null()]),
+  prices,
+  createdAt: text,
+};
+const task = Type.Object(taskProperties);
+const taskDetail = Type.Object({
+  ...taskProperties,
+  strategy: templateSettingsSchema,
+  firstFillPrice: Nullable('string'),
+  takeProfitArmed: Type.Boolean(),
+  events: Type.Array(Type.Object({ id: text, kind: text, data: Type.Record(Type.String(), Type.Unknown()), createdAt: text })),
+});
+const tradeOrder = Type.Object({
+  id: text,
+  taskId: text,
+  symbol: text,
+  cycle: Type.Integer(),
+  level: Type.Integer(),
+  side: StringEnum(['buy', 'sell']),
+  reason: text,
+  status: StringEnum(['intent', 'open', 'closed', 'canceled', 'failed']),
+  price: Nullable('string'),
+  amount: number(),
+  cost: number(),
+  fee: number(),
+  feeCurrency: Nullable('string'),
+  error: Nullable('string'),
+  createdAt: text,
+});
+const candle = Type.Object({ time: Type.Integer(), open: number(), high: number(), low: number(), close: number(), volume: number() });
+const ohlcv = Type.Object({ symbol: text, timeframe: StringEnum(CANDLE_TIMEFRAMES), prices, candles: Type.Array(candle) });
+const closeResult = Type.Object({ symbol: text, sold: number(), remainder: number() });
+const profitSummary = Type.Object({ date: text, realizedTotal: number(), realizedToday: number(), cyclesToday: Type.Integer() });
+const taskId = Type.Object({ id: text });
+const coinPrices = Type.Record(Type.String(), Type.String());
+
+// The contract's answers (src/api/trade.ts, what the pages read) and these schemas describe the same values.
+SameShape<Same<Static<typeof tradePair>, TradePair>>();
+SameShape<Same<Static<typeof attention>, TaskAttention>>();
+SameShape<Same<Static<typeof task>, TradeTask>>();
+SameShape<Same<Static<typeof taskDetail>, TradeTaskDetail>>();
+SameShape<Same<Static<typeof tradeOrder>, TradeOrder>>();
+SameShape<Same<Static<typeof ohlcv>, OhlcvAnswer>>();
+SameShape<Same<Static<typeof closeResult>, CloseResult>>();
+SameShape<Same<Static<typeof profitSummary>, ProfitSummary>>();
+SameShape<Same<Static<typeof coinPrices>, Record<string, string>>>();
+
 export const schemas = {
-  pairs: { summary: 'Tradable pairs of an exchange account', querystring: pairsQuery },
-  hotPairs: { summary: 'Pairs by 24 h volume or change', querystring: hotPairsQuery },
-  coinPrice: { summary: 'Last prices of pairs or coins', body: coinPriceBody },
-  add: { summary: 'Create one task per coin', body: addBody },
-  list: { summary: "The user's tasks, sorted and paged in the database", querystring: listQuery },
-  detail: { summary: 'One task with its cycle and events', params: IdParams() },
-  update: { summary: 'Change a task', body: updateBody },
-  action: { summary: 'Start, stop or replenish now', body: actionBody },
-  close: { summary: 'Sell the whole position at market and stop the task', params: IdParams() },
+  pairs: { summary: 'Tradable pairs of an exchange account', querystring: pairsQuery, response: { 200: Answer(PageOf(tradePair)) } },
+  hotPairs: { summary: 'Pairs by 24 h volume or change', querystring: hotPairsQuery, response: { 200: Answer(Type.Array(tradePair)) } },
+  coinPrice: { summary: 'Last prices of pairs or coins', body: coinPriceBody, response: { 200: Answer(coinPrices) } },
+  add: { summary: 'Create one task per coin', body: addBody, response: { 200: Answer(Type.Array(taskId)) } },
+  list: { summary: "The user's tasks, sorted and paged in the database", querystring: listQuery, response: { 200: Answer(PageOf(task)) } },
+  detail: { summary: 'One task with its cycle and events', params: IdParams(), response: { 200: Answer(taskDetail) } },
+  update: { summary: 'Change a task', body: updateBody, response: { 200: Answer(taskId) } },
+  action: { summary: 'Start, stop or replenish now', body: actionBody, response: { 200: Answer(Type.Null()) } },
+  close: { summary: 'Sell the whole position at market and stop the task', params: IdParams(), response: { 200: Answer(closeResult) } },
   profitSummary: {
     summary: 'Realized profit in total and today (in the given time zone)',
     querystring: Query({ timeZone: TimeZone() }, strict),
+    response: { 200: Answer(profitSummary) },
   },
-  ohlcv: { summary: "Candles of a task's pair on the prices it trades on, oldest first", querystring: ohlcvQuery },
-  orderHistory: { summary: 'Orders of one task or of all tasks', querystring: orderHistoryQuery },
+  ohlcv: { summary: "Candles of a task's pair on the prices it trades on, oldest first", querystring: ohlcvQuery, response: { 200: Answer(ohlcv) } },
+  orderHistory: { summary: 'Orders of one task or of all tasks', querystring: orderHistoryQuery, response: { 200: Answer(PageOf(tradeOrder)) } },
 };
 
 /* The returns calls (returnsRoutes.ts, returns.ts): a task's returns and closed cycles, the account's overview. */
