@@ -5,6 +5,7 @@ import { ApiError } from './ApiError';
 import { createFakeServer, fail, ok, okRange, unauthorized, type Handler, type RecordedRequest } from '../testing/fakeServer';
 import { createDataProvider } from './dataProvider';
 import { createHttpClient } from './httpClient';
+import { btcTask } from '../testing/tasks';
 
 const SECRET = 'data-provider-test-secret';
 
@@ -36,6 +37,28 @@ const TEMPLATE = {
   replenishCallbackPercent: '0',
   stopLossPercent: null,
   cooldownSeconds: 5,
+};
+/** Answers as the server gives them. */
+const SAVED = { ...TEMPLATE, id: ID.strategy, system: false };
+const PAIR = { id: 'BTC/USDT', symbol: 'BTC/USDT', base: 'BTC', quote: 'USDT', price: '100', change24h: '1.5', quoteVolume24h: '1000000', minCost: '5', tickSize: '0.01', amountStep: '0.00001' };
+const { name: _name, ...SETTINGS } = TEMPLATE;
+const DETAIL = { ...btcTask, strategy: SETTINGS, firstFillPrice: '101', takeProfitArmed: false, events: [] };
+const ORDER = {
+  id: 'o0000000-0000-4000-8000-000000000001',
+  taskId: ID.task1,
+  symbol: 'BTC/USDT',
+  cycle: 1,
+  level: 0,
+  side: 'buy' as const,
+  reason: 'first',
+  status: 'closed' as const,
+  price: '100',
+  amount: '0.1',
+  cost: '10',
+  fee: '0.01',
+  feeCurrency: 'USDT',
+  error: null,
+  createdAt: '2026-03-01T08:00:00.000Z',
 };
 
 const setup = (routes: Record<string, Handler> = {}) => {
@@ -71,14 +94,14 @@ const verifies = (request: RecordedRequest) => {
 describe('dataProvider: react-admin CRUD verbs', () => {
   it('getList -> GET /api/<res>/list with page, pageSize, sort, order and filters; answers {data: list, total}', async () => {
     const { dataProvider, only } = setup({
-      'GET /api/strategy/list': () => ok({ list: [{ id: 's1' }, { id: 's2' }], total: 42 }),
+      'GET /api/strategy/list': () => ok({ list: [{ ...SAVED, id: 's1' }, { ...SAVED, id: 's2' }], total: 42 }),
     });
     const result = await dataProvider.getList('strategy', {
       pagination: { page: 3, perPage: 25 },
       sort: { field: 'createdAt', order: 'DESC' },
       filter: { q: 'dca', empty: '' },
     });
-    expect(result).toEqual({ data: [{ id: 's1' }, { id: 's2' }], total: 42 });
+    expect(result).toEqual({ data: [{ ...SAVED, id: 's1' }, { ...SAVED, id: 's2' }], total: 42 });
     const request = only();
     expect(request.method).toBe('GET');
     expect(request.path).toBe('/api/strategy/list');
@@ -125,23 +148,23 @@ describe('dataProvider: react-admin CRUD verbs', () => {
   });
 
   it('create -> POST /api/<res>/add with the record as body', async () => {
-    const { dataProvider, only } = setup({ 'POST /api/strategy/add': (req) => ok({ id: ID.strategy, ...req.body }) });
+    const { dataProvider, only } = setup({ 'POST /api/strategy/add': (req) => ok({ id: ID.strategy, ...req.body, system: false }) });
     const result = await dataProvider.create('strategy', { data: TEMPLATE });
-    expect(result).toEqual({ data: { id: ID.strategy, ...TEMPLATE } });
+    expect(result).toEqual({ data: SAVED });
     const request = only();
     expect(request.body).toEqual(TEMPLATE);
     expect(request.headers['Content-Type']).toBe('application/json');
   });
 
   it('update -> POST /api/<res>/edit with the id in the body', async () => {
-    const { dataProvider, only } = setup({ 'POST /api/strategy/edit': (req) => ok(req.body) });
+    const { dataProvider, only } = setup({ 'POST /api/strategy/edit': (req) => ok({ ...req.body, system: false }) });
     const result = await dataProvider.update('strategy', { id: ID.strategy, data: TEMPLATE, previousData: { id: ID.strategy } });
-    expect(result).toEqual({ data: { ...TEMPLATE, id: ID.strategy } });
+    expect(result).toEqual({ data: SAVED });
     expect(only().body).toEqual({ ...TEMPLATE, id: ID.strategy });
   });
 
   it('update of a trade -> POST /api/trade/update', async () => {
-    const { dataProvider, only } = setup({ 'POST /api/trade/update': (req) => ok(req.body) });
+    const { dataProvider, only } = setup({ 'POST /api/trade/update': (req) => ok({ id: req.body!.id }) });
     const { id, ...change } = updatePayload;
     await dataProvider.update('trade', { id, data: change, previousData: { id } });
     const request = only();
@@ -293,27 +316,29 @@ describe('dataProvider: the typed calls of spec section 7', () => {
     },
     { name: 'logout', call: (dp) => dp.logout(), route: 'POST /api/user/logout', answer: null },
     { name: 'refresh', call: (dp) => dp.refresh('rt-1.0123456789abcdefgh'), route: 'PUT /api/user/refresh', signed: true, answer: TOKENS },
-    { name: 'tradeList', call: (dp) => dp.tradeList({ page: 1 }), route: 'GET /api/trade/list' },
-    { name: 'tradeAdd', call: (dp) => dp.tradeAdd(tradePayload), route: 'POST /api/trade/add', body: tradePayload },
+    { name: 'tradeList', call: (dp) => dp.tradeList({ page: 1 }), route: 'GET /api/trade/list', answer: { list: [btcTask], total: 1 } },
+    { name: 'tradeAdd', call: (dp) => dp.tradeAdd(tradePayload), route: 'POST /api/trade/add', body: tradePayload, answer: [{ id: ID.task1 }] },
     {
       name: 'tradeAction',
       call: (dp) => dp.tradeAction({ id: ID.task1, action: 'stop' }),
       route: 'POST /api/trade/action',
       body: { id: ID.task1, action: 'stop' },
+      answer: null,
     },
-    { name: 'tradeDetail', call: (dp) => dp.tradeDetail(ID.task1), route: `GET /api/trade/detail/${ID.task1}` },
-    { name: 'tradePairs', call: (dp) => dp.tradePairs({ exchangeId: ID.account1 }), route: 'GET /api/trade/pairs' },
-    { name: 'tradeHotPairs', call: (dp) => dp.tradeHotPairs(), route: 'GET /api/trade/hot-pairs' },
-    { name: 'tradeConfigTemplates', call: (dp) => dp.tradeConfigTemplates(), route: 'GET /api/trade/config-templates' },
-    { name: 'tradeOrderHistory', call: (dp) => dp.tradeOrderHistory({ taskId: ID.task1 }), route: 'GET /api/trade/order-history' },
+    { name: 'tradeDetail', call: (dp) => dp.tradeDetail(ID.task1), route: `GET /api/trade/detail/${ID.task1}`, answer: DETAIL },
+    { name: 'tradePairs', call: (dp) => dp.tradePairs({ exchangeId: ID.account1 }), route: 'GET /api/trade/pairs', answer: { list: [PAIR], total: 1 } },
+    { name: 'tradeHotPairs', call: (dp) => dp.tradeHotPairs(), route: 'GET /api/trade/hot-pairs', answer: [PAIR] },
+    { name: 'tradeConfigTemplates', call: (dp) => dp.tradeConfigTemplates(), route: 'GET /api/trade/config-templates', answer: [SAVED] },
+    { name: 'tradeOrderHistory', call: (dp) => dp.tradeOrderHistory({ taskId: ID.task1 }), route: 'GET /api/trade/order-history', answer: { list: [ORDER], total: 1 } },
     {
       name: 'tradeCoinPrice',
       call: (dp) => dp.tradeCoinPrice({ coins: ['BTC'] }),
       route: 'POST /api/trade/coin-price',
       body: { coins: ['BTC'] },
+      answer: { BTC: '100' },
     },
-    { name: 'tradeUpdate', call: (dp) => dp.tradeUpdate(updatePayload), route: 'POST /api/trade/update', body: updatePayload },
-    { name: 'tradeCloseOrder', call: (dp) => dp.tradeCloseOrder(ID.task1), route: `POST /api/trade/close-order/${ID.task1}` },
+    { name: 'tradeUpdate', call: (dp) => dp.tradeUpdate(updatePayload), route: 'POST /api/trade/update', body: updatePayload, answer: { id: ID.task1 } },
+    { name: 'tradeCloseOrder', call: (dp) => dp.tradeCloseOrder(ID.task1), route: `POST /api/trade/close-order/${ID.task1}`, answer: { symbol: 'BTC/USDT', sold: '0.2', remainder: '0' } },
   ];
 
   it('covers every call of the spec table', () => {

@@ -1,10 +1,12 @@
 import { beforeEach, describe, it, expect, vi } from 'vitest';
 import { HTTP_TIMEOUT_MS } from '../api/defaults';
 import { computeSign } from '../api/signing';
+import type { TradeTaskDetail } from '../api/trade';
 import type { LocaleCode, RefreshResponse } from '../api/types';
 import { createSessionStore } from '../authProvider/session';
 import { createI18nProvider } from '../i18n/i18nProvider';
 import { createFakeServer, fail, ok, unauthorized, type Handler, type RecordedRequest } from '../testing/fakeServer';
+import { btcTask } from '../testing/tasks';
 import { ApiError, displayMessage, isApiError } from './ApiError';
 import { NO_REFRESH_TOKEN, createHttpClient, type HttpClientConfig, type TokenStore } from './httpClient';
 
@@ -23,6 +25,18 @@ const NEW_TASKS = {
   replenishStatus: 'replenish_open',
   strategyId: 'b0000000-0000-4000-8000-000000000001',
 };
+/** Task answers as the server gives them; the id tells which request a page answered. */
+const NO_TASKS = { list: [], total: 0 };
+const taskPage = (id: string) => ({ list: [{ ...btcTask, id }], total: 1 });
+const taskDetail = (running: boolean): TradeTaskDetail => ({
+  ...btcTask,
+  id: TASK,
+  running,
+  strategy: { levels: [{ dropPercent: '2', multiple: '1' }], takeProfitPercent: '1.5', takeProfitCallbackPercent: '0.3', replenishCallbackPercent: '0.3', stopLossPercent: null, cooldownSeconds: 0 },
+  firstFillPrice: '101',
+  takeProfitArmed: false,
+  events: [],
+});
 
 /** An in-memory token store that records what the client does with it. */
 const memoryTokens = (accessToken: string | null, refreshToken: string | null) => {
@@ -103,7 +117,7 @@ beforeEach(async () => {
 
 describe('httpClient: headers and body', () => {
   it('sends the bearer token, the locale code as Accept-Language and no Content-Type on a bodiless GET', async () => {
-    const { http, server, localeRef } = setup({ 'GET /api/trade/list': () => ok([]) });
+    const { http, server, localeRef } = setup({ 'GET /api/trade/list': () => ok(NO_TASKS) });
     await http.request('GET', '/api/trade/list');
     localeRef.current = 'en-US';
     await http.request('GET', '/api/trade/list');
@@ -118,9 +132,9 @@ describe('httpClient: headers and body', () => {
   });
 
   it('sends a JSON body with Content-Type application/json', async () => {
-    const { http, server } = setup({ 'POST /api/trade/add': () => ok({ id: '9' }) });
+    const { http, server } = setup({ 'POST /api/trade/add': () => ok([{ id: '9' }]) });
     const payload = NEW_TASKS;
-    await expect(http.request('POST', '/api/trade/add', { body: payload })).resolves.toEqual({ id: '9' });
+    await expect(http.request('POST', '/api/trade/add', { body: payload })).resolves.toEqual([{ id: '9' }]);
     const [request] = server.requests;
     expect(request!.method).toBe('POST');
     expect(request!.headers['Content-Type']).toBe('application/json');
@@ -143,7 +157,7 @@ describe('httpClient: headers and body', () => {
   });
 
   it('prefixes the base URL and builds the query string, skipping undefined, null and empty values', async () => {
-    const { http, server } = setup({ 'GET /api/trade/list': () => ok([]), 'GET /api/strategy/list': () => ok({ list: [], total: 0 }) }, { baseUrl: 'https://api.example.com' });
+    const { http, server } = setup({ 'GET /api/trade/list': () => ok(NO_TASKS), 'GET /api/strategy/list': () => ok({ list: [], total: 0 }) }, { baseUrl: 'https://api.example.com' });
     await http.request('GET', '/api/trade/list', {
       query: { page: 2, pageSize: 20, symbol: '', sort: undefined, order: null, running: false, finished: true },
     });
@@ -198,8 +212,8 @@ describe('httpClient: signed calls', () => {
 
 describe('httpClient: envelope and error texts', () => {
   it('code 0 answers data', async () => {
-    const { http } = setup({ [`GET ${TASK_PATH}`]: () => ok({ id: TASK, running: true }) });
-    await expect(http.request('GET', TASK_PATH)).resolves.toEqual({ id: TASK, running: true });
+    const { http } = setup({ [`GET ${TASK_PATH}`]: () => ok(taskDetail(true)) });
+    await expect(http.request('GET', TASK_PATH)).resolves.toEqual(taskDetail(true));
   });
 
   it('a catalogue code becomes an ApiError with code, data, server message and the localized text', async () => {
@@ -261,7 +275,7 @@ describe('httpClient: envelope and error texts', () => {
 
 describe('httpClient: 401, refresh and retry', () => {
   const listNeedsNewToken: Handler = (req) =>
-    req.headers.Authorization === 'Bearer at-2' ? ok({ list: [req.url], total: 1 }) : unauthorized();
+    req.headers.Authorization === 'Bearer at-2' ? ok(taskPage(req.url)) : unauthorized();
 
   it('a 401 triggers exactly one refresh and one retry with the new token', async () => {
     const tokens = memoryTokens('at-1', 'rt-1.0123456789abcdefgh');
@@ -269,7 +283,7 @@ describe('httpClient: 401, refresh and retry', () => {
       { 'GET /api/trade/list': listNeedsNewToken, 'PUT /api/user/refresh': refreshOk },
       { tokens },
     );
-    await expect(http.request('GET', '/api/trade/list')).resolves.toEqual({ list: ['/api/trade/list'], total: 1 });
+    await expect(http.request('GET', '/api/trade/list')).resolves.toEqual(taskPage('/api/trade/list'));
     expect(server.requests.map((r) => `${r.method} ${r.path} ${r.headers.Authorization ?? '-'}`)).toEqual([
       'GET /api/trade/list Bearer at-1',
       'PUT /api/user/refresh -',
@@ -297,9 +311,9 @@ describe('httpClient: 401, refresh and retry', () => {
       'PUT /api/user/refresh': (req) => ({ ...refreshAnswer(req), delayMs: 20 }),
     });
     const results = await Promise.all(
-      [0, 1, 2, 3, 4].map((i) => http.request<{ list: string[] }>('GET', '/api/trade/list', { query: { page: i + 1 } })),
+      [0, 1, 2, 3, 4].map((i) => http.request<{ list: { id: string }[] }>('GET', '/api/trade/list', { query: { page: i + 1 } })),
     );
-    expect(results.map((r) => r.list[0])).toEqual([0, 1, 2, 3, 4].map((i) => `/api/trade/list?page=${i + 1}`));
+    expect(results.map((r) => r.list[0]!.id)).toEqual([0, 1, 2, 3, 4].map((i) => `/api/trade/list?page=${i + 1}`));
     expect(of('PUT', '/api/user/refresh')).toHaveLength(1);
     const lists = of('GET', '/api/trade/list');
     expect(lists).toHaveLength(10);
@@ -314,15 +328,15 @@ describe('httpClient: 401, refresh and retry', () => {
     const { http, of } = setup({
       'GET /api/trade/list': listNeedsNewToken,
       [`GET ${TASK_PATH}`]: (req) =>
-        req.headers.Authorization === 'Bearer at-2' ? ok({ id: '1' }) : { ...unauthorized(), delayMs: 60 },
+        req.headers.Authorization === 'Bearer at-2' ? ok(taskDetail(false)) : { ...unauthorized(), delayMs: 60 },
       'PUT /api/user/refresh': refreshOk,
     });
     const [list, detail] = await Promise.all([
       http.request('GET', '/api/trade/list'),
       http.request('GET', TASK_PATH),
     ]);
-    expect(list).toEqual({ list: ['/api/trade/list'], total: 1 });
-    expect(detail).toEqual({ id: '1' });
+    expect(list).toEqual(taskPage('/api/trade/list'));
+    expect(detail).toEqual(taskDetail(false));
     expect(of('PUT', '/api/user/refresh')).toHaveLength(1);
     expect(of('GET', TASK_PATH).map((r) => r.headers.Authorization)).toEqual(['Bearer at-1', 'Bearer at-2']);
   });
@@ -437,7 +451,7 @@ describe('httpClient: timeout, network, abort', () => {
     expect(HTTP_TIMEOUT_MS).toBe(10_000);
     vi.useFakeTimers();
     try {
-      const { http } = setup({ 'GET /api/trade/list': () => ({ ...ok([]), delayMs: 60_000 }) });
+      const { http } = setup({ 'GET /api/trade/list': () => ({ ...ok(NO_TASKS), delayMs: 60_000 }) });
       let outcome: unknown = 'pending';
       const pending = http.request('GET', '/api/trade/list').then(
         () => (outcome = 'resolved'),
@@ -455,7 +469,7 @@ describe('httpClient: timeout, network, abort', () => {
   });
 
   it('a slow answer becomes ApiError kind timeout with its localized text', async () => {
-    const { http } = setup({ 'GET /api/trade/list': () => ({ ...ok([]), delayMs: 2_000 }) }, { timeoutMs: 50 });
+    const { http } = setup({ 'GET /api/trade/list': () => ({ ...ok(NO_TASKS), delayMs: 2_000 }) }, { timeoutMs: 50 });
     const started = Date.now();
     const error = await catchApiError(http.request('GET', '/api/trade/list'));
     expect(Date.now() - started).toBeLessThan(1_500);
@@ -467,8 +481,8 @@ describe('httpClient: timeout, network, abort', () => {
   });
 
   it('a per-request timeoutMs overrides the client default', async () => {
-    const { http } = setup({ 'GET /api/trade/list': () => ({ ...ok('late'), delayMs: 100 }) }, { timeoutMs: 50 });
-    await expect(http.request('GET', '/api/trade/list', { timeoutMs: 2_000 })).resolves.toBe('late');
+    const { http } = setup({ 'GET /api/trade/list': () => ({ ...ok(taskPage('late')), delayMs: 100 }) }, { timeoutMs: 50 });
+    await expect(http.request('GET', '/api/trade/list', { timeoutMs: 2_000 })).resolves.toEqual(taskPage('late'));
     const error = await catchApiError(http.request('GET', '/api/trade/list', { timeoutMs: 20 }));
     expect(error.kind).toBe('timeout');
   });
@@ -489,7 +503,7 @@ describe('httpClient: timeout, network, abort', () => {
   });
 
   it("the caller's abort rejects with an AbortError, not a timeout", async () => {
-    const { http } = setup({ 'GET /api/trade/list': () => ({ ...ok([]), delayMs: 2_000 }) }, { timeoutMs: 1_000 });
+    const { http } = setup({ 'GET /api/trade/list': () => ({ ...ok(NO_TASKS), delayMs: 2_000 }) }, { timeoutMs: 1_000 });
     const controller = new AbortController();
     const promise = http.request('GET', '/api/trade/list', { signal: controller.signal });
     setTimeout(() => controller.abort(), 10);
@@ -499,7 +513,7 @@ describe('httpClient: timeout, network, abort', () => {
   });
 
   it('an already aborted signal rejects with an AbortError without any request', async () => {
-    const { http, server } = setup({ 'GET /api/trade/list': () => ok([]) });
+    const { http, server } = setup({ 'GET /api/trade/list': () => ok(NO_TASKS) });
     const controller = new AbortController();
     controller.abort();
     const error = await catchError(http.request('GET', '/api/trade/list', { signal: controller.signal }));
