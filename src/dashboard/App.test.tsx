@@ -11,7 +11,7 @@ import { resetWizardNavigationTracker } from './trade/wizard/navigation';
 import { wizardDraft } from './trade/wizard/draftStore';
 
 const identity = identityRoute;
-const pair = (symbol: string) => ({ id: symbol, symbol, base: symbol.split('/')[0], quote: 'USDT', price: '100', change24h: '1.5', quoteVolume24h: '1000000', minCost: '5' });
+const pair = (symbol: string) => ({ id: symbol, symbol, base: symbol.split('/')[0], quote: 'USDT', price: '100', change24h: '1.5', quoteVolume24h: '1000000', minCost: '5', tickSize: '0.01', amountStep: '0.00001' });
 const market = {
   ...identity,
   'GET /api/trade/pairs': () => ok({ list: ['BTC/USDT', 'ETH/USDT', 'SOL/USDT'].map(pair), total: 3 }),

@@ -6,7 +6,7 @@ import { ok } from '../../testing/fakeServer';
 import { wizardDraft } from '../trade/wizard/draftStore';
 import { findHeading, identityRoute, renderApp, startSignedInZhCN } from '../../testing/renderApp';
 
-const pair = (symbol: string, change24h: string) => ({ id: symbol, symbol, base: symbol.split('/')[0], quote: 'USDT', price: '58480.123', change24h, quoteVolume24h: '1000000', minCost: '5' });
+const pair = (symbol: string, change24h: string) => ({ id: symbol, symbol, base: symbol.split('/')[0], quote: 'USDT', price: '58480.123', change24h, quoteVolume24h: '1000000', minCost: '5', tickSize: '0.01', amountStep: '0.00001' });
 const market = {
   ...identityRoute,
   'GET /api/trade/pairs': () => ok({ list: [pair('BTC/USDT', '1.5'), pair('ETH/USDT', '-0.2218')], total: 2 }),

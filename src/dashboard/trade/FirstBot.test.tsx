@@ -74,7 +74,7 @@ afterEach(() => {
 
 describe('the task wizard chooses what has one sensible answer', () => {
   it('the only account, the recommended template, a popular pair in one tap: two taps to a robot', async () => {
-    const app = await renderApp('/trade/add', api([paperAccount], { 'POST /api/trade/add': () => ok({ ids: ['d0000000-0000-4000-8000-000000000001'] }) }));
+    const app = await renderApp('/trade/add', api([paperAccount], { 'POST /api/trade/add': () => ok([{ id: 'd0000000-0000-4000-8000-000000000001' }]) }));
     await findHeading('添加交易对');
     await waitFor(() => expect(combobox('交易所 API')).toHaveTextContent('练手账户'));
     await findHeading('添加交易对');

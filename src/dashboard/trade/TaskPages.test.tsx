@@ -449,7 +449,7 @@ describe('task detail', () => {
   });
 
   it('closes the position only after confirmation', async () => {
-    const app = await renderApp('/trade/detail/a0000000-0000-4000-8000-000000000001', api({ 'POST /api/trade/close-order/a0000000-0000-4000-8000-000000000001': () => ok(null) }));
+    const app = await renderApp('/trade/detail/a0000000-0000-4000-8000-000000000001', api({ 'POST /api/trade/close-order/a0000000-0000-4000-8000-000000000001': () => ok({ symbol: 'BTC/USDT', sold: '0.2', remainder: '0' }) }));
     await userEvent.click(await screen.findByRole('button', { name: '平仓' }));
     const dialog = await screen.findByRole('dialog');
     expect(dialog).toHaveTextContent('将以市价卖出 BTC/USDT 的全部持仓（0.20000 BTC），并停止此任务。确定吗？');
