@@ -59,7 +59,7 @@ export const summary = async (db: Db, userId: string, query: SummaryQuery): Prom
       select to_char(days.day, 'YYYY-MM-DD') as date, coalesce(sums.profit, 0)::text as profit, coalesce(sums.cycles, 0)::int as cycles
       from days left join sums on sums.day = days.day
       order by days.day`.execute(db);
-    const overview: ProfitOverview = {
+    return {
       timeZone: tz,
       today: totals.today_date,
       total: decimal(totals.total),
@@ -69,7 +69,6 @@ export const summary = async (db: Db, userId: string, query: SummaryQuery): Prom
       cycles: totals.cycles,
       daily: rows.map((row) => ({ date: row.date, profit: decimal(row.profit), cycles: row.cycles })),
     };
-    return overview;
   });
 };
 
@@ -90,8 +89,7 @@ export const daily = async (db: Db, userId: string, query: DailyQuery): Promise<
         select count(distinct (closed_at at time zone ${tz})::date)::int as n from cycles where user_id = ${userId}`.execute(db);
       total = counted[0]?.n ?? 0;
     }
-    const page: Page<DailyProfit> = { list: rows.map((row) => ({ date: row.date, profit: decimal(row.profit), cycles: row.cycles })), total };
-    return page;
+    return { list: rows.map((row) => ({ date: row.date, profit: decimal(row.profit), cycles: row.cycles })), total };
   });
 };
 
@@ -138,8 +136,7 @@ export const dailyDetail = async (db: Db, userId: string, query: DailyDetailQuer
       }),
     );
     const profit = cycles.reduce((sum, c) => sum.plus(c.realizedProfit), new Big(0));
-    const detail: DailyProfitDetail = { date, profit: profit.toFixed(), cycles };
-    return detail;
+    return { date, profit: profit.toFixed(), cycles };
   });
 };
 
@@ -164,7 +161,7 @@ export const rank = async (db: Db, userId: string, query: RankQuery): Promise<Pr
       where ranked.rank <= ${query.limit} or ranked.user_id = ${userId}
       order by ranked.rank`.execute(db);
     const mine = rows.find((row) => row.user_id === userId);
-    const rank: ProfitRank = {
+    return {
       period: query.period,
       date,
       list: rows
@@ -172,6 +169,5 @@ export const rank = async (db: Db, userId: string, query: RankQuery): Promise<Pr
         .map((row) => ({ rank: row.rank, name: maskName(row.nickname), profit: decimal(row.profit), self: row.user_id === userId })),
       me: mine ? { rank: mine.rank, profit: decimal(mine.profit) } : null,
     };
-    return rank;
   });
 };
