@@ -4,7 +4,7 @@ import { typed } from '../http/schemas';
 import { createProfile, type ProfileDeps } from './profileService';
 import { changePasswordSchema, PROFILE_BODY_LIMIT, profileEditSchema, revokeSessionSchema, sessionsSchema } from './schemas';
 
-/** Profile edit, password change and the user's login sessions (README "Profile"). */
+/** Profile edit, password change and the user's login sessions (README "Membership, fuel, invites, profit", Security). */
 export const profileRoutes = (deps: ProfileDeps) => async (instance: FastifyInstance) => {
   const app = typed(instance);
   const profile = createProfile(deps);

@@ -9,7 +9,7 @@ import type { ChangePasswordBody, ProfileEditBody } from './schemas';
 import { USER_COLUMNS, checkNewPassword, checkNickname, toUser } from './service';
 import type { Limit, Throttle } from './throttle';
 
-/** The signed-in user's own account (README "Profile"): profile edit, password change and login sessions. */
+/** The signed-in user's own account (README "Membership, fuel, invites, profit", Security): profile edit, password change and login sessions. */
 
 export interface ProfileDeps {
   db: Db;

@@ -12,7 +12,7 @@ const caller = (request: FastifyRequest): Caller => ({
   log: request.log,
 });
 
-/** Registration, login, codes, password reset, token rotation, logout and the identity call, /api/user/* (README "Accounts"). */
+/** Registration, login, codes, password reset, token rotation, logout and the identity call, /api/user/* (README "Accounts (server rules)"). */
 export const userRoutes = (deps: UserDeps) => async (instance: FastifyInstance) => {
   const app = typed(instance);
   const accounts = createAccounts(deps);

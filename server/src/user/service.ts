@@ -14,7 +14,7 @@ import type { Sessions } from './sessions';
 import type { Limit, Throttle } from './throttle';
 
 /**
- * The account calls' rules (README "Accounts"): registration, login, codes,
+ * The account calls' rules (README "Accounts (server rules)"): registration, login, codes,
  * password reset, token rotation and logout. Routes check the fields' format;
  * these check everything else, in this order: throttles before any lookup,
  * a verification code spent only when the hashing queue has room.
