@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { ErrorCode } from '../../../src/api/errors';
-import { SIGN_WINDOW_SECONDS, computeSign, isSignedCall, keyFieldsOf, unixSeconds } from '../../../src/api/signing';
+import { SIGN_WINDOW_SECONDS, computeSign, isSignedCall, keyFieldsOf, unixSeconds, type SignatureFields } from '../../../src/api/signing';
 import type { Db } from '../db/database';
 import { fail } from './errors';
 import { Type } from './schemas';
@@ -17,6 +17,17 @@ export const signatureProperties = {
 };
 export const signatureRequired = ['uuid', 'timestamp', 'sign'] as const;
 
+/** A body carrying the signature's fields (every signed call's schema requires them, so a validated one does). */
+const isSignedBody = (body: unknown): body is Record<string, unknown> & SignatureFields =>
+  typeof body === 'object' &&
+  body !== null &&
+  'uuid' in body &&
+  typeof body.uuid === 'string' &&
+  'timestamp' in body &&
+  typeof body.timestamp === 'number' &&
+  'sign' in body &&
+  typeof body.sign === 'string';
+
 /**
  * Signed calls (the key-field table of src/api): a wrong sign, a timestamp
  * outside +-60 s and a uuid seen before are refused. Used uuids are kept in
@@ -27,7 +38,8 @@ export const registerSignatureCheck = (app: FastifyInstance, db: Db, secret: str
   app.addHook('preHandler', async (request: FastifyRequest) => {
     const path = request.routeOptions.url;
     if (!path || !isSignedCall(request.method, path)) return;
-    const body = request.body as Record<string, unknown> & { uuid: string; timestamp: number; sign: string };
+    const body = request.body;
+    if (!isSignedBody(body)) return fail(ErrorCode.INVALID, 'bad request signature');
     // The sign hashes UTF-8: a lone surrogate has none, so such a field can only be a forged or broken request.
     for (const field of keyFieldsOf(request.method, path)) {
       const value = body[field];

@@ -1,21 +1,68 @@
-import { SecretText, UNSAFE_CHARACTERS } from '../http/schemas';
-import { signatureProperties, signatureRequired } from '../http/signature';
+import type { Static, TProperties } from 'typebox';
+import type { ChangePasswordPayload, ProfileEditPayload, UserSession } from '../../../src/api/member';
+import type { SignatureFields } from '../../../src/api/signing';
+import type { LoginPayload, LoginResponse, RefreshResponse, RegisterFields, ResetPasswordPayload, User, VerifyCodePayload } from '../../../src/api/types';
+import { Body, SameShape as sameShape, SecretText, StringEnum, Type, UNSAFE_CHARACTERS, Uuid, envelope, type Same } from '../http/schemas';
+import { signatureProperties } from '../http/signature';
 
 /** Field rules of the account calls (documented in the README). */
-export const emailSchema = { type: 'string', format: 'email', minLength: 3, maxLength: 254 } as const;
+export const emailSchema = Type.String({ format: 'email', minLength: 3, maxLength: 254 });
+/** A new password; the service also refuses common ones (10008) and counts characters, not UTF-16 units (10004). */
 export const passwordSchema = SecretText({ minLength: 8, maxLength: 128 });
+/** A password being checked against the stored one (login, the current one): any text, the hash decides. */
+export const givenPasswordSchema = Type.String({ minLength: 1, maxLength: 128 });
 /** 2-20 characters: no control characters, no markup, and no invisible formatting (zero-width and bidi controls such as U+202E). */
-export const nicknameSchema = { type: 'string', minLength: 2, maxLength: 20, pattern: `^[^<>${UNSAFE_CHARACTERS}]*$` } as const;
-export const captchaSchema = { type: 'string', pattern: '^[0-9]{6}$' } as const;
-export const inviteCodeSchema = { type: 'string', maxLength: 16, pattern: '^[A-Za-z0-9]*$' } as const;
+export const nicknameSchema = Type.String({ minLength: 2, maxLength: 20, pattern: `^[^<>${UNSAFE_CHARACTERS}]*$` });
+export const captchaSchema = Type.String({ pattern: '^[0-9]{6}$' });
+export const inviteCodeSchema = Type.String({ maxLength: 16, pattern: '^[A-Za-z0-9]*$' });
+export const verifyCodeTypeSchema = StringEnum(['register', 'reset'] as const);
+export const refreshTokenSchema = Type.String({ minLength: 20, maxLength: 200 });
 
-const signed = <P extends Record<string, unknown>, R extends readonly string[]>(properties: P, required: R) =>
-  ({
-    type: 'object',
-    additionalProperties: false,
-    properties: { ...properties, ...signatureProperties },
-    required: [...required, ...signatureRequired],
-  }) as const;
+/** The app's 64 KB body limit cannot carry a 48 KB image as base64 (4/3 larger): the profile call alone allows more. */
+export const PROFILE_BODY_LIMIT = 80 * 1024;
+/** An avatar data URL, or null to remove it (one `type` list, not anyOf: its refusals keep their codes). The service checks the image. */
+const avatarSchema = Type.Unsafe<string | null>({ type: ['string', 'null'], maxLength: PROFILE_BODY_LIMIT });
+
+/** A signed call's body: its fields and the signature's (unknown fields refused). */
+const signed = <P extends TProperties>(properties: P) => Body({ ...properties, ...signatureProperties });
+
+export const loginBody = signed({ email: emailSchema, password: givenPasswordSchema });
+export const registerBody = signed({
+  email: emailSchema,
+  nickname: nicknameSchema,
+  password: passwordSchema,
+  secondPassword: passwordSchema,
+  captcha: captchaSchema,
+  inviteCode: Type.Optional(inviteCodeSchema),
+  rememberMe: Type.Optional(Type.Boolean()),
+});
+export const verifyCodeBody = signed({ email: emailSchema, type: verifyCodeTypeSchema });
+export const resetPasswordBody = signed({ email: emailSchema, newPassword: passwordSchema, captcha: captchaSchema });
+export const refreshBody = signed({ refreshToken: refreshTokenSchema });
+export const profileEditBody = Body({ nickname: nicknameSchema, avatar: Type.Optional(avatarSchema) });
+export const changePasswordBody = signed({ oldPassword: givenPasswordSchema, newPassword: passwordSchema, secondPassword: passwordSchema });
+export const revokeSessionBody = Body({ id: Uuid() });
+
+export type LoginBody = Static<typeof loginBody>;
+export type RegisterBody = Static<typeof registerBody>;
+export type VerifyCodeBody = Static<typeof verifyCodeBody>;
+export type ResetPasswordBody = Static<typeof resetPasswordBody>;
+export type ProfileEditBody = Static<typeof profileEditBody>;
+export type ChangePasswordBody = Static<typeof changePasswordBody>;
+
+// The contract's payloads (src/api, what the dashboard sends) and these schemas describe the same values.
+sameShape<Same<LoginBody, LoginPayload & SignatureFields>>();
+// The dashboard always says whether to remember the session; the server does not need to know.
+sameShape<Same<RegisterBody, Omit<RegisterFields, 'rememberMe'> & Partial<Pick<RegisterFields, 'rememberMe'>> & SignatureFields>>();
+sameShape<Same<VerifyCodeBody, VerifyCodePayload & SignatureFields>>();
+sameShape<Same<ResetPasswordBody, ResetPasswordPayload & SignatureFields>>();
+sameShape<Same<Static<typeof refreshBody>, Pick<RefreshResponse, 'refreshToken'> & SignatureFields>>();
+sameShape<Same<ProfileEditBody, ProfileEditPayload>>();
+sameShape<Same<ChangePasswordBody, ChangePasswordPayload & SignatureFields>>();
+sameShape<Same<Static<typeof revokeSessionBody>, Pick<UserSession, 'id'>>>();
+
+/** Answers. They list every field of the contract's type (checked below): the serializer sends only what a schema lists. */
+const nullableText = { type: ['string', 'null'] } as const;
 
 export const userSchema = {
   type: 'object',
@@ -23,7 +70,7 @@ export const userSchema = {
     id: { type: 'string' },
     email: { type: 'string' },
     nickname: { type: 'string' },
-    avatar: { type: ['string', 'null'] },
+    avatar: nullableText,
     inviteCode: { type: 'string' },
     level: { type: 'integer' },
     activated: { type: 'boolean' },
@@ -31,65 +78,92 @@ export const userSchema = {
   },
 } as const;
 
-const envelope = (data: object) => ({
-  type: 'object',
-  properties: { code: { type: 'integer' }, message: { type: 'string' }, data },
-});
+const tokenPairProperties = { accessToken: { type: 'string' }, refreshToken: { type: 'string' } } as const;
+const loginAnswerSchema = { type: 'object', properties: { ...tokenPairProperties, user: userSchema } } as const;
+const refreshAnswerSchema = { type: 'object', properties: tokenPairProperties } as const;
 
-const loginAnswer = envelope({
+export const sessionSchema = {
   type: 'object',
-  properties: { accessToken: { type: 'string' }, refreshToken: { type: 'string' }, user: userSchema },
-});
+  properties: {
+    id: { type: 'string' },
+    userAgent: nullableText,
+    ip: nullableText,
+    createdAt: { type: 'string' },
+    lastSeenAt: { type: 'string' },
+    current: { type: 'boolean' },
+  },
+} as const;
+
+/** Compile time: a response schema lists exactly the fields of the contract's type, so none the dashboard reads is dropped. */
+type ListsFieldsOf<S extends { properties: object }, T> = Same<keyof S['properties'], keyof T>;
+sameShape<ListsFieldsOf<typeof userSchema, User>>();
+sameShape<ListsFieldsOf<typeof loginAnswerSchema, LoginResponse>>();
+sameShape<ListsFieldsOf<typeof refreshAnswerSchema, RefreshResponse>>();
+sameShape<ListsFieldsOf<typeof sessionSchema, UserSession>>();
+
+const nullAnswer = { 200: envelope({ type: 'null' }) };
 
 export const loginSchema = {
   summary: 'Log in (signed: email, password)',
-  body: signed({ email: emailSchema, password: { type: 'string', minLength: 1, maxLength: 128 } }, ['email', 'password']),
-  response: { 200: loginAnswer },
+  body: loginBody,
+  response: { 200: envelope(loginAnswerSchema) },
 };
 
 export const registerSchema = {
   summary: 'Register (signed: email, nickname, password, secondPassword, captcha, inviteCode)',
-  body: signed(
-    {
-      email: emailSchema,
-      nickname: nicknameSchema,
-      password: passwordSchema,
-      secondPassword: passwordSchema,
-      captcha: captchaSchema,
-      inviteCode: inviteCodeSchema,
-      rememberMe: { type: 'boolean' },
-    },
-    ['email', 'nickname', 'password', 'secondPassword', 'captcha'],
-  ),
-  response: { 200: loginAnswer },
+  body: registerBody,
+  response: { 200: envelope(loginAnswerSchema) },
 };
 
 export const verifyCodeSchema = {
   summary: 'Send an email verification code (signed: email, type)',
-  body: signed({ email: emailSchema, type: { type: 'string', enum: ['register', 'reset'] } }, ['email', 'type']),
+  body: verifyCodeBody,
   response: { 200: envelope({ type: 'object', properties: { expiresIn: { type: 'integer' }, resendAfter: { type: 'integer' } } }) },
 };
 
 export const resetPasswordSchema = {
   summary: 'Reset the password with an email code; ends every session (signed: email, newPassword, captcha)',
-  body: signed({ email: emailSchema, newPassword: passwordSchema, captcha: captchaSchema }, ['email', 'newPassword', 'captcha']),
-  response: { 200: envelope({ type: 'null' }) },
+  body: resetPasswordBody,
+  response: nullAnswer,
 };
 
 export const refreshSchema = {
   summary: 'Rotate the token pair (signed: refreshToken)',
-  body: signed({ refreshToken: { type: 'string', minLength: 20, maxLength: 200 } }, ['refreshToken']),
-  response: { 200: envelope({ type: 'object', properties: { accessToken: { type: 'string' }, refreshToken: { type: 'string' } } }) },
+  body: refreshBody,
+  response: { 200: envelope(refreshAnswerSchema) },
 };
 
 export const logoutSchema = {
   summary: 'End the current session',
   security: [{ bearer: [] }],
-  response: { 200: envelope({ type: 'null' }) },
+  response: nullAnswer,
 };
 
 export const meSchema = {
   summary: 'The signed-in user',
   security: [{ bearer: [] }],
   response: { 200: envelope(userSchema) },
+};
+
+export const profileEditSchema = {
+  summary: 'Edit the nickname and avatar (a PNG, JPEG or WebP data URL up to 48 KB, or null to remove it)',
+  body: profileEditBody,
+  response: { 200: envelope(userSchema) },
+};
+
+export const changePasswordSchema = {
+  summary: 'Change the password; ends every other session (signed: oldPassword, newPassword)',
+  body: changePasswordBody,
+  response: nullAnswer,
+};
+
+export const sessionsSchema = {
+  summary: "The user's active login sessions, the current one flagged",
+  response: { 200: envelope({ type: 'array', items: sessionSchema }) },
+};
+
+export const revokeSessionSchema = {
+  summary: "End one of the user's sessions (the current one too: a logout)",
+  body: revokeSessionBody,
+  response: nullAnswer,
 };

@@ -214,7 +214,7 @@ describe('/profile/activate', () => {
 describe('/profile/member-level', () => {
   it('shows my level, each level with its requirements and benefits, and my progress to the next', async () => {
     await renderApp('/profile/member-level', { ...identityRoute, 'GET /api/member/status': () => ok(memberStatus({ level: 0 })) });
-    await waitFor(() => expect(document.querySelector('[data-progress="direct"]')).not.toBeNull());
+    await waitFor(() => expect(document.querySelector('[data-progress="direct"]')).not.toBeNull(), { timeout: 5000 });
     expect(screen.getByText('距离 V1')).toBeInTheDocument();
     expect(document.querySelector('[data-progress="direct"]')).toHaveAttribute('data-percent', '66.7');
     expect(document.querySelector('[data-progress="direct"]')).toHaveTextContent('2 / 3');
@@ -229,7 +229,7 @@ describe('/profile/member-level', () => {
 
   it('at the top level says so; with no level configured says that', async () => {
     await renderApp('/profile/member-level', { ...identityRoute, 'GET /api/member/status': () => ok(memberStatus({ level: 2, next: null, levels: [] })) });
-    expect(await screen.findByText('您已是最高等级。')).toBeInTheDocument();
+    expect(await screen.findByText('您已是最高等级。', undefined, { timeout: 5000 })).toBeInTheDocument();
     expect(screen.getByText('暂未配置会员等级。')).toBeInTheDocument();
   });
 });

@@ -1,0 +1,269 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { ErrorCode } from '../../../src/api/errors';
+import type { LocaleCode, LoginResponse, RefreshResponse, User } from '../../../src/api/types';
+import type { Db } from '../db/database';
+import type { UsersTable } from '../db/schema';
+import { BusinessError, fail } from '../http/errors';
+import type { Mailer } from '../mail/mailer';
+import { CODE_TTL_MINUTES, type VerificationCodes } from './codes';
+import { verificationMail } from './mailTexts';
+import { decoyHash, hashPassword, hashQueue, passwordProblem, verifyPassword } from './passwords';
+import type { LoginBody, RegisterBody, ResetPasswordBody, VerifyCodeBody } from './schemas';
+import type { Sessions } from './sessions';
+import type { Limit, Throttle } from './throttle';
+
+/**
+ * The account calls' rules (README "Accounts (server rules)"): registration, login, codes,
+ * password reset, token rotation and logout. Routes check the fields' format;
+ * these check everything else, in this order: throttles before any lookup,
+ * a verification code spent only when the hashing queue has room.
+ */
+
+export interface UserDeps {
+  db: Db;
+  sessions: Sessions;
+  codes: VerificationCodes;
+  throttle: Throttle;
+  mailer: Mailer;
+  scryptCost: number;
+}
+
+/** Who is calling, as the request tells. */
+export interface Caller {
+  ip: string;
+  userAgent: string | undefined;
+  locale: LocaleCode;
+  log: FastifyBaseLogger;
+}
+
+/** Sending codes: per email 1 a minute and 10 an hour; per IP 5 a minute and 30 an hour. */
+const CODE_LIMITS_EMAIL: Limit[] = [
+  { max: 1, windowSeconds: 60 },
+  { max: 10, windowSeconds: 3600 },
+];
+const CODE_LIMITS_IP: Limit[] = [
+  { max: 5, windowSeconds: 60 },
+  { max: 30, windowSeconds: 3600 },
+];
+/** Failed logins: per account 5 in 15 minutes; per IP 20 in 15 minutes. */
+const LOGIN_LIMITS_ACCOUNT: Limit[] = [{ max: 5, windowSeconds: 900 }];
+const LOGIN_LIMITS_IP: Limit[] = [{ max: 20, windowSeconds: 900 }];
+/** Successful logins (each costs a scrypt run): per account 10 in 15 minutes; per IP 50 in 15 minutes. */
+const LOGIN_OK_LIMITS_ACCOUNT: Limit[] = [{ max: 10, windowSeconds: 900 }];
+const LOGIN_OK_LIMITS_IP: Limit[] = [{ max: 50, windowSeconds: 900 }];
+/** Registration attempts (an answer tells whether an email is taken): per IP 10 in 10 minutes and 30 an hour. */
+const REGISTER_LIMITS_IP: Limit[] = [
+  { max: 10, windowSeconds: 600 },
+  { max: 30, windowSeconds: 3600 },
+];
+
+const INVITE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+const newInviteCode = () =>
+  Array.from(randomBytes(8), (b) => INVITE_ALPHABET[b % INVITE_ALPHABET.length]).join('');
+
+const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+/** The user columns an answer shows. */
+export const USER_COLUMNS = ['id', 'email', 'nickname', 'invite_code', 'avatar', 'level', 'activated', 'role'] as const;
+
+export const toUser = (row: Pick<UsersTable, 'email' | 'nickname' | 'invite_code' | 'avatar'> & {
+  id: string;
+  level: number;
+  activated: boolean;
+  role: 'user' | 'operator';
+}): User => ({
+  id: row.id,
+  email: row.email,
+  nickname: row.nickname,
+  avatar: row.avatar,
+  inviteCode: row.invite_code,
+  level: row.level,
+  activated: row.activated,
+  role: row.role,
+});
+
+/** A nickname as stored: trimmed, 2 characters at least (the schema counts UTF-16 units before trimming). */
+export const checkNickname = (nickname: string): string => {
+  const trimmed = nickname.trim();
+  if ([...trimmed].length < 2) fail(ErrorCode.PARAM_LENGTH, 'nickname must be 2 to 20 characters', { field: 'nickname' });
+  return trimmed;
+};
+
+/** A new password's rules beyond the schema (registration, reset, change), refusals naming `field`. */
+export const checkNewPassword = (password: string, email: string, field = 'password') => {
+  const problem = passwordProblem(password, email);
+  if (problem === 'length') fail(ErrorCode.PARAM_LENGTH, 'password must be 8 to 128 characters', { field });
+  if (problem === 'common') fail(ErrorCode.INVALID, 'password is too common or too easy to guess', { field, rule: 'common' });
+};
+
+/** A login attempt counts as a failure and as a success until its password is judged. */
+const loginRules = (email: string, ip: string) => {
+  const keys = { accountKey: `login:email:${email}`, ipKey: `login:ip:${ip}`, okAccountKey: `login-ok:email:${email}`, okIpKey: `login-ok:ip:${ip}` };
+  const rules = [
+    { key: keys.accountKey, limits: LOGIN_LIMITS_ACCOUNT },
+    { key: keys.ipKey, limits: LOGIN_LIMITS_IP },
+    { key: keys.okAccountKey, limits: LOGIN_OK_LIMITS_ACCOUNT },
+    { key: keys.okIpKey, limits: LOGIN_OK_LIMITS_IP },
+  ];
+  return { ...keys, rules };
+};
+
+export const createAccounts = (deps: UserDeps) => {
+  const { db, sessions, codes, throttle, mailer } = deps;
+  // Unknown emails are checked against this hash, so they cost what a known one does.
+  const decoy = decoyHash(deps.scryptCost);
+  const meta = (caller: Caller) => ({ userAgent: caller.userAgent, ip: caller.ip });
+
+  return {
+    async sendCode(body: VerifyCodeBody, caller: Caller) {
+      const email = normalizeEmail(body.email);
+      // Counted before anything is looked up or sent, refusals included (they tell whether an email is taken).
+      await throttle.take([
+        { key: `code:${body.type}:email:${email}`, limits: CODE_LIMITS_EMAIL },
+        { key: `code:ip:${caller.ip}`, limits: CODE_LIMITS_IP },
+      ]);
+      const existing = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+      if (body.type === 'register' && existing) fail(ErrorCode.ALREADY_EXISTS, 'this email is already registered', { field: 'email' });
+      // A reset code for an unknown email is answered like any other, so the call does not reveal who is registered.
+      if (body.type === 'register' || existing) {
+        const code = await codes.issue(email, body.type);
+        try {
+          await mailer.send({ to: email, ...verificationMail(caller.locale, body.type, code, CODE_TTL_MINUTES) });
+        } catch (error) {
+          caller.log.error({ err: error }, 'verification mail failed');
+          // Nobody received this code: it must not stay usable in the database.
+          await codes.discard(email, body.type).catch((discardError: unknown) =>
+            caller.log.error({ err: discardError }, 'undelivered verification code could not be retired'),
+          );
+          fail(ErrorCode.EMAIL_SERVICE_ERROR, 'the email service failed');
+        }
+      }
+      return { expiresIn: CODE_TTL_MINUTES * 60, resendAfter: 60 };
+    },
+
+    async register(body: RegisterBody, caller: Caller): Promise<LoginResponse> {
+      const email = normalizeEmail(body.email);
+      const nickname = checkNickname(body.nickname);
+      if (body.password !== body.secondPassword) fail(ErrorCode.INVALID, 'the two passwords differ', { field: 'secondPassword' });
+      checkNewPassword(body.password, email);
+      await throttle.take([{ key: `register:ip:${caller.ip}`, limits: REGISTER_LIMITS_IP }]);
+      const taken = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+      if (taken) fail(ErrorCode.ALREADY_EXISTS, 'this email is already registered', { field: 'email' });
+      let inviterId: string | null = null;
+      if (body.inviteCode) {
+        const inviter = await db.selectFrom('users').select('id').where('invite_code', '=', body.inviteCode.toUpperCase()).executeTakeFirst();
+        if (!inviter) return fail(ErrorCode.PARAM_NOT_EXIST, 'invite code does not exist', { field: 'inviteCode' });
+        inviterId = inviter.id;
+      }
+      // A code is single use: refuse while the hashing queue is full rather than spend it.
+      hashQueue.ensureRoom();
+      await codes.consume(email, 'register', body.captcha);
+      const passwordHash = await hashPassword(body.password, deps.scryptCost);
+      try {
+        return await db.transaction().execute(async (trx) => {
+          const row = await trx
+            .insertInto('users')
+            .values({
+              email,
+              nickname,
+              password_hash: passwordHash,
+              invite_code: newInviteCode(),
+              inviter_id: inviterId,
+              avatar: null,
+              locale: caller.locale,
+            })
+            .returning([...USER_COLUMNS])
+            .executeTakeFirstOrThrow();
+          const pair = await sessions.start(trx, row, meta(caller));
+          return { ...pair, user: toUser(row) };
+        });
+      } catch (error) {
+        if ((error as { code?: string }).code === '23505') fail(ErrorCode.ALREADY_EXISTS, 'this email is already registered', { field: 'email' });
+        throw error;
+      }
+    },
+
+    /**
+     * Before the body is validated: a flood on a locked account or IP is refused before anything is
+     * stored for it (the signature's nonce included). The body is still whatever the client sent.
+     */
+    refuseLockedLogin(body: unknown, ip: string) {
+      if (typeof body === 'object' && body !== null && 'email' in body && typeof body.email === 'string') {
+        throttle.refuseIfKnownFull(loginRules(normalizeEmail(body.email), ip).rules);
+      }
+    },
+
+    async login(body: LoginBody, caller: Caller): Promise<LoginResponse> {
+      const email = normalizeEmail(body.email);
+      const { accountKey, ipKey, okAccountKey, okIpKey, rules } = loginRules(email, caller.ip);
+      // Reserved before the password is looked at, as a failure and as a success; the outcome gives the other back.
+      const attempt = await throttle.take(rules);
+      let row;
+      let valid: boolean;
+      try {
+        row = await db
+          .selectFrom('users')
+          .select([...USER_COLUMNS, 'password_hash', 'disabled'])
+          .where('email', '=', email)
+          .executeTakeFirst();
+        // Unknown email and wrong password get the same answer after the same work.
+        valid = await verifyPassword(body.password, row?.password_hash ?? (await decoy));
+      } catch (error) {
+        // Not judged (the hashing queue is full, the database failed): the attempt does not count.
+        await attempt.release();
+        throw error;
+      }
+      if (!row || !valid || row.disabled) {
+        await attempt.release([okAccountKey, okIpKey]);
+        return fail(ErrorCode.PASSWORD_ERROR, 'email or password is incorrect');
+      }
+      // A success is no failure, and it ends the account's run of failures (a later guess starts a new count).
+      await attempt.release([accountKey, ipKey]);
+      await throttle.clear(accountKey);
+      const user = row;
+      const pair = await db.transaction().execute((trx) => sessions.start(trx, user, meta(caller)));
+      return { ...pair, user: toUser(user) };
+    },
+
+    refresh: (refreshToken: string): Promise<RefreshResponse> => sessions.refresh(refreshToken),
+
+    async resetPassword(body: ResetPasswordBody) {
+      const email = normalizeEmail(body.email);
+      checkNewPassword(body.newPassword, email);
+      hashQueue.ensureRoom();
+      await codes.consume(email, 'reset', body.captcha);
+      const passwordHash = await hashPassword(body.newPassword, deps.scryptCost);
+      await db.transaction().execute(async (trx) => {
+        const user = await trx
+          .updateTable('users')
+          .set({ password_hash: passwordHash, password_changed_at: new Date() })
+          .where('email', '=', email)
+          .returning('id')
+          .executeTakeFirst();
+        if (!user) throw new BusinessError(ErrorCode.CAPTCHA_EXPIRED, 'verification code does not exist or has expired');
+        await sessions.revokeAllOf(trx, user.id);
+      });
+      await throttle.clear(`login:email:${email}`);
+    },
+
+    /** Ends the caller's session; a failure to end it is logged and answered 10013. */
+    async logout(sessionId: string, log: FastifyBaseLogger) {
+      let ended = false;
+      try {
+        ended = await sessions.revoke(sessionId);
+      } catch (error) {
+        log.error({ err: error }, 'logout failed');
+      }
+      if (!ended) fail(ErrorCode.LOGOUT_FAILED, 'the session could not be ended');
+    },
+
+    async me(userId: string): Promise<User> {
+      const row = await db.selectFrom('users').select([...USER_COLUMNS]).where('id', '=', userId).executeTakeFirst();
+      if (!row) return fail(ErrorCode.USER_NOT_EXIST, 'user does not exist');
+      return toUser(row);
+    },
+  };
+};
+
+export type Accounts = ReturnType<typeof createAccounts>;
