@@ -29,7 +29,9 @@ describe('text checks of the route sweep', () => {
       <div style="width:80px"><span style="white-space:nowrap">12,345,678.123456</span></div>
       <div style="width:40px;height:20px;overflow:hidden;position:absolute;clip:rect(0 0 0 0)"></div>
       <div style="width:1px;height:1px;overflow:hidden">Read to screen readers only</div>
-      <div style="width:100px;overflow-x:auto;white-space:nowrap">A wide table scrolls across its own box</div>`);
+      <div style="width:100px;overflow-x:auto;white-space:nowrap">A wide table scrolls across its own box</div>
+      <div style="width:200px;overflow:hidden;text-overflow:ellipsis;line-height:1.2;font-family:'Noto Sans CJK SC'">任务详情</div>
+      <div style="width:80px;word-break:break-all">TGbPQLb6xBu5gR8DJUTUe4kNgy5sJ54DjR</div>`);
     expect(found).toEqual({ clipped: [], brokenNumbers: [] });
   });
 

@@ -46,6 +46,9 @@ export const textFindings = (page: Page): Promise<TextFindings> =>
         range.selectNodeContents(node);
         const text = range.getBoundingClientRect();
         if (text.width === 0) continue;
+        const lineHeight = parseFloat(getComputedStyle(owner).lineHeight);
+        const firstLine = range.getClientRects()[0];
+        const slack = firstLine && lineHeight > 0 ? Math.max(0, (firstLine.height - lineHeight) / 2) : 0;
         const cuts: string[] = [];
         const clipX = clipOf(owner, 'overflowX');
         const clipY = clipOf(owner, 'overflowY');
@@ -57,7 +60,8 @@ export const textFindings = (page: Page): Promise<TextFindings> =>
           const box = clip.getBoundingClientRect();
           // A 1-pixel box is text for screen readers only.
           if (box.width <= 2 || box.height <= 2) continue;
-          const over = axis === 'x' ? Math.max(text.right - box.right, box.left - text.left) : Math.max(text.bottom - box.bottom, box.top - text.top);
+          // Down, the line's box counts, not the font's taller content area (CJK fonts' ascent and descent pass a tight line height).
+          const over = axis === 'x' ? Math.max(text.right - box.right, box.left - text.left) : Math.max(text.bottom - slack - box.bottom, box.top - (text.top + slack));
           // Its own box too: a box that scrolls further than it shows (scrollWidth/scrollHeight past clientWidth/clientHeight).
           const scrolls = axis === 'x' ? clip.scrollWidth > clip.clientWidth + 1 : clip.scrollHeight > clip.clientHeight + 1;
           if (over <= 1 || !scrolls) continue;
@@ -77,8 +81,8 @@ export const textFindings = (page: Page): Promise<TextFindings> =>
         const content = node.textContent ?? '';
         if (!owner || !/\d/.test(content) || owner.closest('svg, script, style, [aria-hidden="true"]')) continue;
         if (!owner.checkVisibility({ opacityProperty: true, visibilityProperty: true })) continue;
-        // A number (with its separators, a sign, a decimal point) or a date and time: its characters on one line.
-        for (const match of content.matchAll(/[-+−]?\d(?:[\d,.:/-]*\d)?%?/g)) {
+        // A number (with its separators, a sign, a decimal point) or a date and time, not a part of a word (an address): its characters on one line.
+        for (const match of content.matchAll(/(?<![A-Za-z\d])[-+−]?\d(?:[\d,.:/-]*\d)?%?(?![A-Za-z\d])/g)) {
           if (match[0].length < 2) continue;
           const range = document.createRange();
           range.setStart(node, match.index);
