@@ -2,7 +2,7 @@ import { Box, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 
 /** Characters past which a figure takes a smaller size, so that it stays on one line in a narrow column. */
-const LONG_FIGURE = 10;
+const LONG_FIGURE = 11;
 
 /** A label above its value (figures of a summary). */
 export const Stat = ({ label, value, unit, color, name, hint }: { label: string; value: ReactNode; unit?: string; color?: string; name?: string; hint?: ReactNode }) => (
