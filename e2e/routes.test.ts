@@ -9,6 +9,7 @@ import { adjustBalance, quickStrategy, registerUser, type TestServer } from '../
 import { insertCycle } from '../server/test/memberFixtures';
 import { VIEWPORTS } from './browser';
 import { ARTIFACTS, hashPath, startJourney, type Journey } from './harness';
+import { textFindings, type TextFindings } from './pageChecks';
 
 /**
  * A sweep of every route of spec section 2 in real Chromium against the real
@@ -192,20 +193,19 @@ const settle = async (page: Page) => {
   }
 };
 
-interface Findings {
+interface Findings extends TextFindings {
   headings: string[];
   errorAlerts: string[];
   text: string;
   scrollWidth: number;
   viewportWidth: number;
-  /** Texts cut by a box that hides its overflow, or running past the window: where, and by how many pixels. */
-  clipped: string[];
   /** The docked side menu (desktop): its box and the width its paper asks for. */
   sideMenu: { width: number; wanted: number } | null;
 }
 
-const inspect = (page: Page): Promise<Findings> =>
-  page.evaluate(() => {
+const inspect = async (page: Page): Promise<Findings> => ({
+  ...(await textFindings(page)),
+  ...(await page.evaluate(() => {
     const visible = (el: Element) => el.getClientRects().length > 0;
     return {
       headings: [...document.querySelectorAll('h1')].filter(visible).map((h) => (h as HTMLElement).innerText.trim()),
@@ -215,35 +215,6 @@ const inspect = (page: Page): Promise<Findings> =>
       text: document.body.innerText,
       scrollWidth: (document.scrollingElement ?? document.documentElement).scrollWidth,
       viewportWidth: window.innerWidth,
-      clipped: (() => {
-        const found: string[] = [];
-        const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-          const owner = node.parentElement;
-          const words = node.textContent?.trim();
-          if (!owner || !words || owner.closest('svg, script, style, [aria-hidden="true"]')) continue;
-          if (!owner.checkVisibility({ opacityProperty: true, visibilityProperty: true })) continue;
-          const range = document.createRange();
-          range.selectNodeContents(node);
-          const text = range.getBoundingClientRect();
-          if (text.width === 0) continue;
-          // The nearest box that does not let its content show beyond it.
-          let clip: Element | null = owner;
-          while (clip && clip !== document.body && getComputedStyle(clip).overflowX === 'visible') clip = clip.parentElement;
-          if (clip && clip !== document.body) {
-            const style = getComputedStyle(clip);
-            // A scrolling box (a wide table) keeps its content reachable; a 1-pixel box is text for screen readers only.
-            if (style.overflowX === 'auto' || style.overflowX === 'scroll') continue;
-            const box = clip.getBoundingClientRect();
-            if (box.width <= 2) continue;
-            const over = Math.max(text.right - box.right, box.left - text.left);
-            if (over > 1) found.push(`${words.slice(0, 40)} (${Math.round(over)} px)`);
-          } else if (text.right > window.innerWidth + 1) {
-            found.push(`${words.slice(0, 40)} (${Math.round(text.right - window.innerWidth)} px past the window)`);
-          }
-        }
-        return found;
-      })(),
       sideMenu: (() => {
         const drawer = document.querySelector('.RaLayout-contentWithSidebar > .MuiDrawer-docked');
         const paper = drawer?.querySelector('.MuiDrawer-paper');
@@ -251,7 +222,8 @@ const inspect = (page: Page): Promise<Findings> =>
         return { width: Math.round(drawer.getBoundingClientRect().width), wanted: Math.round(paper.getBoundingClientRect().width) };
       })(),
     };
-  });
+  })),
+});
 
 /** The checks of every visit. */
 const checkPage = async (j: Journey, locale: LocaleCode, expectedTitle: string, apiErrors: string[]) => {
@@ -259,12 +231,18 @@ const checkPage = async (j: Journey, locale: LocaleCode, expectedTitle: string, 
   await page.getByRole('heading', { level: 1, name: expectedTitle, exact: true }).waitFor({ timeout: 15_000 });
   await settle(page);
   const found = await inspect(page);
+  const where = `${hashPath(page)} in ${locale} at ${page.viewportSize()?.width} px`;
   expect(found.headings, 'the page heading').toEqual([expectedTitle]);
   expect(found.errorAlerts, 'error alerts').toEqual([]);
-  expect(found.text.match(RAW_KEY)?.[0], `a raw translation key in ${locale}`).toBeUndefined();
-  expect(found.text.match(/\bundefined\b|\bNaN\b|\[object Object\]|\bnull\b|Invalid Date/)?.[0], 'a broken value').toBeUndefined();
-  expect(found.scrollWidth, 'horizontal overflow').toBeLessThanOrEqual(found.viewportWidth);
-  expect(found.clipped, 'clipped text').toEqual([]);
+  expect(found.text.match(RAW_KEY)?.[0], `a raw translation key in ${where}`).toBeUndefined();
+  expect(found.text.match(/\bundefined\b|\bNaN\b|\[object Object\]|\bnull\b|Invalid Date/)?.[0], `a broken value in ${where}`).toBeUndefined();
+  // Records name things by their short references, never by a raw id.
+  expect.soft(found.text.match(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/i)?.[0], `a raw id in ${where}`).toBeUndefined();
+  // Chinese text takes the full-width colon.
+  if (locale !== 'en-US') expect.soft(found.text.match(/[\u3400-\u9fff][^\S\n]*:/)?.[0], `a half-width colon in ${where}`).toBeUndefined();
+  expect.soft(found.scrollWidth, `horizontal overflow in ${where}`).toBeLessThanOrEqual(found.viewportWidth);
+  expect.soft(found.clipped, `clipped text in ${where}`).toEqual([]);
+  expect.soft(found.brokenNumbers, `numbers broken across lines in ${where}`).toEqual([]);
   // A wide page must not squeeze the side menu (its labels would be cut).
   if (found.sideMenu) expect(found.sideMenu.width, 'side menu width').toBe(found.sideMenu.wanted);
   expect(apiErrors, 'API calls that failed').toEqual([]);

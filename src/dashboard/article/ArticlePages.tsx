@@ -48,7 +48,12 @@ const ArticleCard = ({ article, locale }: { article: ArticleSummary; locale: str
         {article.title}
       </Typography>
       {article.summary && (
-        <Typography color="text.secondary" sx={{ mt: 0.75, overflowWrap: 'anywhere', display: '-webkit-box', WebkitLineClamp: 3, WebkitBoxOrient: 'vertical', overflow: 'hidden' }}>
+        // Three lines at most: the whole summary stays at hand as its title.
+        <Typography
+          color="text.secondary"
+          title={article.summary}
+          sx={{ mt: 0.75, overflowWrap: 'anywhere', display: '-webkit-box', WebkitLineClamp: 3, WebkitBoxOrient: 'vertical', overflow: 'hidden' }}
+        >
           {article.summary}
         </Typography>
       )}

@@ -4,7 +4,7 @@ import type { Messages } from '../domain';
 const enUS = {
   backtest: {
     title: 'Backtest',
-    intro: 'See what this template would have done on real history: the engine’s own decisions, fills, fees and accounting.',
+    intro: 'See what this template would have done on real history: the engine\'s own decisions, fills, fees and accounting.',
     blocked: 'Fix the template above to backtest it.',
     open: 'Backtest',
     close: 'Hide backtest',
@@ -38,10 +38,10 @@ const enUS = {
     firstOrderMultiple: 'Double the first order',
     market: {
       title: 'Market rules',
-      help: 'Empty fields keep the pair’s rules on the exchange the candles come from (the paper exchange for the sample and uploads).',
+      help: 'Empty fields keep the pair\'s rules on the exchange the candles come from (the paper exchange for the sample and uploads).',
       fee: 'Fee (%)',
       feeAsset: 'Fee charged in',
-      pairDefault: 'The pair’s default',
+      pairDefault: 'The pair\'s default',
       amountStep: 'Amount step',
       minAmount: 'Minimum amount',
       minCost: 'Minimum cost',

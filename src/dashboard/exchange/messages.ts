@@ -65,7 +65,7 @@ const enUS = {
     verifying: 'Checking with the exchange…',
     loadFailed: 'Could not load the exchanges.',
     reason: {
-      invalid_key: 'The exchange did not accept this key: check the API key, secret and passphrase, and the key’s IP whitelist.',
+      invalid_key: 'The exchange did not accept this key: check the API key, secret and passphrase, and the key\'s IP whitelist.',
       permission_denied: 'The key is not permitted to do this: check its permissions and IP whitelist.',
       account_suspended: 'The exchange reports this account as suspended.',
       exchange_refused: 'The exchange refused the request made with this key.',
@@ -73,7 +73,7 @@ const enUS = {
       can_withdraw: 'This key may withdraw funds: create a key without withdrawal permission.',
       exchange_unreachable: 'The exchange could not be reached. Try again later.',
       exchange_busy: 'The exchange is limiting requests. Try again in a minute.',
-      clock_skew: 'The server clock differs from the exchange’s, so the key could not be checked. Try again later.',
+      clock_skew: 'The server clock differs from the exchange\'s, so the key could not be checked. Try again later.',
       restricted_location: 'The exchange does not serve the location of our server.',
       bad_response: 'The exchange answered with something unexpected. Try again later.',
       in_use: 'This account is used by trading tasks: delete those tasks first.',

@@ -92,7 +92,8 @@ const Balances = () => {
     >
       <QueryView query={balances} skeletons={1} height={56}>
         {(data) => (
-          <Box sx={statGrid(4)}>
+          // Four columns where the card has the page's width, two where it shares it (fuel has eight decimals).
+          <Box sx={{ ...statGrid(4), gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', sm: 'repeat(4, minmax(0, 1fr))', lg: 'repeat(2, minmax(0, 1fr))', xl: 'repeat(4, minmax(0, 1fr))' } }}>
             {ASSETS.map((asset) => {
               const row = data.balances.find((b) => b.asset === asset);
               const value = row?.available ?? '0';

@@ -269,7 +269,7 @@ const WidgetGrants = () => {
               validate={[required(), maxLength(WIDGET_GRANT_NAME_MAX)]}
               fullWidth
             />
-            <Button type="submit" variant="contained" disabled={issue.isPending} sx={{ mt: { sm: 1 }, flexShrink: 0, whiteSpace: 'nowrap' }}>
+            <Button type="submit" variant="contained" disabled={issue.isPending} sx={{ mt: 1, flexShrink: 0, whiteSpace: 'nowrap' }}>
               {translate('profile.security.widgets.create')}
             </Button>
           </Stack>

@@ -63,8 +63,8 @@ const enUS = {
     },
     member: {
       yourLevel: 'Your level',
-      directActivated: 'Direct invitees (activated / all)',
-      teamActivated: 'Team (activated / all)',
+      directActivated: 'Invitees (active / all)',
+      teamActivated: 'Team (active / all)',
       teamVolume: 'Team trading volume',
       next: 'Next level',
       toLevel: 'On the way to level {{level}}',

@@ -237,6 +237,8 @@ const OrderTable = ({ taskId }: { taskId: string | null }) => {
         rowsPerPage={perPage}
         // On phones the size choice goes: the range and the arrows keep one line.
         rowsPerPageOptions={isPhone ? [] : ROWS_PER_PAGE}
+        // The dashboard's words (a full-width colon in Chinese), not MUI's language pack's.
+        labelRowsPerPage={translate('ra.navigation.page_rows_per_page')}
         onPageChange={(_, next) => setPage(next + 1)}
         onRowsPerPageChange={(event) => setPerPage(Number(event.target.value))}
         sx={{ '& .MuiTablePagination-toolbar': { flexWrap: 'wrap', rowGap: 0.5, pl: { xs: 1.5, md: 2 } } }}

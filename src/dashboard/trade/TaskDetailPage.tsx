@@ -66,7 +66,11 @@ const TaskHeader = ({ task }: { task: TradeTaskDetail }) => {
             {task.symbol}
           </Typography>
           <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
-            {task.exchangeName} · {templateLabel({ name: task.strategyName, system: task.strategySystem }, translate)} · {cycleText(task, translate)}
+            {task.exchangeName} · {templateLabel({ name: task.strategyName, system: task.strategySystem }, translate)} ·{' '}
+            {/* The cycle count wraps as a whole ("Cycle 1 of 3"), never before its last number. */}
+            <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
+              {cycleText(task, translate)}
+            </Box>
           </Typography>
           <Stack direction="row" sx={{ mt: 1, flexWrap: 'wrap', gap: 0.75 }}>
             <TaskStatusChips task={task} />

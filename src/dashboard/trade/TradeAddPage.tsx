@@ -264,7 +264,9 @@ export const TradeAddPage = () => {
               <Typography variant="body2" color="text.secondary">
                 {translate('strategy.summary', { tp: template.takeProfitPercent, cb: template.takeProfitCallbackPercent, cooldown: template.cooldownSeconds })}
                 {' · '}
-                {translate('strategy.levelCount', { count: template.levels.length })}
+                <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
+                  {translate('strategy.levelCount', { count: template.levels.length })}
+                </Box>
               </Typography>
             )}
             {template && (

@@ -59,7 +59,8 @@ const DepositAddressCard = () => {
               <Chip size="small" color="primary" label={address.data.asset} />
               <Chip size="small" variant="outlined" label={translate('wallet.recharge.network', { network: address.data.network })} data-network={address.data.network} />
             </Stack>
-            <Typography sx={{ ...mono, p: 1.5, bgcolor: 'action.hover', borderRadius: 1 }} data-address={address.data.address}>
+            {/* 14 px: a TRC20 address (34 characters) on one line of a phone. */}
+            <Typography sx={{ ...mono, fontSize: { xs: 14, sm: 16 }, p: 1.5, bgcolor: 'action.hover', borderRadius: 1 }} data-address={address.data.address}>
               {address.data.address}
             </Typography>
             <Button variant="outlined" startIcon={<ContentCopyIcon />} onClick={() => void copy(address.data.address)} sx={{ alignSelf: { xs: 'stretch', sm: 'flex-start' } }}>

@@ -46,9 +46,12 @@ export const RecordDetail = ({ detail }: { detail: Record<string, string> }) => 
       {entries.map(([key, value], i) => (
         <Fragment key={key}>
           {i > 0 && ' · '}
-          {translate(`wallet.detail.${key}`, { _: key })}
-          {translate('wallet.detail.colon')}
-          <DetailValue value={String(value)} />
+          {/* A pair wraps as a whole: never between a label's characters or before its value. */}
+          <Box component="span" sx={{ display: 'inline-block', maxWidth: '100%', overflowWrap: 'anywhere' }}>
+            {translate(`wallet.detail.${key}`, { _: key })}
+            {translate('wallet.detail.colon')}
+            <DetailValue value={String(value)} />
+          </Box>
         </Fragment>
       ))}
     </>

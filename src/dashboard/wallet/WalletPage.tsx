@@ -119,7 +119,7 @@ export const WalletPage = () => {
                 component={Link}
                 to={action.to}
                 color="primary"
-                sx={{ flexDirection: 'column', gap: 0.5, py: 1.5, textAlign: 'center', lineHeight: 1.2, '& svg': { fontSize: 28 } }}
+                sx={{ flexDirection: 'column', justifyContent: 'flex-start', gap: 0.5, py: 1.5, textAlign: 'center', lineHeight: 1.2, '& svg': { fontSize: 28 } }}
               >
                 {action.icon}
                 {translate(action.key)}

@@ -548,7 +548,8 @@ describe('records', () => {
     expect(within(rows[2]!).getByText('充值')).toBeInTheDocument();
     expect(within(rows[2]!).getByText('+100.00')).toBeInTheDocument();
     // A uuid as a short reference (the full one on hover and for copying); a reason the server sends as words, localized.
-    const detail = within(rows[2]!).getByText(/^充值单：/);
+    // Each label and its value one piece of the line (it wraps between pairs).
+    const detail = within(rows[2]!).getByText(/^充值单：/).parentElement!;
     expect(detail).toHaveTextContent('充值单：d9e8f7a6 · 原因：演示账户初始资金');
     expect(detail).not.toHaveTextContent('demo account');
     expect(within(detail).getByRole('button', { name: '复制编号 d9e8f7a6-0000-4000-8000-000000000009' })).toHaveTextContent(/^d9e8f7a6$/);

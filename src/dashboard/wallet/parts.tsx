@@ -261,6 +261,8 @@ export const MovementList = ({ kind, title }: { kind: 'deposit' | 'withdrawal'; 
           page={page}
           rowsPerPage={pageSize}
           rowsPerPageOptions={isPhone ? [] : ROWS_PER_PAGE}
+          // The dashboard's words (a full-width colon in Chinese), not MUI's language pack's.
+          labelRowsPerPage={translate('ra.navigation.page_rows_per_page')}
           onPageChange={(_, next) => setPage(next)}
           onRowsPerPageChange={(event) => {
             setPageSize(Number(event.target.value));
