@@ -57,6 +57,9 @@ const api = (accounts: ExchangeAccount[], extra: Record<string, Handler> = {}): 
   'GET /api/strategy/list': () => ok({ list: [mine], total: 1 }),
   'GET /api/trade/hot-pairs': () => ok([pair('BTC'), pair('ETH'), pair('SOL')]),
   'GET /api/trade/list': () => ok({ list: [], total: 0 }),
+  // Free now: the paper account all of its start balance; the OKX account's exchange cannot be asked.
+  [`GET /api/exchange/balance/${paperAccount.id}`]: () => ok({ id: paperAccount.id, asset: 'USDT', free: '10000' }),
+  [`GET /api/exchange/balance/${okxAccount.id}`]: () => ok({ id: okxAccount.id, asset: 'USDT', free: null }),
   ...extra,
 });
 
@@ -138,18 +141,38 @@ describe('the task wizard says what is wrong at the field', () => {
     expect(sent(app, '/api/trade/add')).toEqual([]);
   });
 
-  it('warns before submitting when a cycle needs more than the account holds', async () => {
-    await renderApp('/trade/add', api([{ ...paperAccount, paperBalances: { USDT: '100' } }]));
+  it('warns before submitting when a cycle needs more than the account has free now, with both figures at the field', async () => {
+    // Started with 10000 USDT; its running tasks hold most of it: 100.5 is free now.
+    const app = await renderApp('/trade/add', api([paperAccount], { [`GET /api/exchange/balance/${paperAccount.id}`]: () => ok({ id: paperAccount.id, asset: 'USDT', free: '100.5' }) }));
     await findHeading('添加交易对');
     await waitFor(() => expect(combobox('策略模板')).toHaveTextContent('稳健型'), { timeout: 3000 });
     await userEvent.click(within(await screen.findByRole('group', { name: '热门：' })).getByRole('button', { name: 'BTC/USDT' }));
-    // 10 + 10 + 20 = 40 per pair: within 100.
+    expect(screen.getByText('每个交易对单轮最多占用 40.00 USDT，1 个交易对共 40.00 USDT。')).toBeInTheDocument();
+    // 10 + 10 + 20 = 40 per pair: within 100.5.
     expect(document.querySelector('[data-warning="balance"]')).toBeNull();
     const amount = screen.getByRole('textbox', { name: /首单金额/ });
     await userEvent.clear(amount);
     await userEvent.type(amount, '30');
-    expect(await screen.findByText('一轮最多需要 120 USDT，超过账户余额 100 USDT：请降低首单金额或减少交易对。')).toBeInTheDocument();
+    const warning = await screen.findByText('一轮最多需要 120.00 USDT，账户可用 100.50 USDT：请降低首单金额或减少交易对。');
+    expect(warning).toHaveAttribute('data-warning', 'balance');
+    // Under the first order amount it is about.
+    expect(warning.closest('.MuiFormControl-root')!.contains(amount)).toBe(true);
     expect(amount).toHaveAttribute('aria-invalid', 'true');
+    await userEvent.clear(amount);
+    await userEvent.type(amount, '25');
+    await waitFor(() => expect(document.querySelector('[data-warning="balance"]')).toBeNull());
+    expect(app.server.requests.filter((r) => r.path === `/api/exchange/balance/${paperAccount.id}`).length).toBeGreaterThan(0);
+  });
+
+  it('warns of nothing when the balance of a real account cannot be known now', async () => {
+    wizardDraft.update({ selectedApi: okxAccount.id, selectedApiName: okxAccount.name, selectedPairs: ['BTC/USDT'], firstOrderAmount: '5000' });
+    const app = await renderApp('/trade/add', api([paperAccount, okxAccount]));
+    await findHeading('添加交易对');
+    await waitFor(() => expect(combobox('策略模板')).toHaveTextContent('稳健型'), { timeout: 3000 });
+    expect(await screen.findByText('每个交易对单轮最多占用 20,000.00 USDT，1 个交易对共 20,000.00 USDT。')).toBeInTheDocument();
+    await waitFor(() => expect(app.server.requests.some((r) => r.path === `/api/exchange/balance/${okxAccount.id}`)).toBe(true));
+    expect(document.querySelector('[data-warning="balance"]')).toBeNull();
+    expect(screen.getByRole('textbox', { name: /首单金额/ })).not.toHaveAttribute('aria-invalid', 'true');
   });
 
   it('a template whose exits lose money: the figures at the template, not a generic toast', async () => {
