@@ -2,30 +2,16 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ExchangeAccount, ExchangeCatalogEntry } from '../../api/exchange';
-import type { StrategyTemplate } from '../../api/strategy';
 import type { TradePair } from '../../api/trade';
 import { okxAccount, paperAccount } from '../../testing/accounts';
 import { fail, ok, type Handler } from '../../testing/fakeServer';
 import { findHeading, identityRoute, renderApp, startSignedInZhCN } from '../../testing/renderApp';
+import { strategyTemplate } from '../../testing/tasks';
 import { wizardDraft } from './wizard/draftStore';
 
 /** The shortest way to a first robot: nothing to choose that has only one sensible answer. */
 
-const template = (id: string, name: string, extra: Partial<StrategyTemplate> = {}): StrategyTemplate => ({
-  id,
-  name,
-  system: true,
-  levels: [
-    { dropPercent: '1', multiple: '1' },
-    { dropPercent: '2.5', multiple: '2' },
-  ],
-  takeProfitPercent: '1.5',
-  takeProfitCallbackPercent: '0.3',
-  replenishCallbackPercent: '0.3',
-  stopLossPercent: null,
-  cooldownSeconds: 120,
-  ...extra,
-});
+const template = strategyTemplate;
 const aggressive = template('00000000-0000-4000-8000-0000000000c3', 'aggressive');
 const balanced = template('00000000-0000-4000-8000-0000000000c2', 'balanced');
 const conservative = template('00000000-0000-4000-8000-0000000000c1', 'conservative');

@@ -5,7 +5,7 @@ import type { ExchangeCatalogEntry } from '../../api/exchange';
 import type { CandleTimeframe, OhlcvAnswer, OhlcvCandle, TradeOrder, TradeTask, TradeTaskDetail } from '../../api/trade';
 import { fail, ok, type Handler, type RecordedRequest } from '../../testing/fakeServer';
 import { findHeading, identityRoute, renderApp, startSignedInZhCN } from '../../testing/renderApp';
-import { btcTask } from '../../testing/tasks';
+import { balancedSettings, btcTask } from '../../testing/tasks';
 import type { CandleChartProps } from './CandleChart';
 
 const me = identityRoute;
@@ -30,17 +30,7 @@ const eth: TradeTask = {
 
 const detail: TradeTaskDetail = {
   ...btc,
-  strategy: {
-    levels: [
-      { dropPercent: '1', multiple: '1' },
-      { dropPercent: '2.5', multiple: '2' },
-    ],
-    takeProfitPercent: '1.5',
-    takeProfitCallbackPercent: '0.3',
-    replenishCallbackPercent: '0.3',
-    stopLossPercent: null,
-    cooldownSeconds: 120,
-  },
+  strategy: balancedSettings,
   firstFillPrice: '100',
   takeProfitArmed: false,
   events: [
