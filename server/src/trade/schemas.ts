@@ -2,7 +2,7 @@
 import { CANDLE_TIMEFRAMES } from '../../../src/api/trade';
 import type { Static } from 'typebox';
 import type { CreateTradePayload, TradeActionPayload, UpdateTradePayload } from '../../../src/api/types';
-import { Body, IdParams, Query, SafeText, SameShape, StringEnum, TimeZone, Type, Uuid, pagingProperties, type Same } from '../http/schemas';
+import { Body, IdParams, Query, SafeText, SameShape, StringEnum, TimeZone, Type, Uuid, envelope, pagingProperties, type Same } from '../http/schemas';
 
 const uuid = Uuid();
 const decimal = Type.String({ pattern: '^\\d{1,12}(\\.\\d{1,8})?$' });
@@ -76,6 +76,32 @@ SameShape<Same<Static<typeof addBody>, CreateTradePayload>>();
 SameShape<Same<Static<typeof updateBody>, UpdateTradePayload>>();
 SameShape<Same<Static<typeof actionBody>, TradeActionPayload>>();
 
+const nullableString = { type: ['string', 'null'] } as const;
+
+/** An order as the order history answers it (src/api/trade.ts TradeOrder). */
+const orderAnswer = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    taskId: { type: 'string' },
+    symbol: { type: 'string' },
+    cycle: { type: 'integer' },
+    level: { type: 'integer' },
+    side: { type: 'string', enum: ['buy', 'sell'] },
+    reason: { type: 'string' },
+    status: { type: 'string', enum: ['intent', 'open', 'closed', 'canceled', 'failed'] },
+    price: nullableString,
+    amount: { type: 'string' },
+    cost: { type: 'string' },
+    fee: { type: 'string' },
+    feeCurrency: nullableString,
+    error: nullableString,
+    tickSize: { ...nullableString, description: "The market's price tick ('0.01'); null when its market is not known now" },
+    amountStep: { ...nullableString, description: "The market's amount step ('0.00001'); null when its market is not known now" },
+    createdAt: { type: 'string' },
+  },
+} as const;
+
 export const schemas = {
   pairs: { summary: 'Tradable pairs of an exchange account', querystring: pairsQuery },
   hotPairs: { summary: 'Pairs by 24 h volume or change', querystring: hotPairsQuery },
@@ -91,5 +117,9 @@ export const schemas = {
     querystring: Query({ timeZone: TimeZone() }, strict),
   },
   ohlcv: { summary: "Candles of a task's pair on the prices it trades on, oldest first", querystring: ohlcvQuery },
-  orderHistory: { summary: 'Orders of one task or of all tasks', querystring: orderHistoryQuery },
+  orderHistory: {
+    summary: 'Orders of one task or of all tasks, each with its market’s price tick and amount step',
+    querystring: orderHistoryQuery,
+    response: { 200: envelope({ type: 'object', properties: { list: { type: 'array', items: orderAnswer }, total: { type: 'integer' } } }) },
+  },
 };

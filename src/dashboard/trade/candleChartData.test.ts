@@ -75,6 +75,8 @@ const order = (over: Partial<TradeOrder>): TradeOrder => ({
   fee: '0.0001',
   feeCurrency: 'BTC',
   error: null,
+  tickSize: null,
+  amountStep: null,
   createdAt: new Date(T0).toISOString(),
   ...over,
 });
