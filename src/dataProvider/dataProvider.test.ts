@@ -305,7 +305,7 @@ describe('dataProvider: the typed calls of spec section 7', () => {
     { name: 'tradePairs', call: (dp) => dp.tradePairs({ exchangeId: ID.account1 }), route: 'GET /api/trade/pairs' },
     { name: 'tradeHotPairs', call: (dp) => dp.tradeHotPairs(), route: 'GET /api/trade/hot-pairs' },
     { name: 'tradeConfigTemplates', call: (dp) => dp.tradeConfigTemplates(), route: 'GET /api/trade/config-templates' },
-    { name: 'tradeOrderHistory', call: (dp) => dp.tradeOrderHistory({ taskId: ID.task1 }), route: 'GET /api/trade/order-history' },
+    { name: 'tradeOrderHistory', call: (dp) => dp.tradeOrderHistory({ taskId: ID.task1 }), route: 'GET /api/trade/order-history', answer: { list: [], total: 0 } },
     {
       name: 'tradeCoinPrice',
       call: (dp) => dp.tradeCoinPrice({ coins: ['BTC'] }),
