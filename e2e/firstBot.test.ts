@@ -55,6 +55,19 @@ describe.each(['phone', 'desktop'] as const)('the first robot (%s, zh-CN)', (vie
     await tap(picks.getByRole('button', { name: 'BTC/USDT' }));
     await page.getByText(/1 个交易对共/).waitFor();
 
+    // A first order the account cannot carry: what a cycle needs and what is free, under the field, before any submit.
+    const amount = page.getByRole('textbox', { name: /首单金额/ });
+    await amount.fill('50000');
+    const warning = page.locator('[data-warning="balance"]');
+    await warning.waitFor();
+    expect(await warning.innerText()).toMatch(/^一轮最多需要 [\d,]+\.\d{2} USDT，账户可用 10,000\.00 USDT：请降低首单金额或减少交易对。$/);
+    const box = await warning.boundingBox();
+    expect(box!.x + box!.width).toBeLessThanOrEqual(width);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    await shot('over-balance');
+    await amount.fill('10');
+    await warning.waitFor({ state: 'detached' });
+
     // 4: create.
     await tap(page.getByRole('button', { name: '创建任务' }));
     await page.getByText('创建交易成功').waitFor();
@@ -99,6 +112,18 @@ describe.each(['phone', 'desktop'] as const)('the first robot (%s, zh-CN)', (vie
       }
     }
     await shot('orders');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+
+    // All orders of all tasks: each price to its market's tick (BTC/USDT: the cent).
+    await page.goto(j.url('/trade/all-order-history'));
+    await page.getByRole('heading', { level: 1, name: '全部订单' }).waitFor();
+    const price =
+      viewport === 'phone'
+        ? page.locator('[data-layout="cards"] > li').first().locator('[data-field="price"] > div').last()
+        : page.locator('tbody tr[data-order]').first().locator('td').nth(5);
+    await price.waitFor();
+    expect(await price.innerText()).toMatch(/^[\d,]+\.\d{2}$/);
+    await shot('all-orders');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
   });
 });

@@ -155,6 +155,7 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
       onKeysChanged: (id) => facade.keysChanged(id),
       pricesOf: (source) => facade.pricesOf(source),
       warmSource: (source) => facade.warmSource(source),
+      freeBalance: (account, asset) => facade.freeBalance(account, asset),
     }),
   );
 

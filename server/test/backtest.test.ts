@@ -60,6 +60,9 @@ describe.each(BACKENDS)('backtests over the API (%s)', (backend) => {
     expect(report).toMatchObject({ symbol: 'BTC/USDT', candles: 30_240, interval: 60_000, from: SAMPLE_FROM, fill: 'ohlc', variants: null });
     // The pair's rules on the paper exchange.
     expect(report.market).toEqual({ feeRate: '0.001', feeAsset: 'received', amountStep: '0.00001', minAmount: '0.00001', minCost: '5' });
+    // The tick its prices are on, for the pages to show them to: the market's cent.
+    expect(report.tickSize).toBe('0.01');
+    for (const trade of report.trades) expect(trade.price).toMatch(/^\d+(\.\d{1,2})?$/);
     expect(report.settings.takeProfitPercent).toBe('1.5');
     const f = report.figures;
     expect(f.cycles).toBeGreaterThan(10);

@@ -115,6 +115,7 @@ describe.each(BACKENDS)('exchange accounts (%s)', (backend) => {
         ['GET', '/api/exchange/catalog'],
         ['GET', '/api/exchange/list'],
         ['GET', '/api/exchange/detail/00000000-0000-4000-8000-000000000000'],
+        ['GET', '/api/exchange/balance/00000000-0000-4000-8000-000000000000'],
         ['POST', '/api/exchange/add'],
         ['POST', '/api/exchange/edit'],
         ['POST', '/api/exchange/delete'],
@@ -170,6 +171,24 @@ describe.each(BACKENDS)('exchange accounts (%s)', (backend) => {
       await sql`insert into account_users values (${account.id})`.execute(server.db);
       expectRefusal(await call('POST', '/api/exchange/delete', { id: account.id }), ErrorCode.INVALID, { field: 'id', reason: 'in_use' });
       expect((await list()).total).toBe(1);
+    });
+
+    it("answers a paper account's free USDT now: its start balance, then what its trading left free", async () => {
+      await start({ paperStartUsdt: '2500.5' });
+      const account = expectOk(await add({ exchange: 'paper', name: 'Practice' })).body.data;
+      const balance = () => call('GET', `/api/exchange/balance/${account.id}`);
+      expect(expectOk(await balance()).body.data).toEqual({ id: account.id, asset: 'USDT', free: '2500.5' });
+      // The engine's journal of the account: a running cycle holds part of it.
+      await server.db.updateTable('paper_balances').set({ free: '740.25', used: '0' }).where('exchange_account_id', '=', account.id).where('asset', '=', 'USDT').execute();
+      expect(expectOk(await balance()).body.data).toEqual({ id: account.id, asset: 'USDT', free: '740.25' });
+      // All of it spent: zero, not unknown.
+      await server.db.updateTable('paper_balances').set({ free: '0' }).where('exchange_account_id', '=', account.id).execute();
+      expect(expectOk(await balance()).body.data.free).toBe('0');
+      // The account list still says what it started with.
+      expect((await list()).list[0].paperBalances).toEqual({ USDT: '2500.5' });
+      expectRefusal(await call('GET', '/api/exchange/balance/not-a-uuid'), ErrorCode.PARAM_FORMAT);
+      expectRefusal(await call('GET', '/api/exchange/balance/00000000-0000-4000-8000-000000000000'), ErrorCode.PARAM_NOT_EXIST);
+      expect(replay.requests).toEqual([]);
     });
 
     it('refuses keys on a paper account', async () => {
@@ -265,6 +284,7 @@ describe.each(BACKENDS)('exchange accounts (%s)', (backend) => {
         expectRefusal(await call('POST', '/api/exchange/edit', { id: account.id, name: 'Mine now' }, intruder), ErrorCode.PARAM_NOT_EXIST);
         expectRefusal(await call('POST', '/api/exchange/edit', { id: account.id, ...BINANCE_KEY }, intruder), ErrorCode.PARAM_NOT_EXIST);
         expectRefusal(await call('POST', '/api/exchange/delete', { id: account.id }, intruder), ErrorCode.PARAM_NOT_EXIST);
+        expectRefusal(await call('GET', `/api/exchange/balance/${account.id}`, undefined, intruder), ErrorCode.PARAM_NOT_EXIST);
       }
       expect(await list()).toEqual(before);
       // Only the add reached the exchange.

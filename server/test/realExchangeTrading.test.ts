@@ -141,6 +141,16 @@ describe.each(BACKENDS)('trading on a real exchange account (%s)', (backend) => 
     expect(exchange.replay.unexpected).toEqual([]);
   });
 
+  it("answers the account's free USDT from the exchange, and unknown (null) when the exchange cannot be asked", async () => {
+    const balance = () => call('GET', `/api/exchange/balance/${accountId}`);
+    // Binance's account answer: 1523.47 USDT free, 120 locked in an order.
+    expect((await balance()).body).toMatchObject({ code: 0, data: { id: accountId, asset: 'USDT', free: '1523.47' } });
+    expect(exchange.replay.requests.some((r) => new URL(r.url).pathname === '/api/v3/account')).toBe(true);
+    exchange.replay.failNetwork();
+    expect((await balance()).body).toMatchObject({ code: 0, data: { id: accountId, asset: 'USDT', free: null } });
+    expect(exchange.replay.unexpected).toEqual([]);
+  });
+
   it('ranks hot pairs by the 24 h volume or change the exchange reports, from one tickers request', async () => {
     exchange.replay.answer(...([orders.exchangeInfo, orders.tickers] as RecordedAnswer[]));
     const byVolume = await call('GET', `/api/trade/hot-pairs?exchangeId=${accountId}&sort=volume&limit=5`);

@@ -85,6 +85,10 @@ describe.each(BACKENDS)('trading tasks (%s)', (backend) => {
     expect(orders.total).toBeGreaterThan(2);
     const sells = orders.list.filter((o: { side: string }) => o.side === 'sell');
     expect(sells.length).toBeGreaterThan(0);
+    // Every order carries its market's tick and step, so all orders of all tasks show to their own precision.
+    const precisions = { 'BTC/USDT': { tickSize: '0.01', amountStep: '0.00001' }, 'ETH/USDT': { tickSize: '0.01', amountStep: '0.0001' } } as Record<string, object>;
+    for (const order of orders.list) expect(order).toMatchObject({ symbol: expect.any(String), ...precisions[order.symbol] });
+    expect(new Set(orders.list.map((o: { symbol: string }) => o.symbol))).toEqual(new Set(['BTC/USDT', 'ETH/USDT']));
     for (const order of orders.list) {
       expect(order.status).toBe('closed');
       expect(new Big(order.cost).eq(new Big(order.amount).times(order.price))).toBe(true);

@@ -188,6 +188,12 @@ export interface VariantResult {
 
 export interface BacktestReport {
   symbol: string;
+  /**
+   * The price step the run's prices are on: the market's tick (or the
+   * candles' own grid when it is finer); prices show its decimals. Absent in
+   * runs stored before it was kept.
+   */
+  tickSize?: DecimalString;
   /** Milliseconds per candle of the data. */
   interval: number;
   /** Open time of the first candle and close time of the last. */

@@ -24,6 +24,7 @@ export const Endpoint = {
   tradeOverview: '/api/trade/overview',
   tradeCloseOrder: (id: string) => `/api/trade/close-order/${encodeURIComponent(id)}`,
   exchangeCatalog: '/api/exchange/catalog',
+  exchangeBalance: (id: string) => `/api/exchange/balance/${encodeURIComponent(id)}`,
 
   backtest: '/api/strategy/backtest',
   backtestRun: (id: string) => `/api/strategy/backtest/${encodeURIComponent(id)}`,

@@ -60,6 +60,19 @@ export interface ExchangeAccount {
   updatedAt: string;
 }
 
+/**
+ * An account's free quote balance now (GET /api/exchange/balance/{id}): what
+ * a new task's cycles can use. A paper account's comes from its journal (what
+ * its tasks hold is not free); a real account's from the exchange. `free` is
+ * null when the exchange cannot be asked now: the balance is unknown.
+ */
+export interface ExchangeBalance {
+  id: string;
+  /** The quote asset the pairs trade against ('USDT'). */
+  asset: string;
+  free: DecimalString | null;
+}
+
 export interface AddExchangeAccountPayload {
   exchange: string;
   name: string;

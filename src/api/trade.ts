@@ -102,6 +102,9 @@ export interface TradeOrder {
   fee: DecimalString;
   feeCurrency: string | null;
   error: string | null;
+  /** The market's price tick and amount step ('0.01', '0.00001'); null when its market is not known now. */
+  tickSize: DecimalString | null;
+  amountStep: DecimalString | null;
   createdAt: string;
 }
 

@@ -2,7 +2,7 @@ import { Endpoint } from '../api/endpoints';
 import type { BacktestJob, BacktestRequest, CandleUpload } from '../api/backtest';
 import type { StrategyTemplate } from '../api/strategy';
 import type { CandleTimeframe, CloseResult, EngineStatus, OhlcvAnswer, ProfitSummary, TradeOrder, TradePair, TradeTask, TradeTaskDetail } from '../api/trade';
-import type { ExchangeCatalogEntry } from '../api/exchange';
+import type { ExchangeBalance, ExchangeCatalogEntry } from '../api/exchange';
 import type { Article, ArticleSummary } from '../api/article';
 import type { ServiceSettings } from '../api/admin';
 import type {
@@ -121,6 +121,8 @@ export const createApi = (http: HttpClient) => ({
   /** The exchanges a user can bind and the credentials each asks for (paper first). */
   exchangeCatalog: (signal?: AbortSignal) =>
     http.request<Page<ExchangeCatalogEntry>>('GET', Endpoint.exchangeCatalog, { signal }),
+  /** An account's free USDT now (null: its exchange cannot be asked now). */
+  exchangeBalance: (id: string, signal?: AbortSignal) => http.request<ExchangeBalance>('GET', Endpoint.exchangeBalance(id), { signal }),
 
   profileEdit: (payload: ProfileEditPayload) => http.request<User>('POST', Endpoint.profileEdit, { body: payload }),
   changePassword: (payload: ChangePasswordPayload) =>

@@ -58,6 +58,8 @@ const ORDER = {
   fee: '0.01',
   feeCurrency: 'USDT',
   error: null,
+  tickSize: '0.01',
+  amountStep: '0.00001',
   createdAt: '2026-03-01T08:00:00.000Z',
 };
 

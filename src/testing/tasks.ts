@@ -1,4 +1,27 @@
+import type { StrategySettings, StrategyTemplate } from '../api/strategy';
 import type { TradeTask } from '../api/trade';
+
+/** The settings of the 'balanced' system template: two levels (1 % x1, 2.5 % x2), 1.5 % take profit, for the page tests. */
+export const balancedSettings: StrategySettings = {
+  levels: [
+    { dropPercent: '1', multiple: '1' },
+    { dropPercent: '2.5', multiple: '2' },
+  ],
+  takeProfitPercent: '1.5',
+  takeProfitCallbackPercent: '0.3',
+  replenishCallbackPercent: '0.3',
+  stopLossPercent: null,
+  cooldownSeconds: 120,
+};
+
+/** A system template with those settings, as the server answers it. */
+export const strategyTemplate = (id: string, name: string, extra: Partial<StrategyTemplate> = {}): StrategyTemplate => ({
+  id,
+  name,
+  system: true,
+  ...balancedSettings,
+  ...extra,
+});
 
 /** A running BTC task on the paper account, as the server lists it, for the page tests. */
 export const btcTask: TradeTask = {

@@ -1,5 +1,6 @@
 import { useCallback } from 'react';
 import { cycleLabel } from '../api/cycles';
+import { formatPrice } from '../api/format';
 import type { TradeTask } from '../api/trade';
 import type { WidgetClient } from './client';
 import { taskUrl } from './client';
@@ -18,7 +19,7 @@ export const taskLimit = (value: TaskListProps['limit']): number => {
   return Number.isFinite(n) && n >= 1 ? Math.min(n, MAX_LIMIT) : DEFAULT_TASK_LIMIT;
 };
 
-/** The running tasks: pair, cycle, floating and realized profit. A click emits `qt-task-click` and opens the task in the dashboard. */
+/** The running tasks: pair and its last price (to the market's tick), cycle, floating and realized profit. A click emits `qt-task-click` and opens the task in the dashboard. */
 export const TaskList = (props: TaskListProps) => {
   const limit = taskLimit(props.limit);
   const load = useCallback((client: WidgetClient, signal: AbortSignal) => client.runningTasks(limit, signal), [limit]);
@@ -41,6 +42,12 @@ export const TaskList = (props: TaskListProps) => {
               <button type="button" className="row" data-task-id={task.id} onClick={() => open(task)}>
                 <span>
                   <span className="pair">{task.symbol}</span>
+                  {task.lastPrice !== null && (
+                    <span className="muted" data-price>
+                      {' '}
+                      {formatPrice(task.lastPrice, locale, { tick: task.tickSize })}
+                    </span>
+                  )}
                   <span className="muted" style={{ display: 'block' }}>
                     {cycleLabel(task, t, 'widgets.cycle')}
                     {' · '}

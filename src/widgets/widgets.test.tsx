@@ -202,6 +202,22 @@ describe('custom elements', () => {
 describe('qt-task-list', () => {
   const tasks = [task('t1', 'BTC/USDT'), task('t2', 'ETH/USDT', { cycleCount: 10, floatingProfit: '-1.5' }), task('t3', 'SOL/USDT')];
 
+  it("shows each task's last price to its market's tick, as the dashboard does", async () => {
+    const priced = [
+      task('p1', 'BTC/USDT', { lastPrice: '98765.4', tickSize: '0.01' }),
+      task('p2', 'SHIB/USDT', { lastPrice: '0.0000123', tickSize: '0.00000001' }),
+      task('p3', 'DOGE/USDT', { lastPrice: '0.15', tickSize: null }),
+    ];
+    serve({ 'GET /api/trade/list': () => ok({ list: priced, total: 3 }) });
+    const { shadow } = mount('qt-task-list', { token: 't', locale: 'en-US' });
+    await shadow.findByText('SHIB/USDT');
+    const price = (symbol: string) => shadow.getByText(symbol).closest('button')!.querySelector('[data-price]')!.textContent!.trim();
+    expect(price('BTC/USDT')).toBe('98,765.40');
+    expect(price('SHIB/USDT')).toBe('0.00001230');
+    // No tick known: six significant digits, as the dashboard without one.
+    expect(price('DOGE/USDT')).toBe('0.15');
+  });
+
   it('shows the running tasks up to the limit, and an empty state', async () => {
     const server = serve({ 'GET /api/trade/list': (request) => ok({ list: tasks.slice(0, Number(new URL(request.url, 'http://localhost').searchParams.get('pageSize'))), total: 3 }) });
     const { shadow } = mount('qt-task-list', { token: 't', limit: '2', locale: 'en-US' });

@@ -55,6 +55,7 @@ export const backtestReport = (input: ReportInput): BacktestReport => {
   }
   return {
     symbol: input.symbol,
+    tickSize,
     interval,
     from: candles[0]!.time,
     to: candles.at(-1)!.time + interval,

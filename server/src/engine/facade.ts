@@ -48,6 +48,9 @@ export interface EngineFacadeOptions extends ExchangeClientsOptions {
 
 /** Candle sizes in milliseconds. */
 
+/** How long a balance answer waits for a real exchange. */
+const BALANCE_WAIT_MS = 3_000;
+
 /** How long adding a paper account waits for its exchange's first prices. */
 const WARM_WAIT_MS = 2_000;
 
@@ -233,6 +236,27 @@ export const createEngineFacade = ({ db, log, runner, paperFeeRate, seed, exchan
         return market.ticker(symbol);
       } catch {
         return null;
+      }
+    },
+    /**
+     * An account's free balance of an asset now: a paper account's from the
+     * journal, a real account's from its exchange (waiting at most
+     * BALANCE_WAIT_MS); null when the exchange cannot be asked now.
+     */
+    async freeBalance(account: { id: string; exchange: string }, asset = 'USDT'): Promise<string | null> {
+      if (account.exchange === PAPER_EXCHANGE) return (await store.paperBalances(account.id))[asset] ?? '0';
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        // The account's own exchange only: accountClient would answer a paper balance for keys it cannot open.
+        const client = await (runner ? runner.clientFor(account.id) : clients!.clientFor(account.id));
+        if (!client) return null;
+        const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), BALANCE_WAIT_MS)));
+        const balance = await Promise.race([client.fetchBalance(), late]);
+        return balance ? new Big(balance.free[asset] ?? '0').toFixed() : null;
+      } catch {
+        return null;
+      } finally {
+        clearTimeout(timer);
       }
     },
     /** A paper account's free balance of an asset, from the journal (new accounts get their start balances). */

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Selectable, type Updateable } from 'kysely';
-import { PAPER_EXCHANGE, SIMULATOR, type CredentialField, type ExchangeAccount, type ExchangeCatalogEntry, type PaperPrices } from '../../../src/api/exchange';
+import { PAPER_EXCHANGE, SIMULATOR, type CredentialField, type ExchangeAccount, type ExchangeBalance, type ExchangeCatalogEntry, type PaperPrices } from '../../../src/api/exchange';
 import { ErrorCode } from '../../../src/api/errors';
 import type { Page } from '../../../src/api/types';
 import type { ServerConfig } from '../config';
@@ -12,7 +12,7 @@ import { fail } from '../http/errors';
 import { createThrottle, type Limit } from '../user/throttle';
 import { createCatalog } from './catalog';
 import { createSecretBox, type SecretBox } from './crypto';
-import { addSchema, catalogSchema, deleteSchema, detailSchema, editSchema, listSchema } from './schemas';
+import { addSchema, balanceSchema, catalogSchema, deleteSchema, detailSchema, editSchema, listSchema } from './schemas';
 import { createKeyVerifier, type Credentials, type ExchangeFactory, type KeyVerifier } from './verify';
 
 export interface ExchangeDeps {
@@ -26,6 +26,8 @@ export interface ExchangeDeps {
   onKeysChanged?: (accountId: string) => void;
   /** Where a paper account's prices come from now (engine/facade.ts); default: as chosen, not live. */
   pricesOf?: (source: string | null) => PaperPrices;
+  /** An account's free balance of an asset now (engine/facade.ts); null when it cannot be known now. Default: unknown. */
+  freeBalance?: (account: { id: string; exchange: string }, asset: string) => Promise<string | null>;
   /** Loads a live price source's market now, so a new paper account says at once whether it is reachable. */
   warmSource?: (source: string) => Promise<unknown>;
 }
@@ -35,6 +37,9 @@ const KEY_CHECK_LIMITS: Limit[] = [
   { max: 10, windowSeconds: 600 },
   { max: 50, windowSeconds: 86_400 },
 ];
+
+/** The quote asset every offered pair trades against. */
+const QUOTE = 'USDT';
 
 const CREDENTIAL_FIELDS: readonly CredentialField[] = ['apiKey', 'secret', 'password', 'uid'];
 const CIPHERTEXT_COLUMN = {
@@ -185,6 +190,19 @@ export const exchangeRoutes = (deps: ExchangeDeps) => async (app: FastifyInstanc
         .where('user_id', '=', request.user!.id)
         .executeTakeFirst();
       return ok(toAccount(row ?? notFound()));
+    });
+
+    scope.get('/api/exchange/balance/:id', { schema: balanceSchema }, async (request) => {
+      const { id } = request.params;
+      const row = await db
+        .selectFrom('exchange_accounts')
+        .select(['id', 'exchange'])
+        .where('id', '=', id)
+        .where('user_id', '=', request.user!.id)
+        .executeTakeFirst();
+      const account = row ?? notFound();
+      const balance: ExchangeBalance = { id: account.id, asset: QUOTE, free: deps.freeBalance ? await deps.freeBalance(account, QUOTE) : null };
+      return ok(balance);
     });
 
     scope.post('/api/exchange/add', { schema: addSchema }, async (request) => {

@@ -108,6 +108,15 @@ export const detailSchema = {
   response: { 200: envelope(accountSchema) },
 };
 
+export const balanceSchema = {
+  summary: 'The free quote (USDT) balance of one of the user’s exchange accounts now: a paper account’s own, a real one’s from its exchange (null when it cannot be asked)',
+  security,
+  params: Type.Object({ id: accountIdSchema }),
+  response: {
+    200: envelope({ type: 'object', properties: { id: { type: 'string' }, asset: { type: 'string' }, free: { type: ['string', 'null'] } } }),
+  },
+};
+
 export const deleteSchema = {
   summary: 'Remove one of the user’s exchange accounts and its stored keys',
   security,

@@ -157,6 +157,8 @@ const tradeOrder = Type.Object({
   fee: number(),
   feeCurrency: Nullable('string'),
   error: Nullable('string'),
+  tickSize: Nullable('string', { description: "The market's price tick ('0.01'); null when its market is not known now" }),
+  amountStep: Nullable('string', { description: "The market's amount step ('0.00001'); null when its market is not known now" }),
   createdAt: text,
 });
 const candle = Type.Object({ time: Type.Integer(), open: number(), high: number(), low: number(), close: number(), volume: number() });
@@ -193,7 +195,7 @@ export const schemas = {
     response: { 200: Answer(profitSummary) },
   },
   ohlcv: { summary: "Candles of a task's pair on the prices it trades on, oldest first", querystring: ohlcvQuery, response: { 200: Answer(ohlcv) } },
-  orderHistory: { summary: 'Orders of one task or of all tasks', querystring: orderHistoryQuery, response: { 200: Answer(PageOf(tradeOrder)) } },
+  orderHistory: { summary: "Orders of one task or of all tasks, each with its market's price tick and amount step", querystring: orderHistoryQuery, response: { 200: Answer(PageOf(tradeOrder)) } },
 };
 
 /* The returns calls (returnsRoutes.ts, returns.ts): a task's returns and closed cycles, the account's overview. */

@@ -153,7 +153,7 @@ export const createTradeService = ({ db, engine, listCache }: { db: Db; engine: 
    * keeps its markets once loaded). An account whose markets cannot be had
    * now is left out: its tasks show no tick or step rather than no answer.
    */
-  const marketsOf = async (rows: TaskRow[]): Promise<Map<string, Map<string, MarketInfo>>> => {
+  const marketsOf = async (rows: Pick<TaskRow, 'exchange_account_id' | 'exchange' | 'price_source'>[]): Promise<Map<string, Map<string, MarketInfo>>> => {
     const accounts = new Map(rows.map((row) => [row.exchange_account_id, row]));
     const found = new Map<string, Map<string, MarketInfo>>();
     await Promise.all(
@@ -506,6 +506,13 @@ export const createTradeService = ({ db, engine, listCache }: { db: Db; engine: 
         base.selectAll().orderBy('created_at', direction).orderBy('id').limit(query.pageSize).offset((query.page - 1) * query.pageSize).execute(),
         base.select(db.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
       ]);
+      // The markets of the page's accounts, for their tick and step (one load per account, as for tasks).
+      const accountIds = [...new Set(rows.map((o) => o.exchange_account_id))];
+      const accounts =
+        accountIds.length === 0
+          ? []
+          : await db.selectFrom('exchange_accounts').select(['id as exchange_account_id', 'exchange', 'price_source']).where('id', 'in', accountIds).execute();
+      const markets = await marketsOf(accounts);
       const list = rows.map(
         (o): TradeOrder => ({
           id: o.id,
@@ -522,6 +529,8 @@ export const createTradeService = ({ db, engine, listCache }: { db: Db; engine: 
           fee: o.fee,
           feeCurrency: o.fee_currency,
           error: o.error,
+          tickSize: markets.get(o.exchange_account_id)?.get(o.symbol)?.precision.price ?? null,
+          amountStep: markets.get(o.exchange_account_id)?.get(o.symbol)?.precision.amount ?? null,
           createdAt: new Date(o.created_at).toISOString(),
         }),
       );

@@ -16,6 +16,7 @@ import { useLocaleState, useTranslate } from 'react-admin';
 import type { BacktestReport } from '../../api/backtest';
 import { ladder } from '../../api/strategy';
 import { formatPrice, formatQuote } from '../trade/taskText';
+import { priceScale } from '../trade/candleChartData';
 
 /** The cycle whose ladder the chart draws: a closed one, or the position open at the end. */
 export type ChartCycle = { kind: 'closed'; index: number } | { kind: 'open' } | null;
@@ -37,6 +38,7 @@ const BacktestChart = ({ report, cycle, height }: { report: BacktestReport; cycl
   const container = useRef<HTMLDivElement>(null);
   const chart = useRef<{ api: IChartApi; candles: ISeriesApi<'Candlestick'>; lines: IPriceLine[] } | null>(null);
   const { palette } = theme;
+  const scale = priceScale(report.tickSize, []);
 
   useEffect(() => {
     const element = container.current;
@@ -47,7 +49,7 @@ const BacktestChart = ({ report, cycle, height }: { report: BacktestReport; cycl
       grid: { vertLines: { color: palette.divider }, horzLines: { color: palette.divider } },
       timeScale: { timeVisible: true, secondsVisible: false, borderColor: palette.divider },
       rightPriceScale: { borderColor: palette.divider },
-      localization: { locale, priceFormatter: (price: number) => formatPrice(String(price), locale) },
+      localization: { locale, priceFormatter: (price: number) => formatPrice(scale.tick ? price.toFixed(scale.precision) : String(price), locale, scale.tick) },
     });
     const candles = api.addSeries(CandlestickSeries, {
       upColor: palette.up.main,
@@ -55,6 +57,8 @@ const BacktestChart = ({ report, cycle, height }: { report: BacktestReport; cycl
       borderVisible: false,
       wickUpColor: palette.up.main,
       wickDownColor: palette.down.main,
+      // The axis and the crosshair step in the run's tick.
+      ...(scale.tick ? { priceFormat: { type: 'price' as const, precision: scale.precision, minMove: scale.minMove } } : {}),
     });
     candles.setData(report.chart.candles.map(([time, open, high, low, close]) => ({ time: seconds(time), open: +open, high: +high, low: +low, close: +close })));
     // One marker per fill, on the chart candle it happened in.
@@ -78,6 +82,8 @@ const BacktestChart = ({ report, cycle, height }: { report: BacktestReport; cycl
       chart.current = null;
       api.remove();
     };
+    // scale follows the report.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [report, height, locale, palette, theme.typography.fontFamily, translate]);
 
   // The chosen cycle's ladder.

@@ -1,4 +1,4 @@
-import { formatPercent } from '../../api/format';
+import { decimalsOf, formatPercent, formatPrice } from '../../api/format';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import Ajv from 'ajv';
@@ -111,6 +111,15 @@ describe('the backtest panel in the strategy editor', () => {
     expect(screen.getByText('手续费 0.1%，扣自收到的资产 · 数量步长 0.00001 · 最小数量 0.00001 · 最小金额 5 · 成交模型：收盘价')).toBeInTheDocument();
     const table = screen.getByRole('table', { name: '每轮明细' });
     expect(within(table).getAllByRole('row')).toHaveLength(1 + Math.min(10, report.cycles.length));
+    // Each cycle's first fill to the run's tick: every price with the tick's decimals, no more, no fewer.
+    expect(report.tickSize).toBeDefined();
+    const places = decimalsOf(report.tickSize!);
+    const header = within(table).getAllByRole('columnheader').map((th) => th.textContent);
+    const column = header.indexOf('首单成交价');
+    expect(column).toBeGreaterThan(0);
+    const firstPrices = within(table).getAllByRole('row').slice(1).map((row) => row.querySelectorAll('td')[column]!.textContent!);
+    expect(firstPrices[0]).toBe(formatPrice(report.cycles[0]!.firstPrice, 'zh-CN', { tick: report.tickSize }));
+    for (const price of firstPrices) expect(price).toMatch(places === 0 ? /^[\d,]+$/ : new RegExp(`^[\\d,]+\\.\\d{${places}}$`));
   });
 
   it('follows a long run to its end, and stops one when asked', async () => {

@@ -78,7 +78,7 @@ export const BacktestResults = ({ report }: { report: BacktestReport }) => {
             open
               ? translate(open.inCycle ? 'backtest.openPosition' : 'backtest.remainder', {
                   quantity: `${formatQuantity(open.quantity, locale)} ${base}`,
-                  average: formatPrice(open.averagePrice, locale),
+                  average: formatPrice(open.averagePrice, locale, report.tickSize),
                   floating: `${formatSigned(open.floatingProfit, locale)} ${quote}`,
                 })
               : translate('backtest.none')
@@ -92,7 +92,7 @@ export const BacktestResults = ({ report }: { report: BacktestReport }) => {
             time: when(f.stopped.time, locale),
             side: translate(`backtest.side.${f.stopped.side}`),
             level: f.stopped.level,
-            price: formatPrice(f.stopped.price, locale),
+            price: formatPrice(f.stopped.price, locale, report.tickSize),
             reason: translate(`backtest.stopReason.${f.stopped.reason}`),
           })}
         </Alert>
@@ -136,6 +136,7 @@ export const BacktestResults = ({ report }: { report: BacktestReport }) => {
                   <TableCell>{translate('backtest.cycles.cycle')}</TableCell>
                   <TableCell>{translate('backtest.cycles.start')}</TableCell>
                   <TableCell>{translate('backtest.cycles.end')}</TableCell>
+                  <TableCell align="right">{translate('backtest.cycles.firstPrice')}</TableCell>
                   <TableCell align="right">{translate('backtest.cycles.levels')}</TableCell>
                   <TableCell align="right">{translate('backtest.cycles.profit')}</TableCell>
                   <TableCell>{translate('backtest.cycles.exit')}</TableCell>
@@ -150,6 +151,9 @@ export const BacktestResults = ({ report }: { report: BacktestReport }) => {
                       <TableCell>{row.cycle}</TableCell>
                       <TableCell>{row.openedAt === null ? '—' : when(row.openedAt, locale)}</TableCell>
                       <TableCell>{when(row.closedAt, locale)}</TableCell>
+                      <TableCell align="right" sx={{ fontVariantNumeric: 'tabular-nums' }}>
+                        {formatPrice(row.firstPrice, locale, report.tickSize)}
+                      </TableCell>
                       <TableCell align="right">{row.levelsFilled}</TableCell>
                       <TableCell align="right" sx={{ color: profitColor(row.profit), fontVariantNumeric: 'tabular-nums' }}>
                         {formatSigned(row.profit, locale)}

@@ -103,7 +103,7 @@ const enUS = {
       ladderOf: 'ladder of cycle {{cycle}}',
       unavailable: 'The chart cannot be drawn in this browser.',
     },
-    cycles: { title: 'Cycles', cycle: 'Cycle', start: 'Start (UTC)', end: 'End (UTC)', levels: 'Levels', profit: 'Profit', exit: 'Exit' },
+    cycles: { title: 'Cycles', cycle: 'Cycle', start: 'Start (UTC)', end: 'End (UTC)', firstPrice: 'First fill', levels: 'Levels', profit: 'Profit', exit: 'Exit' },
     exit: { take_profit: 'Take profit', stop_loss: 'Stop loss', close: 'Closed' },
     variants: {
       title: 'Compare variants',
@@ -249,7 +249,7 @@ const zhCN: BacktestMessages = {
       ladderOf: '第 {{cycle}} 轮的补仓阶梯',
       unavailable: '此浏览器无法绘制图表。',
     },
-    cycles: { title: '每轮明细', cycle: '轮次', start: '开始（UTC）', end: '结束（UTC）', levels: '补仓档数', profit: '收益', exit: '结束方式' },
+    cycles: { title: '每轮明细', cycle: '轮次', start: '开始（UTC）', end: '结束（UTC）', firstPrice: '首单成交价', levels: '补仓档数', profit: '收益', exit: '结束方式' },
     exit: { take_profit: '止盈', stop_loss: '止损', close: '平仓' },
     variants: {
       title: '参数对比',
@@ -393,7 +393,7 @@ const zhTW: BacktestMessages = {
       ladderOf: '第 {{cycle}} 輪的補倉階梯',
       unavailable: '此瀏覽器無法繪製圖表。',
     },
-    cycles: { title: '每輪明細', cycle: '輪次', start: '開始（UTC）', end: '結束（UTC）', levels: '補倉檔數', profit: '收益', exit: '結束方式' },
+    cycles: { title: '每輪明細', cycle: '輪次', start: '開始（UTC）', end: '結束（UTC）', firstPrice: '首單成交價', levels: '補倉檔數', profit: '收益', exit: '結束方式' },
     exit: { take_profit: '停利', stop_loss: '停損', close: '平倉' },
     variants: {
       title: '參數對比',

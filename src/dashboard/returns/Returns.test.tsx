@@ -11,7 +11,7 @@ import { formatDuration, formatReturn } from './format';
 import { monthCurve } from './MonthPoster';
 import type { PosterInput } from './poster/drawPoster';
 import type { ProfitCurveChartProps } from './ProfitCurveChart';
-import { btcTask } from '../../testing/tasks';
+import { balancedSettings, btcTask } from '../../testing/tasks';
 
 // jsdom has no canvas: the lazily loaded chart shows what it was given to draw, the poster what it was asked to draw.
 vi.mock('./ProfitCurveChart', () => ({
@@ -27,17 +27,7 @@ const TASK_ID = 'a0000000-0000-4000-8000-000000000001';
 const task: TradeTask = { ...btcTask, id: TASK_ID, cyclesDone: 12 };
 const detail: TradeTaskDetail = {
   ...task,
-  strategy: {
-    levels: [
-      { dropPercent: '1', multiple: '1' },
-      { dropPercent: '2.5', multiple: '2' },
-    ],
-    takeProfitPercent: '1.5',
-    takeProfitCallbackPercent: '0',
-    replenishCallbackPercent: '0',
-    stopLossPercent: null,
-    cooldownSeconds: 0,
-  },
+  strategy: { ...balancedSettings, takeProfitCallbackPercent: '0', replenishCallbackPercent: '0', cooldownSeconds: 0 },
   firstFillPrice: '100',
   takeProfitArmed: false,
   events: [],

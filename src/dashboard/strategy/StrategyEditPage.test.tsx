@@ -3,22 +3,10 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fail, ok } from '../../testing/fakeServer';
 import { findHeading, identityRoute, renderApp, startSignedInZhCN } from '../../testing/renderApp';
+import { strategyTemplate } from '../../testing/tasks';
 
 const me = identityRoute;
-const balanced = {
-  id: '00000000-0000-4000-8000-000000000002',
-  name: 'balanced',
-  system: true,
-  levels: [
-    { dropPercent: '1', multiple: '1' },
-    { dropPercent: '2.5', multiple: '2' },
-  ],
-  takeProfitPercent: '1.5',
-  takeProfitCallbackPercent: '0.3',
-  replenishCallbackPercent: '0.3',
-  stopLossPercent: null,
-  cooldownSeconds: 120,
-};
+const balanced = strategyTemplate('00000000-0000-4000-8000-000000000002', 'balanced');
 
 beforeEach(startSignedInZhCN);
 afterEach(() => vi.unstubAllGlobals());

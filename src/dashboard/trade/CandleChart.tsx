@@ -17,7 +17,7 @@ import {
 } from 'lightweight-charts';
 import { useEffect, useRef } from 'react';
 import { useLocaleState } from 'react-admin';
-import { barsChange, type ShownBars } from './candleChartData';
+import { barsChange, type PriceScale, type ShownBars } from './candleChartData';
 import { formatPrice } from './taskText';
 
 export interface CandleChartProps {
@@ -26,7 +26,8 @@ export interface CandleChartProps {
   bars: CandlestickData<UTCTimestamp>[];
   markers: SeriesMarker<UTCTimestamp>[];
   lines: CreatePriceLineOptions[];
-  precision: number;
+  /** Decimals and smallest move of the price axis, and the tick its labels format to. */
+  scale: PriceScale;
   height: number;
   label: string;
 }
@@ -65,7 +66,8 @@ const tickLabel = (locale: string) => (time: Time, type: TickMarkType) => {
  * the forming candle, and markers and price lines are replaced in place. It
  * takes the width of its container (autoSize).
  */
-const CandleChart = ({ seriesKey, bars, markers, lines, precision, height, label }: CandleChartProps) => {
+const CandleChart = ({ seriesKey, bars, markers, lines, scale, height, label }: CandleChartProps) => {
+  const { precision, minMove, tick } = scale;
   const [locale] = useLocaleState();
   const theme = useTheme();
   const { palette } = theme;
@@ -91,7 +93,7 @@ const CandleChart = ({ seriesKey, bars, markers, lines, precision, height, label
     chart.api.applyOptions({
       ...frame,
       timeScale: { borderColor: palette.divider, tickMarkFormatter: tickLabel(locale) },
-      localization: { locale, priceFormatter: (price: number) => formatPrice(price.toFixed(precision), locale), timeFormatter },
+      localization: { locale, priceFormatter: (price: number) => formatPrice(price.toFixed(precision), locale, tick), timeFormatter },
     });
 
     chart.candles.applyOptions({
@@ -99,9 +101,9 @@ const CandleChart = ({ seriesKey, bars, markers, lines, precision, height, label
       downColor: palette.down.main,
       wickUpColor: palette.up.main,
       wickDownColor: palette.down.main,
-      priceFormat: { type: 'price', precision, minMove: 10 ** -precision },
+      priceFormat: { type: 'price', precision, minMove },
     });
-  }, [locale, palette, precision, theme.typography.fontFamily]);
+  }, [locale, palette, precision, minMove, tick, theme.typography.fontFamily]);
 
   useEffect(() => {
     const chart = drawn.current;

@@ -2,30 +2,16 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ExchangeAccount, ExchangeCatalogEntry } from '../../api/exchange';
-import type { StrategyTemplate } from '../../api/strategy';
 import type { TradePair } from '../../api/trade';
 import { okxAccount, paperAccount } from '../../testing/accounts';
 import { fail, ok, type Handler } from '../../testing/fakeServer';
 import { findHeading, identityRoute, renderApp, startSignedInZhCN } from '../../testing/renderApp';
+import { strategyTemplate } from '../../testing/tasks';
 import { wizardDraft } from './wizard/draftStore';
 
 /** The shortest way to a first robot: nothing to choose that has only one sensible answer. */
 
-const template = (id: string, name: string, extra: Partial<StrategyTemplate> = {}): StrategyTemplate => ({
-  id,
-  name,
-  system: true,
-  levels: [
-    { dropPercent: '1', multiple: '1' },
-    { dropPercent: '2.5', multiple: '2' },
-  ],
-  takeProfitPercent: '1.5',
-  takeProfitCallbackPercent: '0.3',
-  replenishCallbackPercent: '0.3',
-  stopLossPercent: null,
-  cooldownSeconds: 120,
-  ...extra,
-});
+const template = strategyTemplate;
 const aggressive = template('00000000-0000-4000-8000-0000000000c3', 'aggressive');
 const balanced = template('00000000-0000-4000-8000-0000000000c2', 'balanced');
 const conservative = template('00000000-0000-4000-8000-0000000000c1', 'conservative');
@@ -57,6 +43,9 @@ const api = (accounts: ExchangeAccount[], extra: Record<string, Handler> = {}): 
   'GET /api/strategy/list': () => ok({ list: [mine], total: 1 }),
   'GET /api/trade/hot-pairs': () => ok([pair('BTC'), pair('ETH'), pair('SOL')]),
   'GET /api/trade/list': () => ok({ list: [], total: 0 }),
+  // Free now: the paper account all of its start balance; the OKX account's exchange cannot be asked.
+  [`GET /api/exchange/balance/${paperAccount.id}`]: () => ok({ id: paperAccount.id, asset: 'USDT', free: '10000' }),
+  [`GET /api/exchange/balance/${okxAccount.id}`]: () => ok({ id: okxAccount.id, asset: 'USDT', free: null }),
   ...extra,
 });
 
@@ -138,18 +127,38 @@ describe('the task wizard says what is wrong at the field', () => {
     expect(sent(app, '/api/trade/add')).toEqual([]);
   });
 
-  it('warns before submitting when a cycle needs more than the account holds', async () => {
-    await renderApp('/trade/add', api([{ ...paperAccount, paperBalances: { USDT: '100' } }]));
+  it('warns before submitting when a cycle needs more than the account has free now, with both figures at the field', async () => {
+    // Started with 10000 USDT; its running tasks hold most of it: 100.5 is free now.
+    const app = await renderApp('/trade/add', api([paperAccount], { [`GET /api/exchange/balance/${paperAccount.id}`]: () => ok({ id: paperAccount.id, asset: 'USDT', free: '100.5' }) }));
     await findHeading('添加交易对');
     await waitFor(() => expect(combobox('策略模板')).toHaveTextContent('稳健型'), { timeout: 3000 });
     await userEvent.click(within(await screen.findByRole('group', { name: '热门：' })).getByRole('button', { name: 'BTC/USDT' }));
-    // 10 + 10 + 20 = 40 per pair: within 100.
+    expect(screen.getByText('每个交易对单轮最多占用 40.00 USDT，1 个交易对共 40.00 USDT。')).toBeInTheDocument();
+    // 10 + 10 + 20 = 40 per pair: within 100.5.
     expect(document.querySelector('[data-warning="balance"]')).toBeNull();
     const amount = screen.getByRole('textbox', { name: /首单金额/ });
     await userEvent.clear(amount);
     await userEvent.type(amount, '30');
-    expect(await screen.findByText('一轮最多需要 120 USDT，超过账户余额 100 USDT：请降低首单金额或减少交易对。')).toBeInTheDocument();
+    const warning = await screen.findByText('一轮最多需要 120.00 USDT，账户可用 100.50 USDT：请降低首单金额或减少交易对。');
+    expect(warning).toHaveAttribute('data-warning', 'balance');
+    // Under the first order amount it is about.
+    expect(warning.closest('.MuiFormControl-root')!.contains(amount)).toBe(true);
     expect(amount).toHaveAttribute('aria-invalid', 'true');
+    await userEvent.clear(amount);
+    await userEvent.type(amount, '25');
+    await waitFor(() => expect(document.querySelector('[data-warning="balance"]')).toBeNull());
+    expect(app.server.requests.filter((r) => r.path === `/api/exchange/balance/${paperAccount.id}`).length).toBeGreaterThan(0);
+  });
+
+  it('warns of nothing when the balance of a real account cannot be known now', async () => {
+    wizardDraft.update({ selectedApi: okxAccount.id, selectedApiName: okxAccount.name, selectedPairs: ['BTC/USDT'], firstOrderAmount: '5000' });
+    const app = await renderApp('/trade/add', api([paperAccount, okxAccount]));
+    await findHeading('添加交易对');
+    await waitFor(() => expect(combobox('策略模板')).toHaveTextContent('稳健型'), { timeout: 3000 });
+    expect(await screen.findByText('每个交易对单轮最多占用 20,000.00 USDT，1 个交易对共 20,000.00 USDT。')).toBeInTheDocument();
+    await waitFor(() => expect(app.server.requests.some((r) => r.path === `/api/exchange/balance/${okxAccount.id}`)).toBe(true));
+    expect(document.querySelector('[data-warning="balance"]')).toBeNull();
+    expect(screen.getByRole('textbox', { name: /首单金额/ })).not.toHaveAttribute('aria-invalid', 'true');
   });
 
   it('a template whose exits lose money: the figures at the template, not a generic toast', async () => {

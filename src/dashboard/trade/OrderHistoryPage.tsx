@@ -43,7 +43,7 @@ const scrollCue = {
   },
 } as const;
 
-/** The tick and step the figures show, when the orders are one task's. */
+/** The tick and step the figures show when an order comes without its market's (the task's, when the orders are one task's). */
 type Market = Partial<Pick<TradeTask, 'tickSize' | 'amountStep'>>;
 
 const STATUS_COLOR = { intent: 'default', open: 'info', closed: 'success', canceled: 'default', failed: 'error' } as const;
@@ -69,8 +69,8 @@ const OrderRow = ({ order, showTaskLink, market }: { order: TradeOrder; showTask
       </TableCell>
       <TableCell>{orderReasonText(order, translate)}</TableCell>
       <TableCell align="right">{order.cycle}</TableCell>
-      <TableCell align="right">{filled ? formatPrice(order.price, locale, market.tickSize) : '—'}</TableCell>
-      <TableCell align="right">{filled ? `${formatQuantity(order.amount, locale, market.amountStep)} ${baseOf(order.symbol)}` : '—'}</TableCell>
+      <TableCell align="right">{filled ? formatPrice(order.price, locale, order.tickSize ?? market.tickSize) : '—'}</TableCell>
+      <TableCell align="right">{filled ? `${formatQuantity(order.amount, locale, order.amountStep ?? market.amountStep)} ${baseOf(order.symbol)}` : '—'}</TableCell>
       <TableCell align="right">{filled ? formatQuote(order.cost, locale) : '—'}</TableCell>
       <TableCell align="right">{filled ? `${formatQuantity(order.fee, locale)} ${order.feeCurrency ?? ''}`.trim() : '—'}</TableCell>
       <TableCell>
@@ -135,8 +135,8 @@ const OrderCard = ({ order, showTaskLink, market }: { order: TradeOrder; showTas
         {formatTime(order.createdAt, locale)} · {orderReasonText(order, translate)} · {translate('tasks.orders.cycle')} {order.cycle}
       </Typography>
       <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(2, minmax(0, 1fr))', columnGap: 2, rowGap: 0.5, mt: 0.75 }}>
-        {figure('price', filled ? formatPrice(order.price, locale, market.tickSize) : '—')}
-        {figure('amount', filled ? `${formatQuantity(order.amount, locale, market.amountStep)} ${baseOf(order.symbol)}` : '—')}
+        {figure('price', filled ? formatPrice(order.price, locale, order.tickSize ?? market.tickSize) : '—')}
+        {figure('amount', filled ? `${formatQuantity(order.amount, locale, order.amountStep ?? market.amountStep)} ${baseOf(order.symbol)}` : '—')}
         {figure('cost', filled ? formatQuote(order.cost, locale) : '—')}
         {figure('fee', filled ? `${formatQuantity(order.fee, locale)} ${order.feeCurrency ?? ''}`.trim() : '—')}
       </Box>

@@ -33,6 +33,8 @@ const order = (over: Partial<TradeOrder>): TradeOrder => ({
   fee: '1176.47',
   feeCurrency: 'SHIB',
   error: null,
+  tickSize: null,
+  amountStep: null,
   createdAt: '2026-03-01T08:00:00.000Z',
   ...over,
 });

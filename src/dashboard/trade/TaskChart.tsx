@@ -13,7 +13,7 @@ import {
   ladderLines,
   mergeCandles,
   priceLines,
-  pricePrecision,
+  priceScale,
   type ChartColors,
   type ChartLabels,
 } from './candleChartData';
@@ -82,7 +82,8 @@ export const TaskChart = ({ task }: { task: TradeTaskDetail }) => {
   );
 
   const bars = useMemo(() => candleBars(candles), [candles]);
-  const precision = useMemo(() => pricePrecision(candles), [candles]);
+  // The market's tick when known: the axis and the crosshair read as the task's prices do.
+  const scale = useMemo(() => priceScale(task.tickSize, candles), [task.tickSize, candles]);
   const markers = useMemo(() => fillMarkers(orders.data ?? [], candles, shownFrame, labels, colors), [orders.data, candles, shownFrame, labels, colors]);
   // The detail refreshes every few seconds; the lines are redrawn only when one of them moves.
   const ladder = ladderLines(task);
@@ -109,7 +110,7 @@ export const TaskChart = ({ task }: { task: TradeTaskDetail }) => {
             bars={bars}
             markers={markers}
             lines={lines}
-            precision={precision}
+            scale={scale}
             height={height}
             label={translate('tasks.chart.label', { symbol: task.symbol })}
           />

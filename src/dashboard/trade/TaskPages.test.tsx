@@ -5,7 +5,7 @@ import type { ExchangeCatalogEntry } from '../../api/exchange';
 import type { CandleTimeframe, OhlcvAnswer, OhlcvCandle, TradeOrder, TradeTask, TradeTaskDetail } from '../../api/trade';
 import { fail, ok, type Handler, type RecordedRequest } from '../../testing/fakeServer';
 import { findHeading, identityRoute, renderApp, startSignedInZhCN } from '../../testing/renderApp';
-import { btcTask } from '../../testing/tasks';
+import { balancedSettings, btcTask } from '../../testing/tasks';
 import type { CandleChartProps } from './CandleChart';
 
 const me = identityRoute;
@@ -30,17 +30,7 @@ const eth: TradeTask = {
 
 const detail: TradeTaskDetail = {
   ...btc,
-  strategy: {
-    levels: [
-      { dropPercent: '1', multiple: '1' },
-      { dropPercent: '2.5', multiple: '2' },
-    ],
-    takeProfitPercent: '1.5',
-    takeProfitCallbackPercent: '0.3',
-    replenishCallbackPercent: '0.3',
-    stopLossPercent: null,
-    cooldownSeconds: 120,
-  },
+  strategy: balancedSettings,
   firstFillPrice: '100',
   takeProfitArmed: false,
   events: [
@@ -67,6 +57,8 @@ const order = (over: Partial<TradeOrder>): TradeOrder => ({
   fee: '0.01',
   feeCurrency: 'USDT',
   error: null,
+  tickSize: '0.01',
+  amountStep: '0.00001',
   createdAt: '2026-03-01T08:03:00.000Z',
   ...over,
 });
@@ -559,15 +551,27 @@ describe('order history', () => {
     await waitFor(() => expect(table.querySelectorAll('[data-order]')).toHaveLength(1));
   });
 
-  it('lists every order with a link to its task', async () => {
+  it('lists every order with a link to its task, each price to its own market tick and each amount to its step', async () => {
     const app = await renderApp('/trade/all-order-history', {
       ...me,
-      'GET /api/trade/order-history': () => ok({ list: [order({ id: 'o-9', status: 'failed', price: null, error: 'below_min_cost' })], total: 1 }),
+      'GET /api/trade/order-history': () =>
+        ok({
+          list: [
+            order({ id: 'o-9', status: 'failed', price: null, error: 'below_min_cost' }),
+            order({ id: 'o-8', taskId: 'a0000000-0000-4000-8000-000000000002', symbol: 'DOGE/USDT', price: '0.15', amount: '131', cost: '19.65', tickSize: '0.00001', amountStep: '1' }),
+            order({ id: 'o-7', price: '99', amount: '0.101', tickSize: '0.01', amountStep: '0.00001' }),
+          ],
+          total: 3,
+        }),
     });
     await findHeading('全部订单');
     const table = await screen.findByRole('table', { name: '全部订单' });
-    expect(await within(table).findByRole('link', { name: 'BTC/USDT' })).toHaveAttribute('href', '/trade/detail/a0000000-0000-4000-8000-000000000001');
+    expect((await within(table).findAllByRole('link', { name: 'BTC/USDT' }))[0]).toHaveAttribute('href', '/trade/detail/a0000000-0000-4000-8000-000000000001');
+    expect(within(table).getByRole('link', { name: 'DOGE/USDT' })).toHaveAttribute('href', '/trade/detail/a0000000-0000-4000-8000-000000000002');
     expect(within(table).getByText('失败 · 低于交易所最低下单金额')).toBeInTheDocument();
+    const cells = (id: string) => [...table.querySelector(`[data-order="${id}"]`)!.querySelectorAll('td')].map((td) => td.textContent);
+    expect(cells('o-8').slice(5, 7)).toEqual(['0.15000', '131 DOGE']);
+    expect(cells('o-7').slice(5, 7)).toEqual(['99.00', '0.10100 BTC']);
     expect(query(lastRequest(app.server.requests, '/api/trade/order-history'))).toEqual({ page: '1', pageSize: '20', sort: 'createdAt', order: 'DESC' });
   });
 });

@@ -15,12 +15,14 @@ import {
 import AddIcon from '@mui/icons-material/Add';
 import Big from 'big.js';
 import { useEffect, useRef, useState } from 'react';
-import { useGetList, useTranslate } from 'react-admin';
+import { useGetList, useLocaleState, useTranslate } from 'react-admin';
 import { Link, useSearchParams } from 'react-router-dom';
 import type { ExchangeAccount } from '../../api/exchange';
+import { formatMoney } from '../../api/format';
 import { maxCycleFunds, type StrategyTemplate } from '../../api/strategy';
 import type { ReplenishStatus } from '../../api/types';
 import { BacktestLauncher } from '../backtest/BacktestLauncher';
+import { useAccountBalance } from '../exchange/api';
 import { sectionSx as section } from '../kit/Section';
 import { Screen } from '../layout/Screen';
 import { useSystemTemplates } from '../strategy/api';
@@ -39,6 +41,7 @@ const DECIMAL = /^\d+(\.\d+)?$/;
 /** The trade wizard (`/trade/add`): every field edits the draft, which session storage keeps. */
 export const TradeAddPage = () => {
   const translate = useTranslate();
+  const [locale] = useLocaleState();
   const draft = useWizardDraft();
   const { create, refusal, clearRefusal } = useWizardSubmit();
   const accounts = useGetList<ExchangeAccount & { id: string }>('exchange', { pagination: { page: 1, perPage: 100 }, sort: { field: 'createdAt', order: 'ASC' } });
@@ -49,6 +52,7 @@ export const TradeAddPage = () => {
   const amountOk = DECIMAL.test(String(draft.firstOrderAmount).trim()) && Number(draft.firstOrderAmount) > 0;
   const perPair = template && amountOk ? maxCycleFunds(template, String(draft.firstOrderAmount).trim(), draft.firstOrderLeverage) : null;
   const account = accounts.data?.find((a) => a.id === draft.selectedApi);
+  const free = useAccountBalance(account?.id);
   const hot = useHotPairs(draft.selectedApi ?? undefined, 'volume');
   const [params, setParams] = useSearchParams();
   const [checked, setChecked] = useState(false);
@@ -91,8 +95,9 @@ export const TradeAddPage = () => {
       }
     : {};
   const total = perPair && draft.selectedPairs.length > 0 ? new Big(perPair).times(draft.selectedPairs.length) : null;
-  const balance = account?.paperBalances?.USDT;
-  const overBalance = total !== null && balance !== undefined && total.gt(balance);
+  // The account's free USDT now (unknown for a real account whose exchange cannot be asked: no warning then).
+  const available = free.data && free.data.id === account?.id ? free.data.free : null;
+  const overBalance = total !== null && available !== null && total.gt(available);
   const refusalHere = (field: WizardField | null) =>
     refusal !== null && at === field ? (
       <RefusalWithRemedy
@@ -198,12 +203,24 @@ export const TradeAddPage = () => {
               name="firstOrderAmount"
               value={draft.firstOrderAmount}
               error={Boolean(missing.firstOrderAmount) || at === 'firstOrderAmount' || overBalance}
-              helperText={missing.firstOrderAmount}
+              helperText={
+                missing.firstOrderAmount ??
+                (overBalance
+                  ? translate('wizard.overBalance', {
+                      // Rounded up, as the server's refusal says it: never less than is needed.
+                      required: formatMoney(total!.round(2, Big.roundUp).toFixed(), locale),
+                      available: formatMoney(available, locale),
+                    })
+                  : undefined)
+              }
               onChange={(event) => {
                 wizardDraft.update({ firstOrderAmount: event.target.value });
                 if (at === 'firstOrderAmount') clearRefusal();
               }}
-              slotProps={{ htmlInput: { inputMode: 'decimal' } }}
+              slotProps={{
+                htmlInput: { inputMode: 'decimal' },
+                formHelperText: { ...(overBalance && !missing.firstOrderAmount ? { 'data-warning': 'balance' } : {}) },
+              }}
             />
             <TextField
               label={translate('wizard.cycleTimes')}
@@ -224,11 +241,6 @@ export const TradeAddPage = () => {
               <FormControlLabel control={<Switch checked={draft.running} onChange={(_, checked) => wizardDraft.update({ running: checked })} />} label={translate('wizard.running')} />
             </Stack>
           </Box>
-          {overBalance && (
-            <Alert severity="warning" sx={{ mt: 2 }} data-warning="balance">
-              {translate('wizard.overBalance', { total: total!.toFixed(), balance })}
-            </Alert>
-          )}
           {refusal !== null && at === 'firstOrderAmount' && <Box sx={{ mt: 2 }}>{refusalHere('firstOrderAmount')}</Box>}
         </Paper>
 
@@ -284,9 +296,9 @@ export const TradeAddPage = () => {
             {perPair && draft.selectedPairs.length > 0 && (
               <Alert severity="info" icon={false}>
                 {translate('wizard.cycleFunds', {
-                  amount: perPair,
+                  amount: formatMoney(perPair, locale),
                   count: draft.selectedPairs.length,
-                  total: new Big(perPair).times(draft.selectedPairs.length).toFixed(),
+                  total: formatMoney(new Big(perPair).times(draft.selectedPairs.length).toFixed(), locale),
                 })}
               </Alert>
             )}

@@ -10,6 +10,7 @@ import {
   mergeCandles,
   priceLines,
   pricePrecision,
+  priceScale,
   type ChartColors,
   type ChartLabels,
 } from './candleChartData';
@@ -75,6 +76,8 @@ const order = (over: Partial<TradeOrder>): TradeOrder => ({
   fee: '0.0001',
   feeCurrency: 'BTC',
   error: null,
+  tickSize: null,
+  amountStep: null,
   createdAt: new Date(T0).toISOString(),
   ...over,
 });
@@ -107,6 +110,17 @@ describe('candles as bars', () => {
     // Trailing zeros are not decimals.
     expect(pricePrecision([candle(T0, '1.2300000')])).toBe(2);
     expect(pricePrecision([])).toBe(2);
+  });
+
+  it("scales the price axis to the market's tick when known, else to the candles' decimals", () => {
+    const candles = [candle(T0, '64000.123')];
+    expect(priceScale('0.01', candles)).toEqual({ precision: 2, minMove: 0.01, tick: '0.01' });
+    expect(priceScale('0.00000001', [candle(T0, '0.0000123')])).toEqual({ precision: 8, minMove: 1e-8, tick: '0.00000001' });
+    expect(priceScale('0.5', candles)).toEqual({ precision: 1, minMove: 0.5, tick: '0.5' });
+    expect(priceScale('10', candles)).toEqual({ precision: 0, minMove: 10, tick: '10' });
+    // Not known (or not a usable tick): the candles' own decimals.
+    expect(priceScale(null, candles)).toEqual({ precision: 3, minMove: 0.001, tick: null });
+    expect(priceScale('0', candles)).toEqual({ precision: 3, minMove: 0.001, tick: null });
   });
 
   it('redraws on the first bars and on another timeframe, and otherwise only updates from the last bar shown', () => {
