@@ -2,7 +2,10 @@ import Big from 'big.js';
 import type { ServiceSettings } from '../../src/api/admin';
 import type { MemberLevel } from '../../src/api/member';
 import { ErrorCode } from '../../src/api/errors';
+import type { Static } from 'typebox';
+import { ASSETS } from '../../src/api/wallet';
 import { fail } from './http/errors';
+import { Body, SameShape, StringEnum, Type, type Same } from './http/schemas';
 import type { Db } from './db/database';
 
 /**
@@ -59,48 +62,45 @@ export const writeSettings = async (db: Db, changes: Partial<ServiceSettings>): 
 /* ---------- Validation of an operator's change (POST /api/admin/settings/edit) ---------- */
 
 /** A non-negative decimal written out ("10", "0.5"): no sign, no exponent, at most 8 decimals. */
-const decimal = { type: 'string', pattern: '^\\d{1,15}(\\.\\d{1,8})?$' } as const;
-const count = { type: 'integer', minimum: 0, maximum: 1_000_000_000 } as const;
+const decimal = () => Type.String({ pattern: '^\\d{1,15}(\\.\\d{1,8})?$' });
+const count = () => Type.Integer({ minimum: 0, maximum: 1_000_000_000 });
 
-/** One membership level's requirements and benefits (the operators' levels resource). */
-export const levelFieldsSchema = {
-  minDirect: count,
-  minTeam: count,
-  minTeamVolume: decimal,
-  fuelDiscountPercent: decimal,
-  taskLimit: { type: 'integer', minimum: 1, maximum: 10_000 },
-} as const;
+/** One membership level's requirements and benefits (the operators' levels resource): every field, as a new level needs them. */
+export const levelFieldsSchema = Body({
+  minDirect: count(),
+  minTeam: count(),
+  minTeamVolume: decimal(),
+  fuelDiscountPercent: decimal(),
+  taskLimit: Type.Integer({ minimum: 1, maximum: 10_000 }),
+});
 
-/** JSON schema of the edit body: any subset of ServiceSettings but the levels (their own resource), nothing else. */
-export const settingsChangeSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    swapRates: {
-      type: 'array',
-      maxItems: 12,
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['from', 'to', 'rate'],
-        properties: {
-          from: { type: 'string', enum: ['USDT', 'CARD', 'POINTS', 'FUEL'] },
-          to: { type: 'string', enum: ['USDT', 'CARD', 'POINTS', 'FUEL'] },
-          rate: decimal,
-        },
-      },
-    },
-    withdrawFee: decimal,
-    withdrawMin: decimal,
-    transferMin: decimal,
-    activationCardPrice: decimal,
-    activationUsdtPrice: decimal,
-    fuelRatePercent: decimal,
-    inviteRewardPoints: decimal,
-    activationFuelGift: decimal,
-    depositNetwork: { type: 'string', minLength: 1, maxLength: 20, pattern: '^[A-Za-z0-9_-]+$' },
-  },
-} as const;
+/** A change of a level: any of its fields. */
+export const levelChangeSchema = Body({
+  minDirect: Type.Optional(count()),
+  minTeam: Type.Optional(count()),
+  minTeamVolume: Type.Optional(decimal()),
+  fuelDiscountPercent: Type.Optional(decimal()),
+  taskLimit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
+});
+
+/** The edit body: any subset of ServiceSettings but the levels (their own resource), nothing else. */
+export const settingsChangeSchema = Body({
+  swapRates: Type.Optional(Type.Array(Body({ from: StringEnum(ASSETS), to: StringEnum(ASSETS), rate: decimal() }), { maxItems: 12 })),
+  withdrawFee: Type.Optional(decimal()),
+  withdrawMin: Type.Optional(decimal()),
+  transferMin: Type.Optional(decimal()),
+  activationCardPrice: Type.Optional(decimal()),
+  activationUsdtPrice: Type.Optional(decimal()),
+  fuelRatePercent: Type.Optional(decimal()),
+  inviteRewardPoints: Type.Optional(decimal()),
+  activationFuelGift: Type.Optional(decimal()),
+  depositNetwork: Type.Optional(Type.String({ minLength: 1, maxLength: 20, pattern: '^[A-Za-z0-9_-]+$' })),
+});
+
+// A level's fields and a change of the settings are the contract's (src/api/member.ts, src/api/admin.ts).
+SameShape<Same<Static<typeof levelFieldsSchema>, Omit<MemberLevel, 'level'>>>();
+SameShape<Same<Static<typeof levelChangeSchema>, Partial<Omit<MemberLevel, 'level'>>>>();
+SameShape<Same<Static<typeof settingsChangeSchema>, Partial<Omit<ServiceSettings, 'levels'>>>>();
 
 /** Normal notation without trailing zeros ("1.50" -> "1.5"), never an exponent. */
 const normal = (value: string) => new Big(value).toFixed();

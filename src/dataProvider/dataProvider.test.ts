@@ -1,4 +1,5 @@
 import { describe, it, expect, vi } from 'vitest';
+import type { AdminArticle, AdminUser } from '../api/admin';
 import type { RefreshResponse } from '../api/types';
 import { computeSign } from '../api/signing';
 import { ApiError } from './ApiError';
@@ -202,7 +203,21 @@ describe('dataProvider: react-admin CRUD verbs', () => {
 });
 
 describe('dataProvider: the operator console on ra-data-simple-rest', () => {
-  const users = [{ id: 'u1', email: 'a@example.com' }, { id: 'u2', email: 'b@example.com' }, { id: 'u3', email: 'c@example.com' }];
+  /** Whole records, as the server answers them (its answer schemas list every field). */
+  const user = (id: string, email: string): AdminUser => ({
+    id,
+    email,
+    nickname: email.split('@')[0]!,
+    role: 'user',
+    level: 0,
+    activated: true,
+    disabled: false,
+    inviterEmail: null,
+    usdt: '0',
+    createdAt: '2026-01-01T00:00:00.000Z',
+  });
+  const users = [user('u1', 'a@example.com'), user('u2', 'b@example.com'), user('u3', 'c@example.com')];
+  const article: AdminArticle = { id: 'a1', published: false, publishedAt: null, translations: [], createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' };
   const json = (request: RecordedRequest) => Object.fromEntries(Object.entries(query(request)).map(([key, value]) => [key, JSON.parse(value)]));
 
   it('getList -> GET /api/admin/<res> with sort, range and filter as JSON; the total from Content-Range', async () => {
@@ -222,15 +237,15 @@ describe('dataProvider: the operator console on ra-data-simple-rest', () => {
     const { dataProvider, server } = setup({
       'GET /api/admin/users/u%202': () => ok(users[1]),
       'GET /api/admin/users': okRange('users', users.slice(0, 2)),
-      'POST /api/admin/articles': (req) => ok({ id: 'a1', ...req.body }),
+      'POST /api/admin/articles': (req) => ok({ ...article, ...req.body }),
       'PUT /api/admin/users/u2': (req) => ok({ ...users[1], ...req.body }),
-      'DELETE /api/admin/articles/a1': () => ok({ id: 'a1', published: false }),
+      'DELETE /api/admin/articles/a1': () => ok(article),
     });
     expect(await dataProvider.getOne('admin/users', { id: 'u 2' })).toEqual({ data: users[1] });
     expect(await dataProvider.getMany('admin/users', { ids: ['u1', 'u2'] })).toEqual({ data: users.slice(0, 2) });
-    expect(await dataProvider.create('admin/articles', { data: { translations: [] } })).toEqual({ data: { id: 'a1', translations: [] } });
+    expect(await dataProvider.create('admin/articles', { data: { translations: [] } })).toEqual({ data: article });
     expect(await dataProvider.update('admin/users', { id: 'u2', data: { disabled: true }, previousData: users[1]! })).toEqual({ data: { ...users[1], disabled: true } });
-    expect(await dataProvider.delete('admin/articles', { id: 'a1', previousData: { id: 'a1' } })).toEqual({ data: { id: 'a1', published: false } });
+    expect(await dataProvider.delete('admin/articles', { id: 'a1', previousData: { id: 'a1' } })).toEqual({ data: article });
     expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
       'GET /api/admin/users/u%202',
       'GET /api/admin/users',

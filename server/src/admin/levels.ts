@@ -1,28 +1,25 @@
-import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import type { AdminLevel } from '../../../src/api/admin';
 import { ErrorCode } from '../../../src/api/errors';
 import type { MemberLevel } from '../../../src/api/member';
-import type { ServiceSettings } from '../../../src/api/admin';
+import type { AdminLevel, ServiceSettings } from '../../../src/api/admin';
 import type { Db } from '../db/database';
-import { ok } from '../http/envelope';
 import { fail } from '../http/errors';
-import { checkLevels, levelFieldsSchema, readSettings, writeSettings } from '../settings';
+import { checkLevels, readSettings, writeSettings, type levelChangeSchema, type levelFieldsSchema } from '../settings';
+import type { Static } from 'typebox';
 import { recordAudit } from './audit';
-import { idParams, listParams, listQuerystring, parseListParams, sendList, strictBody } from './rest';
+import type { ListPage, ListParams } from './rest';
+import type { levelListQuery } from './schemas';
 
 /** The most levels a table holds. */
 export const MAX_LEVELS = 50;
 
-const FIELDS = Object.keys(levelFieldsSchema) as (keyof typeof levelFieldsSchema)[];
+const FIELDS = ['minDirect', 'minTeam', 'minTeamVolume', 'fuelDiscountPercent', 'taskLimit'] as const satisfies readonly (keyof typeof levelFieldsSchema.properties)[];
 
 const record = (level: MemberLevel): AdminLevel => ({ id: level.level, ...level });
 
 const notFound = (): never => fail(ErrorCode.PARAM_NOT_EXIST, 'level does not exist', { field: 'id' });
-const numberOf = (params: unknown): number => {
-  const { id } = params as { id: string };
-  return /^\d{1,2}$/.test(id) ? Number(id) : notFound();
-};
+/** A level's number from its id; 10006 for anything else. */
+const numberOf = (id: string): number => (/^\d{1,2}$/.test(id) ? Number(id) : notFound());
 
 /**
  * Changes the level table under the settings lock (one change at a time:
@@ -50,68 +47,57 @@ const changeLevels = async (
  * level goes on top; only the top level can be removed, and not while users
  * hold it; level 0 needs nothing and stays.
  */
-export const levelRoutes = (app: FastifyInstance, db: Db) => {
-  app.get(
-    '/api/admin/levels',
-    { schema: { summary: 'Membership levels, lowest first', security: [{ bearer: [] }], querystring: listQuerystring(['id', 'level'], {}) }, preValidation: parseListParams },
-    async (request, reply) => {
-      const { sort, offset, limit, filter } = listParams<{ id?: (string | number)[] }>(request, ['level', 'ASC']);
-      let levels = (await readSettings(db)).levels.map(record);
-      if (filter.id) levels = levels.filter((l) => filter.id!.map(String).includes(String(l.id)));
-      if (sort.order === 'desc') levels.reverse();
-      return sendList(reply, 'levels', offset, levels.slice(offset, offset + limit), levels.length);
-    },
-  );
+export const listLevels = async (
+  db: Db,
+  { sort, offset, limit, filter }: ListParams<'id' | 'level', NonNullable<Static<typeof levelListQuery>['filter']>>,
+): Promise<ListPage<AdminLevel>> => {
+  let levels = (await readSettings(db)).levels.map(record);
+  if (filter.id) {
+    const ids = filter.id.map(String);
+    levels = levels.filter((l) => ids.includes(String(l.id)));
+  }
+  if (sort.order === 'desc') levels.reverse();
+  return { offset, list: levels.slice(offset, offset + limit), total: levels.length };
+};
 
-  app.get('/api/admin/levels/:id', { schema: { summary: 'One membership level', security: [{ bearer: [] }], params: idParams } }, async (request) => {
-    const number = numberOf(request.params);
-    const level = (await readSettings(db)).levels[number];
-    return ok(level ? record(level) : notFound());
+export const findLevel = async (db: Db, id: string): Promise<AdminLevel> => {
+  const level = (await readSettings(db)).levels[numberOf(id)];
+  return level ? record(level) : notFound();
+};
+
+export const addLevel = async (db: Db, operatorId: string, body: Omit<MemberLevel, 'level'>): Promise<AdminLevel> => {
+  const levels = await changeLevels(db, operatorId, async (current) => {
+    if (current.length >= MAX_LEVELS) fail(ErrorCode.PARAM_SIZE, `at most ${MAX_LEVELS} levels`, { field: 'level', max: MAX_LEVELS });
+    const added = { level: current.length, ...body };
+    return { levels: [...current, added], action: 'level.add', level: added.level, data: { values: added } };
   });
+  return record(levels.at(-1)!);
+};
 
-  app.post(
-    '/api/admin/levels',
-    { schema: { summary: 'Add a level on top of the others', security: [{ bearer: [] }], body: strictBody(levelFieldsSchema, FIELDS) } },
-    async (request) => {
-      const body = request.body as Omit<MemberLevel, 'level'>;
-      const levels = await changeLevels(db, request.user!.id, async (current) => {
-        if (current.length >= MAX_LEVELS) fail(ErrorCode.PARAM_SIZE, `at most ${MAX_LEVELS} levels`, { field: 'level', max: MAX_LEVELS });
-        const added = { level: current.length, ...body };
-        return { levels: [...current, added], action: 'level.add', level: added.level, data: { values: added } };
-      });
-      return ok(record(levels.at(-1)!));
-    },
-  );
-
-  app.put(
-    '/api/admin/levels/:id',
-    { schema: { summary: 'Change a level’s requirements or benefits (only the fields sent)', security: [{ bearer: [] }], params: idParams, body: strictBody(levelFieldsSchema) } },
-    async (request) => {
-      const number = numberOf(request.params);
-      const body = request.body as Partial<MemberLevel>;
-      const levels = await changeLevels(db, request.user!.id, async (current) => {
-        const before = current[number] ?? notFound();
-        const changes = Object.fromEntries(FIELDS.filter((key) => body[key] !== undefined && String(body[key]) !== String(before[key])).map((key) => [key, body[key]]));
-        if (Object.keys(changes).length === 0) return null;
-        current[number] = { ...before, ...changes };
-        const previous = Object.fromEntries(Object.keys(changes).map((key) => [key, before[key as keyof MemberLevel]]));
-        return { levels: current, action: 'level.edit', level: number, data: { changes, before: previous } };
-      });
-      return ok(record(levels[number]!));
-    },
-  );
-
-  app.delete('/api/admin/levels/:id', { schema: { summary: 'Remove the top level (not level 0, not while users hold it)', security: [{ bearer: [] }], params: idParams } }, async (request) => {
-    const number = numberOf(request.params);
-    let removed: MemberLevel | undefined;
-    await changeLevels(db, request.user!.id, async (current, _settings, trx) => {
-      removed = current[number] ?? notFound();
-      if (number === 0) fail(ErrorCode.INVALID, 'level 0 is every new user’s: it stays', { field: 'id' });
-      if (number !== current.length - 1) fail(ErrorCode.INVALID, 'only the top level can be removed', { field: 'id', top: current.length - 1 });
-      const held = await trx.selectFrom('users').select(trx.fn.countAll<number>().as('n')).where('level', '>=', number).executeTakeFirstOrThrow();
-      if (Number(held.n) > 0) fail(ErrorCode.INVALID, 'users hold this level: move them to another level first', { field: 'id', users: Number(held.n) });
-      return { levels: current.slice(0, -1), action: 'level.delete', level: number, data: { before: removed } };
-    });
-    return ok(record(removed!));
+export const changeLevel = async (db: Db, operatorId: string, id: string, body: Static<typeof levelChangeSchema>): Promise<AdminLevel> => {
+  const number = numberOf(id);
+  const levels = await changeLevels(db, operatorId, async (current) => {
+    const before = current[number] ?? notFound();
+    const changed = FIELDS.filter((key) => body[key] !== undefined && String(body[key]) !== String(before[key]));
+    if (changed.length === 0) return null;
+    const changes = Object.fromEntries(changed.map((key) => [key, body[key]]));
+    current[number] = { ...before, ...changes };
+    const previous = Object.fromEntries(changed.map((key) => [key, before[key]]));
+    return { levels: current, action: 'level.edit', level: number, data: { changes, before: previous } };
   });
+  return record(levels[number]!);
+};
+
+export const removeLevel = async (db: Db, operatorId: string, id: string): Promise<AdminLevel> => {
+  const number = numberOf(id);
+  let removed: MemberLevel | undefined;
+  await changeLevels(db, operatorId, async (current, _settings, trx) => {
+    removed = current[number] ?? notFound();
+    if (number === 0) fail(ErrorCode.INVALID, 'level 0 is every new user’s: it stays', { field: 'id' });
+    if (number !== current.length - 1) fail(ErrorCode.INVALID, 'only the top level can be removed', { field: 'id', top: current.length - 1 });
+    const held = await trx.selectFrom('users').select(trx.fn.countAll<number>().as('n')).where('level', '>=', number).executeTakeFirstOrThrow();
+    if (Number(held.n) > 0) fail(ErrorCode.INVALID, 'users hold this level: move them to another level first', { field: 'id', users: Number(held.n) });
+    return { levels: current.slice(0, -1), action: 'level.delete', level: number, data: { before: removed } };
+  });
+  return record(removed!);
 };

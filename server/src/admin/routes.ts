@@ -1,56 +1,97 @@
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
-import type { ServiceSettings } from '../../../src/api/admin';
-import { ErrorCode } from '../../../src/api/errors';
 import type { Db } from '../db/database';
 import { ok } from '../http/envelope';
-import { fail } from '../http/errors';
-import { checkSettingsChange, readSettings, settingsChangeSchema, writeSettings } from '../settings';
+import { typed } from '../http/schemas';
+import { readSettings } from '../settings';
 import type { Sessions } from '../user/sessions';
-import { articleRoutes } from './articles';
-import { recordAudit, requireOperator } from './audit';
-import { auditRoutes } from './auditLog';
-import { levelRoutes } from './levels';
-import { moneyRoutes } from './money';
-import { userRoutes } from './users';
+import * as articles from './articles';
+import { requireOperator } from './audit';
+import { listAudit } from './auditLog';
+import * as levels from './levels';
+import * as money from './money';
+import { listParams, parseListParams, sendList } from './rest';
+import {
+  articleRoutesSchema,
+  auditRoutesSchema,
+  depositRoutesSchema,
+  levelRoutesSchema,
+  settingsRoutesSchema,
+  userRoutesSchema,
+  withdrawalRoutesSchema,
+} from './schemas';
+import { editSettings } from './settings';
+import * as users from './users';
+
+/** Bodies of an article's create or change: three languages of up to 50 000 characters each (CJK is 3 bytes a character in UTF-8). */
+const ARTICLE_BODY_LIMIT = 1024 * 1024;
 
 /**
  * The operator console's calls under /api/admin/ (operators only: 11005 for
  * anyone else, and nothing changes): its resources in ra-data-simple-rest's
  * dialect (users, deposits, withdrawals, articles, levels, audit; rest.ts)
  * and the settings. Every change writes its audit line in the transaction
- * that makes it.
+ * that makes it. The routes parse and answer; schemas.ts holds their field
+ * rules and answers, a service per resource the rest.
  */
-export const adminRoutes = ({ db, sessions }: { db: Db; sessions: Sessions }) => async (app: FastifyInstance) => {
+export const adminRoutes = ({ db, sessions }: { db: Db; sessions: Sessions }) => async (instance: FastifyInstance) => {
+  const app = typed(instance);
   app.addHook('onRequest', app.authenticate);
   app.addHook('onRequest', requireOperator);
+  /** List routes take `sort`, `range` and `filter` as JSON text, parsed before validation. */
+  const list = { preValidation: parseListParams };
 
-  userRoutes(app, { db, sessions });
-  moneyRoutes(app, db);
-  articleRoutes(app, db);
-  levelRoutes(app, db);
-  auditRoutes(app, db);
-
-  app.get('/api/admin/settings', { schema: { summary: 'The configured rules in force', security: [{ bearer: [] }] } }, async () => ok(await readSettings(db)));
-
-  app.post(
-    '/api/admin/settings/edit',
-    { schema: { summary: 'Change some of the configured rules (the levels are their own resource)', security: [{ bearer: [] }], body: settingsChangeSchema } },
-    async (request) => {
-      const raw = request.body as Partial<ServiceSettings>;
-      if (Object.keys(raw).length === 0) fail(ErrorCode.PARAM_REQUIRED, 'nothing to change', { field: null });
-      const change = checkSettingsChange(raw);
-      const operatorId = request.user!.id;
-      const settings = await db.transaction().execute(async (trx) => {
-        // One change at a time: each one reads the settings the previous one wrote.
-        await sql`select pg_advisory_xact_lock(hashtext('settings.service'))`.execute(trx);
-        const before = await readSettings(trx);
-        const after = await writeSettings(trx, change);
-        const previous = Object.fromEntries(Object.keys(change).map((key) => [key, before[key as keyof ServiceSettings]]));
-        await recordAudit(trx, { operatorId, action: 'settings.edit', targetType: 'settings', targetId: null, data: { changes: change, before: previous } });
-        return after;
-      });
-      return ok(settings);
-    },
+  app.get('/api/admin/users', { schema: userRoutesSchema.list, ...list }, async (request, reply) =>
+    sendList(reply, 'users', await users.listUsers(db, listParams(request.query, ['createdAt', 'DESC']))),
   );
+  app.get('/api/admin/users/:id', { schema: userRoutesSchema.one }, async (request) => ok(await users.findUser(db, request.params.id)));
+  app.put('/api/admin/users/:id', { schema: userRoutesSchema.change }, async (request) =>
+    ok(await users.changeUser(db, sessions, request.user!.id, request.params.id, request.body)),
+  );
+
+  app.get('/api/admin/deposits', { schema: depositRoutesSchema.list, ...list }, async (request, reply) =>
+    sendList(reply, 'deposits', await money.listDeposits(db, listParams(request.query, ['createdAt', 'DESC']))),
+  );
+  app.get('/api/admin/deposits/:id', { schema: depositRoutesSchema.one }, async (request) => ok(await money.deposit(db, request.params.id)));
+  app.put('/api/admin/deposits/:id', { schema: depositRoutesSchema.decide }, async (request) =>
+    ok(await money.decideDeposit(db, request.user!.id, request.params.id, request.body)),
+  );
+
+  app.get('/api/admin/withdrawals', { schema: withdrawalRoutesSchema.list, ...list }, async (request, reply) =>
+    sendList(reply, 'withdrawals', await money.listWithdrawals(db, listParams(request.query, ['createdAt', 'DESC']))),
+  );
+  app.get('/api/admin/withdrawals/:id', { schema: withdrawalRoutesSchema.one }, async (request) => ok(await money.withdrawal(db, request.params.id)));
+  app.put('/api/admin/withdrawals/:id', { schema: withdrawalRoutesSchema.decide }, async (request) =>
+    ok(await money.decideWithdrawal(db, request.user!.id, request.params.id, request.body)),
+  );
+
+  app.get('/api/admin/articles', { schema: articleRoutesSchema.list, ...list }, async (request, reply) =>
+    sendList(reply, 'articles', await articles.listArticles(db, listParams(request.query, ['updatedAt', 'DESC']))),
+  );
+  app.get('/api/admin/articles/:id', { schema: articleRoutesSchema.one }, async (request) => ok(await articles.findArticle(db, request.params.id)));
+  app.post('/api/admin/articles', { schema: articleRoutesSchema.add, bodyLimit: ARTICLE_BODY_LIMIT }, async (request) =>
+    ok(await articles.addArticle(db, request.user!.id, request.body)),
+  );
+  app.put('/api/admin/articles/:id', { schema: articleRoutesSchema.change, bodyLimit: ARTICLE_BODY_LIMIT }, async (request) =>
+    ok(await articles.changeArticle(db, request.user!.id, request.params.id, request.body)),
+  );
+  app.delete('/api/admin/articles/:id', { schema: articleRoutesSchema.remove }, async (request) =>
+    ok(await articles.deleteArticle(db, request.user!.id, request.params.id)),
+  );
+
+  app.get('/api/admin/levels', { schema: levelRoutesSchema.list, ...list }, async (request, reply) =>
+    sendList(reply, 'levels', await levels.listLevels(db, listParams(request.query, ['level', 'ASC']))),
+  );
+  app.get('/api/admin/levels/:id', { schema: levelRoutesSchema.one }, async (request) => ok(await levels.findLevel(db, request.params.id)));
+  app.post('/api/admin/levels', { schema: levelRoutesSchema.add }, async (request) => ok(await levels.addLevel(db, request.user!.id, request.body)));
+  app.put('/api/admin/levels/:id', { schema: levelRoutesSchema.change }, async (request) =>
+    ok(await levels.changeLevel(db, request.user!.id, request.params.id, request.body)),
+  );
+  app.delete('/api/admin/levels/:id', { schema: levelRoutesSchema.remove }, async (request) => ok(await levels.removeLevel(db, request.user!.id, request.params.id)));
+
+  app.get('/api/admin/audit', { schema: auditRoutesSchema.list, ...list }, async (request, reply) =>
+    sendList(reply, 'audit', await listAudit(db, listParams(request.query, ['createdAt', 'DESC']))),
+  );
+
+  app.get('/api/admin/settings', { schema: settingsRoutesSchema.read }, async () => ok(await readSettings(db)));
+  app.post('/api/admin/settings/edit', { schema: settingsRoutesSchema.edit }, async (request) => ok(await editSettings(db, request.user!.id, request.body)));
 };

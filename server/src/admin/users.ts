@@ -1,19 +1,19 @@
 import Big from 'big.js';
-import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
+import type { Static } from 'typebox';
 import type { AdminUser } from '../../../src/api/admin';
 import { ErrorCode } from '../../../src/api/errors';
 import { isUuid } from '../article/articles';
 import type { Db } from '../db/database';
-import { ok } from '../http/envelope';
 import { fail } from '../http/errors';
-import { Body, Type, typed } from '../http/schemas';
 import { readSettings } from '../settings';
 import type { Sessions } from '../user/sessions';
 import { recordAudit } from './audit';
-import { idParams, listParams, listQuerystring, parseListParams, sendList } from './rest';
+import type { ListPage, ListParams } from './rest';
+import type { USER_SORTS, userListQuery } from './schemas';
 
-const SORTS = {
+/** The column of each sort field. */
+const SORTS: Record<(typeof USER_SORTS)[number], string> = {
   id: 'u.id',
   email: 'u.email',
   nickname: 'u.nickname',
@@ -23,24 +23,10 @@ const SORTS = {
   disabled: 'u.disabled',
   createdAt: 'u.created_at',
   usdt: 'usdt',
-} as const;
-
-interface UserFilter {
-  q?: string;
-  level?: number;
-  activated?: boolean;
-  disabled?: boolean;
-  role?: 'user' | 'operator';
-  id?: (string | number)[];
-}
-
-const FILTERS = {
-  q: { type: 'string', maxLength: 100 },
-  level: { type: 'integer', minimum: 0, maximum: 1000 },
-  activated: { type: 'boolean' },
-  disabled: { type: 'boolean' },
-  role: { type: 'string', enum: ['user', 'operator'] },
 };
+
+/** The filters of the users list. */
+export type UserFilter = NonNullable<Static<typeof userListQuery>['filter']>;
 
 export const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 /** The well-formed ids of a filter (a malformed one matches nothing). */
@@ -84,7 +70,8 @@ const toAdminUser = (row: UserRow): AdminUser => ({
   createdAt: iso(row.created_at),
 });
 
-const findUser = async (db: Db, id: string): Promise<AdminUser> => {
+/** One user; 10006 (user does not exist) for an unknown or malformed id. */
+export const findUser = async (db: Db, id: string): Promise<AdminUser> => {
   const row = isUuid(id) ? await userColumns(userQuery(db)).where('u.id', '=', id).executeTakeFirst() : undefined;
   return row ? toAdminUser(row) : fail(ErrorCode.USER_NOT_EXIST, 'user does not exist', { field: 'id' });
 };
@@ -109,78 +96,54 @@ const filtered = (query: UserQuery, filter: UserFilter): UserQuery => {
 
 type UserChange = Partial<Pick<AdminUser, 'level' | 'activated' | 'disabled'>>;
 
-/** /api/admin/users: list, read, and change a user's level, activation or disabled flag. */
-export const userRoutes = (instance: FastifyInstance, { db, sessions }: { db: Db; sessions: Sessions }) => {
-  const app = typed(instance);
-  app.get(
-    '/api/admin/users',
-    {
-      schema: { summary: 'Users (filter q searches email and nickname)', security: [{ bearer: [] }], querystring: listQuerystring(Object.keys(SORTS), FILTERS) },
-      preValidation: parseListParams,
-    },
-    async (request, reply) => {
-      const { sort, offset, limit, filter } = listParams<UserFilter>(request, ['createdAt', 'DESC']);
-      const [rows, count] = await Promise.all([
-        userColumns(filtered(userQuery(db), filter))
-          .orderBy(sql.ref(SORTS[sort.field as keyof typeof SORTS]), sort.order)
-          .orderBy('u.id', sort.order)
-          .limit(limit)
-          .offset(offset)
-          .execute(),
-        filtered(userQuery(db), filter).select(db.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      ]);
-      return sendList(reply, 'users', offset, rows.map(toAdminUser), Number(count.n));
-    },
-  );
+/**
+ * The users of a filter, sorted, one page of them, with the total. The
+ * operators' users resource (README "Operator console").
+ */
+export const listUsers = async (db: Db, { sort, offset, limit, filter }: ListParams<(typeof USER_SORTS)[number], UserFilter>): Promise<ListPage<AdminUser>> => {
+  const [rows, count] = await Promise.all([
+    userColumns(filtered(userQuery(db), filter))
+      .orderBy(sql.ref(SORTS[sort.field]), sort.order)
+      .orderBy('u.id', sort.order)
+      .limit(limit)
+      .offset(offset)
+      .execute(),
+    filtered(userQuery(db), filter).select(db.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { offset, list: rows.map(toAdminUser), total: Number(count.n) };
+};
 
-  app.get('/api/admin/users/:id', { schema: { summary: 'One user', security: [{ bearer: [] }], params: idParams } }, async (request) =>
-    ok(await findUser(db, request.params.id)),
-  );
-
-  app.put(
-    '/api/admin/users/:id',
-    {
-      schema: {
-        summary: 'Change a user’s level, activation or disabled flag (disabling ends their sessions); only the fields sent',
-        security: [{ bearer: [] }],
-        params: idParams,
-        body: Body({
-          level: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
-          activated: Type.Optional(Type.Boolean()),
-          disabled: Type.Optional(Type.Boolean()),
-        }),
-      },
-    },
-    async (request) => {
-      const { id } = request.params;
-      const body: UserChange = request.body;
-      const operatorId = request.user!.id;
-      if (!isUuid(id)) fail(ErrorCode.USER_NOT_EXIST, 'user does not exist', { field: 'id' });
-      if (body.disabled === true && id === operatorId) fail(ErrorCode.INVALID, 'an operator cannot disable their own account', { field: 'disabled' });
-      if (body.level !== undefined) {
-        const { levels } = await readSettings(db);
-        if (!levels.some((level) => level.level === body.level)) {
-          fail(ErrorCode.PARAM_RANGE, `level must be one of the configured levels (0-${levels.length - 1})`, { field: 'level' });
-        }
-      }
-      await db.transaction().execute(async (trx) => {
-        const before = await trx.selectFrom('users').select(['level', 'activated', 'disabled']).where('id', '=', id).forUpdate().executeTakeFirst();
-        if (!before) return fail(ErrorCode.USER_NOT_EXIST, 'user does not exist', { field: 'id' });
-        const changes: UserChange = {};
-        for (const key of ['level', 'activated', 'disabled'] as const) {
-          if (body[key] !== undefined && body[key] !== before[key]) (changes as Record<string, unknown>)[key] = body[key];
-        }
-        if (Object.keys(changes).length === 0) return;
-        await trx
-          .updateTable('users')
-          .set({ ...changes, ...(changes.activated === undefined ? {} : { activated_at: changes.activated ? sql`now()` : null }) })
-          .where('id', '=', id)
-          .execute();
-        if (changes.disabled) await sessions.revokeAllOf(trx, id);
-        const previous = Object.fromEntries(Object.keys(changes).map((key) => [key, before[key as keyof typeof before]]));
-        await recordAudit(trx, { operatorId, action: 'user.edit', targetType: 'user', targetId: id, data: { changes, before: previous } });
-      });
-      return ok(await findUser(db, id));
-    },
-  );
+/**
+ * Changes a user's level, activation or disabled flag (only the fields
+ * given): the level must be a configured one, disabling ends every session
+ * of the user, an operator cannot disable their own account. The change and
+ * its audit line in one transaction; the same values again change nothing.
+ */
+export const changeUser = async (db: Db, sessions: Sessions, operatorId: string, id: string, body: UserChange): Promise<AdminUser> => {
+  if (!isUuid(id)) fail(ErrorCode.USER_NOT_EXIST, 'user does not exist', { field: 'id' });
+  if (body.disabled === true && id === operatorId) fail(ErrorCode.INVALID, 'an operator cannot disable their own account', { field: 'disabled' });
+  if (body.level !== undefined) {
+    const { levels } = await readSettings(db);
+    if (!levels.some((level) => level.level === body.level)) {
+      fail(ErrorCode.PARAM_RANGE, `level must be one of the configured levels (0-${levels.length - 1})`, { field: 'level' });
+    }
+  }
+  await db.transaction().execute(async (trx) => {
+    const before = await trx.selectFrom('users').select(['level', 'activated', 'disabled']).where('id', '=', id).forUpdate().executeTakeFirst();
+    if (!before) return fail(ErrorCode.USER_NOT_EXIST, 'user does not exist', { field: 'id' });
+    const changes: UserChange = {};
+    const previous: UserChange = {};
+    if (body.level !== undefined && body.level !== before.level) [changes.level, previous.level] = [body.level, before.level];
+    if (body.activated !== undefined && body.activated !== before.activated) [changes.activated, previous.activated] = [body.activated, before.activated];
+    if (body.disabled !== undefined && body.disabled !== before.disabled) [changes.disabled, previous.disabled] = [body.disabled, before.disabled];
+    if (Object.keys(changes).length === 0) return;
+    await trx
+      .updateTable('users')
+      .set({ ...changes, ...(changes.activated === undefined ? {} : { activated_at: changes.activated ? sql`now()` : null }) })
+      .where('id', '=', id)
+      .execute();
+    if (changes.disabled) await sessions.revokeAllOf(trx, id);
+    await recordAudit(trx, { operatorId, action: 'user.edit', targetType: 'user', targetId: id, data: { changes, before: previous } });
+  });
+  return findUser(db, id);
 };

@@ -264,7 +264,7 @@ describe('/profile/fuel', () => {
 
   it('shows the error of the fuel call', async () => {
     await renderApp('/profile/fuel', { ...identityRoute, 'GET /api/member/fuel': () => fail(11001) });
-    expect(await screen.findByText('用户未激活')).toBeInTheDocument();
+    expect(await screen.findByText('用户未激活', undefined, { timeout: 5000 })).toBeInTheDocument();
   });
 });
 
