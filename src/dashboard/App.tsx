@@ -1,6 +1,6 @@
 import { LinearProgress } from '@mui/material';
 import { Suspense, useMemo, type ComponentType } from 'react';
-import { Admin, CustomRoutes, Notification, localStorageStore, type I18nProvider, type Store } from 'react-admin';
+import { AdminContext, AdminUI, CustomRoutes, Notification, localStorageStore, type I18nProvider, type Store } from 'react-admin';
 import { QueryClient } from '@tanstack/react-query';
 import { Route } from 'react-router-dom';
 import { NOTIFICATION_TIMEOUT_MS } from '../api/defaults';
@@ -74,7 +74,7 @@ const storeThemeMode = (value: unknown) => {
 };
 
 /**
- * The route table and the operator console (by role), as one constant: <Admin> re-reads its children
+ * The route table and the operator console (by role), as one constant: <AdminUI> re-reads its children
  * whenever they change, and a function child makes it resolve them again (a loading screen), so they
  * must not be rebuilt when the app re-renders (a language switch changes the theme).
  */
@@ -158,23 +158,22 @@ const useAppQueryClient = () =>
 
 const themeProps = ({ light, dark }: ReturnType<typeof useThemes>) => ({ theme: light, lightTheme: light, darkTheme: dark });
 
-/** Composition only: providers, layouts and the areas' routes. */
+/**
+ * Composition only: providers, layouts and the areas' routes. react-admin's <Admin> is these two
+ * parts plus a default English i18nProvider (polyglot) the product never uses, so the first load
+ * leaves it out.
+ */
 export const App = ({ i18nProvider, dataProvider = defaultDataProvider, authProvider = defaultAuthProvider }: AppProps) => (
-  <Admin
-    title="Quant Trader"
+  <AdminContext
     dataProvider={dataProvider}
     authProvider={authProvider}
     i18nProvider={i18nProvider}
     store={useStore(i18nProvider)}
     queryClient={useAppQueryClient()}
     {...themeProps(useThemes())}
-    layout={AppLayout}
-    dashboard={Home}
-    catchAll={NotFound}
-    loginPage={false}
-    notification={AppNotification}
-    disableTelemetry
   >
-    {adminChildren}
-  </Admin>
+    <AdminUI title="Quant Trader" layout={AppLayout} dashboard={Home} catchAll={NotFound} loginPage={false} notification={AppNotification} disableTelemetry>
+      {adminChildren}
+    </AdminUI>
+  </AdminContext>
 );

@@ -8,7 +8,7 @@ export const OPERATOR_ROLE = 'operator';
 export const CONSOLE_PATH = '/admin';
 
 /**
- * react-admin's function child of <Admin>: given the permissions (the identity's role), the
+ * react-admin's function child of <AdminUI>: given the permissions (the identity's role), the
  * operator console's resources and pages, or nothing. The console's code is a separate chunk
  * loaded only for operators, so ordinary users never download it.
  */
