@@ -55,6 +55,8 @@ export const createAccessTokens = (secret: string, ttlSeconds: number) => {
 };
 export type AccessTokens = ReturnType<typeof createAccessTokens>;
 
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 const unauthorized = (reply: FastifyReply, message: string) => sendEnvelope(reply, 401, ErrorCode.UNAUTHORIZED, message);
 
 export const registerAuth = (app: FastifyInstance, db: Db, tokens: AccessTokens, otherTokens?: OtherTokens) => {
@@ -64,6 +66,16 @@ export const registerAuth = (app: FastifyInstance, db: Db, tokens: AccessTokens,
   const sessions = createSessionCache(db, app.log);
   app.addHook('onClose', () => sessions.close());
   app.decorate('sessionCache', sessions);
+  // A call that may have written (anything but GET, HEAD, OPTIONS) answers only once this process has heard
+  // every change notice committed before: by then every process has been told (http/sessionCache.ts), so a
+  // logout or a task change holds in whichever process the client calls next. Nothing on the reads' path.
+  const heardEverything = async () => sessions.sync();
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (methods.every((method) => READS.has(method))) return;
+    const own = route.onSend ? (Array.isArray(route.onSend) ? route.onSend : [route.onSend]) : [];
+    route.onSend = [...own, heardEverything];
+  });
   app.decorate('authenticate', async (request: FastifyRequest, reply: FastifyReply) => {
     const header = request.headers.authorization;
     const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : '';

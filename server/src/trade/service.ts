@@ -372,9 +372,17 @@ export const createTradeService = ({ db, engine, listCache }: { db: Db; engine: 
     },
 
     async detail(userId: string, id: string): Promise<TradeTaskDetail> {
-      const row = await ownTask(userId, id);
-      const strategy = await strategyFor(userId, row.strategy_id);
-      const events = await db.selectFrom('task_events').select(['id', 'kind', 'data', 'created_at']).where('task_id', '=', id).orderBy('id', 'desc').limit(100).execute();
+      // The rows as stored, kept like the list's (dropped on every change to the user's tasks, cycles, events,
+      // templates or accounts); the live parts (engine state, prices, markets) are filled in below on every call.
+      const load = async () => {
+        const row = await ownTask(userId, id);
+        const [strategy, events] = await Promise.all([
+          strategyFor(userId, row.strategy_id),
+          db.selectFrom('task_events').select(['id', 'kind', 'data', 'created_at']).where('task_id', '=', id).orderBy('id', 'desc').limit(100).execute(),
+        ]);
+        return { row, strategy, events };
+      };
+      const { row, strategy, events } = listCache ? await listCache.get(userId, `detail:${id}`, load) : await load();
       const task = toTask(row, await marketsOf([row]));
       const state = engine.live(id)?.state ?? { ...initialCycleState(), ...(row.state as Partial<CycleState>) };
       return {
