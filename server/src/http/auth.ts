@@ -34,6 +34,7 @@ declare module 'fastify' {
 }
 
 const ISSUER = 'quant-trader';
+const VERIFIED_MAX = 20_000;
 
 /**
  * Access tokens: HS256 JWTs of a session (sid), its user (sub) and role,
@@ -43,13 +44,31 @@ const ISSUER = 'quant-trader';
  */
 export const createAccessTokens = (secret: string, ttlSeconds: number) => {
   const key = new TextEncoder().encode(secret);
+  /**
+   * Tokens whose signature and claims passed, by their exact text, until
+   * their expiry (checked on every call): a client sends the same token for
+   * up to its whole lifetime, and the same bytes pass the same checks. Only
+   * passed tokens are kept; it starts afresh above VERIFIED_MAX entries.
+   */
+  const verified = new Map<string, { user: AuthUser; exp: number }>();
   return {
     issue: async (user: AuthUser, nowSeconds = Math.floor(Date.now() / 1000)): Promise<string> =>
       signJwt({ sid: user.sessionId, role: user.role, jti: randomUUID(), sub: user.id, iss: ISSUER, iat: nowSeconds, exp: nowSeconds + ttlSeconds }, key),
-    verify: (token: string): AuthUser | null => {
-      const payload = verifyJwt(token, key, { issuer: ISSUER });
+    verify: (token: string, nowSeconds = Math.floor(Date.now() / 1000)): AuthUser | null => {
+      const kept = verified.get(token);
+      if (kept) {
+        if (kept.exp > nowSeconds) return { ...kept.user };
+        verified.delete(token);
+        return null;
+      }
+      const payload = verifyJwt(token, key, { issuer: ISSUER, nowSeconds });
       if (!payload || typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return null;
-      return { id: payload.sub, sessionId: payload.sid, role: payload.role === 'operator' ? 'operator' : 'user' };
+      const user: AuthUser = { id: payload.sub, sessionId: payload.sid, role: payload.role === 'operator' ? 'operator' : 'user' };
+      if (payload.nbf === undefined) {
+        if (verified.size >= VERIFIED_MAX) verified.clear();
+        verified.set(token, { user, exp: payload.exp as number });
+      }
+      return { ...user };
     },
   };
 };
