@@ -19,6 +19,8 @@ const MAX_PAGES_PER_USER = 32;
  */
 export const createListCache = (db: Db, log: FastifyBaseLogger) => {
   const byUser = new Map<string, Map<string, unknown>>();
+  /** Loads under way, by user and key, with the count of messages heard when each started. */
+  const loading = new Map<string, { before: number; answer: Promise<unknown> }>();
   let heard = 0;
 
   const feed = listenChanges(db, TASKS_CHANNEL, {
@@ -37,12 +39,24 @@ export const createListCache = (db: Db, log: FastifyBaseLogger) => {
   return {
     /** The kept answer of `key` for the user, or `load()`'s, kept when no change was heard meanwhile. */
     async get<T>(userId: string, key: string, load: () => Promise<T>): Promise<T> {
-      const kept = feed.live() ? byUser.get(userId)?.get(key) : undefined;
+      const live = feed.live();
+      const kept = live ? byUser.get(userId)?.get(key) : undefined;
       if (kept !== undefined) return kept as T;
+      // Calls missing together share one load, as long as nothing was heard since it started (else it may be older than the change).
+      const flightKey = `${userId}\u0000${key}`;
+      const flying = live ? loading.get(flightKey) : undefined;
+      if (flying && flying.before === heard) return flying.answer as Promise<T>;
       const before = heard;
-      const wasListening = feed.live();
-      const value = await load();
-      if (wasListening && feed.live() && heard === before) {
+      const answer = load();
+      if (live) {
+        loading.set(flightKey, { before, answer });
+        const landed = () => {
+          if (loading.get(flightKey)?.answer === answer) loading.delete(flightKey);
+        };
+        answer.then(landed, landed);
+      }
+      const value = await answer;
+      if (live && feed.live() && heard === before) {
         let pages = byUser.get(userId);
         if (!pages) {
           if (byUser.size >= MAX_USERS) byUser.clear();
