@@ -15,9 +15,11 @@ import { AUTH_CHANNEL, TASKS_CHANNEL } from './migrations/017_change_notices';
  * - PostgreSQL (several processes): one dedicated connection per process
  *   LISTENs; PostgreSQL hands a committed transaction's messages to every
  *   listening connection at its commit, in commit order. A call that wrote
- *   answers only once this process's listener has heard everything committed
- *   before (sync below), so when its client goes on, every process has been
- *   told. While that connection is down or reconnecting the feed is not live:
+ *   answers only once every listening process has said that it heard
+ *   everything committed before (sync below: a marker all of them hear, each
+ *   answering it after handing the earlier messages to its caches), so when
+ *   its client goes on, every process has dropped what the write changed.
+ *   While that connection is down or reconnecting the feed is not live:
  *   the caches are emptied and every call asks the database; on reconnecting
  *   they start afresh.
  */
@@ -46,8 +48,13 @@ const SYNC_CHANNEL = 'qt_sync';
 const CHANNELS = [AUTH_CHANNEL, TASKS_CHANNEL, SYNC_CHANNEL];
 /** Wait before reconnecting a lost listening connection. */
 const RECONNECT_MS = 500;
-/** A sync marker not heard by then: the connection is taken for lost (the caches stop keeping) and opened again. */
-const SYNC_TIMEOUT_MS = 2_000;
+/**
+ * A sync's own marker not back by then: the connection is taken for lost (the
+ * caches stop keeping) and opened again; another process's answer not heard
+ * by then: that process has not heard its own heartbeat for longer than its
+ * lease, so its caches no longer answer, and the sync ends.
+ */
+const SYNC_TIMEOUT_MS = 2_500;
 /**
  * A connection that dies without a word (a network cut) tells nothing: the
  * listener sends itself a marker this often, and the feed counts as live only
@@ -98,31 +105,65 @@ const embeddedFeed = (pglite: PGlite): Feed => {
   };
 };
 
+/**
+ * PostgreSQL. Markers on the sync channel, sent on the listening connection:
+ * `h:<feed>` a heartbeat (every feed hears every other's: who is listening),
+ * `s:<feed>:<marker>` a sync asked, `a:<marker>:<feed>` a feed's answer that
+ * it has heard everything up to that sync, `b:<feed>` a feed closing.
+ */
 const serverFeed = (url: string): Feed => {
+  const self = randomUUID();
   const subscribers = new Set<Subscriber>();
-  const syncs = new Map<string, () => void>();
+  /** Syncs of this feed: called with the marker's message once its own marker comes back, then with each answer. */
+  const syncs = new Map<string, (kind: 'back' | 'answer', from: string) => void>();
+  /** Other feeds heard lately, and when. */
+  const peers = new Map<string, number>();
   let client: pg.Client | null = null;
-  let live = false;
+  let connected = false;
   let closed = false;
   let retry: NodeJS.Timeout | undefined;
-  /** When the listener last proved that it hears (connected, or a marker of its own came back). */
+  /** When this feed last heard its own heartbeat: it hears everything sent up to then. */
   let proven = 0;
 
   const reset = () => {
     for (const s of subscribers) s.reset();
   };
+  const send = (which: pg.Client, payload: string) => {
+    which.query('select pg_notify($1, $2)', [SYNC_CHANNEL, payload]).catch(() => lost(which));
+  };
 
   const lost = (which: pg.Client) => {
     if (client !== which) return;
     client = null;
-    live = false;
+    connected = false;
+    proven = 0;
     reset();
-    for (const done of syncs.values()) done();
+    for (const done of syncs.values()) done('back', '');
     syncs.clear();
     which.end().catch(() => undefined);
     if (!closed) {
       retry = setTimeout(connect, RECONNECT_MS);
       retry.unref();
+    }
+  };
+
+  const onSync = (which: pg.Client, payload: string) => {
+    const [kind, first = '', second = ''] = payload.split(':');
+    const now = Date.now();
+    if (kind === 'h') {
+      if (first === self) proven = now;
+      else peers.set(first, now);
+    } else if (kind === 's') {
+      if (first === self) syncs.get(second)?.('back', '');
+      // Everything committed before this sync has been handed to the caches above: say so.
+      else send(which, `a:${second}:${self}`);
+    } else if (kind === 'a') {
+      peers.set(second, now);
+      syncs.get(first)?.('answer', second);
+    } else if (kind === 'b' && first !== self) {
+      // A feed closing: nothing to wait for from it.
+      peers.delete(first);
+      for (const done of syncs.values()) done('answer', first);
     }
   };
 
@@ -133,15 +174,8 @@ const serverFeed = (url: string): Feed => {
     next.on('notification', (notice) => {
       if (client !== next) return;
       const payload = notice.payload ?? '';
-      if (notice.channel === SYNC_CHANNEL) {
-        const done = syncs.get(payload);
-        if (done) {
-          syncs.delete(payload);
-          done();
-        }
-        return;
-      }
-      dispatch(subscribers, notice.channel, payload);
+      if (notice.channel === SYNC_CHANNEL) onSync(next, payload);
+      else dispatch(subscribers, notice.channel, payload);
     });
     next.on('error', () => lost(next));
     next.on('end', () => lost(next));
@@ -151,54 +185,70 @@ const serverFeed = (url: string): Feed => {
       .then(
         () => {
           if (client !== next || closed) return;
-          // Whatever was kept before may have missed messages: start afresh.
-          live = true;
-          proven = Date.now();
+          // Whatever was kept before may have missed messages: start afresh, live once the first heartbeat comes back.
+          connected = true;
           reset();
+          send(next, `h:${self}`);
         },
         () => lost(next),
       );
   };
   connect();
-  const heartbeat = setInterval(() => void feed.sync(), HEARTBEAT_MS);
+  const heartbeat = setInterval(() => {
+    if (client && connected) send(client, `h:${self}`);
+    const old = Date.now() - LEASE_MS - HEARTBEAT_MS;
+    for (const [peer, seen] of peers) if (seen < old) peers.delete(peer);
+  }, HEARTBEAT_MS);
   heartbeat.unref();
 
   const feed: Feed = {
-    live: () => live && Date.now() - proven < LEASE_MS,
+    live: () => connected && Date.now() - proven < LEASE_MS,
     sync() {
       const listening = client;
-      if (!live || !listening) return Promise.resolve();
+      if (!connected || !listening) return Promise.resolve();
       const marker = randomUUID();
       return new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          if (syncs.delete(marker)) {
-            resolve();
-            lost(listening);
-          }
-        }, SYNC_TIMEOUT_MS);
-        syncs.set(marker, () => {
+        let waiting: Set<string> | null = null;
+        const answered = new Set<string>();
+        const finish = () => {
           clearTimeout(timer);
-          if (client === listening) proven = Date.now();
+          syncs.delete(marker);
           resolve();
+        };
+        // A feed that does not answer by then has not heard its own heartbeat either: its caches no longer answer.
+        const timer = setTimeout(() => {
+          if (!syncs.has(marker)) return;
+          if (waiting === null) lost(listening);
+          finish();
+        }, SYNC_TIMEOUT_MS);
+        syncs.set(marker, (kind, from) => {
+          if (kind === 'back') {
+            if (client !== listening) return finish();
+            // Every feed that heard this marker has heard what was committed before it; wait for those heard lately.
+            const lately = Date.now() - LEASE_MS - HEARTBEAT_MS;
+            waiting = new Set([...peers].filter(([peer, seen]) => seen >= lately && !answered.has(peer)).map(([peer]) => peer));
+          } else if (waiting === null) answered.add(from);
+          else waiting.delete(from);
+          if (waiting !== null && waiting.size === 0) finish();
         });
-        // Sent on the listening connection itself: it is delivered after every message committed before it.
-        listening.query('select pg_notify($1, $2)', [SYNC_CHANNEL, marker]).catch(() => lost(listening));
+        send(listening, `s:${self}:${marker}`);
       });
     },
     add: (s) => void subscribers.add(s),
     remove: (s) => subscribers.delete(s) && subscribers.size === 0,
     async shutdown() {
       closed = true;
-      live = false;
+      connected = false;
       clearTimeout(retry);
       clearInterval(heartbeat);
-      for (const done of syncs.values()) done();
+      for (const done of syncs.values()) done('back', '');
       syncs.clear();
       const last = client;
       client = null;
+      if (last) await last.query('select pg_notify($1, $2)', [SYNC_CHANNEL, `b:${self}`]).catch(() => undefined);
       await last?.end().catch(() => undefined);
     },
-    listenerPid: () => (live ? ((client as unknown as { processID?: number } | null)?.processID ?? null) : null),
+    listenerPid: () => (connected ? ((client as unknown as { processID?: number } | null)?.processID ?? null) : null),
   };
   return feed;
 };
