@@ -116,6 +116,17 @@ const positionMemo = memo((_key, quantity, cost, lastPrice) => {
 const positionFigures = (quantity: string, cost: string, lastPrice: string | null) =>
   positionMemo(`${quantity}|${cost}|${lastPrice ?? ''}`, quantity, cost, lastPrice ?? '');
 
+/** An exchange's markets by symbol, built once per loaded list (a client keeps its markets once loaded). */
+const bySymbol = new WeakMap<MarketInfo[], Map<string, MarketInfo>>();
+const bySymbolOf = (infos: MarketInfo[]) => {
+  let map = bySymbol.get(infos);
+  if (!map) {
+    map = new Map(infos.map((info) => [info.symbol, info]));
+    bySymbol.set(infos, map);
+  }
+  return map;
+};
+
 export interface ListCache {
   get<T>(userId: string, key: string, load: () => Promise<T>): Promise<T>;
 }
@@ -201,7 +212,7 @@ export const createTradeService = ({ db, engine, listCache }: { db: Db; engine: 
           if (!client) return;
           const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), MARKETS_WAIT_MS)));
           const infos = await Promise.race([client.loadMarkets(), late]);
-          if (infos) found.set(row.exchange_account_id, new Map(infos.map((info) => [info.symbol, info])));
+          if (infos) found.set(row.exchange_account_id, bySymbolOf(infos));
         } catch {
           // No markets now (keys that cannot be opened, an exchange that does not answer): no tick or step.
         } finally {
