@@ -13,7 +13,10 @@
  * route, and the answers with code 0; fails when a call had no code-0 answer,
  * or any non-2xx answer, error or timeout.
  *
- *   npm run bench:api   (BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_DATABASE_URL, BENCH_CPU_PROF, --postgres, --pglite-only, --postgres-only)
+ * BENCH_CALLS=list,detail measures only those calls (list, balances, detail),
+ * e.g. for a CPU profile of one call.
+ *
+ *   npm run bench:api   (BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_CALLS, BENCH_DATABASE_URL, BENCH_CPU_PROF, --postgres, --pglite-only, --postgres-only)
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -27,6 +30,8 @@ const postgresUrl =
   process.env.BENCH_DATABASE_URL ??
   process.env.TEST_DATABASE_URL ??
   (process.argv.includes('--postgres') ? 'postgresql://postgres@127.0.0.1:5432/test' : undefined);
+const only = process.env.BENCH_CALLS?.split(',').map((name) => name.trim());
+if (only?.some((name) => !['list', 'balances', 'detail'].includes(name))) throw new Error(`BENCH_CALLS: list, balances or detail, not ${process.env.BENCH_CALLS}`);
 const backends = process.argv.includes('--pglite-only') || !postgresUrl ? ['pglite'] : process.argv.includes('--postgres-only') ? ['postgres'] : ['pglite', 'postgres'];
 
 const start = async (mode: string): Promise<{ child: ChildProcess; ready: ServerReady }> => {
@@ -52,8 +57,17 @@ const stop = async (child: ChildProcess) => {
   await exited;
 };
 
+/** The server's CPU time so far (microseconds). */
+const cpuOf = async (child: ChildProcess): Promise<number> => {
+  const answer = once(child, 'message');
+  child.send('cpu');
+  return ((await answer)[0] as { cpuMicros: number }).cpuMicros;
+};
+
 interface Measured {
   call: string;
+  /** The server process's CPU time per answered request (microseconds): what the machine's load disturbs least. */
+  cpuMicrosPerRequest: number;
   requests: number;
   requestsPerSecond: number;
   p50Ms: number;
@@ -65,7 +79,8 @@ interface Measured {
   timeouts: number;
 }
 
-const measure = async (call: string, url: string, path: string, token?: string): Promise<Measured> => {
+const measure = async (call: string, server: ChildProcess, url: string, path: string, token?: string): Promise<Measured> => {
+  const cpuBefore = await cpuOf(server);
   let codeZero = 0;
   let otherCodes = 0;
   const result = await autocannon({
@@ -83,8 +98,10 @@ const measure = async (call: string, url: string, path: string, token?: string):
       },
     ],
   });
+  const cpu = (await cpuOf(server)) - cpuBefore;
   return {
     call,
+    cpuMicrosPerRequest: result.requests.total > 0 ? Math.round((cpu / result.requests.total) * 10) / 10 : 0,
     requests: result.requests.total,
     requestsPerSecond: Math.round(result.requests.average),
     p50Ms: result.latency.p50,
@@ -98,24 +115,30 @@ const measure = async (call: string, url: string, path: string, token?: string):
 };
 
 const bare = await start('bare');
-const runs: { backend: string; seeded: ServerReady['seeded']; bare: Measured; calls: (Measured & { ratioToBare: number })[] }[] = [];
+const runs: { backend: string; seeded: ServerReady['seeded']; bare: Measured; calls: (Measured & { ratioToBare: number; cpuRatioToBare: number })[] }[] = [];
 try {
   for (const backend of backends) {
     const server = await start(backend);
     try {
       const { url, token, taskId } = server.ready;
       // Warm both (JIT, connection pools), then measure the bare route and the calls one after the other.
-      await measure('warm-up', bare.ready.url, '/bare');
-      await measure('warm-up', url, '/api/trade/list?page=1&pageSize=20', token);
-      const bareRun = await measure('GET /bare (bare Fastify)', bare.ready.url, '/bare');
+      await measure('warm-up', bare.child, bare.ready.url, '/bare');
+      await measure('warm-up', server.child, url, '/api/trade/list?page=1&pageSize=20', token);
+      const bareRun = await measure('GET /bare (bare Fastify)', bare.child, bare.ready.url, '/bare');
       const calls = [];
-      for (const [call, path] of [
-        ['GET /api/trade/list', '/api/trade/list?page=1&pageSize=20'],
-        ['GET /api/wallet/balances', '/api/wallet/balances'],
-        ['GET /api/trade/detail/:id', `/api/trade/detail/${taskId}`],
+      for (const [name, call, path] of [
+        ['list', 'GET /api/trade/list', '/api/trade/list?page=1&pageSize=20'],
+        ['balances', 'GET /api/wallet/balances', '/api/wallet/balances'],
+        ['detail', 'GET /api/trade/detail/:id', `/api/trade/detail/${taskId}`],
       ] as const) {
-        const run = await measure(call, url, path, token);
-        calls.push({ ...run, ratioToBare: Math.round((run.requestsPerSecond / bareRun.requestsPerSecond) * 1000) / 1000 });
+        if (only && !only.includes(name)) continue;
+        const run = await measure(call, server.child, url, path, token);
+        calls.push({
+          ...run,
+          ratioToBare: Math.round((run.requestsPerSecond / bareRun.requestsPerSecond) * 1000) / 1000,
+          // The bare route's CPU per request over the call's: the throughput ratio a machine of free cores would show.
+          cpuRatioToBare: run.cpuMicrosPerRequest > 0 ? Math.round((bareRun.cpuMicrosPerRequest / run.cpuMicrosPerRequest) * 1000) / 1000 : 0,
+        });
       }
       runs.push({ backend, seeded: server.ready.seeded, bare: bareRun, calls });
     } finally {
@@ -128,9 +151,11 @@ try {
 
 console.log(JSON.stringify({ bench: 'authenticated API calls against a bare Fastify route', connections, secondsPerCall: seconds, runs }, null, 2));
 for (const run of runs) {
-  console.log(`\n${run.backend}: bare route ${run.bare.requestsPerSecond} req/s (p50 ${run.bare.p50Ms} ms, p99 ${run.bare.p99Ms} ms)`);
+  console.log(`\n${run.backend}: bare route ${run.bare.requestsPerSecond} req/s (p50 ${run.bare.p50Ms} ms, p99 ${run.bare.p99Ms} ms, ${run.bare.cpuMicrosPerRequest} µs CPU per request)`);
   for (const c of run.calls) {
-    console.log(`  ${c.call.padEnd(26)} ${String(c.requestsPerSecond).padStart(6)} req/s  x${c.ratioToBare.toFixed(3)} of bare  p50 ${c.p50Ms} ms  p99 ${c.p99Ms} ms  code 0: ${c.codeZero}`);
+    console.log(
+      `  ${c.call.padEnd(26)} ${String(c.requestsPerSecond).padStart(6)} req/s  x${c.ratioToBare.toFixed(3)} of bare  p50 ${c.p50Ms} ms  p99 ${c.p99Ms} ms  ${c.cpuMicrosPerRequest} µs CPU (x${c.cpuRatioToBare.toFixed(3)} of bare)  code 0: ${c.codeZero}`,
+    );
   }
 }
 // A run that answered nothing with code 0, or anything but 2xx, measured refusals or failures, not the calls.

@@ -148,6 +148,9 @@ export const startServer = async (
         payload = JSON.stringify(shouldSign ? signBody(method, path, body as object, DEV_SIGN_SECRET, options.signAt) : body);
       }
       if (payload !== undefined) headers['Content-Type'] ??= 'application/json';
+      // A test's own writes straight into the database or by the engine reach the kept sessions and task
+      // answers as their change notices are heard: on PostgreSQL wait for that (PGlite hears them at once).
+      await app.sessionCache.sync();
       const response = await fetch(`${base}${path}`, { method, headers, body: payload });
       const text = await response.text();
       return { status: response.status, headers: Object.fromEntries(response.headers), body: JSON.parse(text) as Envelope };

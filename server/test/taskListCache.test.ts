@@ -1,15 +1,30 @@
+import { Writable } from 'node:stream';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
+import { buildApp, type App } from '../src/app';
+import { openDatabase, type Db } from '../src/db/database';
 import { BACKENDS, quickStrategy, registerUser, startServer, type TestServer } from './harness';
 
 /**
- * The task list is kept per user on PGlite (trade/listCache.ts) and dropped on
- * every write to what it shows, whoever writes: a list read after a change
- * shows the change, on both databases.
+ * The task list and a task's detail are kept per user (trade/listCache.ts)
+ * and dropped on every write to what they show, whoever writes: a call after
+ * a change through the API shows it, in every process; a change written
+ * outside the API (the engine, the database directly) shows once its notice
+ * is heard (at once on PGlite), on both databases.
  */
 describe.each(BACKENDS)('task list after changes (%s)', { timeout: 60_000 }, (backend) => {
   let server: TestServer;
-  afterEach(async () => server?.close());
+  let other: App | undefined;
+  let otherDb: Db | undefined;
+  afterEach(async () => {
+    await other?.close();
+    await otherDb?.destroy();
+    other = undefined;
+    otherDb = undefined;
+    await server?.close();
+  });
+  /** This process has heard every notice committed so far (at once on PGlite). */
+  const heard = () => server.app.sessionCache.sync();
 
   it('shows every change on the next call, from the API, the engine or the database directly', async () => {
     server = await startServer(backend);
@@ -36,21 +51,88 @@ describe.each(BACKENDS)('task list after changes (%s)', { timeout: 60_000 }, (ba
     // The engine trades it: a first order, then a cycle closed at a profit (stored by the engine).
     expect((await call('POST', '/api/trade/action', { id: first!.id, action: 'start' })).body.code).toBe(0);
     await server.app.engine.tick(1);
+    await heard();
     expect((await list()).list.find((t) => t.id === first!.id)).toMatchObject({ running: true, levelsFilled: 0 });
     expect(Number((await list()).list.find((t) => t.id === first!.id).quantity)).toBeGreaterThan(0);
 
     // Other writers, straight into the database: a cycle's profit, the account's and the template's names.
     await sql`insert into cycles (task_id, user_id, cycle, buy_cost, sell_proceeds, realized_profit) select id, user_id, 77, 10, 10.5, 0.5 from trade_tasks where id = ${first!.id}`.execute(server.db);
+    await heard();
     expect((await list()).list.find((t) => t.id === first!.id).realizedProfit).toBe('0.5');
     await server.db.updateTable('exchange_accounts').set({ name: 'Renamed' }).where('id', '=', exchangeId).execute();
     await server.db.updateTable('strategies').set({ name: 'Quicker' }).where('id', '=', strategyId).execute();
+    await heard();
     expect((await list()).list.every((t) => t.exchangeName === 'Renamed' && t.strategyName === 'Quicker')).toBe(true);
     await server.db.deleteFrom('task_events').execute();
     await server.db.deleteFrom('trade_tasks').where('symbol', '=', 'SOL/USDT').execute();
+    await heard();
     expect((await list()).total).toBe(2);
 
     // Another user's change leaves this list as it is, and their list is their own.
     expect((await call('GET', '/api/trade/list', undefined, other.accessToken)).body.data.total).toBe(0);
     expect((await list()).total).toBe(2);
+  });
+
+  it("shows a change made through one process in the other's list and task detail at once, and keeps users apart", async () => {
+    server = await startServer(backend);
+    // A second API process on the same schema (on PostgreSQL with its own pool and listening connection).
+    if (backend === 'postgres') otherDb = await openDatabase({ url: process.env.TEST_DATABASE_URL, schema: server.schema });
+    other = await buildApp({ ...server.config, engine: 'off' }, { db: otherDb ?? server.db, logStream: new Writable({ write: (_c, _e, done) => done() }), cluster: backend === 'postgres' });
+    await other.listen({ port: 0, host: '127.0.0.1' });
+    const otherBase = `http://127.0.0.1:${(other.server.address() as { port: number }).port}`;
+    for (const app of [server.app, other]) {
+      const started = Date.now();
+      while (!app.sessionCache.listening()) {
+        if (Date.now() - started > 10_000) throw new Error('the change notices are not heard');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    }
+    const token = (await registerUser(server, { email: 'two@example.com' })).accessToken;
+    const neighbour = (await registerUser(server, { email: 'next-door@example.com' })).accessToken;
+    const call = (method: string, path: string, body?: unknown) => server.call(method, path, body, { token });
+    const there = async (path: string, as = token) => ((await (await fetch(`${otherBase}${path}`, { headers: { authorization: `Bearer ${as}` } })).json()) as { code: number; data: any });
+
+    const exchangeId = (await call('POST', '/api/exchange/add', { exchange: 'paper', name: 'Paper' })).body.data.id;
+    const strategyId = (await call('POST', '/api/strategy/add', quickStrategy)).body.data.id;
+    expect((await there('/api/trade/list')).data.total).toBe(0);
+    const [task] = (await call('POST', '/api/trade/add', { exchangeId, coinIdList: ['BTC/USDT'], cycleCount: 9999, firstOrderAmount: '10', firstOrderMultiple: false, running: false, replenishStatus: 'replenish_open', strategyId })).body.data as { id: string }[];
+    const id = task!.id;
+    // Read (and kept) in the other process.
+    expect((await there('/api/trade/list')).data.list.map((t: { id: string }) => t.id)).toEqual([id]);
+    const detail = await there(`/api/trade/detail/${id}`);
+    expect(detail.data).toMatchObject({ id, cycleCount: 9999, running: false });
+    expect(detail.data.events.map((e: { kind: string }) => e.kind)).toEqual(['created']);
+    expect((await there(`/api/trade/detail/${id}`)).data.events).toHaveLength(1);
+
+    // A change through the first process: the other's very next list and detail show it.
+    expect((await call('POST', '/api/trade/update', { id, cycleCount: 3, firstOrderAmount: '12.5', firstOrderMultiple: true, running: false, status: 'replenish_closed', strategyId })).body.code).toBe(0);
+    expect((await there('/api/trade/list')).data.list[0]).toMatchObject({ cycleCount: 3, firstOrderAmount: '12.5' });
+    const changed = (await there(`/api/trade/detail/${id}`)).data;
+    expect(changed).toMatchObject({ cycleCount: 3, firstOrderAmount: '12.5', status: 'replenish_closed' });
+    expect(changed.events.map((e: { kind: string }) => e.kind)).toEqual(['updated', 'created']);
+    expect((await call('POST', '/api/strategy/edit', { ...quickStrategy, id: strategyId, name: 'Renamed template' })).body.code).toBe(0);
+    expect((await there(`/api/trade/detail/${id}`)).data.strategy.name).toBe('Renamed template');
+
+    // Written outside the API: an event alone (no change to the task row) and a cycle's profit.
+    await sql`insert into task_events (task_id, kind, data) values (${id}, 'stopped', '{}')`.execute(server.db);
+    await Promise.all([server.app.sessionCache.sync(), other.sessionCache.sync()]);
+    expect((await there(`/api/trade/detail/${id}`)).data.events.map((e: { kind: string }) => e.kind)).toEqual(['stopped', 'updated', 'created']);
+    await sql`insert into cycles (task_id, user_id, cycle, buy_cost, sell_proceeds, realized_profit) select id, user_id, 5, 10, 10.25, 0.25 from trade_tasks where id = ${id}`.execute(server.db);
+    await Promise.all([server.app.sessionCache.sync(), other.sessionCache.sync()]);
+    expect((await there(`/api/trade/detail/${id}`)).data.realizedProfit).toBe('0.25');
+    expect((await there('/api/trade/list')).data.list[0].realizedProfit).toBe('0.25');
+
+    // Another user sees neither the list nor the detail kept for this one.
+    expect((await there('/api/trade/list', neighbour)).data.total).toBe(0);
+    expect((await there(`/api/trade/detail/${id}`, neighbour)).code).not.toBe(0);
+
+    // Deleted through the first process: gone from the other's list and detail at once.
+    expect((await call('POST', '/api/trade/action', { id, action: 'stop' })).body.code).toBe(0);
+    await server.db.deleteFrom('task_events').where('task_id', '=', id).execute();
+    await server.db.deleteFrom('cycles').where('task_id', '=', id).execute();
+    await server.db.deleteFrom('trade_tasks').where('id', '=', id).execute();
+    await Promise.all([server.app.sessionCache.sync(), other.sessionCache.sync()]);
+    expect((await there('/api/trade/list')).data.total).toBe(0);
+    expect((await there(`/api/trade/detail/${id}`)).code).not.toBe(0);
   });
 });

@@ -19,7 +19,9 @@ import * as paperPrices from './migrations/014_paper_prices';
 import * as depositAddresses from './migrations/016_deposit_addresses';
 import * as changeNotices from './migrations/017_change_notices';
 import * as throttleCounters from './migrations/018_throttle_counters';
+import * as taskEventNotices from './migrations/019_task_event_notices';
 import type { Database } from './schema';
+import { subscribe, type ChangeHandlers, type ChangeSubscription, type FeedSource } from './changeFeed';
 
 /** Migrations in order; one SQL dialect (PostgreSQL) for PGlite and the server. */
 const migrations: Record<string, Migration> = {
@@ -37,6 +39,7 @@ const migrations: Record<string, Migration> = {
   '016_deposit_addresses': depositAddresses,
   '017_change_notices': changeNotices,
   '018_throttle_counters': throttleCounters,
+  '019_task_event_notices': taskEventNotices,
 };
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
@@ -53,8 +56,8 @@ export interface DatabaseOptions {
 
 export type Db = Kysely<Database>;
 
-/** The PGlite each embedded database runs on, for listenEmbedded below. */
-const embedded = new WeakMap<Db, PGlite>();
+/** Where each handle's change notices come from, for listenChanges below. */
+const sources = new WeakMap<Db, FeedSource>();
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -102,6 +105,7 @@ export const openDatabase = async ({ url, dataDir, schema = 'public', pglite: gi
     const pool = new pg.Pool({ connectionString: url, max: 10, options: `-c search_path=${schema}` });
     pool.on('connect', preparedAfterRepeats);
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    sources.set(db, { url });
   } else {
     if (dataDir && !given) mkdirSync(dataDir, { recursive: true });
     const pglite = given ?? new PGlite(dataDir ? join(dataDir, 'pglite') : undefined);
@@ -110,7 +114,7 @@ export const openDatabase = async ({ url, dataDir, schema = 'public', pglite: gi
       await pglite.exec(`create schema if not exists ${schema}; set search_path to ${schema};`);
     }
     db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
-    embedded.set(db, pglite);
+    sources.set(db, { pglite });
   }
   if (url && schema !== 'public') await sql.raw(`create schema if not exists ${schema}`).execute(db);
   return db;
@@ -131,18 +135,8 @@ export const dropSchema = async (db: Db, schema: string): Promise<void> => {
 };
 
 /**
- * LISTEN on a channel of an embedded database: PGlite delivers each message
- * within the query whose commit sends it, before that query's answer, so a
- * listener hears a change before its writer goes on. Null on PostgreSQL,
- * where messages reach other processes some time after the commit (see
- * http/sessionCache.ts), and for a database not opened here. Stop with the
- * returned function.
+ * Subscribes to a channel of the database's change notices (db/changeFeed.ts):
+ * on PGlite delivered within the committing query, on PostgreSQL over one
+ * listening connection per handle. A handle not opened here hears nothing.
  */
-export const listenEmbedded = async (db: Db, channel: string, message: (payload: string) => void): Promise<(() => Promise<void>) | null> => {
-  const pglite = embedded.get(db);
-  if (!pglite) return null;
-  const unlisten = await pglite.listen(channel, message);
-  return async () => {
-    await unlisten().catch(() => undefined);
-  };
-};
+export const listenChanges = (db: Db, channel: string, handlers: ChangeHandlers): ChangeSubscription => subscribe(db, sources.get(db), channel, handlers);

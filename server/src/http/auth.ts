@@ -34,6 +34,7 @@ declare module 'fastify' {
 }
 
 const ISSUER = 'quant-trader';
+const VERIFIED_MAX = 20_000;
 
 /**
  * Access tokens: HS256 JWTs of a session (sid), its user (sub) and role,
@@ -43,17 +44,37 @@ const ISSUER = 'quant-trader';
  */
 export const createAccessTokens = (secret: string, ttlSeconds: number) => {
   const key = new TextEncoder().encode(secret);
+  /**
+   * Tokens whose signature and claims passed, by their exact text, until
+   * their expiry (checked on every call): a client sends the same token for
+   * up to its whole lifetime, and the same bytes pass the same checks. Only
+   * passed tokens are kept; it starts afresh above VERIFIED_MAX entries.
+   */
+  const verified = new Map<string, { user: AuthUser; exp: number }>();
   return {
     issue: async (user: AuthUser, nowSeconds = Math.floor(Date.now() / 1000)): Promise<string> =>
       signJwt({ sid: user.sessionId, role: user.role, jti: randomUUID(), sub: user.id, iss: ISSUER, iat: nowSeconds, exp: nowSeconds + ttlSeconds }, key),
-    verify: (token: string): AuthUser | null => {
-      const payload = verifyJwt(token, key, { issuer: ISSUER });
+    verify: (token: string, nowSeconds = Math.floor(Date.now() / 1000)): AuthUser | null => {
+      const kept = verified.get(token);
+      if (kept) {
+        if (kept.exp > nowSeconds) return { ...kept.user };
+        verified.delete(token);
+        return null;
+      }
+      const payload = verifyJwt(token, key, { issuer: ISSUER, nowSeconds });
       if (!payload || typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return null;
-      return { id: payload.sub, sessionId: payload.sid, role: payload.role === 'operator' ? 'operator' : 'user' };
+      const user: AuthUser = { id: payload.sub, sessionId: payload.sid, role: payload.role === 'operator' ? 'operator' : 'user' };
+      if (payload.nbf === undefined) {
+        if (verified.size >= VERIFIED_MAX) verified.clear();
+        verified.set(token, { user, exp: payload.exp as number });
+      }
+      return { ...user };
     },
   };
 };
 export type AccessTokens = ReturnType<typeof createAccessTokens>;
+
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 const unauthorized = (reply: FastifyReply, message: string) => sendEnvelope(reply, 401, ErrorCode.UNAUTHORIZED, message);
 
@@ -64,6 +85,16 @@ export const registerAuth = (app: FastifyInstance, db: Db, tokens: AccessTokens,
   const sessions = createSessionCache(db, app.log);
   app.addHook('onClose', () => sessions.close());
   app.decorate('sessionCache', sessions);
+  // A call that may have written (anything but GET, HEAD, OPTIONS) answers only once this process has heard
+  // every change notice committed before: by then every process has been told (http/sessionCache.ts), so a
+  // logout or a task change holds in whichever process the client calls next. Nothing on the reads' path.
+  const heardEverything = async () => sessions.sync();
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (methods.every((method) => READS.has(method))) return;
+    const own = route.onSend ? (Array.isArray(route.onSend) ? route.onSend : [route.onSend]) : [];
+    route.onSend = [...own, heardEverything];
+  });
   app.decorate('authenticate', async (request: FastifyRequest, reply: FastifyReply) => {
     const header = request.headers.authorization;
     const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : '';

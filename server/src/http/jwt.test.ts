@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
+import { createAccessTokens } from './auth';
 import { signJwt, verifyJwt } from './jwt';
 
 const key = randomBytes(32);
@@ -57,5 +58,28 @@ describe('HS256 tokens on node:crypto', () => {
     expect(check(claims, 'qt-widget')).toBeNull();
     expect(check({ ...claims, aud: 'elsewhere' }, 'qt-widget')).toBeNull();
     expect(check({ ...claims, aud: 'qt-widget' }, 'qt-widget')).not.toBeNull();
+  });
+});
+
+describe('access tokens verified once and kept', () => {
+  it('keeps a passed token only until its expiry, and never lets another text pass by it', async () => {
+    const tokens = createAccessTokens('k'.repeat(40), 60);
+    const now = 1_800_000_000;
+    const token = await tokens.issue({ id: 'u1', sessionId: 's1', role: 'user' }, now);
+    expect(tokens.verify(token, now + 1)).toEqual({ id: 'u1', sessionId: 's1', role: 'user' });
+    // Kept: the same text passes again, as a fresh object each time.
+    const again = tokens.verify(token, now + 2)!;
+    again.role = 'operator';
+    expect(tokens.verify(token, now + 3)).toEqual({ id: 'u1', sessionId: 's1', role: 'user' });
+    // Expired: refused although it passed before.
+    expect(tokens.verify(token, now + 60)).toBeNull();
+    // Another signature or payload under the kept token's text never passes.
+    const [head, body, signature] = token.split('.') as [string, string, string];
+    const flipped = `${signature.slice(0, -2)}${signature.endsWith('AA') ? 'BA' : 'AA'}`;
+    expect(tokens.verify(`${head}.${body}.${flipped}`, now + 1)).toBeNull();
+    const forged = Buffer.from(JSON.stringify({ sid: 's1', role: 'operator', sub: 'u1', iss: 'quant-trader', iat: now, exp: now + 60 })).toString('base64url');
+    expect(tokens.verify(`${head}.${forged}.${signature}`, now + 1)).toBeNull();
+    // Another key's token is refused.
+    expect(createAccessTokens('o'.repeat(40), 60).verify(token, now + 1)).toBeNull();
   });
 });

@@ -1,9 +1,9 @@
 import helmet from '@fastify/helmet';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 
 /**
  * The browser hardening headers of every answer (README "Security headers"),
- * through @fastify/helmet: one strict Content-Security-Policy for the
+ * as @fastify/helmet makes them: one strict Content-Security-Policy for the
  * dashboard (its pages, its files, the API's JSON), no framing by anyone,
  * nosniff, no referrer, cross-origin isolation of our own windows, and HSTS
  * only where TLS sits in front of us (a trusted proxy says https).
@@ -38,17 +38,44 @@ export const CSP_DIRECTIVES = {
 /** HSTS as helmet would send it: a year, subdomains included. */
 export const HSTS = 'max-age=31536000; includeSubDomains';
 
+/** @fastify/helmet's options for our headers. */
+const HELMET_OPTIONS = {
+  contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES },
+  xFrameOptions: { action: 'deny' as const },
+  referrerPolicy: { policy: 'no-referrer' as const },
+  // Decided per request below: only a trusted proxy can tell that the browser came over TLS.
+  strictTransportSecurity: false as const,
+};
+
+/**
+ * The headers helmet sends with our options, found once: @fastify/helmet
+ * builds its middleware (and parses the policy) anew on every request, which
+ * costs more than a cached API answer, while the headers never change (no
+ * per-request nonce, see above). They are read off one answer of a throwaway
+ * instance, so helmet stays the one source of their names and values.
+ */
+const helmetHeaders = async (): Promise<Record<string, string>> => {
+  const probe = Fastify({ logger: false });
+  await probe.register(helmet, HELMET_OPTIONS);
+  probe.get('/', async () => 'ok');
+  const answer = await probe.inject({ method: 'GET', url: '/' });
+  await probe.close();
+  const own = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive']);
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(answer.headers)) {
+    if (!own.has(name) && typeof value === 'string') headers[name] = value;
+  }
+  if (!headers['content-security-policy']) throw new Error('helmet sent no Content-Security-Policy');
+  return headers;
+};
+
 export const registerSecurityHeaders = async (app: FastifyInstance, { trustProxy }: { trustProxy: boolean }) => {
-  await app.register(helmet, {
-    contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES },
-    xFrameOptions: { action: 'deny' },
-    referrerPolicy: { policy: 'no-referrer' },
-    // Decided per request below: only a trusted proxy can tell that the browser came over TLS.
-    strictTransportSecurity: false,
-  });
-  app.addHook('onRequest', async (request, reply) => {
+  const headers = await helmetHeaders();
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(headers);
     // request.protocol reads X-Forwarded-Proto only when TRUST_PROXY is on.
     if (trustProxy && request.protocol === 'https') reply.header('strict-transport-security', HSTS);
+    done();
   });
 };
 

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { listenEmbedded, type Db } from '../db/database';
+import { listenChanges, type Db } from '../db/database';
 import { AUTH_CHANNEL } from '../db/migrations/017_change_notices';
 
 /** Above this many entries the cache starts afresh (one entry per signed-in session in use). */
@@ -21,21 +21,24 @@ interface Waiting {
  * disabled (and reads the user's role), so that a logout, a password change or
  * a disabled account takes effect on the very next call, in every process.
  *
- * - Embedded database (PGlite, one process by its lock): the sessions found
- *   live are kept in memory, and an entry is dropped when the database
- *   announces a change (the triggers of migration 016, on every writer).
- *   PGlite delivers the message within the query whose commit sends it,
- *   before its writer goes on, so nothing answers from an outdated entry.
- * - PostgreSQL (several processes): nothing is kept, since another process's
- *   notification arrives some time after its commit, while the client that
- *   logged out may already be calling here. Instead the checks of the calls
- *   arriving together are asked in one query: a call joins a query not sent
- *   yet (so it sees every change committed before the call arrived), and 50
- *   concurrent calls cost one query instead of 50.
+ * The sessions found live are kept in memory while the database's change
+ * notices are heard (db/changeFeed.ts; the triggers of migration 017 announce
+ * every session ended and every user disabled, re-roled or deleted, whoever
+ * writes), and an entry is dropped on its notice:
+ * - PGlite delivers a notice within the query whose commit sends it, before
+ *   its writer goes on;
+ * - on PostgreSQL every process hears it on its listening connection at the
+ *   commit, and the call that wrote answers only once its own process has
+ *   heard it (`sync`, awaited before any answer to a call that may write), so
+ *   the next call, in whichever process, finds the session gone.
+ * While the notices cannot be heard (PostgreSQL's listening connection down
+ * or reconnecting) nothing is kept: every check asks the database. The checks
+ * asking the database together share one query: a call joins a query not sent
+ * yet (so it sees every change committed before the call arrived), and 50
+ * concurrent calls cost one query instead of 50.
  */
 export const createSessionCache = (db: Db, log: FastifyBaseLogger) => {
   const entries = new Map<string, { userId: string; role: LiveSession['role'] }>();
-  let listening = false;
   /** Counts what was heard: an answer read before a message is not kept (it may be older than the change). */
   let heard = 0;
 
@@ -48,16 +51,14 @@ export const createSessionCache = (db: Db, log: FastifyBaseLogger) => {
     } else entries.clear();
   };
 
-  const stop = listenEmbedded(db, AUTH_CHANNEL, forget).then(
-    (unlisten) => {
-      if (unlisten) listening = true;
-      return unlisten;
+  const feed = listenChanges(db, AUTH_CHANNEL, {
+    message: forget,
+    reset: () => {
+      heard += 1;
+      if (entries.size > 0) log.debug('session notices start afresh: the kept sessions are dropped');
+      entries.clear();
     },
-    (error: Error) => {
-      log.warn({ err: error }, 'session changes cannot be heard: every call asks the database');
-      return null;
-    },
-  );
+  });
 
   let waiting: Waiting[] = [];
   let asking = false;
@@ -68,7 +69,7 @@ export const createSessionCache = (db: Db, log: FastifyBaseLogger) => {
       const batch = waiting;
       waiting = [];
       const before = heard;
-      const wasListening = listening;
+      const wasListening = feed.live();
       try {
         const rows = await db
           .selectFrom('sessions')
@@ -79,7 +80,7 @@ export const createSessionCache = (db: Db, log: FastifyBaseLogger) => {
           .where('users.disabled', '=', false)
           .execute();
         const live = new Map(rows.map((row) => [row.id, row]));
-        const keep = wasListening && listening && heard === before;
+        const keep = wasListening && feed.live() && heard === before;
         for (const w of batch) {
           const row = live.get(w.sessionId);
           if (!row || row.user_id !== w.userId) {
@@ -102,7 +103,7 @@ export const createSessionCache = (db: Db, log: FastifyBaseLogger) => {
   return {
     /** The session's user's role while the session is live and its user not disabled; otherwise null. */
     check(sessionId: string, userId: string): Promise<LiveSession | null> {
-      const kept = listening ? entries.get(sessionId) : undefined;
+      const kept = feed.live() ? entries.get(sessionId) : undefined;
       if (kept && kept.userId === userId) return Promise.resolve({ role: kept.role });
       return new Promise((resolve, reject) => {
         waiting.push({ sessionId, userId, resolve, reject });
@@ -115,12 +116,15 @@ export const createSessionCache = (db: Db, log: FastifyBaseLogger) => {
     },
     /** Entries kept now (tests). */
     size: () => entries.size,
-    /** Whether this process keeps sessions (the embedded database, once listening). */
-    listening: () => listening,
+    /** Whether this process keeps sessions (while it hears the database's notices). */
+    listening: () => feed.live(),
+    /** Resolves once this process has heard every notice committed before the call (see above). */
+    sync: () => feed.sync(),
+    /** PostgreSQL: the listening connection's server process id while live (tests); otherwise null. */
+    listenerPid: () => feed.listenerPid(),
     async close() {
-      listening = false;
       entries.clear();
-      await (await stop)?.();
+      await feed.close();
     },
   };
 };

@@ -83,6 +83,50 @@ const SORT_COLUMNS: Record<TaskSort, string> = {
   cyclesDone: 'cycles_done',
 };
 
+/**
+ * Figures of a position and a price, computed once per distinct input (the
+ * same tasks are shown over and over while their positions and prices stay):
+ * plain functions of their strings, so a kept answer is always the one
+ * computed now. Each map starts afresh above MEMO_MAX entries.
+ */
+const MEMO_MAX = 10_000;
+const memo = <T>(compute: (key: string, ...args: string[]) => T) => {
+  const kept = new Map<string, T>();
+  return (key: string, ...args: string[]): T => {
+    let value = kept.get(key);
+    if (value === undefined) {
+      value = compute(key, ...args);
+      if (kept.size >= MEMO_MAX) kept.clear();
+      kept.set(key, value);
+    }
+    return value;
+  };
+};
+
+/** A decimal string in big.js's plain notation (as the database's numeric may differ in trailing zeros). */
+const decimalOf = memo((value) => new Big(value).toFixed());
+
+const positionMemo = memo((_key, quantity, cost, lastPrice) => {
+  const average = averagePrice({ quantity: quantity!, cost: cost! } as CycleState);
+  const floating = average && lastPrice ? new Big(quantity!).times(lastPrice).minus(cost!) : new Big(0);
+  return { average: average ? new Big(average).round(8).toFixed() : null, floating: floating.round(8).toFixed() };
+});
+
+/** Average entry price (8 places) and floating profit at the last price (8 places) of a position. */
+const positionFigures = (quantity: string, cost: string, lastPrice: string | null) =>
+  positionMemo(`${quantity}|${cost}|${lastPrice ?? ''}`, quantity, cost, lastPrice ?? '');
+
+/** An exchange's markets by symbol, built once per loaded list (a client keeps its markets once loaded). */
+const bySymbol = new WeakMap<MarketInfo[], Map<string, MarketInfo>>();
+const bySymbolOf = (infos: MarketInfo[]) => {
+  let map = bySymbol.get(infos);
+  if (!map) {
+    map = new Map(infos.map((info) => [info.symbol, info]));
+    bySymbol.set(infos, map);
+  }
+  return map;
+};
+
 export interface ListCache {
   get<T>(userId: string, key: string, load: () => Promise<T>): Promise<T>;
 }
@@ -168,7 +212,7 @@ export const createTradeService = ({ db, engine, listCache }: { db: Db; engine: 
           if (!client) return;
           const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), MARKETS_WAIT_MS)));
           const infos = await Promise.race([client.loadMarkets(), late]);
-          if (infos) found.set(row.exchange_account_id, new Map(infos.map((info) => [info.symbol, info])));
+          if (infos) found.set(row.exchange_account_id, bySymbolOf(infos));
         } catch {
           // No markets now (keys that cannot be opened, an exchange that does not answer): no tick or step.
         } finally {
@@ -184,9 +228,8 @@ export const createTradeService = ({ db, engine, listCache }: { db: Db; engine: 
     const info = markets.get(row.exchange_account_id)?.get(row.symbol);
     const live = engine.live(row.id);
     const state: CycleState = live?.state ?? { ...initialCycleState(), ...(row.state as Partial<CycleState>) };
-    const average = averagePrice(state);
     const lastPrice = row.exchange !== PAPER_EXCHANGE ? engine.lastPrice(row.exchange_account_id, row.symbol) : engine.paperPriceOf(row);
-    const floating = average && lastPrice ? new Big(state.quantity).times(lastPrice).minus(state.cost) : new Big(0);
+    const { average, floating } = positionFigures(state.quantity, state.cost, lastPrice);
     return {
       id: row.id,
       exchangeId: row.exchange_account_id,
@@ -205,10 +248,10 @@ export const createTradeService = ({ db, engine, listCache }: { db: Db; engine: 
       phase: state.phase,
       quantity: state.quantity,
       cost: state.cost,
-      averagePrice: average ? new Big(average).round(8).toFixed() : null,
+      averagePrice: average,
       lastPrice,
-      floatingProfit: floating.round(8).toFixed(),
-      realizedProfit: new Big(row.realized ?? '0').toFixed(),
+      floatingProfit: floating,
+      realizedProfit: decimalOf(row.realized ?? '0'),
       levelsFilled: state.levelsFilled,
       levelsTotal: row.levels.length,
       tickSize: info?.precision.price ?? null,
@@ -346,12 +389,12 @@ export const createTradeService = ({ db, engine, listCache }: { db: Db; engine: 
     },
 
     async list(userId: string, query: TaskListQuery) {
-      let base = tasksOf(userId);
-      if (query.running !== undefined) base = base.where('trade_tasks.running', '=', query.running);
-      if (query.finished !== undefined) base = base.where('trade_tasks.status', '=', query.finished ? 'finished' : 'active');
-      if (query.symbol) base = base.where('trade_tasks.symbol', 'like', `%${query.symbol.toUpperCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-      const direction = query.order.toLowerCase() === 'asc' ? 'asc' : 'desc';
       const load = async () => {
+        let base = tasksOf(userId);
+        if (query.running !== undefined) base = base.where('trade_tasks.running', '=', query.running);
+        if (query.finished !== undefined) base = base.where('trade_tasks.status', '=', query.finished ? 'finished' : 'active');
+        if (query.symbol) base = base.where('trade_tasks.symbol', 'like', `%${query.symbol.toUpperCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+        const direction = query.order.toLowerCase() === 'asc' ? 'asc' : 'desc';
         // One query: the page and, beside each row, the count of all (a window over the filtered tasks).
         const rows = await base
           .select(sql<string>`count(*) over ()`.as('total'))
@@ -372,9 +415,17 @@ export const createTradeService = ({ db, engine, listCache }: { db: Db; engine: 
     },
 
     async detail(userId: string, id: string): Promise<TradeTaskDetail> {
-      const row = await ownTask(userId, id);
-      const strategy = await strategyFor(userId, row.strategy_id);
-      const events = await db.selectFrom('task_events').select(['id', 'kind', 'data', 'created_at']).where('task_id', '=', id).orderBy('id', 'desc').limit(100).execute();
+      // The rows as stored, kept like the list's (dropped on every change to the user's tasks, cycles, events,
+      // templates or accounts); the live parts (engine state, prices, markets) are filled in below on every call.
+      const load = async () => {
+        const row = await ownTask(userId, id);
+        const [strategy, events] = await Promise.all([
+          strategyFor(userId, row.strategy_id),
+          db.selectFrom('task_events').select(['id', 'kind', 'data', 'created_at']).where('task_id', '=', id).orderBy('id', 'desc').limit(100).execute(),
+        ]);
+        return { row, strategy, events };
+      };
+      const { row, strategy, events } = listCache ? await listCache.get(userId, `detail:${id}`, load) : await load();
       const task = toTask(row, await marketsOf([row]));
       const state = engine.live(id)?.state ?? { ...initialCycleState(), ...(row.state as Partial<CycleState>) };
       return {
