@@ -6,7 +6,7 @@ import { ApiError } from './ApiError';
 import { createFakeServer, fail, ok, okRange, unauthorized, type Handler, type RecordedRequest } from '../testing/fakeServer';
 import { createDataProvider } from './dataProvider';
 import { createHttpClient } from './httpClient';
-import { btcTask } from '../testing/tasks';
+import { btcTask, tradeOrder } from '../testing/tasks';
 
 const SECRET = 'data-provider-test-secret';
 
@@ -44,25 +44,7 @@ const SAVED = { ...TEMPLATE, id: ID.strategy, system: false };
 const PAIR = { id: 'BTC/USDT', symbol: 'BTC/USDT', base: 'BTC', quote: 'USDT', price: '100', change24h: '1.5', quoteVolume24h: '1000000', minCost: '5', tickSize: '0.01', amountStep: '0.00001' };
 const { name: _name, ...SETTINGS } = TEMPLATE;
 const DETAIL = { ...btcTask, strategy: SETTINGS, firstFillPrice: '101', takeProfitArmed: false, events: [] };
-const ORDER = {
-  id: 'o0000000-0000-4000-8000-000000000001',
-  taskId: ID.task1,
-  symbol: 'BTC/USDT',
-  cycle: 1,
-  level: 0,
-  side: 'buy' as const,
-  reason: 'first',
-  status: 'closed' as const,
-  price: '100',
-  amount: '0.1',
-  cost: '10',
-  fee: '0.01',
-  feeCurrency: 'USDT',
-  error: null,
-  tickSize: '0.01',
-  amountStep: '0.00001',
-  createdAt: '2026-03-01T08:00:00.000Z',
-};
+const ORDER = tradeOrder({ taskId: ID.task1 });
 
 const setup = (routes: Record<string, Handler> = {}) => {
   const server = createFakeServer(routes);

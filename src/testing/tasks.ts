@@ -1,5 +1,5 @@
 import type { StrategySettings, StrategyTemplate } from '../api/strategy';
-import type { TradeTask } from '../api/trade';
+import type { TradeOrder, TradeTask } from '../api/trade';
 
 /** The settings of the 'balanced' system template: two levels (1 % x1, 2.5 % x2), 1.5 % take profit, for the page tests. */
 export const balancedSettings: StrategySettings = {
@@ -54,3 +54,25 @@ export const btcTask: TradeTask = {
   prices: { source: 'simulator', live: false },
   createdAt: '2026-03-01T08:00:00.000Z',
 };
+
+/** A filled first buy of the BTC task (0.1 at 100 USDT), as the order history answers it; `over` changes any field. */
+export const tradeOrder = (over: Partial<TradeOrder> = {}): TradeOrder => ({
+  id: 'o0000000-0000-4000-8000-000000000001',
+  taskId: btcTask.id,
+  symbol: 'BTC/USDT',
+  cycle: 1,
+  level: 0,
+  side: 'buy',
+  reason: 'first',
+  status: 'closed',
+  price: '100',
+  amount: '0.1',
+  cost: '10',
+  fee: '0.01',
+  feeCurrency: 'USDT',
+  error: null,
+  tickSize: '0.01',
+  amountStep: '0.00001',
+  createdAt: '2026-03-01T08:00:00.000Z',
+  ...over,
+});

@@ -5,7 +5,7 @@ import type { ExchangeCatalogEntry } from '../../api/exchange';
 import type { CandleTimeframe, OhlcvAnswer, OhlcvCandle, TradeOrder, TradeTask, TradeTaskDetail } from '../../api/trade';
 import { fail, ok, type Handler, type RecordedRequest } from '../../testing/fakeServer';
 import { findHeading, identityRoute, renderApp, startSignedInZhCN } from '../../testing/renderApp';
-import { balancedSettings, btcTask } from '../../testing/tasks';
+import { balancedSettings, btcTask, tradeOrder } from '../../testing/tasks';
 import type { CandleChartProps } from './CandleChart';
 
 const me = identityRoute;
@@ -42,26 +42,7 @@ const detail: TradeTaskDetail = {
   ],
 };
 
-const order = (over: Partial<TradeOrder>): TradeOrder => ({
-  id: 'o-1',
-  taskId: 'a0000000-0000-4000-8000-000000000001',
-  symbol: 'BTC/USDT',
-  cycle: 3,
-  level: 0,
-  side: 'buy',
-  reason: 'first',
-  status: 'closed',
-  price: '100',
-  amount: '0.1',
-  cost: '10',
-  fee: '0.01',
-  feeCurrency: 'USDT',
-  error: null,
-  tickSize: '0.01',
-  amountStep: '0.00001',
-  createdAt: '2026-03-01T08:03:00.000Z',
-  ...over,
-});
+const order = (over: Partial<TradeOrder>): TradeOrder => tradeOrder({ id: 'o-1', cycle: 3, createdAt: '2026-03-01T08:03:00.000Z', ...over });
 const orders = [
   order({ id: 'o-3', cycle: 2, side: 'sell', reason: 'take_profit', price: '101.5', amount: '0.1', cost: '10.15', createdAt: '2026-03-01T08:02:00.000Z' }),
   order({ id: 'o-2', level: 1, reason: 'replenish', price: '99', amount: '0.10101', cost: '10', createdAt: '2026-03-01T08:04:00.000Z' }),
