@@ -111,7 +111,7 @@ describe.each(BACKENDS)('task list after changes (%s)', { timeout: 60_000 }, (ba
     expect(changed).toMatchObject({ cycleCount: 3, firstOrderAmount: '12.5', status: 'replenish_closed' });
     expect(changed.events.map((e: { kind: string }) => e.kind)).toEqual(['updated', 'created']);
     expect((await call('POST', '/api/strategy/edit', { ...quickStrategy, id: strategyId, name: 'Renamed template' })).body.code).toBe(0);
-    expect((await there(`/api/trade/detail/${id}`)).data.strategy.name).toBe('Renamed template');
+    expect((await there(`/api/trade/detail/${id}`)).data.strategyName).toBe('Renamed template');
 
     // Written outside the API: an event alone (no change to the task row) and a cycle's profit.
     await sql`insert into task_events (task_id, kind, data) values (${id}, 'stopped', '{}')`.execute(server.db);
