@@ -28,6 +28,21 @@ describe.each(BACKENDS)('wallet under concurrency (%s)', (backend) => {
     expect(confirmed.body.code).toBe(0);
   };
 
+  /**
+   * Sends `count` requests at once. The password check of a money-moving call waits at most 5 s for a free
+   * slot and then answers 10009 (nothing stored): on a slow machine some of 50 racing calls get that, so
+   * those are sent again, all at once, until each has its real answer. The race for the balance is the same.
+   */
+  const race = async (count: number, send: (i: number) => Promise<{ status: number; body: { code: number } }>) => {
+    const answers = await Promise.all(Array.from({ length: count }, (_, i) => send(i)));
+    for (let round = 0; round < 10; round += 1) {
+      const again = answers.flatMap((answer, i) => (answer.body.code === ErrorCode.TOO_MANY_REQUESTS ? [i] : []));
+      if (again.length === 0) break;
+      await Promise.all(again.map(async (i) => (answers[i] = await send(i))));
+    }
+    return answers;
+  };
+
   const usdt = async (token: string) =>
     (await server.call('GET', '/api/wallet/balances', undefined, { token })).body.data.balances.find((b: { asset: string }) => b.asset === 'USDT');
 
@@ -42,10 +57,8 @@ describe.each(BACKENDS)('wallet under concurrency (%s)', (backend) => {
   it('50 concurrent withdrawals of the whole balance: exactly one succeeds, 49 get 11003', async () => {
     const alice = await join('alice');
     await fund(alice.token, '101');
-    const answers = await Promise.all(
-      Array.from({ length: 50 }, (_, i) =>
-        server.call('POST', '/api/wallet/withdraw', { amount: '100', address: ADDRESS, password: PASSWORD, idempotencyKey: `race-${i}-${alice.id}` }, { token: alice.token }),
-      ),
+    const answers = await race(50, (i) =>
+      server.call('POST', '/api/wallet/withdraw', { amount: '100', address: ADDRESS, password: PASSWORD, idempotencyKey: `race-${i}-${alice.id}` }, { token: alice.token }),
     );
     expect(answers.every((a) => a.status === 200)).toBe(true);
     const codes = answers.map((a) => a.body.code);
@@ -60,10 +73,8 @@ describe.each(BACKENDS)('wallet under concurrency (%s)', (backend) => {
     const alice = await join('alice');
     const bob = await join('bob');
     await fund(alice.token, '25');
-    const answers = await Promise.all(
-      Array.from({ length: 50 }, (_, i) =>
-        server.call('POST', '/api/wallet/transfer', { to: bob.email, amount: '25', password: PASSWORD, idempotencyKey: `t-race-${i}-${alice.id}` }, { token: alice.token }),
-      ),
+    const answers = await race(50, (i) =>
+      server.call('POST', '/api/wallet/transfer', { to: bob.email, amount: '25', password: PASSWORD, idempotencyKey: `t-race-${i}-${alice.id}` }, { token: alice.token }),
     );
     const codes = answers.map((a) => a.body.code);
     expect(codes.filter((c) => c === 0)).toHaveLength(1);
