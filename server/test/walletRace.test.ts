@@ -10,7 +10,7 @@ import { BACKENDS, registerUser, startServer, type TestServer } from './harness'
 const PASSWORD = 'Sturdy-Passw0rd!';
 const ADDRESS = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 
-describe.each(BACKENDS)('wallet under concurrency (%s)', (backend) => {
+describe.each(BACKENDS)('wallet under concurrency (%s)', { timeout: 60_000 }, (backend) => {
   let server: TestServer;
   let operatorToken: string;
   let seq = 0;
@@ -29,15 +29,17 @@ describe.each(BACKENDS)('wallet under concurrency (%s)', (backend) => {
   };
 
   /**
-   * Sends `count` requests at once. The password check of a money-moving call waits at most 5 s for a free
-   * slot and then answers 10009 (nothing stored): on a slow machine some of 50 racing calls get that, so
-   * those are sent again, all at once, until each has its real answer. The race for the balance is the same.
+   * Sends `count` requests at once. A money-moving call's password check answers 10009 (nothing stored)
+   * when the password hashing queue is full or its slot does not come within 5 s: on a slow machine some
+   * of 50 racing calls get that, so those are sent again after a second, all at once, until each has its
+   * real answer. The race for the balance is the same.
    */
   const race = async (count: number, send: (i: number) => Promise<{ status: number; body: { code: number } }>) => {
     const answers = await Promise.all(Array.from({ length: count }, (_, i) => send(i)));
-    for (let round = 0; round < 10; round += 1) {
+    for (let round = 0; round < 30; round += 1) {
       const again = answers.flatMap((answer, i) => (answer.body.code === ErrorCode.TOO_MANY_REQUESTS ? [i] : []));
       if (again.length === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
       await Promise.all(again.map(async (i) => (answers[i] = await send(i))));
     }
     return answers;
