@@ -1,6 +1,7 @@
 import type { UTCTimestamp } from 'lightweight-charts';
 import { describe, expect, it } from 'vitest';
 import type { OhlcvCandle, TradeOrder } from '../../api/trade';
+import { tradeOrder } from '../../testing/tasks';
 import {
   barsChange,
   candleAt,
@@ -61,26 +62,8 @@ const task = {
   },
 };
 
-const order = (over: Partial<TradeOrder>): TradeOrder => ({
-  id: 'o',
-  taskId: 't-1',
-  symbol: 'BTC/USDT',
-  cycle: 1,
-  level: 0,
-  side: 'buy',
-  reason: 'first',
-  status: 'closed',
-  price: '100',
-  amount: '0.1',
-  cost: '10',
-  fee: '0.0001',
-  feeCurrency: 'BTC',
-  error: null,
-  tickSize: null,
-  amountStep: null,
-  createdAt: new Date(T0).toISOString(),
-  ...over,
-});
+const order = (over: Partial<TradeOrder>): TradeOrder =>
+  tradeOrder({ id: 'o', taskId: 't-1', fee: '0.0001', feeCurrency: 'BTC', tickSize: null, amountStep: null, createdAt: new Date(T0).toISOString(), ...over });
 
 describe('candles as bars', () => {
   it('turns open times in milliseconds into UTC seconds and decimal strings into numbers, oldest first', () => {
