@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { registerUser } from '../server/test/harness';
 import { join } from 'node:path';
 import { ARTIFACTS, startJourney, type Journey } from './harness';
+import { textFindings } from './pageChecks';
 
 /**
  * The backtest in real Chromium against the real server and its worker
@@ -46,6 +47,9 @@ describe.each(['phone', 'desktop'] as const)('backtest in the browser (%s)', (vi
     expect(chartRequests).toEqual([]);
     await page.getByRole('textbox', { name: '首单金额（计价币）' }).fill('20');
     await shot('form');
+    // The sample's dates show in full, year first, in the page-language date fields.
+    expect(await page.getByRole('group', { name: '开始（UTC）' }).textContent()).toContain('2023/03/01');
+    expect((await textFindings(page)).clipped).toEqual([]);
     await page.getByRole('button', { name: '开始回测' }).click();
     await page.locator('[data-section="backtest-results"]').waitFor({ timeout: 30_000 });
 

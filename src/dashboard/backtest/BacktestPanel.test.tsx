@@ -217,11 +217,14 @@ describe('the backtest panel in the strategy editor', () => {
       name: 'BTCUSDT-1m.csv',
       csv: '1677628800000,10,11,9,10.5,1\n1677628860000,10.5,12,10,11,2\n',
     });
-    // The dates follow the file: its two minutes are on 1 March.
-    expect([document.querySelector<HTMLInputElement>('input[name="from"]')!.value, document.querySelector<HTMLInputElement>('input[name="to"]')!.value]).toEqual(['2023-03-01', '2023-03-01']);
+    // The dates follow the file: its two minutes are on 1 March, shown year first as a Chinese page writes them.
+    expect([document.querySelector<HTMLInputElement>('input[name="from"]')!.value, document.querySelector<HTMLInputElement>('input[name="to"]')!.value]).toEqual(['2023/03/01', '2023/03/01']);
+    expect(within(screen.getByRole('group', { name: '开始（UTC）' })).getAllByRole('spinbutton').map((s) => s.getAttribute('aria-label'))).toEqual(['年份', '月份', '日期']);
+    // A day typed in the page's order is the day sent.
+    fireEvent.change(document.querySelector<HTMLInputElement>('input[name="to"]')!, { target: { value: '2023/03/02' } });
     await userEvent.click(screen.getByRole('button', { name: '开始回测' }));
     await screen.findByText(/共 2,880 根 K 线/, undefined, { timeout: 5000 });
-    expect(sentRuns(app)[0]).toMatchObject({ source: { kind: 'upload', id: uploaded.id }, from: '2023-03-01T00:00:00.000Z', to: '2023-03-02T00:00:00.000Z' });
+    expect(sentRuns(app)[0]).toMatchObject({ source: { kind: 'upload', id: uploaded.id }, from: '2023-03-01T00:00:00.000Z', to: '2023-03-03T00:00:00.000Z' });
   });
 });
 

@@ -1,17 +1,20 @@
 import { formatCount } from '../../api/format';
 import UploadFileIcon from '@mui/icons-material/UploadFileOutlined';
-import { Alert, Box, Button, MenuItem, Stack, TextField, Typography } from '@mui/material';
+import { Alert, Box, Button, MenuItem, Stack, TextField, Typography, selectClasses } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useDataProvider, useLocaleState, useTranslate } from 'react-admin';
 import { HISTORY_INTERVALS, SAMPLE_SYMBOL, type CandleUpload } from '../../api/backtest';
 import type { AppDataProvider } from '../../dataProvider/dataProvider';
 import { useExchangeCatalog } from '../exchange/api';
+import { DateInput } from '../kit/DateInput';
 import { dayOf, defaultRange, type BacktestForm } from './backtestForm';
 import { backtestErrorText } from './backtestErrors';
 
 /** The server refuses bodies above 40 MB; a year of minutes in six columns is about 35 MB. */
 const MAX_UPLOAD_CHARS = 40 * 1024 * 1024;
+
+const fill = { flex: 1, minWidth: 0 } as const;
 
 /** Binance's klines files have twelve columns; only the first six are sent. */
 const firstSixColumns = (text: string) =>
@@ -23,8 +26,6 @@ const firstSixColumns = (text: string) =>
       return cut >= 0 ? line.slice(0, cut) : line;
     })
     .join('\n');
-
-const fill = { flex: 1, minWidth: 0 } as const;
 
 /** A chosen file's text (FileReader: every browser, and the test DOM, has it). */
 const readText = (file: File) =>
@@ -81,6 +82,8 @@ export const SourceFields = ({ form, onChange }: { form: BacktestForm; onChange:
           label={translate('backtest.source')}
           name="source"
           value={form.source}
+          // The sample's long name wraps on a phone rather than hiding behind an ellipsis.
+          sx={{ [`& .${selectClasses.select}`]: { whiteSpace: 'normal' } }}
           onChange={(event) => {
             const source = event.target.value as BacktestForm['source'];
             onChange({ source, uploadId: null, ...(source === 'sample' ? { symbol: SAMPLE_SYMBOL } : {}), ...defaultRange(source) });
@@ -168,9 +171,9 @@ export const SourceFields = ({ form, onChange }: { form: BacktestForm; onChange:
         </Stack>
       )}
 
-      <Stack direction="row" spacing={2}>
-        <TextField size="small" type="date" sx={fill} label={translate('backtest.from')} name="from" value={form.from} onChange={(event) => onChange({ from: event.target.value })} slotProps={{ inputLabel: { shrink: true } }} />
-        <TextField size="small" type="date" sx={fill} label={translate('backtest.to')} name="to" value={form.to} onChange={(event) => onChange({ to: event.target.value })} slotProps={{ inputLabel: { shrink: true } }} />
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+        <DateInput sx={fill} label={translate('backtest.from')} name="from" value={form.from} max={form.to || undefined} onChange={(from) => onChange({ from })} />
+        <DateInput sx={fill} label={translate('backtest.to')} name="to" value={form.to} min={form.from || undefined} onChange={(to) => onChange({ to })} />
       </Stack>
     </Stack>
   );

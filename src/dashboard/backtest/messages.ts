@@ -174,7 +174,7 @@ const zhCN: BacktestMessages = {
       tooBig: '文件太大：最多一年的 1 分钟 K 线。',
     },
     firstOrder: '首单金额（计价币）',
-    cycleCount: '循环次数（9999 = 全部）',
+    cycleCount: '循环次数（9999=全部）',
     fillModel: '成交模型',
     fill: { close: '收盘价', ohlc: '开高低收' },
     fillHelp: {
@@ -318,7 +318,7 @@ const zhTW: BacktestMessages = {
       tooBig: '檔案太大：最多一年的 1 分鐘 K 線。',
     },
     firstOrder: '首單金額（計價幣）',
-    cycleCount: '循環次數（9999 = 全部）',
+    cycleCount: '循環次數（9999=全部）',
     fillModel: '成交模型',
     fill: { close: '收盤價', ohlc: '開高低收' },
     fillHelp: {

@@ -2,6 +2,7 @@ import { AdapterDayjs } from '@mui/x-date-pickers/AdapterDayjs';
 import { DatePicker } from '@mui/x-date-pickers/DatePicker';
 import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
 import { enUS, zhCN, zhTW } from '@mui/x-date-pickers/locales';
+import type { SxProps, Theme } from '@mui/material';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import 'dayjs/locale/zh-tw';
@@ -30,6 +31,7 @@ export const DateInput = ({
   max,
   error = false,
   helperText,
+  sx,
 }: {
   label: string;
   name: string;
@@ -39,6 +41,8 @@ export const DateInput = ({
   max?: string | undefined;
   error?: boolean;
   helperText?: string | undefined;
+  /** The field's place in its row or grid. */
+  sx?: SxProps<Theme>;
 }) => {
   const [locale] = useLocaleState();
   const chosen = LOCALES[locale as keyof typeof LOCALES] ?? LOCALES['zh-CN'];
@@ -55,7 +59,7 @@ export const DateInput = ({
           if (next === null) onChange('');
           else if (next.isValid()) onChange(next.format(ISO));
         }}
-        slotProps={{ textField: { size: 'small', name, error, helperText }, field: { clearable: true } }}
+        slotProps={{ textField: { size: 'small', name, error, helperText, sx }, field: { clearable: true } }}
       />
     </LocalizationProvider>
   );

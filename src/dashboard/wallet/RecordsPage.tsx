@@ -149,7 +149,7 @@ const RecordsScreen = ({ asset, titleKey }: { asset: Asset; titleKey: string }) 
           role="search"
           aria-label={translate('wallet.recordsPage.filters')}
           onSubmit={(event) => event.preventDefault()}
-          sx={{ p: { xs: 1.5, md: 2 }, display: 'grid', gap: 1.5, alignItems: 'start', gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', md: 'repeat(3, minmax(0, 200px)) auto' } }}
+          sx={{ p: { xs: 1.5, md: 2 }, display: 'grid', gap: 1.5, alignItems: 'start', gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'repeat(3, minmax(0, 200px)) auto' } }}
         >
           <TextField
             select
@@ -158,7 +158,7 @@ const RecordsScreen = ({ asset, titleKey }: { asset: Asset; titleKey: string }) 
             name="kind"
             value={kind}
             onChange={(event) => change({ kind: event.target.value })}
-            sx={{ gridColumn: { xs: '1 / -1', md: 'auto' } }}
+           
             slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
           >
             <MenuItem value="">{translate('wallet.recordsPage.allKinds')}</MenuItem>
@@ -173,6 +173,7 @@ const RecordsScreen = ({ asset, titleKey }: { asset: Asset; titleKey: string }) 
             label={translate('wallet.recordsPage.to')}
             name="to"
             value={to}
+           
             min={from || undefined}
             error={badRange}
             helperText={badRange ? translate('wallet.recordsPage.badRange') : undefined}
@@ -182,7 +183,7 @@ const RecordsScreen = ({ asset, titleKey }: { asset: Asset; titleKey: string }) 
             <Button
               startIcon={<FilterAltOffIcon />}
               onClick={() => change({ kind: '', from: '', to: '' })}
-              sx={{ gridColumn: { xs: '1 / -1', md: 'auto' }, justifySelf: 'start', height: 40 }}
+              sx={{ justifySelf: 'start', height: 40 }}
             >
               {translate('wallet.recordsPage.clear')}
             </Button>
