@@ -9,14 +9,18 @@
  *     (then the default local server),
  * each call with the demo account's access token: the task list, the wallet
  * balances and a task's detail (five running paper tasks with orders behind
- * them). Prints requests per second, p50 / p99 latency, the ratio to the bare
- * route, and the answers with code 0; fails when a call had no code-0 answer,
- * or any non-2xx answer, error or timeout.
+ * them). BENCH_ROUNDS (default 3) rounds of the bare route and then each
+ * call; each call's run is compared with the bare run of its round, and the
+ * round with the median ratio is reported (with every round's ratio): the
+ * machine's speed drifts between runs, which a single pair would take for the
+ * server's. Prints requests per second, p50 / p99 latency, the ratio to the
+ * bare route, the CPU per request, and the answers with code 0; fails when
+ * any run had no code-0 answer, or any non-2xx answer, error or timeout.
  *
  * BENCH_CALLS=list,detail measures only those calls (list, balances, detail),
  * e.g. for a CPU profile of one call.
  *
- *   npm run bench:api   (BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_CALLS, BENCH_DATABASE_URL, BENCH_CPU_PROF, --postgres, --pglite-only, --postgres-only)
+ *   npm run bench:api   (BENCH_SECONDS, BENCH_ROUNDS, BENCH_CONNECTIONS, BENCH_CALLS, BENCH_DATABASE_URL, BENCH_CPU_PROF, --postgres, --pglite-only, --postgres-only)
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -25,6 +29,7 @@ import autocannon from 'autocannon';
 import type { ServerReady } from './apiServer';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const postgresUrl =
   process.env.BENCH_DATABASE_URL ??
@@ -64,6 +69,9 @@ const cpuOf = async (child: ChildProcess): Promise<number> => {
   return ((await answer)[0] as { cpuMicros: number }).cpuMicros;
 };
 
+/** Every measured run (warm-ups too) that got no code-0 answer, another code, a non-2xx answer, an error or a timeout. */
+const failures: string[] = [];
+
 interface Measured {
   call: string;
   /** The server process's CPU time per answered request (microseconds): what the machine's load disturbs least. */
@@ -99,6 +107,7 @@ const measure = async (call: string, server: ChildProcess, url: string, path: st
     ],
   });
   const cpu = (await cpuOf(server)) - cpuBefore;
+  if (codeZero === 0 || otherCodes > 0 || result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) failures.push(`${call} (${path})`);
   return {
     call,
     cpuMicrosPerRequest: result.requests.total > 0 ? Math.round((cpu / result.requests.total) * 10) / 10 : 0,
@@ -114,33 +123,55 @@ const measure = async (call: string, server: ChildProcess, url: string, path: st
   };
 };
 
+/** The middle value (the lower middle of an even count). */
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
+
+type Call = Measured & { ratioToBare: number; cpuRatioToBare: number };
+/** One call over the rounds: the round with the median ratio to its own bare run, and every round's ratio. */
+type Summary = Call & { rounds: { requestsPerSecond: number; ratioToBare: number; cpuRatioToBare: number }[] };
+
 const bare = await start('bare');
-const runs: { backend: string; seeded: ServerReady['seeded']; bare: Measured; calls: (Measured & { ratioToBare: number; cpuRatioToBare: number })[] }[] = [];
+const runs: { backend: string; seeded: ServerReady['seeded']; bare: Measured[]; calls: Summary[] }[] = [];
 try {
   for (const backend of backends) {
     const server = await start(backend);
     try {
       const { url, token, taskId } = server.ready;
-      // Warm both (JIT, connection pools), then measure the bare route and the calls one after the other.
+      // Warm both (JIT, connection pools).
       await measure('warm-up', bare.child, bare.ready.url, '/bare');
       await measure('warm-up', server.child, url, '/api/trade/list?page=1&pageSize=20', token);
-      const bareRun = await measure('GET /bare (bare Fastify)', bare.child, bare.ready.url, '/bare');
-      const calls = [];
-      for (const [name, call, path] of [
-        ['list', 'GET /api/trade/list', '/api/trade/list?page=1&pageSize=20'],
-        ['balances', 'GET /api/wallet/balances', '/api/wallet/balances'],
-        ['detail', 'GET /api/trade/detail/:id', `/api/trade/detail/${taskId}`],
-      ] as const) {
-        if (only && !only.includes(name)) continue;
-        const run = await measure(call, server.child, url, path, token);
-        calls.push({
-          ...run,
-          ratioToBare: Math.round((run.requestsPerSecond / bareRun.requestsPerSecond) * 1000) / 1000,
-          // The bare route's CPU per request over the call's: the throughput ratio a machine of free cores would show.
-          cpuRatioToBare: run.cpuMicrosPerRequest > 0 ? Math.round((bareRun.cpuMicrosPerRequest / run.cpuMicrosPerRequest) * 1000) / 1000 : 0,
-        });
+      const calls = (
+        [
+          ['list', 'GET /api/trade/list', '/api/trade/list?page=1&pageSize=20'],
+          ['balances', 'GET /api/wallet/balances', '/api/wallet/balances'],
+          ['detail', 'GET /api/trade/detail/:id', `/api/trade/detail/${taskId}`],
+        ] as const
+      ).filter(([name]) => !only || only.includes(name));
+      // Rounds of the bare route and then each call, one after the other: each call is compared with the bare run
+      // just before it, so a machine that slows down or speeds up between runs moves both.
+      const bareRuns: Measured[] = [];
+      const byCall = new Map<string, Call[]>(calls.map(([, call]) => [call, []]));
+      for (let round = 0; round < rounds; round++) {
+        const bareRun = await measure('GET /bare (bare Fastify)', bare.child, bare.ready.url, '/bare');
+        bareRuns.push(bareRun);
+        for (const [, call, path] of calls) {
+          const run = await measure(call, server.child, url, path, token);
+          byCall.get(call)!.push({
+            ...run,
+            ratioToBare: Math.round((run.requestsPerSecond / bareRun.requestsPerSecond) * 1000) / 1000,
+            // The bare route's CPU per request over the call's: the throughput ratio a machine of free cores would show.
+            cpuRatioToBare: run.cpuMicrosPerRequest > 0 ? Math.round((bareRun.cpuMicrosPerRequest / run.cpuMicrosPerRequest) * 1000) / 1000 : 0,
+          });
+        }
       }
-      runs.push({ backend, seeded: server.ready.seeded, bare: bareRun, calls });
+      const summaries = [...byCall.values()].map((measured): Summary => {
+        const middle = median(measured.map((m) => m.ratioToBare));
+        return {
+          ...measured.find((m) => m.ratioToBare === middle)!,
+          rounds: measured.map(({ requestsPerSecond, ratioToBare, cpuRatioToBare }) => ({ requestsPerSecond, ratioToBare, cpuRatioToBare })),
+        };
+      });
+      runs.push({ backend, seeded: server.ready.seeded, bare: bareRuns, calls: summaries });
     } finally {
       await stop(server.child);
     }
@@ -151,18 +182,18 @@ try {
 
 console.log(JSON.stringify({ bench: 'authenticated API calls against a bare Fastify route', connections, secondsPerCall: seconds, runs }, null, 2));
 for (const run of runs) {
-  console.log(`\n${run.backend}: bare route ${run.bare.requestsPerSecond} req/s (p50 ${run.bare.p50Ms} ms, p99 ${run.bare.p99Ms} ms, ${run.bare.cpuMicrosPerRequest} µs CPU per request)`);
+  const bareRates = run.bare.map((b) => b.requestsPerSecond);
+  console.log(
+    `\n${run.backend}: bare route ${Math.min(...bareRates)}-${Math.max(...bareRates)} req/s over ${run.bare.length} rounds (${median(run.bare.map((b) => b.cpuMicrosPerRequest))} µs CPU per request, median)`,
+  );
   for (const c of run.calls) {
     console.log(
-      `  ${c.call.padEnd(26)} ${String(c.requestsPerSecond).padStart(6)} req/s  x${c.ratioToBare.toFixed(3)} of bare  p50 ${c.p50Ms} ms  p99 ${c.p99Ms} ms  ${c.cpuMicrosPerRequest} µs CPU (x${c.cpuRatioToBare.toFixed(3)} of bare)  code 0: ${c.codeZero}`,
+      `  ${c.call.padEnd(26)} ${String(c.requestsPerSecond).padStart(6)} req/s  x${c.ratioToBare.toFixed(3)} of bare (median round; rounds ${c.rounds.map((r) => r.ratioToBare.toFixed(3)).join(' ')})  p50 ${c.p50Ms} ms  p99 ${c.p99Ms} ms  ${c.cpuMicrosPerRequest} µs CPU (x${c.cpuRatioToBare.toFixed(3)} of bare)  code 0: ${c.codeZero}`,
     );
   }
 }
 // A run that answered nothing with code 0, or anything but 2xx, measured refusals or failures, not the calls.
-const failed = runs.flatMap((run) =>
-  [run.bare, ...run.calls].filter((c) => c.codeZero === 0 || c.otherCodes > 0 || c.non2xx > 0 || c.errors > 0 || c.timeouts > 0).map((c) => `${run.backend} ${c.call}`),
-);
-if (failed.length > 0) {
-  console.error(`failed answers (no code 0, another code, non-2xx, errors or timeouts): ${failed.join(', ')}`);
+if (failures.length > 0) {
+  console.error(`failed answers (no code 0, another code, non-2xx, errors or timeouts): ${failures.join(', ')}`);
   process.exit(1);
 }

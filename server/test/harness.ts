@@ -53,6 +53,43 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/** A second API process on a test server's database (tests of what every process must see at once). */
+export interface OtherProcess {
+  app: App;
+  /** Its address, http://127.0.0.1:<port>. */
+  base: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a second API process on the server's schema, without an engine (one
+ * is enough): on PostgreSQL with its own pool and listening connection, on
+ * PGlite a second app on its one connection. Resolves once both processes
+ * hear the database's change notices.
+ */
+export const startOtherProcess = async (server: TestServer, backend: 'pglite' | 'postgres'): Promise<OtherProcess> => {
+  const ownDb = backend === 'postgres' ? await openDatabase({ url: process.env.TEST_DATABASE_URL, schema: server.schema }) : undefined;
+  const app = await buildApp({ ...server.config, engine: 'off' }, { db: ownDb ?? server.db, logStream: new Writable({ write: (_c, _e, done) => done() }), cluster: backend === 'postgres' });
+  const close = async () => {
+    await app.close();
+    await ownDb?.destroy();
+  };
+  try {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    for (const each of [server.app, app]) {
+      const started = Date.now();
+      while (!each.sessionCache.listening()) {
+        if (Date.now() - started > 10_000) throw new Error('the change notices are not heard');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    }
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { app, base: `http://127.0.0.1:${(app.server.address() as { port: number }).port}`, close };
+};
+
 export const testConfig = (dataDir: string, overrides: Partial<ServerConfig> = {}): ServerConfig => ({
   port: 0,
   host: '127.0.0.1',

@@ -1,10 +1,8 @@
-import { Writable } from 'node:stream';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../src/api/errors';
-import { buildApp, type App } from '../src/app';
-import { openDatabase, type Db } from '../src/db/database';
-import { BACKENDS, registerUser, startServer, type TestServer } from './harness';
+import type { App } from '../src/app';
+import { BACKENDS, registerUser, startOtherProcess, startServer, type OtherProcess, type TestServer } from './harness';
 
 /**
  * Every call checks its session (http/sessionCache.ts): from memory, dropped
@@ -19,13 +17,12 @@ import { BACKENDS, registerUser, startServer, type TestServer } from './harness'
  */
 describe.each(BACKENDS)('session revocation across processes (%s)', { timeout: 60_000 }, (backend) => {
   let server: TestServer;
+  let otherProcess: OtherProcess | undefined;
   let other: App;
-  let otherDb: Db | undefined;
   let otherBase: string;
   afterEach(async () => {
-    await other?.close();
-    await otherDb?.destroy();
-    otherDb = undefined;
+    await otherProcess?.close();
+    otherProcess = undefined;
     await server?.close();
   });
   /** Both processes have heard every notice committed so far (at once on PGlite). */
@@ -33,18 +30,8 @@ describe.each(BACKENDS)('session revocation across processes (%s)', { timeout: 6
 
   const start = async () => {
     server = await startServer(backend);
-    // A second API process on the same schema (on PostgreSQL with its own pool and listening connection); one engine is enough.
-    if (backend === 'postgres') otherDb = await openDatabase({ url: process.env.TEST_DATABASE_URL, schema: server.schema });
-    other = await buildApp({ ...server.config, engine: 'off' }, { db: otherDb ?? server.db, logStream: new Writable({ write: (_c, _e, done) => done() }), cluster: backend === 'postgres' });
-    await other.listen({ port: 0, host: '127.0.0.1' });
-    otherBase = `http://127.0.0.1:${(other.server.address() as { port: number }).port}`;
-    for (const app of [server.app, other]) {
-      const started = Date.now();
-      while (!app.sessionCache.listening()) {
-        if (Date.now() - started > 10_000) throw new Error('the session cache is not listening');
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    }
+    otherProcess = await startOtherProcess(server, backend);
+    ({ app: other, base: otherBase } = otherProcess);
   };
   /** GET /api/user/me on the second process. */
   const meThere = async (token: string) => {

@@ -1,12 +1,9 @@
-import { Writable } from 'node:stream';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildApp, type App } from '../src/app';
-import { openDatabase, type Db } from '../src/db/database';
-import { BACKENDS, quickStrategy, registerUser, startServer, type TestServer } from './harness';
+import { BACKENDS, quickStrategy, registerUser, startOtherProcess, startServer, type OtherProcess, type TestServer } from './harness';
 
 /**
- * The task list and a task's detail are kept per user (trade/listCache.ts)
+ * The task list and a task's detail are kept per user (db/userCache.ts)
  * and dropped on every write to what they show, whoever writes: a call after
  * a change through the API shows it, in every process; a change written
  * outside the API (the engine, the database directly) shows once its notice
@@ -14,13 +11,10 @@ import { BACKENDS, quickStrategy, registerUser, startServer, type TestServer } f
  */
 describe.each(BACKENDS)('task list after changes (%s)', { timeout: 60_000 }, (backend) => {
   let server: TestServer;
-  let other: App | undefined;
-  let otherDb: Db | undefined;
+  let other: OtherProcess | undefined;
   afterEach(async () => {
     await other?.close();
-    await otherDb?.destroy();
     other = undefined;
-    otherDb = undefined;
     await server?.close();
   });
   /** This process has heard every notice committed so far (at once on PGlite). */
@@ -73,20 +67,44 @@ describe.each(BACKENDS)('task list after changes (%s)', { timeout: 60_000 }, (ba
     expect((await list()).total).toBe(2);
   });
 
+  it('shows the live values at once: a price that moved, a position the engine changed, with no write between', async () => {
+    server = await startServer(backend);
+    const token = (await registerUser(server, { email: 'live@example.com' })).accessToken;
+    const call = (method: string, path: string, body?: unknown) => server.call(method, path, body, { token });
+    const list = async () => {
+      const answer = await call('GET', '/api/trade/list?pageSize=20');
+      // The kept answer goes out as the envelope JSON, like every other answer.
+      expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+      return (answer.body.data as { list: any[] }).list;
+    };
+    const exchangeId = (await call('POST', '/api/exchange/add', { exchange: 'paper', name: 'Paper' })).body.data.id;
+    const strategyId = (await call('POST', '/api/strategy/add', quickStrategy)).body.data.id;
+    const created = await call('POST', '/api/trade/add', {
+      exchangeId, coinIdList: ['BTC/USDT', 'ETH/USDT'], cycleCount: 9999, firstOrderAmount: '10', firstOrderMultiple: false, running: false, replenishStatus: 'replenish_open', strategyId,
+    });
+    const [btc] = created.body.data as { id: string }[];
+    const market = server.app.engine.market;
+    const shown = async () => Object.fromEntries((await list()).map((t) => [t.symbol, t.lastPrice]));
+    expect(await shown()).toEqual({ 'BTC/USDT': market.price('BTC/USDT'), 'ETH/USDT': market.price('ETH/USDT') });
+    // Asked again unchanged: the same answer.
+    expect(await list()).toEqual(await list());
+    // The market moves (nothing is written about the tasks): the next call shows the new prices.
+    const before = market.price('BTC/USDT');
+    for (let i = 0; i < 50 && market.price('BTC/USDT') === before; i++) market.tick(60);
+    expect(market.price('BTC/USDT')).not.toBe(before);
+    expect(await shown()).toEqual({ 'BTC/USDT': market.price('BTC/USDT'), 'ETH/USDT': market.price('ETH/USDT') });
+    // The engine buys for one task: its position shows on the very next call, whatever was heard.
+    expect((await call('POST', '/api/trade/action', { id: btc!.id, action: 'start' })).body.code).toBe(0);
+    await server.app.engine.tick(1);
+    const live = server.app.engine.tasks.get(btc!.id)!;
+    expect(Number(live.state.quantity)).toBeGreaterThan(0);
+    expect((await list()).find((t) => t.id === btc!.id)).toMatchObject({ running: true, quantity: live.state.quantity, cost: live.state.cost, lastPrice: market.price('BTC/USDT') });
+  });
+
   it("shows a change made through one process in the other's list and task detail at once, and keeps users apart", async () => {
     server = await startServer(backend);
-    // A second API process on the same schema (on PostgreSQL with its own pool and listening connection).
-    if (backend === 'postgres') otherDb = await openDatabase({ url: process.env.TEST_DATABASE_URL, schema: server.schema });
-    other = await buildApp({ ...server.config, engine: 'off' }, { db: otherDb ?? server.db, logStream: new Writable({ write: (_c, _e, done) => done() }), cluster: backend === 'postgres' });
-    await other.listen({ port: 0, host: '127.0.0.1' });
-    const otherBase = `http://127.0.0.1:${(other.server.address() as { port: number }).port}`;
-    for (const app of [server.app, other]) {
-      const started = Date.now();
-      while (!app.sessionCache.listening()) {
-        if (Date.now() - started > 10_000) throw new Error('the change notices are not heard');
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    }
+    other = await startOtherProcess(server, backend);
+    const otherBase = other.base;
     const token = (await registerUser(server, { email: 'two@example.com' })).accessToken;
     const neighbour = (await registerUser(server, { email: 'next-door@example.com' })).accessToken;
     const call = (method: string, path: string, body?: unknown) => server.call(method, path, body, { token });
@@ -115,10 +133,10 @@ describe.each(BACKENDS)('task list after changes (%s)', { timeout: 60_000 }, (ba
 
     // Written outside the API: an event alone (no change to the task row) and a cycle's profit.
     await sql`insert into task_events (task_id, kind, data) values (${id}, 'stopped', '{}')`.execute(server.db);
-    await Promise.all([server.app.sessionCache.sync(), other.sessionCache.sync()]);
+    await Promise.all([server.app.sessionCache.sync(), other!.app.sessionCache.sync()]);
     expect((await there(`/api/trade/detail/${id}`)).data.events.map((e: { kind: string }) => e.kind)).toEqual(['stopped', 'updated', 'created']);
     await sql`insert into cycles (task_id, user_id, cycle, buy_cost, sell_proceeds, realized_profit) select id, user_id, 5, 10, 10.25, 0.25 from trade_tasks where id = ${id}`.execute(server.db);
-    await Promise.all([server.app.sessionCache.sync(), other.sessionCache.sync()]);
+    await Promise.all([server.app.sessionCache.sync(), other!.app.sessionCache.sync()]);
     expect((await there(`/api/trade/detail/${id}`)).data.realizedProfit).toBe('0.25');
     expect((await there('/api/trade/list')).data.list[0].realizedProfit).toBe('0.25');
 
@@ -131,7 +149,7 @@ describe.each(BACKENDS)('task list after changes (%s)', { timeout: 60_000 }, (ba
     await server.db.deleteFrom('task_events').where('task_id', '=', id).execute();
     await server.db.deleteFrom('cycles').where('task_id', '=', id).execute();
     await server.db.deleteFrom('trade_tasks').where('id', '=', id).execute();
-    await Promise.all([server.app.sessionCache.sync(), other.sessionCache.sync()]);
+    await Promise.all([server.app.sessionCache.sync(), other!.app.sessionCache.sync()]);
     expect((await there('/api/trade/list')).data.total).toBe(0);
     expect((await there(`/api/trade/detail/${id}`)).code).not.toBe(0);
   });

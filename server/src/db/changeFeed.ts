@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { AUTH_CHANNEL, TASKS_CHANNEL } from './migrations/017_change_notices';
+import { WALLET_CHANNEL } from './migrations/020_wallet_notices';
 
 /**
- * The database's change notices (migration 017's triggers) as one feed per
+ * The database's change notices (the triggers of migrations 017, 019 and 020) as one feed per
  * database handle, for the caches of this process (http/sessionCache.ts,
- * trade/listCache.ts). A cache keeps answers only while its feed is live,
+ * db/userCache.ts). A cache keeps answers only while its feed is live,
  * and drops them on every message and whenever the feed starts afresh.
  *
  * - Embedded database (PGlite, one process by its lock): PGlite delivers each
@@ -45,7 +46,9 @@ export interface ChangeSubscription {
 
 /** Channel of the feed's own markers (sync). */
 const SYNC_CHANNEL = 'qt_sync';
-const CHANNELS = [AUTH_CHANNEL, TASKS_CHANNEL, SYNC_CHANNEL];
+/** The channels of the triggers' messages (migrations 017, 019, 020). */
+const NOTICE_CHANNELS = [AUTH_CHANNEL, TASKS_CHANNEL, WALLET_CHANNEL];
+const CHANNELS = [...NOTICE_CHANNELS, SYNC_CHANNEL];
 /** Wait before reconnecting a lost listening connection. */
 const RECONNECT_MS = 500;
 /**
@@ -85,7 +88,7 @@ const dispatch = (subscribers: Set<Subscriber>, channel: string, payload: string
 const embeddedFeed = (pglite: PGlite): Feed => {
   const subscribers = new Set<Subscriber>();
   let live = false;
-  const stops = Promise.all(CHANNELS.slice(0, 2).map((channel) => pglite.listen(channel, (payload) => dispatch(subscribers, channel, payload)))).then(
+  const stops = Promise.all(NOTICE_CHANNELS.map((channel) => pglite.listen(channel, (payload) => dispatch(subscribers, channel, payload)))).then(
     (unlisten) => {
       live = true;
       for (const s of subscribers) s.reset();

@@ -20,6 +20,7 @@ import * as depositAddresses from './migrations/016_deposit_addresses';
 import * as changeNotices from './migrations/017_change_notices';
 import * as throttleCounters from './migrations/018_throttle_counters';
 import * as taskEventNotices from './migrations/019_task_event_notices';
+import * as walletNotices from './migrations/020_wallet_notices';
 import type { Database } from './schema';
 import { subscribe, type ChangeHandlers, type ChangeSubscription, type FeedSource } from './changeFeed';
 
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '017_change_notices': changeNotices,
   '018_throttle_counters': throttleCounters,
   '019_task_event_notices': taskEventNotices,
+  '020_wallet_notices': walletNotices,
 };
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 

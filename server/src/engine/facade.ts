@@ -54,6 +54,9 @@ const BALANCE_WAIT_MS = 3_000;
 /** How long adding a paper account waits for its exchange's first prices. */
 const WARM_WAIT_MS = 2_000;
 
+/** Paper account objects kept at most (then it starts afresh). */
+const KEPT_PAPER_ACCOUNTS = 10_000;
+
 export const createEngineFacade = ({ db, log, runner, paperFeeRate, seed, exchangeMasterKey, createExchange, priceSources = null }: EngineFacadeOptions) => {
   const store = runner?.store ?? createEngineStore(db);
   // Without an engine here, the market is the one another process publishes.
@@ -147,6 +150,18 @@ export const createEngineFacade = ({ db, log, runner, paperFeeRate, seed, exchan
     fetchOrderFees: notHere,
   });
 
+  /** Paper accounts on the simulator, one object each (the list of a user's tasks asks for them on every call). */
+  const paperAccounts = new Map<string, ExchangeClient>();
+  const keptPaperAccount = (accountId: string): ExchangeClient => {
+    let client = paperAccounts.get(accountId);
+    if (!client) {
+      if (paperAccounts.size >= KEPT_PAPER_ACCOUNTS) paperAccounts.clear();
+      client = paperAccount(accountId);
+      paperAccounts.set(accountId, client);
+    }
+    return client;
+  };
+
   /** A paper account on a live public market: the exchange's pairs, prices and candles, its balance from the journal. */
   const liveAccount = (accountId: string, live: LiveMarket): ExchangeClient => ({
     loadMarkets: () => live.client.loadMarkets(),
@@ -180,10 +195,10 @@ export const createEngineFacade = ({ db, log, runner, paperFeeRate, seed, exchan
           const live = priceSources.liveMarket(source);
           if (live.live()) return liveAccount(account.id, live);
         }
-        return paperAccount(account.id);
+        return keptPaperAccount(account.id);
       }
       const client = await (runner ? runner.clientFor(account.id) : clients!.clientFor(account.id));
-      return client ?? paperAccount(account.id);
+      return client ?? keptPaperAccount(account.id);
     },
     /** The paper exchange's markets (ccxt's structure, trimmed). */
     paperMarkets: () => markets,

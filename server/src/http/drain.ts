@@ -11,18 +11,22 @@ export const registerDrain = (app: FastifyInstance) => {
   let inFlight = 0;
   let waiters: (() => void)[] = [];
 
-  app.addHook('onRequest', async (request) => {
+  // Callback hooks, not async ones: every request passes here, and a promise each way is measurable.
+  app.addHook('onRequest', (request, _reply, done) => {
     running.add(request);
     inFlight += 1;
+    done();
   });
   // onSend runs once per request, after its handler (or error handler) is done.
-  app.addHook('onSend', async (request) => {
-    if (!running.delete(request)) return;
-    inFlight -= 1;
-    if (inFlight === 0) {
-      waiters.forEach((resolve) => resolve());
-      waiters = [];
+  app.addHook('onSend', (request, _reply, payload, done) => {
+    if (running.delete(request)) {
+      inFlight -= 1;
+      if (inFlight === 0) {
+        waiters.forEach((resolve) => resolve());
+        waiters = [];
+      }
     }
+    done(null, payload);
   });
 
   /** Resolves when no handler runs any more, or after `timeoutMs` at the latest. */

@@ -6,9 +6,12 @@ import { BusinessError, validationCode } from './errors';
 
 export const ok = <T>(data: T) => ({ code: 0, message: 'ok', data });
 
+/** The content type of every answer. */
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
 /** Error answers bypass the routes' response schemas, which describe success data only. */
 export const sendEnvelope = (reply: FastifyReply, status: number, code: number, message: string, data: unknown = null) =>
-  reply.status(status).type('application/json; charset=utf-8').serializer(JSON.stringify).send({ code, message, data });
+  reply.status(status).type(JSON_TYPE).serializer(JSON.stringify).send({ code, message, data });
 
 /**
  * PostgreSQL's data exceptions that only a value sent by the client causes
@@ -61,7 +64,7 @@ export const clientErrorHandler = (error: Error & { code?: string }, socket: Soc
   const body = JSON.stringify({ code, message, data: null });
   if (socket.writable) {
     socket.write(
-      `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\n\r\n${body}`,
+      `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: ${JSON_TYPE}\r\n\r\n${body}`,
     );
   }
   socket.destroy(error);

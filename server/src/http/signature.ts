@@ -35,9 +35,10 @@ const isSignedBody = (body: unknown): body is Record<string, unknown> & Signatur
  */
 export const registerSignatureCheck = (app: FastifyInstance, db: Db, secret: string, now: () => number = Date.now) => {
   let lastPurge = 0;
-  app.addHook('preHandler', async (request: FastifyRequest) => {
-    const path = request.routeOptions.url;
-    if (!path || !isSignedCall(request.method, path)) return;
+  const check = async (request: FastifyRequest) => {
+    const path = request.routeOptions.url!;
+    // A route of several methods is signed for some of them only.
+    if (!isSignedCall(request.method, path)) return;
     const body = request.body;
     if (!isSignedBody(body)) return fail(ErrorCode.INVALID, 'bad request signature');
     // The sign hashes UTF-8: a lone surrogate has none, so such a field can only be a forged or broken request.
@@ -63,5 +64,12 @@ export const registerSignatureCheck = (app: FastifyInstance, db: Db, secret: str
       lastPurge = nowMs;
       await db.deleteFrom('request_nonces').where('expires_at', '<', sql<Date>`now()`).execute();
     }
+  };
+  // Only the signed calls' routes carry the check: the others, reads above all, pay nothing for it.
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!methods.some((method) => isSignedCall(method, route.url))) return;
+    const own = route.preHandler ? (Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler]) : [];
+    route.preHandler = [check, ...own];
   });
 };

@@ -1,9 +1,10 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Db } from '../db/database';
+import { TASKS_CHANNEL } from '../db/migrations/017_change_notices';
+import { createUserCache } from '../db/userCache';
 import type { EngineFacade } from '../engine/facade';
-import { ok } from '../http/envelope';
+import { JSON_TYPE, ok } from '../http/envelope';
 import { typed } from '../http/schemas';
-import { createListCache } from './listCache';
 import { returnsRoutes } from './returnsRoutes';
 import { schemas } from './schemas';
 import { createTradeService } from './service';
@@ -16,8 +17,8 @@ export interface TradeDeps {
 /** Trading tasks, their orders and the market data the wizard needs (spec section 7). */
 export const tradeRoutes = (deps: TradeDeps) => async (instance: FastifyInstance) => {
   const app = typed(instance);
-  // Task lists kept per user on the embedded database, dropped on every change (listCache.ts).
-  const listCache = createListCache(deps.db, app.log);
+  // The stored part of task lists and details kept per user, dropped on every change to it (db/userCache.ts).
+  const listCache = createUserCache(deps.db, TASKS_CHANNEL, app.log);
   app.addHook('onClose', () => listCache.close());
   const trade = createTradeService({ ...deps, listCache });
   app.addHook('onRequest', app.authenticate);
@@ -26,7 +27,20 @@ export const tradeRoutes = (deps: TradeDeps) => async (instance: FastifyInstance
   app.get('/api/trade/hot-pairs', { schema: schemas.hotPairs }, async (request) => ok(await trade.hotPairs(request.user!.id, request.query)));
   app.post('/api/trade/coin-price', { schema: schemas.coinPrice }, async (request) => ok(await trade.coinPrices(request.user!.id, request.body)));
   app.post('/api/trade/add', { schema: schemas.add }, async (request) => ok(await trade.create(request.user!.id, request.body)));
-  app.get('/api/trade/list', { schema: schemas.list }, async (request) => ok(await trade.list(request.user!.id, request.query)));
+  // The service gives the same answer object while nothing it shows has changed: its text is kept beside it.
+  const listTexts = new WeakMap<object, string>();
+  app.get('/api/trade/list', { schema: schemas.list }, async (request, reply) => {
+    const answer = await trade.list(request.user!.id, request.query);
+    let text = listTexts.get(answer);
+    if (text === undefined) {
+      // The route's own serializer (its answer schema), as Fastify would use it.
+      text = String(reply.serialize(ok(answer)));
+      listTexts.set(answer, text);
+    }
+    // Text already serialized goes out as it is (the plain reply's send takes any payload).
+    const plain: FastifyReply = reply;
+    return plain.type(JSON_TYPE).send(text);
+  });
   app.get('/api/trade/detail/:id', { schema: schemas.detail }, async (request) => ok(await trade.detail(request.user!.id, request.params.id)));
   app.post('/api/trade/update', { schema: schemas.update }, async (request) => ok(await trade.update(request.user!.id, request.body)));
   app.post('/api/trade/action', { schema: schemas.action }, async (request) => {

@@ -127,6 +127,28 @@ const bySymbolOf = (infos: MarketInfo[]) => {
   return map;
 };
 
+/** Clients whose markets have loaded: each keeps them once loaded (ccxtClient.ts, the paper accounts). */
+const answeredMarkets = new WeakSet<ExchangeClient>();
+
+/** A number per object, for keys that name an object (the same object, the same number). */
+const objectIds = new WeakMap<object, number>();
+let lastObjectId = 0;
+const idOf = (value: object | null) => {
+  if (value === null) return 0;
+  let id = objectIds.get(value);
+  if (id === undefined) {
+    id = ++lastObjectId;
+    objectIds.set(value, id);
+  }
+  return id;
+};
+
+/**
+ * The last list answer built from kept rows (db/userCache.ts), with the key of
+ * the live values it showed: gone with the rows when a change drops them.
+ */
+const answers = new WeakMap<object, { key: string; answer: { list: TradeTask[]; total: number } }>();
+
 export interface ListCache {
   get<T>(userId: string, key: string, load: () => Promise<T>): Promise<T>;
 }
@@ -210,9 +232,17 @@ export const createTradeService = ({ db, engine, listCache }: { db: Db; engine: 
               ? await engine.accountClient({ id: row.exchange_account_id, exchange: row.exchange, price_source: row.price_source })
               : await engine.clientFor(row.exchange_account_id);
           if (!client) return;
+          // A client that answered its markets once keeps them: no wait to bound.
+          if (answeredMarkets.has(client)) {
+            found.set(row.exchange_account_id, bySymbolOf(await client.loadMarkets()));
+            return;
+          }
           const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), MARKETS_WAIT_MS)));
           const infos = await Promise.race([client.loadMarkets(), late]);
-          if (infos) found.set(row.exchange_account_id, bySymbolOf(infos));
+          if (infos) {
+            answeredMarkets.add(client);
+            found.set(row.exchange_account_id, bySymbolOf(infos));
+          }
         } catch {
           // No markets now (keys that cannot be opened, an exchange that does not answer): no tick or step.
         } finally {
@@ -223,12 +253,29 @@ export const createTradeService = ({ db, engine, listCache }: { db: Db; engine: 
     return found;
   };
 
-  /** A task as the pages show it: the live state where the engine drives it here, the journal's otherwise. */
-  const toTask = (row: TaskRow, markets: Map<string, Map<string, MarketInfo>>): TradeTask => {
-    const info = markets.get(row.exchange_account_id)?.get(row.symbol);
+  /**
+   * Everything a task's answer reads besides its stored row and its market's
+   * rules: the live state where the engine drives it here (the journal's
+   * otherwise), the last price and where prices come from.
+   */
+  const liveOf = (row: TaskRow) => {
     const live = engine.live(row.id);
-    const state: CycleState = live?.state ?? { ...initialCycleState(), ...(row.state as Partial<CycleState>) };
-    const lastPrice = row.exchange !== PAPER_EXCHANGE ? engine.lastPrice(row.exchange_account_id, row.symbol) : engine.paperPriceOf(row);
+    return {
+      state: live?.state ?? { ...initialCycleState(), ...(row.state as Partial<CycleState>) },
+      running: live?.params.running ?? row.running,
+      attention: live ? live.attention : ((row.attention as TaskAttention | null) ?? null),
+      lastPrice: row.exchange !== PAPER_EXCHANGE ? engine.lastPrice(row.exchange_account_id, row.symbol) : engine.paperPriceOf(row),
+      prices: engine.taskPrices(row),
+    };
+  };
+  type Live = ReturnType<typeof liveOf>;
+  /** The values of `liveOf` an answer shows, as text: equal texts, equal answers (with the same stored rows and rules). */
+  const liveKey = ({ state, running, attention, lastPrice, prices }: Live) =>
+    `${state.cyclesDone}|${state.phase}|${state.quantity}|${state.cost}|${state.levelsFilled}|${running}|${idOf(attention)}|${lastPrice}|${prices.source}|${prices.live}`;
+
+  /** A task as the pages show it. */
+  const toTask = (row: TaskRow, markets: Map<string, Map<string, MarketInfo>>, { state, running, attention, lastPrice, prices }: Live = liveOf(row)): TradeTask => {
+    const info = markets.get(row.exchange_account_id)?.get(row.symbol);
     const { average, floating } = positionFigures(state.quantity, state.cost, lastPrice);
     return {
       id: row.id,
@@ -242,7 +289,7 @@ export const createTradeService = ({ db, engine, listCache }: { db: Db; engine: 
       firstOrderMultiple: row.first_order_multiple,
       cycleCount: row.cycle_count,
       cyclesDone: state.cyclesDone,
-      running: live?.params.running ?? row.running,
+      running,
       status: row.replenish_status,
       finished: row.status === 'finished' || state.phase === 'finished',
       phase: state.phase,
@@ -256,8 +303,8 @@ export const createTradeService = ({ db, engine, listCache }: { db: Db; engine: 
       levelsTotal: row.levels.length,
       tickSize: info?.precision.price ?? null,
       amountStep: info?.precision.amount ?? null,
-      attention: live ? live.attention : ((row.attention as TaskAttention | null) ?? null),
-      prices: engine.taskPrices(row),
+      attention,
+      prices,
       createdAt: new Date(row.created_at).toISOString(),
     };
   };
@@ -408,10 +455,18 @@ export const createTradeService = ({ db, engine, listCache }: { db: Db; engine: 
           rows.length > 0 ? Number(rows[0]!.total) : query.page === 1 ? 0 : Number((await db.selectFrom(base.as('t')).select(db.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
         return { rows, total };
       };
-      // The rows as stored; the live parts (engine state, prices) are filled in below on every call.
-      const { rows, total } = listCache ? await listCache.get(userId, JSON.stringify(query), load) : await load();
-      const markets = await marketsOf(rows);
-      return { list: rows.map((row) => toTask(row, markets)), total };
+      // The rows as stored; the live parts (engine state, prices) are read below on every call.
+      const kept = listCache ? await listCache.get(userId, JSON.stringify(query), load) : await load();
+      const lives = kept.rows.map(liveOf);
+      const key = lives.map(liveKey).join('\n');
+      // The same stored rows with the same live values: the answer given last (prices move about once a second).
+      const given = answers.get(kept);
+      if (given?.key === key) return given.answer;
+      const markets = await marketsOf(kept.rows);
+      const answer = { list: kept.rows.map((row, i) => toTask(row, markets, lives[i])), total: kept.total };
+      // Kept only with every market's rules in it (a market still loading would stay missing from it).
+      if (kept.rows.every((row) => markets.has(row.exchange_account_id))) answers.set(kept, { key, answer });
+      return answer;
     },
 
     async detail(userId: string, id: string): Promise<TradeTaskDetail> {

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { ErrorCode } from '../../../src/api/errors';
 import type { Db } from '../db/database';
+import { WALLET_CHANNEL } from '../db/migrations/020_wallet_notices';
+import { createUserCache } from '../db/userCache';
 import { ok } from '../http/envelope';
 import { fail } from '../http/errors';
 import { typed } from '../http/schemas';
@@ -61,7 +63,13 @@ export const walletRoutes = (deps: WalletRouteDeps) => async (instance: FastifyI
     await attempt.release();
   };
 
-  app.get('/api/wallet/balances', { schema: balancesSchema }, async (request) => ok(await wallet.balances(db, request.user!.id)));
+  // Balances kept per user, dropped by every write to that user's balances, whoever writes (migration 020, db/userCache.ts).
+  const kept = createUserCache(db, WALLET_CHANNEL, app.log);
+  app.addHook('onClose', () => kept.close());
+  app.get('/api/wallet/balances', { schema: balancesSchema }, async (request) => {
+    const userId = request.user!.id;
+    return ok(await kept.get(userId, 'balances', () => wallet.balances(db, userId)));
+  });
 
   app.get('/api/wallet/config', { schema: configSchema }, async () => ok(await wallet.walletConfig(db)));
 

@@ -16,7 +16,7 @@ export const AUTH_CHANNEL = 'qt_auth';
  * Every write to what the task list shows is announced on `qt_tasks` with
  * the user whose tasks it touches ('*': any user's, a system template), once
  * per user and transaction (PostgreSQL folds equal messages): tasks, their
- * cycles, their templates and exchange accounts (trade/listCache.ts).
+ * cycles, their templates and exchange accounts (db/userCache.ts).
  */
 export const TASKS_CHANNEL = 'qt_tasks';
 

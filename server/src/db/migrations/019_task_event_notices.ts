@@ -4,7 +4,7 @@ import { sql, type Kysely } from 'kysely';
  * A task's events (its detail's journal) are announced on `qt_tasks` like
  * the rest of what the task pages show (migration 017): a row written,
  * changed or deleted names the task's owner ('*' when the task is gone), so
- * the kept task details of that user are dropped (trade/listCache.ts).
+ * the kept task details of that user are dropped (db/userCache.ts).
  */
 export const up = async (db: Kysely<unknown>): Promise<void> => {
   await sql`

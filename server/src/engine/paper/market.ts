@@ -261,6 +261,8 @@ interface SymbolState {
   logPrice: number;
   /** Exposed price in whole ticks (>= 1, so the price is never <= 0). */
   ticks: number;
+  /** The last price shown and the ticks it was shown for: the same price is read again and again between moves. */
+  shown?: { ticks: number; price: DecimalString };
   buckets: Bucket[];
 }
 
@@ -425,8 +427,9 @@ export const createMarket = (
     },
     now: () => now,
     price: (symbol) => {
-      const { spec, ticks } = stateOf(symbol);
-      return tickPrice(ticks, spec.tickSize);
+      const state = stateOf(symbol);
+      if (state.shown?.ticks !== state.ticks) state.shown = { ticks: state.ticks, price: tickPrice(state.ticks, state.spec.tickSize) };
+      return state.shown.price;
     },
     prices: () => {
       const result: Record<string, DecimalString> = {};

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate, openDatabase, type Db } from '../db/database';
-import { TASKS_CHANNEL } from '../db/migrations/017_change_notices';
-import { createListCache } from './listCache';
+import { migrate, openDatabase, type Db } from './database';
+import { TASKS_CHANNEL } from './migrations/017_change_notices';
+import { createUserCache } from './userCache';
 
 const quiet = { debug: () => undefined, warn: () => undefined } as never;
 
@@ -14,13 +14,13 @@ describe('kept task answers (embedded database)', () => {
   }, 60_000);
   afterAll(async () => db?.destroy());
 
-  const listening = async (cache: ReturnType<typeof createListCache>) => {
+  const listening = async (cache: ReturnType<typeof createUserCache>) => {
     while (!cache.listening()) await new Promise((resolve) => setTimeout(resolve, 5));
   };
   const notify = (payload: string) => sql`select pg_notify(${TASKS_CHANNEL}, ${payload})`.execute(db);
 
   it('shares one load among calls missing together, keeps its answer, and drops it on the user’s notice only', async () => {
-    const cache = createListCache(db, quiet);
+    const cache = createUserCache(db, TASKS_CHANNEL, quiet);
     await listening(cache);
     let loads = 0;
     const load = async () => {
@@ -42,7 +42,7 @@ describe('kept task answers (embedded database)', () => {
   });
 
   it('does not let a call join, or keep, a load that started before a change was heard', async () => {
-    const cache = createListCache(db, quiet);
+    const cache = createUserCache(db, TASKS_CHANNEL, quiet);
     await listening(cache);
     let loads = 0;
     let release: () => void = () => undefined;

@@ -1,29 +1,28 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { listenChanges, type Db } from '../db/database';
-import { TASKS_CHANNEL } from '../db/migrations/017_change_notices';
+import { listenChanges, type Db } from './database';
 
 /** Users whose pages are kept at most (then it starts afresh), and pages per user. */
 const MAX_USERS = 10_000;
 const MAX_PAGES_PER_USER = 32;
 
 /**
- * The database part of the task list (per user and query) and of a task's
- * detail (per user and task), kept while the database's change notices are
- * heard (db/changeFeed.ts): every write to a user's tasks, their cycles and
- * events, templates or exchange accounts is announced (migrations 017, 019)
- * and drops that user's entries, on PGlite before the writer goes on, on
- * PostgreSQL in every process at the commit (a call that wrote answers once
- * its own process has heard it). What changes without a write (live
- * positions, last prices) is never kept: it is filled in on every call. While
- * the notices cannot be heard nothing is kept.
+ * Answers kept per user and key while the database's change notices on
+ * `channel` are heard (db/changeFeed.ts): a message naming a user drops that
+ * user's entries ('*' drops everyone's), on PGlite before the writer goes on,
+ * on PostgreSQL in every process at the commit (a call that wrote answers
+ * once every process has heard it). While the notices cannot be heard nothing
+ * is kept. Used for the stored part of the task list and detail
+ * (`qt_tasks`: tasks, their cycles and events, templates, exchange accounts;
+ * migrations 017, 019) and for wallet balances (`qt_wallet`, migration 020).
+ * What changes without a write (live positions, last prices) is never kept.
  */
-export const createListCache = (db: Db, log: FastifyBaseLogger) => {
+export const createUserCache = (db: Db, channel: string, log: FastifyBaseLogger) => {
   const byUser = new Map<string, Map<string, unknown>>();
   /** Loads under way, by user and key, with the count of messages heard when each started. */
   const loading = new Map<string, { before: number; answer: Promise<unknown> }>();
   let heard = 0;
 
-  const feed = listenChanges(db, TASKS_CHANNEL, {
+  const feed = listenChanges(db, channel, {
     message: (userId) => {
       heard += 1;
       if (userId === '*') byUser.clear();
@@ -31,7 +30,7 @@ export const createListCache = (db: Db, log: FastifyBaseLogger) => {
     },
     reset: () => {
       heard += 1;
-      if (byUser.size > 0) log.debug('task notices start afresh: the kept task lists are dropped');
+      if (byUser.size > 0) log.debug({ channel }, 'change notices start afresh: the kept answers are dropped');
       byUser.clear();
     },
   });
