@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { registerUser } from '../server/test/harness';
-import { startJourney, type Journey } from './harness';
+import { openAs, startJourney, type Journey } from './harness';
 import { textFindings } from './pageChecks';
 
 /**
@@ -24,25 +24,23 @@ describe.each(cases)('date fields at 375 px ($locale)', ({ locale, from, to, sho
     journey = await startJourney({ viewport: 'phone', locale });
     const j = journey;
     const session = await registerUser(j.server, { email: `dates-${locale.toLowerCase()}@example.com` });
-    await j.page.goto(j.url('/auth/login'));
-    await j.page.evaluate(([access, refresh]) => {
-      localStorage.setItem('accessToken', access!);
-      localStorage.setItem('refreshToken', refresh!);
-    }, [session.accessToken, session.refreshToken]);
     const asked: URL[] = [];
     j.page.on('request', (request) => {
       if (request.url().includes('/api/wallet/records')) asked.push(new URL(request.url()));
     });
-    await j.page.goto(j.url('/profile/wallet/usdt-records'));
+    await openAs(j.page, j.server.base, session, '/profile/wallet/usdt-records', locale);
     const days = j.page.locator('form[role="search"] [role="group"]');
     await days.first().waitFor();
-    // Each field's first part (the year in Chinese, the month in English) takes the whole day typed.
-    await days.nth(0).getByRole('spinbutton').first().click();
-    await j.page.keyboard.type(from);
-    await days.nth(1).getByRole('spinbutton').first().click();
-    await j.page.keyboard.type(to);
-    await expect.poll(() => asked.some((url) => url.searchParams.get('from') === '2026-03-01' && url.searchParams.get('to') === '2026-03-31')).toBe(true);
-    expect([await days.nth(0).textContent(), await days.nth(1).textContent()]).toEqual(shown.map((day) => expect.stringContaining(day)));
+    // Each field's first part (the year in Chinese, the month in English) takes the whole day typed;
+    // the next field is typed once the first shows its whole day.
+    for (const [index, typed] of [from, to].entries()) {
+      await days.nth(index).getByRole('spinbutton').first().click();
+      await j.page.keyboard.type(typed);
+      await expect.poll(() => days.nth(index).textContent()).toContain(shown[index]);
+    }
+    await expect
+      .poll(() => asked.some((url) => url.searchParams.get('from') === '2026-03-01' && url.searchParams.get('to') === '2026-03-31'), { timeout: 15000 })
+      .toBe(true);
     expect((await textFindings(j.page)).clipped).toEqual([]);
   });
 });

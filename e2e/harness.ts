@@ -94,15 +94,15 @@ export const storage = (page: Page) =>
   }));
 
 /** Puts a session into a page's storage (remember me on, zh-CN), then opens `path` of the dashboard as a fresh load. */
-export const openAs = async (page: Page, base: string, session: { accessToken: string; refreshToken: string }, path: string) => {
+export const openAs = async (page: Page, base: string, session: { accessToken: string; refreshToken: string }, path: string, locale = 'zh-CN') => {
   await page.goto(`${base}/#/auth/login`);
   await page.evaluate(
-    ([access, refresh]) => {
+    ([access, refresh, language]) => {
       localStorage.setItem('accessToken', access!);
       localStorage.setItem('refreshToken', refresh!);
-      localStorage.setItem('locale', 'zh-CN');
+      localStorage.setItem('locale', language!);
     },
-    [session.accessToken, session.refreshToken],
+    [session.accessToken, session.refreshToken, locale],
   );
   await page.goto('about:blank');
   await page.goto(`${base}/#${path}`);

@@ -103,7 +103,7 @@ describe('widgets on a partner page', () => {
         (window as unknown as { expired: number }).expired += 1;
       });
     });
-    await j.server.call('POST', '/api/user/logout', undefined, { token: session.accessToken });
+    expect((await j.server.call('POST', '/api/user/logout', undefined, { token: session.accessToken })).body.code).toBe(0);
     await card.evaluate((element) => element.setAttribute('refresh', '1'));
     await expect.poll(() => j.page.evaluate(() => (window as unknown as { expired: number }).expired), { timeout: 15000 }).toBeGreaterThan(0);
     await expect.poll(() => card.locator('a[href*="#/auth/login"]').count(), { timeout: 15000 }).toBeGreaterThan(0);

@@ -112,6 +112,8 @@ export const useWidgetData = <T,>(props: WidgetProps, load: (client: WidgetClien
   const scope = sessionScope(props);
   /** Set when another widget of this session saw it end; cleared when the attributes give a new client. */
   const ended = useRef(false);
+  /** The session scope this widget last loaded data for: losing its tokens later is the session's end. */
+  const loadedFor = useRef<string | undefined>(undefined);
 
   useEffect(() => {
     ended.current = false;
@@ -130,31 +132,39 @@ export const useWidgetData = <T,>(props: WidgetProps, load: (client: WidgetClien
     const controller = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
     let first = true;
+    /** Widgets of one session often ask at the same moment: only the first to hear the news tells the others and the page. */
+    const sessionEnded = () => {
+      loadedFor.current = undefined;
+      if (ended.current) return;
+      for (const listener of [...sessionEndedListeners]) listener(scope);
+      emit(latest.current, 'onQt-session-expired');
+    };
     const run = async () => {
       if (ended.current || !client.hasSession()) {
+        // Its tokens are gone since this widget loaded with them: a call of this session found it ended (maybe one cut short by an attribute change, or the dashboard's logout on this page).
+        if (loadedFor.current === scope) sessionEnded();
         setState({ status: 'loggedOut', data: undefined, error: undefined });
       } else {
         if (first) setState((s) => ({ ...s, status: 'loading', error: undefined }));
         try {
           const data = await loadRef.current(client, controller.signal);
           if (controller.signal.aborted) return;
+          loadedFor.current = scope;
           setState({ status: 'ready', data, error: undefined });
         } catch (error) {
-          if (controller.signal.aborted) return;
+          // The session's end is news even when this load was cut short (the attributes changed meanwhile).
           if ((error as ApiError).kind === 'unauthorized') {
-            setState({ status: 'loggedOut', data: undefined, error });
-            // Widgets of one session often ask at the same moment: only the first to hear the news tells the page.
-            if (!ended.current) {
-              for (const listener of [...sessionEndedListeners]) listener(scope);
-              emit(latest.current, 'onQt-session-expired');
-            }
+            sessionEnded();
+            if (!controller.signal.aborted) setState({ status: 'loggedOut', data: undefined, error });
+          } else if (!controller.signal.aborted) {
+            // A failed live refresh keeps the figures already shown.
+            setState((s) => (first || s.status !== 'ready' ? { status: 'error', data: undefined, error } : s));
           }
-          // A failed live refresh keeps the figures already shown.
-          else setState((s) => (first || s.status !== 'ready' ? { status: 'error', data: undefined, error } : s));
         }
       }
+      if (controller.signal.aborted) return;
       first = false;
-      if (interval > 0 && !controller.signal.aborted) timer = setTimeout(() => void run(), interval);
+      if (interval > 0) timer = setTimeout(() => void run(), interval);
     };
     void run();
     return () => {

@@ -191,6 +191,42 @@ describe('custom elements', () => {
     document.removeEventListener('qt-session-expired', expired);
   });
 
+  it("emits qt-session-expired when the page's session is gone before its next refresh (another call found it ended)", async () => {
+    serve({ 'GET /api/wallet/balances': () => ok(balances) });
+    localStorage.setItem('accessToken', 'page-access');
+    localStorage.setItem('refreshToken', 'page-refresh');
+    const expired = vi.fn();
+    document.addEventListener('qt-session-expired', expired);
+    try {
+      const { element, shadow } = mount('qt-wallet-balance', { refresh: '3600' });
+      await shadow.findByText('激活卡');
+      expect(expired).not.toHaveBeenCalled();
+      // A call cut short by an attribute change heard the 401 and cleared the page's tokens without telling anyone.
+      localStorage.clear();
+      element.setAttribute('refresh', '1800');
+      expect(await shadow.findByRole('link')).toHaveAttribute('href', '/#/auth/login');
+      expect(expired).toHaveBeenCalledTimes(1);
+      // Told once: the next attribute change finds it already said.
+      element.setAttribute('refresh', '900');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(expired).toHaveBeenCalledTimes(1);
+    } finally {
+      document.removeEventListener('qt-session-expired', expired);
+      localStorage.clear();
+    }
+  });
+
+  it('does not emit qt-session-expired for a page that never had a session', async () => {
+    const server = serve({});
+    const expired = vi.fn();
+    document.addEventListener('qt-session-expired', expired);
+    const { shadow } = mount('qt-wallet-balance', { refresh: '3600' });
+    expect(await shadow.findByRole('link')).toHaveAttribute('href', '/#/auth/login');
+    expect(expired).not.toHaveBeenCalled();
+    expect(server.requests).toHaveLength(0);
+    document.removeEventListener('qt-session-expired', expired);
+  });
+
   it('calls the API base given', async () => {
     const server = serve({ 'GET /api/wallet/balances': () => ok(balances) });
     const { shadow } = mount('qt-wallet-balance', { token: 't', 'api-base': 'https://api.example/' });
