@@ -36,8 +36,14 @@ const DetailValue = ({ value }: { value: string }) => {
   return <>{/^[a-z_]+$/.test(code) ? translate(`wallet.detail.values.${code}`, { _: value }) : value}</>;
 };
 
+/** Labels that read differently on some kinds of line: a swap's `from`/`to` are the assets given and got, not people. */
+const KIND_LABELS: Partial<Record<string, Record<string, string>>> = {
+  swap_out: { from: 'swapFrom', to: 'swapTo' },
+  swap_in: { from: 'swapFrom', to: 'swapTo' },
+};
+
 /** The details of a ledger line: "label：value" pairs (full-width colons in Chinese), joined by " · ". */
-export const RecordDetail = ({ detail }: { detail: Record<string, string> }) => {
+export const RecordDetail = ({ detail, kind }: { detail: Record<string, string>; kind: string }) => {
   const translate = useTranslate();
   const entries = Object.entries(detail).filter(([, value]) => value !== '' && value !== null && value !== undefined);
   if (entries.length === 0) return null;
@@ -48,7 +54,7 @@ export const RecordDetail = ({ detail }: { detail: Record<string, string> }) => 
           {i > 0 && ' · '}
           {/* A pair wraps as a whole: never between a label's characters or before its value. */}
           <Box component="span" sx={{ display: 'inline-block', maxWidth: '100%', overflowWrap: 'anywhere' }}>
-            {translate(`wallet.detail.${key}`, { _: key })}
+            {translate(`wallet.detail.${KIND_LABELS[kind]?.[key] ?? key}`, { _: key })}
             {translate('wallet.detail.colon')}
             <DetailValue value={String(value)} />
           </Box>

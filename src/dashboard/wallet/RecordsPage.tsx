@@ -62,7 +62,7 @@ const RecordCard = ({ record }: { record: LedgerRecord }) => {
       </Stack>
       {detail && (
         <Typography variant="caption" color="text.secondary" component="div" sx={{ overflowWrap: 'anywhere' }}>
-          <RecordDetail detail={record.detail} />
+          <RecordDetail detail={record.detail} kind={record.kind} />
         </Typography>
       )}
     </Box>
@@ -95,7 +95,7 @@ const RecordTable = ({ records }: { records: LedgerRecord[] }) => {
               <TableCell align="right" sx={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
                 {formatAmount(record.balanceAfter, record.asset, locale)}
               </TableCell>
-              <TableCell sx={{ color: 'text.secondary', minWidth: 160 }}>{Object.keys(record.detail).length > 0 ? <RecordDetail detail={record.detail} /> : '—'}</TableCell>
+              <TableCell sx={{ color: 'text.secondary', minWidth: 160 }}>{Object.keys(record.detail).length > 0 ? <RecordDetail detail={record.detail} kind={record.kind} /> : '—'}</TableCell>
             </TableRow>
           ))}
         </TableBody>

@@ -61,7 +61,7 @@ const record = (id: string, extra: Partial<LedgerRecord> = {}): LedgerRecord => 
   kind: 'transfer_out',
   amount: '-12.5',
   balanceAfter: '987.5',
-  detail: { to: 'b***@example.com' },
+  detail: { counterparty: 'b***@example.com' },
   createdAt: '2026-03-03T10:00:00.000Z',
   ...extra,
 });
@@ -544,7 +544,7 @@ describe('records', () => {
     expect(within(rows[1]!).getByText('-12.50')).toBeInTheDocument();
     expect(within(rows[1]!).getByText('987.50')).toBeInTheDocument();
     // Full-width colons in Chinese.
-    expect(within(rows[1]!).getByText('转给：b***@example.com')).toBeInTheDocument();
+    expect(within(rows[1]!).getByText('对方：b***@example.com')).toBeInTheDocument();
     expect(within(rows[2]!).getByText('充值')).toBeInTheDocument();
     expect(within(rows[2]!).getByText('+100.00')).toBeInTheDocument();
     // A uuid as a short reference (the full one on hover and for copying); a reason the server sends as words, localized.
@@ -555,6 +555,14 @@ describe('records', () => {
     expect(within(detail).getByRole('button', { name: '复制编号 d9e8f7a6-0000-4000-8000-000000000009' })).toHaveTextContent(/^d9e8f7a6$/);
     const [request] = sent(app, 'GET', '/api/wallet/records');
     expect(queryOf(request!)).toEqual({ asset: 'USDT', timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, page: '1', pageSize: '20' });
+  });
+
+  it("labels a swap's assets as given and got, not as a transfer's people", async () => {
+    const swap = record('s-1', { kind: 'swap_out', amount: '-10', balanceAfter: '990', detail: { from: 'USDT', to: 'FUEL', rate: '10', paid: '10', received: '100' } });
+    await renderApp('/profile/wallet/usdt-records', wallet({ 'GET /api/wallet/records': () => page([swap]) }));
+    const detail = (await screen.findByText(/^兑出币种：/)).parentElement!;
+    expect(detail).toHaveTextContent('兑出币种：USDT · 兑入币种：FUEL · 汇率：10 · 支付：10 · 获得：100');
+    expect(detail).not.toHaveTextContent(/转给|来自/);
   });
 
   it('sends the kind and date filters and the page, back to page 1 when a filter changes', async () => {

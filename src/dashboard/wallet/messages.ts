@@ -126,6 +126,8 @@ const enUS = {
     detail: {
       to: 'To',
       from: 'From',
+      swapFrom: 'Swapped from',
+      swapTo: 'Swapped to',
       counterparty: 'User',
       user: 'User',
       email: 'Email',
@@ -309,6 +311,8 @@ const zhCN: Messages = {
     detail: {
       to: '转给',
       from: '来自',
+      swapFrom: '兑出币种',
+      swapTo: '兑入币种',
       counterparty: '对方',
       user: '用户',
       email: '邮箱',
@@ -490,6 +494,8 @@ const zhTW: Messages = {
     detail: {
       to: '轉給',
       from: '來自',
+      swapFrom: '兌出幣種',
+      swapTo: '兌入幣種',
       counterparty: '對方',
       user: '使用者',
       email: '電子郵件',
