@@ -361,14 +361,19 @@ describe.each(BACKENDS)('wallet (%s)', (backend) => {
     expect((await call(bob, 'POST', '/api/wallet/transfer', { to: alice.email, amount: '5', password: PASSWORD, idempotencyKey: fresh })).body.code).toBe(0);
   });
 
-  it('transfer: by email or id; 11000 unknown, 10008 to oneself, 10002 under the minimum, 11003 not covered', async () => {
+  it('transfer: by email or id; 11000 unknown or disabled, 10008 to oneself, 10002 under the minimum, 11003 not covered', async () => {
     const alice = await join('alice');
     const bob = await join('bob');
+    const closed = await join('closed');
+    await server.db.updateTable('users').set({ disabled: true }).where('id', '=', closed.id).execute();
     await fund(alice, '20');
     const before = await snapshot();
     const transfer = (to: string, amount: string) => call(alice, 'POST', '/api/wallet/transfer', { to, amount, password: PASSWORD, idempotencyKey: key() });
     expect((await transfer('nobody@example.com', '5')).body.code).toBe(ErrorCode.USER_NOT_EXIST);
     expect((await transfer('00000000-0000-4000-8000-000000000000', '5')).body.code).toBe(ErrorCode.USER_NOT_EXIST);
+    // A disabled account cannot sign in to use what it is sent: it is refused like an unknown one.
+    expect((await transfer(closed.email, '5')).body).toMatchObject({ code: ErrorCode.USER_NOT_EXIST, data: { field: 'to' } });
+    expect((await transfer(closed.id, '5')).body.code).toBe(ErrorCode.USER_NOT_EXIST);
     expect((await transfer(alice.email, '5')).body.code).toBe(ErrorCode.INVALID);
     expect((await transfer(alice.id, '5')).body.code).toBe(ErrorCode.INVALID);
     expect((await transfer(bob.email, '0.5')).body).toMatchObject({ code: ErrorCode.PARAM_RANGE, data: { field: 'amount', min: '1' } });
@@ -497,11 +502,14 @@ describe.each(BACKENDS)('wallet (%s)', (backend) => {
     const bottom = await join('bottom', middle.inviteCode);
     const sibling = await join('sibling', top.inviteCode);
     const stranger = await join('stranger');
+    const closed = await join('closed', top.inviteCode);
+    await server.db.updateTable('users').set({ disabled: true }).where('id', '=', closed.id).execute();
     await grantPoints(top, '100');
     await grantPoints(middle, '10');
     const send = (from: Member, to: string, amount: string) => call(from, 'POST', '/api/wallet/points-transfer', { to, amount, password: PASSWORD, idempotencyKey: key() });
     const before = await snapshot();
     expect((await send(top, 'nobody@example.com', '1')).body.code).toBe(ErrorCode.USER_NOT_EXIST);
+    expect((await send(top, closed.email, '1')).body.code).toBe(ErrorCode.USER_NOT_EXIST);
     expect((await send(top, top.email, '1')).body.code).toBe(ErrorCode.POINTS_SELF_TRANSFER);
     expect((await send(top, top.id, '1')).body.code).toBe(ErrorCode.POINTS_SELF_TRANSFER);
     expect((await send(middle, top.email, '1')).body.code).toBe(ErrorCode.POINTS_SUBORDINATE_ONLY);

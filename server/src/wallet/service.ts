@@ -69,9 +69,10 @@ export const maskEmail = (email: string): string => {
 };
 
 /** The user named by email or id (11000 when none). */
+/** The recipient of a transfer, by id or email; a disabled account (it cannot sign in to use what it gets) is refused like an unknown one. */
 const findUser = async (executor: Db, ref: string): Promise<{ id: string; email: string }> => {
   const text = ref.trim();
-  const query = executor.selectFrom('users').select(['id', 'email']);
+  const query = executor.selectFrom('users').select(['id', 'email']).where('disabled', '=', false);
   const row = UUID.test(text)
     ? await query.where('id', '=', text.toLowerCase()).executeTakeFirst()
     : await query.where('email', '=', text.toLowerCase()).executeTakeFirst();
