@@ -60,7 +60,7 @@ describe.each(['phone', 'desktop'] as const)('the first robot (%s, zh-CN)', (vie
     await amount.fill('50000');
     const warning = page.locator('[data-warning="balance"]');
     await warning.waitFor();
-    expect(await warning.innerText()).toMatch(/^一轮最多需要 [\d,]+\.\d{2} USDT，账户可用 10,000\.00 USDT：请降低首单金额或减少交易对。$/);
+    expect(await warning.innerText()).toMatch(/^一轮最多需要 [\d,]+\.\d{2} USDT（含手续费），账户可用 10,000\.00 USDT：请降低首单金额或减少交易对。$/);
     const box = await warning.boundingBox();
     expect(box!.x + box!.width).toBeLessThanOrEqual(width);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);

@@ -40,6 +40,7 @@ import { createWidgetTokens } from './widget/tokens';
 import { createThrottle } from './user/throttle';
 import { setCacheHeaders } from './http/staticCache';
 import { allowCrossOriginEmbedding, registerSecurityHeaders, trimSubresourceHeaders } from './http/securityHeaders';
+import { DEFAULT_FEE_RATE } from '../../src/api/strategy';
 
 export interface BuildOptions {
   /** An opened, migrated database (tests); otherwise one is opened from the configuration. */
@@ -73,8 +74,8 @@ declare module 'fastify' {
   }
 }
 
-/** Fee of the paper exchange, per fill. */
-const PAPER_FEE_RATE = '0.001';
+/** Fee of the paper exchange, per fill: the usual taker rate, the one the task wizard warns with. */
+const PAPER_FEE_RATE = DEFAULT_FEE_RATE;
 
 
 /** The app factory: every part wired, nothing listening yet. */

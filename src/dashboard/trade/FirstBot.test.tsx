@@ -139,11 +139,15 @@ describe('the task wizard says what is wrong at the field', () => {
     const amount = screen.getByRole('textbox', { name: /首单金额/ });
     await userEvent.clear(amount);
     await userEvent.type(amount, '30');
-    const warning = await screen.findByText('一轮最多需要 120.00 USDT，账户可用 100.50 USDT：请降低首单金额或减少交易对。');
+    const warning = await screen.findByText('一轮最多需要 120.12 USDT（含手续费），账户可用 100.50 USDT：请降低首单金额或减少交易对。');
     expect(warning).toHaveAttribute('data-warning', 'balance');
     // Under the first order amount it is about.
     expect(warning.closest('.MuiFormControl-root')!.contains(amount)).toBe(true);
     expect(amount).toHaveAttribute('aria-invalid', 'true');
+    // 25.12 x 4 = 100.48 is within 100.5, but not with the buys' 0.1 % fees (100.58...), as the server would refuse it.
+    await userEvent.clear(amount);
+    await userEvent.type(amount, '25.12');
+    expect(await screen.findByText('一轮最多需要 100.59 USDT（含手续费），账户可用 100.50 USDT：请降低首单金额或减少交易对。')).toHaveAttribute('data-warning', 'balance');
     await userEvent.clear(amount);
     await userEvent.type(amount, '25');
     await waitFor(() => expect(document.querySelector('[data-warning="balance"]')).toBeNull());

@@ -19,7 +19,7 @@ import { useGetList, useLocaleState, useTranslate } from 'react-admin';
 import { Link, useSearchParams } from 'react-router-dom';
 import type { ExchangeAccount } from '../../api/exchange';
 import { formatMoney } from '../../api/format';
-import { maxCycleFunds, type StrategyTemplate } from '../../api/strategy';
+import { DEFAULT_FEE_RATE, maxCycleFunds, type StrategyTemplate } from '../../api/strategy';
 import type { ReplenishStatus } from '../../api/types';
 import { BacktestLauncher } from '../backtest/BacktestLauncher';
 import { useAccountBalance } from '../exchange/api';
@@ -94,7 +94,8 @@ export const TradeAddPage = () => {
         ...(draft.selectedTemplate ? {} : { selectedTemplate: translate('wizard.required.template') }),
       }
     : {};
-  const total = perPair && draft.selectedPairs.length > 0 ? new Big(perPair).times(draft.selectedPairs.length) : null;
+  // What a cycle of every pair can need, with the buys' fees at the usual taker rate, as the server checks it on start.
+  const total = perPair && draft.selectedPairs.length > 0 ? new Big(perPair).times(draft.selectedPairs.length).times(new Big(1).plus(DEFAULT_FEE_RATE)) : null;
   // The account's free USDT now (unknown for a real account whose exchange cannot be asked: no warning then).
   const available = free.data && free.data.id === account?.id ? free.data.free : null;
   const overBalance = total !== null && available !== null && total.gt(available);

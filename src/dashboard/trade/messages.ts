@@ -243,7 +243,7 @@ const enUS = {
     missingTaskId: 'Missing task ID',
     quickPairs: 'Popular:',
     recommended: '{{name}} (recommended)',
-    overBalance: 'A cycle can need {{required}} USDT; the account has {{available}} USDT free. Lower the first order or choose fewer pairs.',
+    overBalance: 'A cycle can need {{required}} USDT with fees; the account has {{available}} USDT free. Lower the first order or choose fewer pairs.',
     required: {
       exchange: 'Choose the account to trade with',
       pairs: 'Choose at least one pair',
@@ -503,7 +503,7 @@ const zhCN: Messages = {
     missingTaskId: '缺少任务ID',
     quickPairs: '热门：',
     recommended: '{{name}}（推荐）',
-    overBalance: '一轮最多需要 {{required}} USDT，账户可用 {{available}} USDT：请降低首单金额或减少交易对。',
+    overBalance: '一轮最多需要 {{required}} USDT（含手续费），账户可用 {{available}} USDT：请降低首单金额或减少交易对。',
     required: {
       exchange: '请选择交易所账户',
       pairs: '请至少选择一个交易对',
@@ -761,7 +761,7 @@ const zhTW: Messages = {
     missingTaskId: '缺少任務ID',
     quickPairs: '熱門：',
     recommended: '{{name}}（推薦）',
-    overBalance: '一輪最多需要 {{required}} USDT，帳戶可用 {{available}} USDT：請降低首單金額或減少交易對。',
+    overBalance: '一輪最多需要 {{required}} USDT（含手續費），帳戶可用 {{available}} USDT：請降低首單金額或減少交易對。',
     required: {
       exchange: '請選擇交易所帳戶',
       pairs: '請至少選擇一個交易對',
