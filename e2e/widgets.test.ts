@@ -105,8 +105,14 @@ describe('widgets on a partner page', () => {
     });
     expect((await j.server.call('POST', '/api/user/logout', undefined, { token: session.accessToken })).body.code).toBe(0);
     await card.evaluate((element) => element.setAttribute('refresh', '1'));
-    await expect.poll(() => j.page.evaluate(() => (window as unknown as { expired: number }).expired), { timeout: 15000 }).toBeGreaterThan(0);
-    await expect.poll(() => card.locator('a[href*="#/auth/login"]').count(), { timeout: 15000 }).toBeGreaterThan(0);
+    // Polled as one picture, so that a failure shows what the page was in: told or not, tokens left, the card's text.
+    const seen = async () => ({
+      told: await j.page.evaluate(() => (window as unknown as { expired: number }).expired > 0),
+      loginLink: (await card.locator('a[href*="#/auth/login"]').count()) > 0,
+      tokensLeft: await j.page.evaluate(() => localStorage.getItem('accessToken') !== null),
+      text: await card.locator('[data-widget]').innerText(),
+    });
+    await expect.poll(seen, { timeout: 15000 }).toMatchObject({ told: true, loginLink: true, tokensLeft: false });
     await j.shot('widgets-logged-out');
   });
 
