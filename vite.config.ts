@@ -46,6 +46,8 @@ export default defineConfig({
           globalSetup: ['e2e/globalSetup.ts'],
           testTimeout: 60000,
           hookTimeout: 120000,
+          // A page under a loaded machine can take seconds to show what a poll waits for (the default is 1 s).
+          expect: { poll: { timeout: 10000 } },
           // One Chromium at a time on two cores.
           fileParallelism: false,
         },
