@@ -85,20 +85,32 @@ describe.each(BACKENDS)('task list after changes (%s)', { timeout: 60_000 }, (ba
     const [btc] = created.body.data as { id: string }[];
     const market = server.app.engine.market;
     const shown = async () => Object.fromEntries((await list()).map((t) => [t.symbol, t.lastPrice]));
+    // The task's detail, kept the same way.
+    const detail = async () => {
+      const answer = await call('GET', `/api/trade/detail/${btc!.id}`);
+      expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+      return answer.body.data as { lastPrice: string; quantity: string; cost: string; running: boolean; firstFillPrice: string | null; events: { kind: string }[] };
+    };
     expect(await shown()).toEqual({ 'BTC/USDT': market.price('BTC/USDT'), 'ETH/USDT': market.price('ETH/USDT') });
+    expect((await detail()).lastPrice).toBe(market.price('BTC/USDT'));
     // Asked again unchanged: the same answer.
     expect(await list()).toEqual(await list());
+    expect(await detail()).toEqual(await detail());
     // The market moves (nothing is written about the tasks): the next call shows the new prices.
     const before = market.price('BTC/USDT');
     for (let i = 0; i < 50 && market.price('BTC/USDT') === before; i++) market.tick(60);
     expect(market.price('BTC/USDT')).not.toBe(before);
     expect(await shown()).toEqual({ 'BTC/USDT': market.price('BTC/USDT'), 'ETH/USDT': market.price('ETH/USDT') });
+    expect((await detail()).lastPrice).toBe(market.price('BTC/USDT'));
     // The engine buys for one task: its position shows on the very next call, whatever was heard.
     expect((await call('POST', '/api/trade/action', { id: btc!.id, action: 'start' })).body.code).toBe(0);
     await server.app.engine.tick(1);
     const live = server.app.engine.tasks.get(btc!.id)!;
     expect(Number(live.state.quantity)).toBeGreaterThan(0);
-    expect((await list()).find((t) => t.id === btc!.id)).toMatchObject({ running: true, quantity: live.state.quantity, cost: live.state.cost, lastPrice: market.price('BTC/USDT') });
+    const position = { running: true, quantity: live.state.quantity, cost: live.state.cost, lastPrice: market.price('BTC/USDT') };
+    expect((await list()).find((t) => t.id === btc!.id)).toMatchObject(position);
+    expect(await detail()).toMatchObject({ ...position, firstFillPrice: live.state.firstFillPrice });
+    expect(live.state.firstFillPrice).not.toBeNull();
   });
 
   it("shows a change made through one process in the other's list and task detail at once, and keeps users apart", async () => {

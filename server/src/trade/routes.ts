@@ -27,21 +27,20 @@ export const tradeRoutes = (deps: TradeDeps) => async (instance: FastifyInstance
   app.get('/api/trade/hot-pairs', { schema: schemas.hotPairs }, async (request) => ok(await trade.hotPairs(request.user!.id, request.query)));
   app.post('/api/trade/coin-price', { schema: schemas.coinPrice }, async (request) => ok(await trade.coinPrices(request.user!.id, request.body)));
   app.post('/api/trade/add', { schema: schemas.add }, async (request) => ok(await trade.create(request.user!.id, request.body)));
-  // The service gives the same answer object while nothing it shows has changed: its text is kept beside it.
-  const listTexts = new WeakMap<object, string>();
-  app.get('/api/trade/list', { schema: schemas.list }, async (request, reply) => {
-    const answer = await trade.list(request.user!.id, request.query);
-    let text = listTexts.get(answer);
+  // The service gives the same list or detail answer object while nothing it shows has changed: its text is kept beside it.
+  const texts = new WeakMap<object, string>();
+  const sendKept = (reply: FastifyReply, answer: object) => {
+    let text = texts.get(answer);
     if (text === undefined) {
       // The route's own serializer (its answer schema), as Fastify would use it.
       text = String(reply.serialize(ok(answer)));
-      listTexts.set(answer, text);
+      texts.set(answer, text);
     }
     // Text already serialized goes out as it is (the plain reply's send takes any payload).
-    const plain: FastifyReply = reply;
-    return plain.type(JSON_TYPE).send(text);
-  });
-  app.get('/api/trade/detail/:id', { schema: schemas.detail }, async (request) => ok(await trade.detail(request.user!.id, request.params.id)));
+    return reply.type(JSON_TYPE).send(text);
+  };
+  app.get('/api/trade/list', { schema: schemas.list }, async (request, reply) => sendKept(reply, await trade.list(request.user!.id, request.query)));
+  app.get('/api/trade/detail/:id', { schema: schemas.detail }, async (request, reply) => sendKept(reply, await trade.detail(request.user!.id, request.params.id)));
   app.post('/api/trade/update', { schema: schemas.update }, async (request) => ok(await trade.update(request.user!.id, request.body)));
   app.post('/api/trade/action', { schema: schemas.action }, async (request) => {
     const { id, action } = request.body;

@@ -144,10 +144,18 @@ const idOf = (value: object | null) => {
 };
 
 /**
- * The last list answer built from kept rows (db/userCache.ts), with the key of
- * the live values it showed: gone with the rows when a change drops them.
+ * The last list or detail answer built from kept rows (db/userCache.ts), with
+ * the key of the live values it showed: gone with the rows when a change drops them.
  */
-const answers = new WeakMap<object, { key: string; answer: { list: TradeTask[]; total: number } }>();
+const answers = new WeakMap<object, { key: string; answer: unknown }>();
+/** The answer given last for these kept rows when the live values are the same (`key`); else `build()`'s, kept when `keep` says so. */
+const answerFor = async <T>(kept: object, key: string, build: () => Promise<{ answer: T; keep: boolean }>): Promise<T> => {
+  const given = answers.get(kept);
+  if (given?.key === key) return given.answer as T;
+  const { answer, keep } = await build();
+  if (keep) answers.set(kept, { key, answer });
+  return answer;
+};
 
 export interface ListCache {
   get<T>(userId: string, key: string, load: () => Promise<T>): Promise<T>;
@@ -458,15 +466,15 @@ export const createTradeService = ({ db, engine, listCache }: { db: Db; engine: 
       // The rows as stored; the live parts (engine state, prices) are read below on every call.
       const kept = listCache ? await listCache.get(userId, JSON.stringify(query), load) : await load();
       const lives = kept.rows.map(liveOf);
-      const key = lives.map(liveKey).join('\n');
       // The same stored rows with the same live values: the answer given last (prices move about once a second).
-      const given = answers.get(kept);
-      if (given?.key === key) return given.answer;
-      const markets = await marketsOf(kept.rows);
-      const answer = { list: kept.rows.map((row, i) => toTask(row, markets, lives[i])), total: kept.total };
-      // Kept only with every market's rules in it (a market still loading would stay missing from it).
-      if (kept.rows.every((row) => markets.has(row.exchange_account_id))) answers.set(kept, { key, answer });
-      return answer;
+      return answerFor(kept, lives.map(liveKey).join('\n'), async () => {
+        const markets = await marketsOf(kept.rows);
+        return {
+          answer: { list: kept.rows.map((row, i) => toTask(row, markets, lives[i])), total: kept.total },
+          // Kept only with every market's rules in it (a market still loading would stay missing from it).
+          keep: kept.rows.every((row) => markets.has(row.exchange_account_id)),
+        };
+      });
     },
 
     async detail(userId: string, id: string): Promise<TradeTaskDetail> {
@@ -480,16 +488,22 @@ export const createTradeService = ({ db, engine, listCache }: { db: Db; engine: 
         ]);
         return { row, strategy, events };
       };
-      const { row, strategy, events } = listCache ? await listCache.get(userId, `detail:${id}`, load) : await load();
-      const task = toTask(row, await marketsOf([row]));
-      const state = engine.live(id)?.state ?? { ...initialCycleState(), ...(row.state as Partial<CycleState>) };
-      return {
-        ...task,
-        strategy,
-        firstFillPrice: state.firstFillPrice,
-        takeProfitArmed: state.trailingSell !== null,
-        events: events.map((e): TaskEvent => ({ id: String(e.id), kind: e.kind, data: e.data, createdAt: new Date(e.created_at).toISOString() })),
-      };
+      const kept = listCache ? await listCache.get(userId, `detail:${id}`, load) : await load();
+      const { row, strategy, events } = kept;
+      const live = liveOf(row);
+      const { state } = live;
+      // As the list's: the same stored rows and live values give the answer given last.
+      return answerFor(kept, `${liveKey(live)}|${state.firstFillPrice}|${state.trailingSell !== null}`, async () => {
+        const markets = await marketsOf([row]);
+        const answer: TradeTaskDetail = {
+          ...toTask(row, markets, live),
+          strategy,
+          firstFillPrice: state.firstFillPrice,
+          takeProfitArmed: state.trailingSell !== null,
+          events: events.map((e): TaskEvent => ({ id: String(e.id), kind: e.kind, data: e.data, createdAt: new Date(e.created_at).toISOString() })),
+        };
+        return { answer, keep: markets.has(row.exchange_account_id) };
+      });
     },
 
     async update(userId: string, body: UpdateTradePayload) {
