@@ -68,8 +68,7 @@ export const maskEmail = (email: string): string => {
   return `${local.slice(0, Math.min(2, Math.max(1, local.length - 1)))}***${email.slice(at)}`;
 };
 
-/** The user named by email or id (11000 when none). */
-/** The recipient of a transfer, by id or email; a disabled account (it cannot sign in to use what it gets) is refused like an unknown one. */
+/** The recipient of a transfer, named by email or id (11000 when none); a disabled account (it cannot sign in to use what it gets) is refused like an unknown one. */
 const findUser = async (executor: Db, ref: string): Promise<{ id: string; email: string }> => {
   const text = ref.trim();
   const query = executor.selectFrom('users').select(['id', 'email']).where('disabled', '=', false);
