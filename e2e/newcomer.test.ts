@@ -94,6 +94,9 @@ describe.each(['phone', 'desktop'] as const)("a newcomer's first hour (%s)", (vi
     await expect.poll(() => page.locator('canvas').count(), { timeout: 15_000 }).toBeGreaterThan(0);
     const chart = await page.locator('canvas').first().boundingBox();
     expect(chart!.width).toBeGreaterThan(200);
+    // No logo over the first markers: TradingView is credited by a link under the chart.
+    expect(await page.locator('[data-chart="task"] #tv-attr-logo').count()).toBe(0);
+    expect(await page.getByRole('link', { name: '图表由 TradingView 提供' }).getAttribute('href')).toBe('https://www.tradingview.com/');
     await page.waitForTimeout(500);
     await shot('chart');
 

@@ -14,6 +14,7 @@ import {
 import { useEffect, useRef } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
 import type { BacktestReport } from '../../api/backtest';
+import { CHART_OPTIONS, ChartCredit } from '../kit/ChartCredit';
 import { ladder } from '../../api/strategy';
 import { formatPrice, formatQuote } from '../trade/taskText';
 import { priceScale } from '../trade/candleChartData';
@@ -44,8 +45,14 @@ const BacktestChart = ({ report, cycle, height }: { report: BacktestReport; cycl
     const element = container.current;
     if (!element) return;
     const api = createChart(element, {
-      autoSize: true,
-      layout: { background: { color: palette.background.paper }, textColor: palette.text.secondary, fontFamily: theme.typography.fontFamily ?? 'sans-serif', panes: { separatorColor: palette.divider } },
+      ...CHART_OPTIONS,
+      layout: {
+        ...CHART_OPTIONS.layout,
+        background: { color: palette.background.paper },
+        textColor: palette.text.secondary,
+        fontFamily: theme.typography.fontFamily ?? 'sans-serif',
+        panes: { separatorColor: palette.divider },
+      },
       grid: { vertLines: { color: palette.divider }, horzLines: { color: palette.divider } },
       timeScale: { timeVisible: true, secondsVisible: false, borderColor: palette.divider },
       rightPriceScale: { borderColor: palette.divider },
@@ -105,7 +112,12 @@ const BacktestChart = ({ report, cycle, height }: { report: BacktestReport; cycl
     if (average) add(average, translate('backtest.chart.average'), palette.warning.main, LineStyle.Solid);
   }, [report, cycle, palette, translate]);
 
-  return <Box ref={container} sx={{ width: '100%', height, minWidth: 0 }} data-chart="backtest" />;
+  return (
+    <>
+      <Box ref={container} sx={{ width: '100%', height, minWidth: 0 }} data-chart="backtest" />
+      <ChartCredit />
+    </>
+  );
 };
 
 export default BacktestChart;

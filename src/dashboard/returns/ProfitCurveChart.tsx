@@ -1,4 +1,5 @@
 import { Box, useTheme } from '@mui/material';
+import { CHART_OPTIONS, ChartCredit } from '../kit/ChartCredit';
 import { chartFrame } from '../kit/chartFrame';
 import { BaselineSeries, createChart, type IChartApi, type ISeriesApi, type Time, type UTCTimestamp } from 'lightweight-charts';
 import { useEffect, useRef } from 'react';
@@ -29,7 +30,7 @@ const ProfitCurveChart = ({ bars, height, label }: ProfitCurveChartProps) => {
   useEffect(() => {
     const element = container.current;
     if (!element) return;
-    const api = createChart(element, { autoSize: true, handleScroll: false, handleScale: false, timeScale: { timeVisible: true, secondsVisible: false } });
+    const api = createChart(element, { ...CHART_OPTIONS, handleScroll: false, handleScale: false, timeScale: { timeVisible: true, secondsVisible: false } });
     const series = api.addSeries(BaselineSeries, { baseValue: { type: 'price', price: 0 }, lineWidth: 2, priceLineVisible: false });
     drawn.current = { api, series };
     return () => {
@@ -67,7 +68,12 @@ const ProfitCurveChart = ({ bars, height, label }: ProfitCurveChartProps) => {
     chart.api.timeScale().fitContent();
   }, [bars]);
 
-  return <Box ref={container} role="img" aria-label={label} data-chart="profit-curve" sx={{ width: '100%', height, minWidth: 0 }} />;
+  return (
+    <>
+      <Box ref={container} role="img" aria-label={label} data-chart="profit-curve" sx={{ width: '100%', height, minWidth: 0 }} />
+      <ChartCredit />
+    </>
+  );
 };
 
 export default ProfitCurveChart;

@@ -1,4 +1,5 @@
 import { Box, useTheme } from '@mui/material';
+import { CHART_OPTIONS, ChartCredit } from '../kit/ChartCredit';
 import { chartFrame } from '../kit/chartFrame';
 import {
   CandlestickSeries,
@@ -77,7 +78,7 @@ const CandleChart = ({ seriesKey, bars, markers, lines, scale, height, label }: 
   useEffect(() => {
     const element = container.current;
     if (!element) return;
-    const api = createChart(element, { autoSize: true, timeScale: { timeVisible: true, secondsVisible: false, rightOffset: 6 } });
+    const api = createChart(element, { ...CHART_OPTIONS, timeScale: { timeVisible: true, secondsVisible: false, rightOffset: 6 } });
     const candles = api.addSeries(CandlestickSeries, { borderVisible: false });
     drawn.current = { api, candles, markers: createSeriesMarkers(candles, []), lines: [], shown: null };
     return () => {
@@ -134,7 +135,12 @@ const CandleChart = ({ seriesKey, bars, markers, lines, scale, height, label }: 
     chart.lines = lines.map((line) => chart.candles.createPriceLine(line));
   }, [lines]);
 
-  return <Box ref={container} role="img" aria-label={label} data-chart="task" sx={{ width: '100%', height, minWidth: 0 }} />;
+  return (
+    <>
+      <Box ref={container} role="img" aria-label={label} data-chart="task" sx={{ width: '100%', height, minWidth: 0 }} />
+      <ChartCredit />
+    </>
+  );
 };
 
 export default CandleChart;

@@ -23,6 +23,7 @@ const enUS = {
     copy: 'Copy',
     copied: 'Copied.',
     copyFailed: 'Could not copy: select the text and copy it by hand.',
+    chartCredit: 'Charts by TradingView',
   },
   nav: {
     home: 'Home',

@@ -25,6 +25,7 @@ const zhCN: AppMessages = {
     copy: '复制',
     copied: '已复制。',
     copyFailed: '复制失败：请选中文字手动复制。',
+    chartCredit: '图表由 TradingView 提供',
   },
   nav: {
     home: '首页',

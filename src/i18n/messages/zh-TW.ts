@@ -25,6 +25,7 @@ const zhTW: AppMessages = {
     copy: '複製',
     copied: '已複製。',
     copyFailed: '複製失敗：請選取文字手動複製。',
+    chartCredit: '圖表由 TradingView 提供',
   },
   nav: {
     home: '首頁',
