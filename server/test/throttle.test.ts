@@ -78,8 +78,17 @@ describe.each(BACKENDS)('throttles under concurrency (%s)', (backend) => {
     // All 40 reserve before any password is checked (the hashing queue is held), as on a busy server.
     const release = holdHashing(hashQueue.concurrency);
     const before = hashed();
-    const pending = Promise.all(Array.from({ length: 40 }, (_, i) => login(i === 3 ? PASSWORD : WRONG)));
-    await vi.waitFor(() => expect(hashQueue.stats().waiting).toBe(5));
+    let answered = 0;
+    const pending = Promise.all(
+      Array.from({ length: 40 }, async (_, i) => {
+        const answer = await login(i === 3 ? PASSWORD : WRONG);
+        answered += 1;
+        return answer;
+      }),
+    );
+    // Every attempt has its answer or its place: 5 wait for the hashing queue, 35 were refused. Released sooner, a
+    // right password checked first would end the failures' window (a successful login does) before the last ones reserved.
+    await vi.waitFor(() => expect({ waiting: hashQueue.stats().waiting, answered }).toEqual({ waiting: 5, answered: 35 }), { timeout: 10_000 });
     await release();
     const answers = await pending;
     const counts = codesOf(answers);
