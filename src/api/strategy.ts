@@ -157,6 +157,9 @@ export const maxCycleFunds = (
     .toString();
 };
 
+/** Quote funds to spend with the buys' fees on top at `feeRate`: what must be free to start (the server's check and the wizard's warning). */
+export const withBuyFees = (funds: Big.BigSource, feeRate: DecimalString = DEFAULT_FEE_RATE): Big => new Big(funds).times(new Big(1).plus(feeRate));
+
 export type StrategyProblemCode =
   | 'too_many_levels'
   | 'drops_increase'

@@ -1,6 +1,6 @@
 import Big from 'big.js';
 import { ErrorCode } from '../../../src/api/errors';
-import { effectiveTakeProfitPercent, maxCycleFunds, stopLossFiresEarly, takeProfitFloorPercent, type StrategySettings } from '../../../src/api/strategy';
+import { effectiveTakeProfitPercent, maxCycleFunds, stopLossFiresEarly, takeProfitFloorPercent, withBuyFees, type StrategySettings } from '../../../src/api/strategy';
 import type { TaskParams } from '../engine/decide';
 import { firstOrderQuote } from '../engine/decide';
 import type { PaperMarketInfo } from '../engine/paper/exchange';
@@ -151,7 +151,7 @@ export const checkTaskCanRun = (market: CheckedMarket, price: string, params: La
       minFirstOrder: smallestFirstOrder(market, price, params, strategy, feeRate),
     });
   }
-  const required = new Big(maxCycleFunds(strategy, params.firstOrderAmount, params.firstOrderMultiple)).times(new Big(1).plus(feeRate));
+  const required = withBuyFees(maxCycleFunds(strategy, params.firstOrderAmount, params.firstOrderMultiple), feeRate);
   if (required.gt(freeQuote)) {
     fail(ErrorCode.INSUFFICIENT_BALANCE, 'the free balance does not cover a full cycle', {
       reason: 'insufficient_funds',

@@ -19,7 +19,7 @@ import { useGetList, useLocaleState, useTranslate } from 'react-admin';
 import { Link, useSearchParams } from 'react-router-dom';
 import type { ExchangeAccount } from '../../api/exchange';
 import { formatMoney } from '../../api/format';
-import { DEFAULT_FEE_RATE, maxCycleFunds, type StrategyTemplate } from '../../api/strategy';
+import { maxCycleFunds, withBuyFees, type StrategyTemplate } from '../../api/strategy';
 import type { ReplenishStatus } from '../../api/types';
 import { BacktestLauncher } from '../backtest/BacktestLauncher';
 import { useAccountBalance } from '../exchange/api';
@@ -95,10 +95,10 @@ export const TradeAddPage = () => {
       }
     : {};
   // What a cycle of every pair can need, with the buys' fees at the usual taker rate, as the server checks it on start.
-  const total = perPair && draft.selectedPairs.length > 0 ? new Big(perPair).times(draft.selectedPairs.length).times(new Big(1).plus(DEFAULT_FEE_RATE)) : null;
+  const needed = perPair && draft.selectedPairs.length > 0 ? withBuyFees(new Big(perPair).times(draft.selectedPairs.length)) : null;
   // The account's free USDT now (unknown for a real account whose exchange cannot be asked: no warning then).
   const available = free.data && free.data.id === account?.id ? free.data.free : null;
-  const overBalance = total !== null && available !== null && total.gt(available);
+  const overBalance = needed !== null && available !== null && needed.gt(available);
   const refusalHere = (field: WizardField | null) =>
     refusal !== null && at === field ? (
       <RefusalWithRemedy
@@ -209,7 +209,7 @@ export const TradeAddPage = () => {
                 (overBalance
                   ? translate('wizard.overBalance', {
                       // Rounded up, as the server's refusal says it: never less than is needed.
-                      required: formatMoney(total!.round(2, Big.roundUp).toFixed(), locale),
+                      required: formatMoney(needed!.round(2, Big.roundUp).toFixed(), locale),
                       available: formatMoney(available, locale),
                     })
                   : undefined)
