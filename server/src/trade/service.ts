@@ -241,12 +241,9 @@ export const createTradeService = ({ db, engine, listCache }: { db: Db; engine: 
               : await engine.clientFor(row.exchange_account_id);
           if (!client) return;
           // A client that answered its markets once keeps them: no wait to bound.
-          if (answeredMarkets.has(client)) {
-            found.set(row.exchange_account_id, bySymbolOf(await client.loadMarkets()));
-            return;
-          }
-          const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), MARKETS_WAIT_MS)));
-          const infos = await Promise.race([client.loadMarkets(), late]);
+          const infos = answeredMarkets.has(client)
+            ? await client.loadMarkets()
+            : await Promise.race([client.loadMarkets(), new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), MARKETS_WAIT_MS)))]);
           if (infos) {
             answeredMarkets.add(client);
             found.set(row.exchange_account_id, bySymbolOf(infos));
