@@ -47,7 +47,8 @@ describe('npm run backtest', () => {
     const { stdout, stderr } = await run('npm', ['run', '-s', 'backtest', '--', '--candles', SAMPLE, '--strategy', strategy, '--first-order', '10', ...BTC_RULES, '--json'], { cwd: ROOT });
     expect(stderr.replace(/^npm warn.*\n?/gm, '')).toBe('');
     const figures = JSON.parse(stdout);
-    expect(Object.keys(figures)).toEqual(['cycles', 'realizedProfit', 'fees', 'buys', 'sells', 'maxFundsInUse', 'maxDrawdown', 'openPosition']);
+    expect(Object.keys(figures)).toEqual(['cycles', 'realizedProfit', 'fees', 'buys', 'sells', 'maxFundsInUse', 'maxDrawdown', 'openPosition', 'stopped']);
+    expect(figures.stopped).toBeNull();
     expect(figures.cycles).toBeGreaterThan(10);
     expect(figures.buys).toBeGreaterThanOrEqual(figures.sells);
     // The same as the command run in-process (the code the API's worker runs).
@@ -68,8 +69,23 @@ describe('npm run backtest', () => {
     expect((await json(['--fee', '0'])).fees).toBe('0');
     expect((await json(['--fee-asset', 'quote'])).openPosition?.quantity).not.toBe(plain.openPosition?.quantity);
     expect((await json(['--fill', 'ohlc'])).realizedProfit).not.toBe(plain.realizedProfit);
+  });
+
+  it('says why trading stopped, and exits 3 with a message when the rules refuse the first order', async () => {
+    const base = ['--candles', SAMPLE, '--strategy', strategy, '--first-order', '10', ...BTC_RULES];
     // A minimum cost above the first order: nothing can be bought.
-    expect(await json(['--min-cost', '11'])).toMatchObject({ buys: 0, cycles: 0 });
+    const refused = await command([...base, '--min-cost', '11', '--json']);
+    expect(refused.code).toBe(3);
+    expect(JSON.parse(refused.stdout)).toMatchObject({ buys: 0, cycles: 0, stopped: { reason: 'below_min_cost', side: 'buy', level: 0 } });
+    expect(refused.stderr).toMatch(/nothing was traded: the market's rules refuse the buy of level 0 at [\d.]+, 2023-03-01 00:01 UTC: below the minimum cost \(--min-cost\)/);
+    const human = await command([...base, '--min-cost', '11']);
+    expect(human.code).toBe(3);
+    expect(human.stdout).toMatch(/Stopped\s+the market's rules refuse the buy of level 0/);
+    expect(human.stderr).toContain('Raise --first-order');
+    // A later level refused: the run traded, says where it stopped, and succeeds.
+    const later = await command([...base, '--min-cost', '10.5', '--first-order-multiple', '--json']);
+    expect(later.code).toBe(0);
+    expect(JSON.parse(later.stdout)).toMatchObject({ buys: 2, stopped: { reason: 'below_min_cost', side: 'buy', level: 1 } });
   });
 
   it('refuses bad input with a message and an exit code', async () => {

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import Ajv from 'ajv';
-import { FEE_ASSETS, FILL_MODELS, GENERIC_MARKET_RULES, MAX_BACKTEST_CANDLES, type BacktestFigures, type FeeAsset, type FillModel, type MarketRules } from '../../../src/api/backtest';
+import { FEE_ASSETS, FILL_MODELS, GENERIC_MARKET_RULES, MAX_BACKTEST_CANDLES, type BacktestFigures, type BacktestStop, type FeeAsset, type FillModel, type MarketRules } from '../../../src/api/backtest';
 import { describeProblem, strategyProblem, type StrategySettings } from '../../../src/api/strategy';
 import { settingsSchema } from '../strategy/schemas';
 import { backtestReport } from '../backtest/report';
@@ -34,14 +34,17 @@ export const USAGE = `usage: npm run backtest -- --candles FILE.csv --strategy S
                   the market's rules (default: step ${GENERIC_MARKET_RULES.amountStep}, no minimums)
   --fill          close (default: one tick per candle at its close) or ohlc (open, low, high, close
                   when it closed up; open, high, low, close when it closed down)
-  --json          print cycles, realizedProfit, fees, buys, sells, maxFundsInUse, maxDrawdown and
-                  openPosition as one JSON object`;
+  --json          print cycles, realizedProfit, fees, buys, sells, maxFundsInUse, maxDrawdown,
+                  openPosition and stopped (why trading stopped early, or null) as one JSON object
+
+  Exit status: 0 done, 1 a file that cannot be used, 2 a wrong option, 3 the market's rules
+  refuse the very first order (nothing was traded: raise --first-order or change the rules).`;
 
 /** Usage errors exit 2, unreadable or invalid files 1. */
 class CommandError extends Error {
   constructor(
     message: string,
-    readonly exitCode: 1 | 2,
+    readonly exitCode: 1 | 2 | 3,
   ) {
     super(message);
   }
@@ -121,6 +124,16 @@ const readCandles = async (path: string) => {
 
 const when = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
 
+const STOP_REASONS: Record<BacktestStop['reason'], string> = {
+  below_min_amount: 'below the minimum amount (--min-amount)',
+  below_min_cost: 'below the minimum cost (--min-cost)',
+  insufficient_funds: 'not enough funds',
+  order_refused: 'refused by the market',
+};
+
+/** Why trading stopped, in words. */
+const stopText = (stop: BacktestStop) => `the market's rules refuse the ${stop.side} of level ${stop.level} at ${stop.price}, ${when(stop.time)} UTC: ${STOP_REASONS[stop.reason]}`;
+
 const table = (figures: BacktestFigures, quote: string): string[] => {
   const open = figures.openPosition;
   const rows: [string, string][] = [
@@ -134,11 +147,11 @@ const table = (figures: BacktestFigures, quote: string): string[] => {
     ['Return on funds', `${figures.returnPercent} % (realized only: ${figures.realizedReturnPercent} %)`],
     ['Open position', open ? `${open.quantity} at ${open.averagePrice} average, worth ${open.value} ${quote} at ${open.price}: ${open.floatingProfit} ${quote} floating` : 'none'],
   ];
-  if (figures.stopped) rows.push(['Stopped', `the exchange would refuse the ${figures.stopped.side} of level ${figures.stopped.level} at ${figures.stopped.price} (${figures.stopped.reason}), ${when(figures.stopped.time)} UTC`]);
+  if (figures.stopped) rows.push(['Stopped', stopText(figures.stopped)]);
   return rows.map(([label, value]) => `${label.padEnd(18)} ${value}`);
 };
 
-/** Runs the command; answers the exit code (0, 1 for unusable input, 2 for a usage error). */
+/** Runs the command; answers the exit code (0, 1 for unusable input, 2 for a usage error, 3 when the rules refuse the first order). */
 export const runBacktestCommand = async (args: readonly string[], out: CommandOutput): Promise<number> => {
   try {
     let values;
@@ -188,15 +201,18 @@ export const runBacktestCommand = async (args: readonly string[], out: CommandOu
       rankBy: 'returnPercent',
     });
     const figures = report.figures;
+    // Nothing traded because the rules refuse the first order: a run that says nothing, so not a success.
+    const refused = figures.stopped && figures.buys === 0 ? figures.stopped : null;
     if (values.json) {
-      const { cycles: done, realizedProfit, fees, buys, sells, maxFundsInUse, maxDrawdown, openPosition } = figures;
-      out.log(JSON.stringify({ cycles: done, realizedProfit, fees, buys, sells, maxFundsInUse, maxDrawdown, openPosition }));
-      return 0;
+      const { cycles: done, realizedProfit, fees, buys, sells, maxFundsInUse, maxDrawdown, openPosition, stopped } = figures;
+      out.log(JSON.stringify({ cycles: done, realizedProfit, fees, buys, sells, maxFundsInUse, maxDrawdown, openPosition, stopped }));
+    } else {
+      out.log(`${report.candles} candles of ${interval / 60_000} min, ${when(report.from)} to ${when(report.to)} UTC, fill ${fill}`);
+      out.log(`Fee ${market.feeRate} (${market.feeAsset}), amount step ${market.amountStep}, minimum amount ${market.minAmount}, minimum cost ${market.minCost}`);
+      out.log('');
+      for (const line of table(figures, 'QUOTE')) out.log(line);
     }
-    out.log(`${report.candles} candles of ${interval / 60_000} min, ${when(report.from)} to ${when(report.to)} UTC, fill ${fill}`);
-    out.log(`Fee ${market.feeRate} (${market.feeAsset}), amount step ${market.amountStep}, minimum amount ${market.minAmount}, minimum cost ${market.minCost}`);
-    out.log('');
-    for (const line of table(figures, 'QUOTE')) out.log(line);
+    if (refused) throw new CommandError(`nothing was traded: ${stopText(refused)}. Raise --first-order or change the market's rules.`, 3);
     return 0;
   } catch (error) {
     if (!(error instanceof CommandError)) throw error;
