@@ -19,22 +19,39 @@ export interface CommandOutput {
   error: (line: string) => void;
 }
 
-/** Runs the command against an open, migrated database; answers the exit code. */
-export const runOperatorCommand = async (db: Db, args: readonly string[], out: CommandOutput): Promise<number> => {
+/** What the arguments ask for, read before any database is opened: help and wrong usage need none. */
+export type OperatorArgs = { kind: 'help' } | { kind: 'usage'; problem: string } | { kind: 'change'; email: string; revoke: boolean };
+
+export const parseOperatorArgs = (args: readonly string[]): OperatorArgs => {
   const flags = args.filter((arg) => arg.startsWith('-'));
   const words = args.filter((arg) => !arg.startsWith('-'));
+  if (flags.includes('--help') || flags.includes('-h')) return { kind: 'help' };
   const unknown = flags.filter((flag) => flag !== '--revoke');
-  if (flags.includes('--help') || flags.includes('-h')) {
+  if (unknown.length > 0) return { kind: 'usage', problem: `unknown option ${unknown[0]}` };
+  if (words.length !== 1) return { kind: 'usage', problem: 'give exactly one email address' };
+  return { kind: 'change', email: words[0]!.trim().toLowerCase(), revoke: flags.includes('--revoke') };
+};
+
+/** Answers help and wrong usage (their exit code), or null when the command needs the database. */
+const answerWithoutDatabase = (parsed: OperatorArgs, out: CommandOutput): number | null => {
+  if (parsed.kind === 'help') {
     out.log(USAGE);
     return 0;
   }
-  if (unknown.length > 0 || words.length !== 1) {
-    out.error(unknown.length > 0 ? `unknown option ${unknown[0]}` : 'give exactly one email address');
+  if (parsed.kind === 'usage') {
+    out.error(parsed.problem);
     out.error(USAGE);
     return 2;
   }
-  const revoke = flags.includes('--revoke');
-  const email = words[0]!.trim().toLowerCase();
+  return null;
+};
+
+/** Runs the command against an open, migrated database; answers the exit code. */
+export const runOperatorCommand = async (db: Db, args: readonly string[], out: CommandOutput): Promise<number> => {
+  const parsed = parseOperatorArgs(args);
+  const answered = answerWithoutDatabase(parsed, out);
+  if (answered !== null || parsed.kind !== 'change') return answered ?? 2;
+  const { email, revoke } = parsed;
   const role = revoke ? 'user' : 'operator';
 
   return db.transaction().execute(async (trx) => {
@@ -67,6 +84,9 @@ export const runOperatorCommand = async (db: Db, args: readonly string[], out: C
 };
 
 const main = async () => {
+  const out: CommandOutput = { log: console.log, error: console.error };
+  const answered = answerWithoutDatabase(parseOperatorArgs(process.argv.slice(2)), out);
+  if (answered !== null) process.exit(answered);
   const { db, close } = await openConfigured({
     busy: (pid, dataDir) =>
       `The server (pid ${pid}) has the embedded database in ${dataDir} open, and it is one process's at a time: stop the server (Ctrl-C), run this command, then start the server again.`,
@@ -74,7 +94,7 @@ const main = async () => {
   });
   let code = 1;
   try {
-    code = await runOperatorCommand(db, process.argv.slice(2), { log: console.log, error: console.error });
+    code = await runOperatorCommand(db, process.argv.slice(2), out);
   } finally {
     await close();
   }
