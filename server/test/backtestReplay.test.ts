@@ -57,9 +57,9 @@ describe.each(BACKENDS)('the backtest and the live runner on replayed candles (%
     expect(created.body).toMatchObject({ code: 0 });
     const taskId = created.body.data[0].id as string;
 
-    // The replay waits at the first candle; the first tick starts it and plays the second.
+    // The replay waits at the first candle; the first tick starts it and decides on that candle, each next tick plays the next.
     const engine = server.app.engine;
-    for (let i = 1; i < candles.length; i += 1) await engine.tick();
+    for (let i = 0; i < candles.length; i += 1) await engine.tick();
     expect(engine.market.replay!.status()).toMatchObject({ played: candles.length, done: true });
     await engine.flush();
 
@@ -74,8 +74,8 @@ describe.each(BACKENDS)('the backtest and the live runner on replayed candles (%
 
     const paper = PAPER_MARKETS.find((m) => m.symbol === SYMBOL)!;
     const backtest = runBacktest({
-      // The runner decides from the second candle on.
-      candles: candles.slice(1),
+      // The runner decides from the first candle on, as the backtest does.
+      candles,
       interval,
       symbol: SYMBOL,
       settings,

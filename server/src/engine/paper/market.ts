@@ -11,8 +11,9 @@
  * candles instead of the walk, one candle per tick at its close, with no
  * spread (bid = ask = close: candles carry no book). The market's clock
  * follows the candles: it waits at the first candle until `replay.start()`
- * (the engine calls it when a task on that symbol runs), then each tick moves
- * to the next candle and the other symbols walk the candle's interval. After
+ * (the engine calls it when a task on that symbol runs); the tick that starts
+ * it stays on that candle (so the first decision trades the file's first
+ * candle), then each tick moves to the next candle and the other symbols walk the candle's interval. After
  * the last candle every price holds and `replay.done` is true.
  */
 import Big from 'big.js';
@@ -335,7 +336,7 @@ export const createMarket = (
   }
 
   /** The replayed symbol's state, its current candle and whether it moves yet. */
-  const played = replay ? { state: states.get(replay.symbol)!, index: resumeAt, started: replay.resume?.started ?? false } : null;
+  const played = replay ? { state: states.get(replay.symbol)!, index: resumeAt, started: replay.resume?.started ?? false, holding: false } : null;
   const showCandle = (index: number) => {
     const { state } = played!;
     const candle = replay!.candles[index]!;
@@ -398,6 +399,8 @@ export const createMarket = (
             done: played.index === replay!.candles.length - 1,
           }),
           start: () => {
+            // The tick that starts the replay shows the candle it waited at: the first decision sees the file's first candle.
+            if (!played.started) played.holding = true;
             played.started = true;
           },
         }
@@ -409,6 +412,10 @@ export const createMarket = (
         // One candle per tick; nothing moves before the start or after the last candle.
         for (let s = 0; s < seconds; s += 1) {
           if (!played.started || played.index === replay!.candles.length - 1) return;
+          if (played.holding) {
+            played.holding = false;
+            continue;
+          }
           played.index += 1;
           const next = replay!.candles[played.index]!.time + replay!.interval;
           const elapsed = Math.max(0, Math.round((next - now) / 1000));
