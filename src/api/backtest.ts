@@ -136,6 +136,15 @@ export interface BacktestFigures {
   /** Realized plus the open position's floating profit over maxFundsInUse, percent. */
   returnPercent: DecimalString;
   realizedReturnPercent: DecimalString;
+  /**
+   * returnPercent spread over a year (365 days / the candles' range, not
+   * compounded). Absent in runs stored before it was kept, as are the two below.
+   */
+  annualizedReturnPercent?: DecimalString;
+  /** The same money simply held: the coin's change from the first candle's open to the last close, percent. */
+  holdReturnPercent?: DecimalString;
+  /** What maxFundsInUse spent on the coin at the first open and held to the last close would have made, in the quote. */
+  holdProfit?: DecimalString;
   stopped: BacktestStop | null;
 }
 

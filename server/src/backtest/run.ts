@@ -112,6 +112,23 @@ export const priceGrid = (candles: readonly Candle[]): DecimalString => {
 
 const pct = (part: Big, whole: Big): DecimalString => (whole.gt(0) ? part.times(100).div(whole).round(2).toFixed() : '0');
 
+const YEAR_MS = 365 * 86_400_000;
+
+/**
+ * What a retail user compares a run with: its return spread over a year
+ * (simple, not compounded: return x 365 days / the range), and the same money
+ * (the most the run had in use) spent on the coin at the first candle's open
+ * and held to the last close.
+ */
+export const comparisonFigures = (returnOnFunds: Big, funds: Big, firstOpen: DecimalString, lastClose: DecimalString, rangeMs: number) => {
+  const change = new Big(lastClose).minus(firstOpen).div(firstOpen);
+  return {
+    annualizedReturnPercent: rangeMs > 0 ? returnOnFunds.times(YEAR_MS).div(rangeMs).round(2).toFixed() : '0',
+    holdReturnPercent: change.times(100).round(2).toFixed(),
+    holdProfit: funds.times(change).round(8).toFixed(),
+  };
+};
+
 /** The one market a backtest trades on, at the price the walk sets. */
 const createFeed = (spec: PaperMarket) => {
   let price = spec.startPrice;
@@ -430,6 +447,7 @@ export const runBacktest = (options: RunOptions): RunResult => {
     };
   }
   const fees = closedFees.plus(state.phase === 'open' ? (state.fees ?? '0') : '0');
+  const returnOnFunds = maxFunds.gt(0) ? realized.plus(floating).times(100).div(maxFunds) : new Big(0);
   const figures: BacktestFigures = {
     cycles: state.cyclesDone,
     realizedProfit: realized.toFixed(),
@@ -443,6 +461,7 @@ export const runBacktest = (options: RunOptions): RunResult => {
     openPosition,
     returnPercent: pct(realized.plus(floating), maxFunds),
     realizedReturnPercent: pct(realized, maxFunds),
+    ...comparisonFigures(returnOnFunds, maxFunds, candles[0]!.open, last.close, end - candles[0]!.time),
     stopped,
   };
   return { figures, cycles, trades, chart: { interval: chartStep, candles: chartCandles, equity: equityPoints }, orders: buys + sells };

@@ -2,6 +2,7 @@ import QueryStatsIcon from '@mui/icons-material/QueryStats';
 import { Box, Button, Collapse, LinearProgress, Stack, Typography } from '@mui/material';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslate } from 'react-admin';
+import type { VariantResult } from '../../api/backtest';
 import type { StrategySettings } from '../../api/strategy';
 import type { BacktestDefaults } from './backtestForm';
 
@@ -13,7 +14,18 @@ const BacktestPanel = lazy(() => import('./BacktestPanel').then((module) => ({ d
  * backtest does and a button that opens the panel in place. `settings` null
  * (a template still being typed) keeps it closed, with the reason.
  */
-export const BacktestLauncher = ({ settings, defaults, blockedReason }: { settings: StrategySettings | null; defaults?: BacktestDefaults; blockedReason?: string }) => {
+export const BacktestLauncher = ({
+  settings,
+  defaults,
+  blockedReason,
+  onApply,
+}: {
+  settings: StrategySettings | null;
+  defaults?: BacktestDefaults;
+  blockedReason?: string;
+  /** "应用到策略" on a compared variant: where its settings go. */
+  onApply?: (variant: VariantResult) => void;
+}) => {
   const translate = useTranslate();
   const [open, setOpen] = useState(false);
   const shown = open && settings !== null;
@@ -42,7 +54,7 @@ export const BacktestLauncher = ({ settings, defaults, blockedReason }: { settin
       <Collapse in={shown} unmountOnExit>
         {settings && (
           <Suspense fallback={<LinearProgress />}>
-            <BacktestPanel settings={settings} {...(defaults ? { defaults } : {})} />
+            <BacktestPanel settings={settings} {...(defaults ? { defaults } : {})} {...(onApply ? { onApply } : {})} />
           </Suspense>
         )}
       </Collapse>

@@ -76,7 +76,7 @@ describe('the backtest panel in the strategy editor', () => {
     const app = await renderApp('/strategy/add', editorRoutes((request) => ok(job({ result: reportFor(request.body as unknown as BacktestRequest) }))));
     await findHeading('新建策略');
     const run = await openPanel();
-    const amount = screen.getByRole('textbox', { name: '首单金额（计价币）' });
+    const amount = within(document.querySelector<HTMLElement>('[data-section="backtest-panel"]')!).getByRole('textbox', { name: '首单金额（USDT）' });
     await userEvent.clear(amount);
     await userEvent.type(amount, '20');
     await userEvent.click(run);
@@ -108,7 +108,7 @@ describe('the backtest panel in the strategy editor', () => {
     expect(figure('trades')).toBe(`${report.figures.buys} / ${report.figures.sells}`);
     expect(figure('returnPercent')).toBe(formatPercent(report.figures.returnPercent, 'zh-CN', { signed: true }));
     expect(figure('returnPercent')).toMatch(/^[+-]?[\d,]+(\.\d{1,2})?%$/);
-    expect(screen.getByText('手续费 0.1%，扣自收到的资产 · 数量步长 0.00001 · 最小数量 0.00001 · 最小金额 5 · 成交模型：收盘价')).toBeInTheDocument();
+    expect(screen.getByText('手续费 0.1%，扣自收到的资产 · 数量步长 0.00001 · 最小数量 0.00001 · 最小金额 5 · 成交价：每根 K 线的收盘价')).toBeInTheDocument();
     const table = screen.getByRole('table', { name: '每轮明细' });
     expect(within(table).getAllByRole('row')).toHaveLength(1 + Math.min(10, report.cycles.length));
     // Each cycle's first fill to the run's tick: every price with the tick's decimals, no more, no fewer.
@@ -155,7 +155,7 @@ describe('the backtest panel in the strategy editor', () => {
     await userEvent.click(screen.getByRole('button', { name: '开始回测' }));
     expect(await screen.findByText('暂时无法连接交易所：请稍后再试，或使用样本、上传文件。')).toBeInTheDocument();
     // A form the server would refuse is not sent.
-    const amount = screen.getByRole('textbox', { name: '首单金额（计价币）' });
+    const amount = within(document.querySelector<HTMLElement>('[data-section="backtest-panel"]')!).getByRole('textbox', { name: '首单金额（USDT）' });
     await userEvent.clear(amount);
     expect(screen.getByText('首单金额必须大于 0。')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: '开始回测' })).toBeDisabled();
@@ -257,7 +257,7 @@ describe('the backtest panel in the trade wizard', () => {
     expect(screen.getByRole('combobox', { name: 'K 线来源' })).toHaveTextContent('交易所历史');
     expect(screen.getByRole('textbox', { name: '交易对' })).toHaveValue('ETH/USDT');
     expect(await screen.findByRole('combobox', { name: '交易所' })).toHaveTextContent('OKX');
-    const amount = screen.getByRole('textbox', { name: '首单金额（计价币）' });
+    const amount = within(document.querySelector<HTMLElement>('[data-section="backtest-panel"]')!).getByRole('textbox', { name: '首单金额（USDT）' });
     expect(amount).toHaveValue('15');
     await userEvent.type(amount, '{Enter}');
     await userEvent.click(screen.getByRole('button', { name: '开始回测' }));

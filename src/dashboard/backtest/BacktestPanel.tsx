@@ -35,7 +35,7 @@ const decimalInput = { htmlInput: { inputMode: 'decimal' as const } };
  * code on the server, and read the figures, the chart, each cycle, and
  * variants of the template side by side.
  */
-export const BacktestPanel = ({ settings, defaults }: { settings: StrategySettings; defaults?: BacktestDefaults }) => {
+export const BacktestPanel = ({ settings, defaults, onApply }: { settings: StrategySettings; defaults?: BacktestDefaults; onApply?: (variant: VariantResult) => void }) => {
   const translate = useTranslate();
   const [form, setForm] = useState<BacktestForm>(() => initialForm(defaults));
   const update = (patch: Partial<BacktestForm>) => setForm((current) => ({ ...current, ...patch }));
@@ -64,7 +64,7 @@ export const BacktestPanel = ({ settings, defaults }: { settings: StrategySettin
     <Stack spacing={2} data-section="backtest-panel">
       <SourceFields form={form} onChange={update} />
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', md: 'repeat(4, minmax(0, 1fr))' }, alignItems: 'center' }}>
-        <TextField size="small" label={translate('backtest.firstOrder')} name="firstOrderAmount" value={form.firstOrderAmount} onChange={(e) => update({ firstOrderAmount: e.target.value.trim() })} slotProps={decimalInput} />
+        <TextField size="small" label={translate('backtest.firstOrder', { quote: form.symbol.split('/')[1] || 'USDT' })} name="firstOrderAmount" value={form.firstOrderAmount} onChange={(e) => update({ firstOrderAmount: e.target.value.trim() })} slotProps={decimalInput} />
         <TextField size="small" label={translate('backtest.cycleCount')} name="cycles" value={form.cycles} onChange={(e) => update({ cycles: e.target.value.trim() })} slotProps={{ htmlInput: { inputMode: 'numeric' } }} />
         <TextField select size="small" label={translate('backtest.fillModel')} name="fill" value={form.fill} onChange={(e) => update({ fill: e.target.value as BacktestForm['fill'] })}>
           <MenuItem value="close">{translate('backtest.fill.close')}</MenuItem>
@@ -154,6 +154,7 @@ export const BacktestPanel = ({ settings, defaults }: { settings: StrategySettin
           setViewing(variant);
           run(variant.settings);
         }}
+        {...(onApply ? { onApply } : {})}
       />
     </Stack>
   );

@@ -40,8 +40,46 @@ class ChartBoundary extends Component<{ fallback: ReactNode; children: ReactNode
 const when = (ms: number, locale: string) =>
   new Intl.DateTimeFormat(locale, { timeZone: 'UTC', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hour12: false }).format(new Date(ms));
 
+/** A phone's end column: month, day and time (the year is the range's, said above the figures). */
+const shortWhen = (ms: number, locale: string) =>
+  new Intl.DateTimeFormat(locale, { timeZone: 'UTC', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hour12: false }).format(new Date(ms));
 
 const CYCLES_PER_PAGE = 10;
+
+/**
+ * The run in one plain paragraph: what the strategy used and made, that per
+ * year, and what the same money simply held would have made.
+ */
+const Summary = ({ report }: { report: BacktestReport }) => {
+  const translate = useTranslate();
+  const [locale] = useLocaleState();
+  const f = report.figures;
+  if (f.holdProfit === undefined || f.holdReturnPercent === undefined || f.annualizedReturnPercent === undefined || !new Big(f.maxFundsInUse).gt(0)) return null;
+  const quote = quoteOf(report.symbol);
+  const base = baseOf(report.symbol);
+  const money = (value: string, signed = false) => `${signed ? formatSigned(value, locale) : formatQuote(value, locale)} ${quote}`;
+  const profit = new Big(f.realizedProfit).plus(f.openPosition?.floatingProfit ?? '0');
+  const diff = profit.round(2).minus(new Big(f.holdProfit).round(2));
+  const verdict = diff.gt(0) ? 'strategyBetter' : diff.lt(0) ? 'holdBetter' : 'sameAsHold';
+  return (
+    <Box data-section="backtest-summary" sx={{ p: 2, borderRadius: 1, bgcolor: 'action.hover' }}>
+      <Typography variant="body2">
+        {translate('backtest.summary', {
+          funds: money(f.maxFundsInUse),
+          profit: money(profit.toFixed(), true),
+          percent: formatPercent(f.returnPercent, locale, { signed: true }),
+          annual: formatPercent(f.annualizedReturnPercent, locale, { signed: true }),
+          base,
+          holdProfit: money(f.holdProfit, true),
+          holdPercent: formatPercent(f.holdReturnPercent, locale, { signed: true }),
+        })}
+      </Typography>
+      <Typography variant="body2" sx={{ mt: 1, fontWeight: 600 }} data-verdict={verdict}>
+        {translate(`backtest.${verdict}`, { base, diff: money(diff.abs().toFixed()) })}
+      </Typography>
+    </Box>
+  );
+};
 
 /** A finished backtest: its figures, the market rules it ran under, the chart and one row per cycle. */
 export const BacktestResults = ({ report }: { report: BacktestReport }) => {
@@ -62,10 +100,22 @@ export const BacktestResults = ({ report }: { report: BacktestReport }) => {
       <Typography variant="body2" color="text.secondary">
         {translate('backtest.range', { from: when(report.from, locale), to: when(report.to, locale), count: formatCount(report.candles, locale), symbol: report.symbol })}
       </Typography>
+      <Summary report={report} />
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', sm: 'repeat(3, minmax(0, 1fr))', md: 'repeat(4, minmax(0, 1fr))' } }}>
         <Figure testId="cycles" label={translate('backtest.figure.cycles')} value={f.cycles} />
         <Figure testId="realizedProfit" label={translate('backtest.figure.realizedProfit')} value={`${formatSigned(f.realizedProfit, locale)} ${quote}`} color={profitColor(f.realizedProfit)} />
         <Figure testId="returnPercent" label={translate('backtest.figure.returnPercent')} value={formatPercent(f.returnPercent, locale, { signed: true })} color={profitColor(f.returnPercent)} />
+        {f.annualizedReturnPercent !== undefined && (
+          <Figure testId="annualized" label={translate('backtest.figure.annualized')} value={formatPercent(f.annualizedReturnPercent, locale, { signed: true })} color={profitColor(f.annualizedReturnPercent)} />
+        )}
+        {f.holdProfit !== undefined && f.holdReturnPercent !== undefined && (
+          <Figure
+            testId="hold"
+            label={translate('backtest.figure.hold', { base })}
+            value={`${formatSigned(f.holdProfit, locale)} ${quote} (${formatPercent(f.holdReturnPercent, locale, { signed: true })})`}
+            color={profitColor(f.holdProfit)}
+          />
+        )}
         <Figure testId="maxFundsInUse" label={translate('backtest.figure.maxFundsInUse')} value={q(f.maxFundsInUse)} />
         <Figure testId="maxDrawdown" label={translate('backtest.figure.maxDrawdown')} value={`${q(f.maxDrawdown)} (${formatPercent(f.maxDrawdownPercent, locale)})`} />
         <Figure testId="fees" label={translate('backtest.figure.fees')} value={q(f.fees)} />
@@ -86,6 +136,9 @@ export const BacktestResults = ({ report }: { report: BacktestReport }) => {
           color={open ? profitColor(open.floatingProfit) : undefined}
         />
       </Box>
+      <Typography variant="caption" color="text.secondary">
+        {translate('backtest.glossary')}
+      </Typography>
       {f.stopped && (
         <Alert severity="warning" data-alert="stopped">
           {translate('backtest.stopped', {
@@ -129,16 +182,17 @@ export const BacktestResults = ({ report }: { report: BacktestReport }) => {
           <Typography variant="subtitle2" sx={{ mb: 1 }}>
             {translate('backtest.cycles.title')}
           </Typography>
-          <TableContainer sx={{ width: '100%', overflowX: 'auto' }}>
-            <Table size="small" aria-label={translate('backtest.cycles.title')} sx={{ '& th, & td': { whiteSpace: 'nowrap' } }}>
+          {/* Profit first; on a phone only what fits the width (no sideways scrolling): profit, cycle, end, exit. */}
+          <TableContainer sx={{ width: '100%' }}>
+            <Table size="small" aria-label={translate('backtest.cycles.title')} sx={{ '& th, & td': { whiteSpace: 'nowrap', px: { xs: 1, sm: 2 } } }}>
               <TableHead>
                 <TableRow>
-                  <TableCell>{translate('backtest.cycles.cycle')}</TableCell>
-                  <TableCell>{translate('backtest.cycles.start')}</TableCell>
-                  <TableCell>{translate('backtest.cycles.end')}</TableCell>
-                  <TableCell align="right">{translate('backtest.cycles.firstPrice')}</TableCell>
-                  <TableCell align="right">{translate('backtest.cycles.levels')}</TableCell>
                   <TableCell align="right">{translate('backtest.cycles.profit')}</TableCell>
+                  <TableCell>{translate('backtest.cycles.cycle')}</TableCell>
+                  {!isPhone && <TableCell>{translate('backtest.cycles.start')}</TableCell>}
+                  <TableCell>{translate('backtest.cycles.end')}</TableCell>
+                  {!isPhone && <TableCell align="right">{translate('backtest.cycles.firstPrice')}</TableCell>}
+                  {!isPhone && <TableCell align="right">{translate('backtest.cycles.levels')}</TableCell>}
                   <TableCell>{translate('backtest.cycles.exit')}</TableCell>
                 </TableRow>
               </TableHead>
@@ -148,16 +202,18 @@ export const BacktestResults = ({ report }: { report: BacktestReport }) => {
                   const selected = cycle?.kind === 'closed' && cycle.index === index;
                   return (
                     <TableRow key={row.cycle} hover selected={selected} onClick={() => setCycle({ kind: 'closed', index })} sx={{ cursor: 'pointer' }} data-cycle={row.cycle}>
-                      <TableCell>{row.cycle}</TableCell>
-                      <TableCell>{row.openedAt === null ? '—' : when(row.openedAt, locale)}</TableCell>
-                      <TableCell>{when(row.closedAt, locale)}</TableCell>
-                      <TableCell align="right" sx={{ fontVariantNumeric: 'tabular-nums' }}>
-                        {formatPrice(row.firstPrice, locale, report.tickSize)}
-                      </TableCell>
-                      <TableCell align="right">{row.levelsFilled}</TableCell>
-                      <TableCell align="right" sx={{ color: profitColor(row.profit), fontVariantNumeric: 'tabular-nums' }}>
+                      <TableCell align="right" sx={{ color: profitColor(row.profit), fontVariantNumeric: 'tabular-nums', fontWeight: 600 }}>
                         {formatSigned(row.profit, locale)}
                       </TableCell>
+                      <TableCell>{row.cycle}</TableCell>
+                      {!isPhone && <TableCell>{row.openedAt === null ? '—' : when(row.openedAt, locale)}</TableCell>}
+                      <TableCell>{isPhone ? shortWhen(row.closedAt, locale) : when(row.closedAt, locale)}</TableCell>
+                      {!isPhone && (
+                        <TableCell align="right" sx={{ fontVariantNumeric: 'tabular-nums' }}>
+                          {formatPrice(row.firstPrice, locale, report.tickSize)}
+                        </TableCell>
+                      )}
+                      {!isPhone && <TableCell align="right">{row.levelsFilled}</TableCell>}
                       <TableCell>{translate(`backtest.exit.${row.exitReason}`)}</TableCell>
                     </TableRow>
                   );

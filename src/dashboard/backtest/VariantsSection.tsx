@@ -29,6 +29,7 @@ export const VariantsSection = ({
   busy,
   onRun,
   onView,
+  onApply,
 }: {
   settings: StrategySettings;
   sweep: SweepForm;
@@ -39,6 +40,8 @@ export const VariantsSection = ({
   busy: boolean;
   onRun: (variants: BacktestVariant[]) => void;
   onView: (variant: VariantResult) => void;
+  /** Writes a variant's settings into the strategy (the editor's form, or the user's own copy); absent where there is none. */
+  onApply?: (variant: VariantResult) => void;
 }) => {
   const translate = useTranslate();
   const [locale] = useLocaleState();
@@ -113,9 +116,16 @@ export const VariantsSection = ({
                   <TableCell align="right">{variant.figures.cycles}</TableCell>
                   <TableCell>
                     {variant.index !== 0 && (
-                      <Button size="small" disabled={busy} onClick={() => onView(variant)}>
-                        {translate('backtest.variants.view')}
-                      </Button>
+                      <Stack direction="row" spacing={1}>
+                        <Button size="small" disabled={busy} onClick={() => onView(variant)}>
+                          {translate('backtest.variants.view')}
+                        </Button>
+                        {onApply && (
+                          <Button size="small" variant="outlined" onClick={() => onApply(variant)} aria-label={translate('backtest.variants.applyNamed', { label: variant.label })}>
+                            {translate('backtest.variants.apply')}
+                          </Button>
+                        )}
+                      </Stack>
                     )}
                   </TableCell>
                 </TableRow>

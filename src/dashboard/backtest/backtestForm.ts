@@ -157,6 +157,27 @@ export const sweepOf = (form: SweepForm, settings: StrategySettings, names?: Swe
     if (values === null) return null;
     if (values.length > 0) sweep[key] = values;
   }
-  const count = Object.keys(sweep).length === 0 ? 0 : sweepSize(sweep);
-  return { variants: count > 0 && count <= MAX_VARIANTS ? sweepVariants(settings, sweep, names) : [], count };
+  const combinations = Object.keys(sweep).length === 0 ? 0 : sweepSize(sweep);
+  if (combinations === 0 || combinations > MAX_VARIANTS) return { variants: [], count: combinations };
+  // A combination that is the template itself is the comparison's "this template" row already: listed once.
+  const variants = sweepVariants(settings, sweep, names).filter((variant) => !sameSettings(variantSettings(settings, variant), settings));
+  return { variants, count: variants.length };
+};
+
+const sameNumber = (a: string | null, b: string | null) => (a === null || b === null ? a === b : new Big(a).eq(b));
+
+/** Whether two settings trade alike ('1.5' and '1.50' are one take profit). */
+export const sameSettings = (a: StrategySettings, b: StrategySettings): boolean =>
+  a.levels.length === b.levels.length &&
+  a.levels.every((level, i) => sameNumber(level.dropPercent, b.levels[i]!.dropPercent) && sameNumber(level.multiple, b.levels[i]!.multiple)) &&
+  sameNumber(a.takeProfitPercent, b.takeProfitPercent) &&
+  sameNumber(a.takeProfitCallbackPercent, b.takeProfitCallbackPercent) &&
+  sameNumber(a.replenishCallbackPercent, b.replenishCallbackPercent) &&
+  sameNumber(a.stopLossPercent, b.stopLossPercent) &&
+  a.cooldownSeconds === b.cooldownSeconds;
+
+/** A variant's settings: the template with the variant's changes (its label is not a setting). */
+const variantSettings = (settings: StrategySettings, variant: BacktestVariant): StrategySettings => {
+  const { label: _label, ...changes } = variant;
+  return { ...settings, ...changes };
 };

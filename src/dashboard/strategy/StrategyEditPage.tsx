@@ -16,6 +16,7 @@ import {
 } from 'react-admin';
 import { useFieldArray, useFormContext, useWatch } from 'react-hook-form';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import type { VariantResult } from '../../api/backtest';
 import { strategyProblem, type StrategyTemplate } from '../../api/strategy';
 import { BacktestLauncher } from '../backtest/BacktestLauncher';
 import { LoadError } from '../kit/LoadError';
@@ -25,7 +26,7 @@ import { STRATEGIES } from './api';
 import { ScrollToFirstError } from '../kit/ScrollToFirstError';
 import { LadderPreview } from './LadderPreview';
 import { templateLabel } from './strategyText';
-import { DEFAULT_DRAFT, DEFAULT_GENERATOR, draftFrom, generateLevels, toSettings, type GeneratorInput, type StrategyDraft } from './strategyDraft';
+import { DEFAULT_DRAFT, draftFrom, generateLevels, generatorFrom, toSettings, type GeneratorInput, type StrategyDraft } from './strategyDraft';
 
 const decimalInput = { htmlInput: { inputMode: 'decimal' as const } };
 /** Fields that share a row shrink with it instead of pushing the page wider than a phone. */
@@ -38,8 +39,9 @@ const DraftInput = (props: ComponentProps<typeof TextInput>) => <TextInput varia
 /** The 3Commas-style generator: its own inputs (not part of the template), writing the ladder into the form. */
 const Generator = () => {
   const translate = useTranslate();
-  const { setValue } = useFormContext<StrategyDraft>();
-  const [generator, setGenerator] = useState<GeneratorInput>(DEFAULT_GENERATOR);
+  const { setValue, getValues } = useFormContext<StrategyDraft>();
+  // The fields start from the ladder being edited (a copy's, a loaded template's), not from unrelated defaults.
+  const [generator, setGenerator] = useState<GeneratorInput>(() => generatorFrom(getValues('levels') ?? []));
   const gen = (key: keyof GeneratorInput) => ({
     value: generator[key],
     onChange: (event: { target: { value: string } }) => setGenerator((g) => ({ ...g, [key]: event.target.value })),
@@ -116,7 +118,18 @@ const Levels = () => {
 /** The ladder the form's values make (live), or why it makes no sense; and the save button, off while it does not. */
 const PreviewAndSave = () => {
   const translate = useTranslate();
+  const notify = useNotify();
+  const { setValue } = useFormContext<StrategyDraft>();
   const draft = useWatch<StrategyDraft>() as StrategyDraft;
+  /** A compared variant's settings into this form (saved with the template, like any edit). */
+  const apply = ({ settings: chosen, label }: VariantResult) => {
+    const options = { shouldDirty: true, shouldValidate: true };
+    setValue('levels', chosen.levels.map((level) => ({ ...level })), options);
+    setValue('takeProfitPercent', chosen.takeProfitPercent, options);
+    setValue('takeProfitCallbackPercent', chosen.takeProfitCallbackPercent, options);
+    setValue('replenishCallbackPercent', chosen.replenishCallbackPercent, options);
+    notify(translate('backtest.variants.applied', { label }), { type: 'success' });
+  };
   const { saving } = useSaveContext();
   const settings = toSettings(draft);
   const problem = settings ? strategyProblem(settings) : null;
@@ -135,7 +148,7 @@ const PreviewAndSave = () => {
         )}
       </Paper>
       <Paper sx={section}>
-        <BacktestLauncher settings={settings && !problem ? settings : null} />
+        <BacktestLauncher settings={settings && !problem ? settings : null} onApply={apply} />
       </Paper>
       <Button type="submit" variant="contained" size="large" disabled={saving || !settings || problem !== null}>
         {translate('strategy.save')}

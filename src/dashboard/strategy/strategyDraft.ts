@@ -1,3 +1,4 @@
+import Big from 'big.js';
 import {
   buildLevels,
   levelMultiples,
@@ -25,6 +26,31 @@ export interface GeneratorInput {
 }
 
 export const DEFAULT_GENERATOR: GeneratorInput = { count: '5', firstStep: '1', stepScale: '1.5', mode: 'doubling', firstMultiple: '1', multipleStep: '1' };
+
+/**
+ * The generator's fields for a ladder it could have made: its count, first
+ * drop and first multiple, the step scale of its first two drops, and the
+ * amounts' mode (equal, doubling, else arithmetic by its first two multiples).
+ * So a copied or loaded template opens with fields that agree with its ladder.
+ */
+export const generatorFrom = (levels: readonly ReplenishLevel[]): GeneratorInput => {
+  const [first, second] = levels;
+  if (!first || !DECIMAL.test(first.dropPercent) || !DECIMAL.test(first.multiple) || new Big(first.dropPercent).eq(0)) return DEFAULT_GENERATOR;
+  const multiples = levels.map((level) => level.multiple);
+  const equal = multiples.every((m) => DECIMAL.test(m) && new Big(m).eq(first.multiple));
+  const doubling = multiples.every((m, i) => DECIMAL.test(m) && new Big(m).eq(new Big(first.multiple).times(new Big(2).pow(i))));
+  const trim = (value: Big) => value.round(4).toString();
+  const stepScale = second && DECIMAL.test(second.dropPercent) ? trim(new Big(second.dropPercent).div(first.dropPercent).minus(1)) : DEFAULT_GENERATOR.stepScale;
+  const multipleStep = second && DECIMAL.test(second.multiple) ? trim(new Big(second.multiple).minus(first.multiple)) : DEFAULT_GENERATOR.multipleStep;
+  return {
+    count: String(levels.length),
+    firstStep: first.dropPercent,
+    stepScale,
+    mode: equal ? 'equal' : doubling ? 'doubling' : 'arithmetic',
+    firstMultiple: first.multiple,
+    multipleStep: equal || doubling ? DEFAULT_GENERATOR.multipleStep : multipleStep,
+  };
+};
 
 /** A new template's values: five doubling levels from 1 %, 1.5 % take profit. */
 export const DEFAULT_DRAFT: StrategyDraft = {

@@ -15,7 +15,8 @@ import {
 import AddIcon from '@mui/icons-material/Add';
 import Big from 'big.js';
 import { useEffect, useRef, useState } from 'react';
-import { useGetList, useLocaleState, useTranslate } from 'react-admin';
+import { useCreate, useGetList, useLocaleState, useNotify, useTranslate } from 'react-admin';
+import type { VariantResult } from '../../api/backtest';
 import { Link, useSearchParams } from 'react-router-dom';
 import type { ExchangeAccount } from '../../api/exchange';
 import { formatMoney } from '../../api/format';
@@ -49,6 +50,29 @@ export const TradeAddPage = () => {
   const system = useSystemTemplates();
   const templates = [...(mine.data ?? []), ...(system.data ?? [])];
   const template = templates.find((t) => t.id === draft.selectedTemplate);
+  const notify = useNotify();
+  const [createStrategy] = useCreate();
+  /**
+   * "应用到策略" in the wizard: the compared variant becomes the user's own
+   * copy of the chosen template (a system template is never changed, nor a
+   * template other tasks may run on), chosen for this task.
+   */
+  const applyVariant = (of: StrategyTemplate, variant: VariantResult) => {
+    const name = `${templateLabel(of, translate)} · ${variant.label}`.slice(0, 40);
+    const { levels, takeProfitPercent, takeProfitCallbackPercent, replenishCallbackPercent, stopLossPercent, cooldownSeconds } = variant.settings;
+    void createStrategy(
+      'strategy',
+      { data: { name, levels, takeProfitPercent, takeProfitCallbackPercent, replenishCallbackPercent, stopLossPercent, cooldownSeconds } },
+      {
+        onSuccess: (created: { id: string | number }) => {
+          wizardDraft.update({ selectedTemplate: String(created.id), templateName: name });
+          void mine.refetch();
+          notify(translate('backtest.variants.copied', { name }), { type: 'success' });
+        },
+        onError: (error) => notify((error as Error).message, { type: 'error' }),
+      },
+    );
+  };
   const amountOk = DECIMAL.test(String(draft.firstOrderAmount).trim()) && Number(draft.firstOrderAmount) > 0;
   const perPair = template && amountOk ? maxCycleFunds(template, String(draft.firstOrderAmount).trim(), draft.firstOrderLeverage) : null;
   const account = accounts.data?.find((a) => a.id === draft.selectedApi);
@@ -285,6 +309,7 @@ export const TradeAddPage = () => {
             {template && (
               <BacktestLauncher
                 settings={template}
+                onApply={(variant) => applyVariant(template, variant)}
                 defaults={{
                   symbol: draft.selectedPairs[0] ? pairId(draft.selectedPairs[0]) : undefined,
                   firstOrderAmount: String(draft.firstOrderAmount).trim(),
