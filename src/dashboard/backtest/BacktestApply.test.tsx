@@ -44,7 +44,7 @@ const compareTakeProfits = async (values: string) => {
   await userEvent.click(await screen.findByRole('button', { name: '回测' }));
   await userEvent.type(await screen.findByRole('textbox', { name: '止盈（%）' }, LONG), values);
   await userEvent.click(screen.getByRole('button', { name: '运行对比' }));
-  return screen.findByRole('table', { name: '参数对比' }, undefined, LONG);
+  return screen.findByRole('table', { name: '参数对比' }, LONG);
 };
 
 vi.mock('./BacktestChart', () => ({ default: () => <div data-chart="backtest" /> }));

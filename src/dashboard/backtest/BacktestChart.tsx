@@ -18,6 +18,7 @@ import { CHART_OPTIONS, ChartCredit } from '../kit/ChartCredit';
 import { ladder } from '../../api/strategy';
 import { formatPrice, formatQuote } from '../trade/taskText';
 import { priceScale } from '../trade/candleChartData';
+import { markerGroups, type MarkerGroup } from './chartMarkers';
 
 /** The cycle whose ladder the chart draws: a closed one, or the position open at the end. */
 export type ChartCycle = { kind: 'closed'; index: number } | { kind: 'open' } | null;
@@ -32,7 +33,7 @@ const seconds = (ms: number) => (ms / 1000) as UTCTimestamp;
  * (realized + floating) in a pane below. Chart values are floats for drawing
  * only; every figure shown elsewhere is the report's exact decimal.
  */
-const BacktestChart = ({ report, cycle, height }: { report: BacktestReport; cycle: ChartCycle; height: number }) => {
+const BacktestChart = ({ report, cycle, height, compact = false }: { report: BacktestReport; cycle: ChartCycle; height: number; compact?: boolean }) => {
   const translate = useTranslate();
   const [locale] = useLocaleState();
   const theme = useTheme();
@@ -68,12 +69,17 @@ const BacktestChart = ({ report, cycle, height }: { report: BacktestReport; cycl
       ...(scale.tick ? { priceFormat: { type: 'price' as const, precision: scale.precision, minMove: scale.minMove } } : {}),
     });
     candles.setData(report.chart.candles.map(([time, open, high, low, close]) => ({ time: seconds(time), open: +open, high: +high, low: +low, close: +close })));
-    // One marker per fill, on the chart candle it happened in.
-    const step = report.chart.interval;
-    const markers: SeriesMarker<UTCTimestamp>[] = report.trades.map((trade) =>
-      trade.side === 'buy'
-        ? { time: seconds(Math.floor(trade.time / step) * step), position: 'belowBar', shape: 'arrowUp', color: palette.up.main, text: translate(trade.level === 0 ? 'backtest.chart.buy' : 'backtest.chart.buyLevel', { level: trade.level }) }
-        : { time: seconds(Math.floor(trade.time / step) * step), position: 'aboveBar', shape: 'arrowDown', color: palette.down.main, text: translate('backtest.chart.sell') },
+    // One marker per fill on the chart candle it happened in; on a phone, one per side for each stretch of candles, with its count.
+    const label = (group: MarkerGroup) =>
+      group.count > 1
+        ? translate(group.side === 'buy' ? 'backtest.chart.buys' : 'backtest.chart.sells', { count: group.count })
+        : group.side === 'sell'
+          ? translate('backtest.chart.sell')
+          : translate(group.level === 0 || compact ? 'backtest.chart.buy' : 'backtest.chart.buyLevel', { level: group.level });
+    const markers: SeriesMarker<UTCTimestamp>[] = markerGroups(report.trades, report.chart.interval, report.chart.candles.length, compact).map((group) =>
+      group.side === 'buy'
+        ? { time: seconds(group.time), position: 'belowBar', shape: 'arrowUp', color: palette.up.main, text: label(group) }
+        : { time: seconds(group.time), position: 'aboveBar', shape: 'arrowDown', color: palette.down.main, text: label(group) },
     );
     createSeriesMarkers(candles, markers);
     const equity = api.addSeries(
@@ -91,7 +97,7 @@ const BacktestChart = ({ report, cycle, height }: { report: BacktestReport; cycl
     };
     // scale follows the report.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [report, height, locale, palette, theme.typography.fontFamily, translate]);
+  }, [report, height, compact, locale, palette, theme.typography.fontFamily, translate]);
 
   // The chosen cycle's ladder.
   useEffect(() => {

@@ -172,7 +172,7 @@ export const BacktestResults = ({ report }: { report: BacktestReport }) => {
         </Typography>
         <ChartBoundary fallback={<Alert severity="info">{translate('backtest.chart.unavailable')}</Alert>}>
           <Suspense fallback={<Skeleton variant="rectangular" height={isPhone ? 320 : 420} />}>
-            <BacktestChart report={report} cycle={cycle} height={isPhone ? 320 : 420} />
+            <BacktestChart report={report} cycle={cycle} height={isPhone ? 320 : 420} compact={isPhone} />
           </Suspense>
         </ChartBoundary>
       </Box>
