@@ -45,7 +45,7 @@ describe.each(['phone', 'desktop'] as const)('backtest in the browser (%s)', (vi
     await page.getByRole('button', { name: '回测', exact: true }).click();
     await page.getByLabel('K 线来源').waitFor();
     expect(chartRequests).toEqual([]);
-    await page.getByRole('textbox', { name: '首单金额（计价币）' }).fill('20');
+    await page.locator('[data-section="backtest-panel"]').getByRole('textbox', { name: '首单金额（USDT）' }).fill('20');
     await shot('form');
     // The sample's dates show in full, year first, in the page-language date fields.
     expect(await page.getByRole('group', { name: '开始（UTC）' }).textContent()).toContain('2023/03/01');
@@ -69,6 +69,11 @@ describe.each(['phone', 'desktop'] as const)('backtest in the browser (%s)', (vi
     // One row per cycle; a row chooses the ladder the chart draws.
     await page.locator('[data-cycle="1"]').click();
     await page.getByText('第 1 轮的补仓阶梯').waitFor();
+    // In plain words: per year, and the same money simply held; each cycle's profit first, the table as wide as the page.
+    await page.locator('[data-section="backtest-summary"]').getByText(/折合一年约.*一直拿着，收益是/).waitFor();
+    expect(await page.getByRole('table', { name: '每轮明细' }).getByRole('columnheader').first().textContent()).toBe('收益');
+    const cyclesTable = await page.getByRole('table', { name: '每轮明细' }).evaluate((table) => ({ table: table.scrollWidth, box: table.parentElement!.clientWidth }));
+    expect(cyclesTable.table).toBeLessThanOrEqual(cyclesTable.box);
     await shot('results');
     await panelShot('results');
 
@@ -78,7 +83,7 @@ describe.each(['phone', 'desktop'] as const)('backtest in the browser (%s)', (vi
     await page.getByRole('button', { name: '运行对比' }).click();
     await page.getByRole('table', { name: '参数对比' }).waitFor({ timeout: 30_000 });
     await expect.poll(() => page.locator('[data-variant]').count()).toBe(4);
-    await page.getByRole('cell', { name: '止盈 3' }).waitFor();
+    await page.getByRole('cell', { name: '止盈 3', exact: true }).waitFor();
     await page.getByRole('cell', { name: '当前模板' }).waitFor();
     await shot('variants');
     await panelShot('variants');
@@ -97,7 +102,7 @@ describe.each(['phone', 'desktop'] as const)('backtest in the browser (%s)', (vi
     await page.goto(j.url('/trade/add'));
     await page.getByRole('heading', { level: 1, name: '添加交易对' }).waitFor();
     await page.getByRole('button', { name: '回测', exact: true }).click();
-    expect(await page.getByRole('textbox', { name: '首单金额（计价币）' }).inputValue()).toBe('15');
+    expect(await page.locator('[data-section="backtest-panel"]').getByRole('textbox', { name: '首单金额（USDT）' }).inputValue()).toBe('15');
     await page.getByRole('button', { name: '开始回测' }).click();
     await page.locator('[data-chart="backtest"] canvas').first().waitFor({ timeout: 30_000 });
     await panelShot('wizard');

@@ -112,6 +112,11 @@ describe('wallet in the browser (phone)', () => {
     await expect.poll(() => text(page, '[data-field="receive"]')).toBe('100.00 燃料');
     await shot('exchange');
     await page.getByRole('button', { name: '兑换', exact: true }).click();
+    // A conversion cannot be undone: it asks first, with the rate and what is given and got.
+    const confirm = page.getByRole('dialog', { name: '确认兑换' });
+    await confirm.getByText('兑换不可撤销').waitFor();
+    await shot('exchange-confirm');
+    await confirm.getByRole('button', { name: '确认兑换' }).click();
     await page.getByText('兑换成功').waitFor();
     await page.locator('[data-available="USDT"]').getByText('可用 400.00 USDT').waitFor();
     expect((await balances(a.accessToken)).FUEL!.available).toBe('100');

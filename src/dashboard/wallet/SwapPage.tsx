@@ -1,7 +1,7 @@
 import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
 import { Alert, Box, MenuItem, Paper, Skeleton, Stack, TextField, Typography } from '@mui/material';
 import { useState, type FormEvent } from 'react';
-import { useLocaleState, useTranslate } from 'react-admin';
+import { Confirm, useLocaleState, useTranslate } from 'react-admin';
 import type { Asset, SwapPayload, SwapRate } from '../../api/wallet';
 import { Screen } from '../layout/Screen';
 import { LoadError } from '../kit/LoadError';
@@ -24,6 +24,8 @@ export const SwapPage = () => {
   const [chosen, setChosen] = useState<string | null>(null);
   const [amount, setAmount] = useState('');
   const [amountError, setAmountError] = useState<string | null>(null);
+  /** A conversion checked and waiting for the user's confirmation: it cannot be undone. */
+  const [confirming, setConfirming] = useState<{ rate: SwapRate; amount: string; receive: string } | null>(null);
   const action = useWalletAction((payload: SwapPayload) => dataProvider.walletSwap(payload), { successKey: 'wallet.swap.done' });
 
   const rate = rates.find((r) => pairId(r) === chosen) ?? rates[0];
@@ -48,8 +50,15 @@ export const SwapPage = () => {
       setAmountError(translate('wallet.validation.insufficient', { available: `${formatAmount(have.available, rate.from, locale)} ${unit(rate.from)}` }));
       return;
     }
-    if (notWhole) return;
-    const done = await action.submit({ from: rate.from, to: rate.to, amount: checked.amount });
+    if (notWhole || !preview) return;
+    setConfirming({ rate, amount: checked.amount, receive: preview.receive });
+  };
+
+  const convert = async () => {
+    if (!confirming) return;
+    const { rate: at, amount: spend } = confirming;
+    setConfirming(null);
+    const done = await action.submit({ from: at.from, to: at.to, amount: spend });
     if (done) setAmount('');
   };
 
@@ -119,6 +128,22 @@ export const SwapPage = () => {
             </Stack>
           </Paper>
         )}
+        <Confirm
+          isOpen={confirming !== null}
+          title="wallet.swap.confirmTitle"
+          confirm="wallet.swap.confirm"
+          content={
+            confirming
+              ? translate('wallet.swap.confirmText', {
+                  give: `${formatAmount(confirming.amount, confirming.rate.from, locale)} ${unit(confirming.rate.from)}`,
+                  get: `${formatAmount(confirming.receive, confirming.rate.to, locale)} ${unit(confirming.rate.to)}`,
+                  rate: translate('wallet.swap.rate', { from: unit(confirming.rate.from), rate: formatAmount(confirming.rate.rate, null, locale, { plain: true }), to: unit(confirming.rate.to) }),
+                })
+              : ''
+          }
+          onClose={() => setConfirming(null)}
+          onConfirm={() => void convert()}
+        />
       </Stack>
     </Screen>
   );

@@ -493,9 +493,20 @@ describe('swap', () => {
     await userEvent.type(spendInput(), '300');
     expect(receive()).toHaveTextContent('3 张');
 
+    // One tap only asks: the rate, what is given and got, and that it cannot be undone; cancelling sends nothing.
     await userEvent.click(screen.getByRole('button', { name: '兑换' }));
+    const dialog = await screen.findByRole('dialog', { name: '确认兑换' });
+    expect(dialog).toHaveTextContent('支付 300.00 USDT，获得 3 张，汇率 1 USDT = 0.01 张。兑换不可撤销。');
+    await userEvent.click(within(dialog).getByRole('button', { name: /取消/ }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(bodies(app, '/api/wallet/exchange')).toHaveLength(0);
+    const confirmed = async () => {
+      await userEvent.click(screen.getByRole('button', { name: '兑换' }));
+      await userEvent.click(within(await screen.findByRole('dialog', { name: '确认兑换' })).getByRole('button', { name: '确认兑换' }));
+    };
+    await confirmed();
     expect(await screen.findByText('参数超出范围')).toBeInTheDocument();
-    await userEvent.click(screen.getByRole('button', { name: '兑换' }));
+    await confirmed();
     expect(await screen.findByText('兑换成功')).toBeInTheDocument();
     const [first, second] = bodies(app, '/api/wallet/exchange');
     expect(first).toMatchObject({ from: 'USDT', to: 'CARD', amount: '300', idempotencyKey: expect.stringMatching(KEY) });

@@ -106,6 +106,9 @@ const enUS = {
       wholeOnly: '{{to}} come in whole units only: spend a multiple of {{step}} {{from}}.',
       submit: 'Convert',
       done: 'Converted',
+      confirmTitle: 'Confirm the conversion',
+      confirmText: 'You give {{give}} and get {{get}}, at {{rate}}. A conversion cannot be undone.',
+      confirm: 'Convert now',
     },
     kind: {
       recharge: 'Deposit',
@@ -291,6 +294,9 @@ const zhCN: Messages = {
       wholeOnly: '{{to}}只能按整数兑换：请支付 {{step}} {{from}} 的整数倍。',
       submit: '兑换',
       done: '兑换成功',
+      confirmTitle: '确认兑换',
+      confirmText: '支付 {{give}}，获得 {{get}}，汇率 {{rate}}。兑换不可撤销。',
+      confirm: '确认兑换',
     },
     kind: {
       recharge: '充值',
@@ -474,6 +480,9 @@ const zhTW: Messages = {
       wholeOnly: '{{to}}只能按整數兌換：請支付 {{step}} {{from}} 的整數倍。',
       submit: '兌換',
       done: '兌換成功',
+      confirmTitle: '確認兌換',
+      confirmText: '支付 {{give}}，獲得 {{get}}，匯率 {{rate}}。兌換不可撤銷。',
+      confirm: '確認兌換',
     },
     kind: {
       recharge: '儲值',
