@@ -9,7 +9,7 @@ import { formatSigned, profitColor } from '../trade/taskText';
 import { EmptyLine, QueryView } from '../kit/LoadError';
 import { Section } from '../kit/Section';
 import { Stat, statGrid } from '../kit/Stat';
-import { useFuel, useFuelRecords } from './api';
+import { useFuel, useFuelRecords, useMe } from './api';
 import { formatDateTime } from './format';
 
 /** The wallet's exchange page, asked for USDT -> FUEL. */
@@ -58,6 +58,8 @@ export const FuelPage = () => {
   const translate = useTranslate();
   const [locale] = useLocaleState();
   const fuel = useFuel();
+  // Fuel comes with activation: before it, tasks (on paper accounts only) open cycles without fuel and pay none.
+  const needsFuel = useMe().data?.activated !== false;
   return (
     <Screen titleKey="page.fuel">
       <Stack spacing={2}>
@@ -79,7 +81,7 @@ export const FuelPage = () => {
                 }
               >
                 <Box sx={statGrid(4)}>
-                  <Stat name="balance" label={translate('profile.fuel.balance')} value={formatAsset(data.balance, 'FUEL', locale)} unit="FUEL" color={Number(data.balance) <= 0 ? 'error.main' : undefined} />
+                  <Stat name="balance" label={translate('profile.fuel.balance')} value={formatAsset(data.balance, 'FUEL', locale)} unit="FUEL" color={needsFuel && Number(data.balance) <= 0 ? 'error.main' : undefined} />
                   <Stat name="rate" label={translate('profile.fuel.rate')} value={percent(data.ratePercent, locale)} hint={translate('profile.fuel.baseRate', { rate: percent(data.baseRatePercent, locale) })} />
                   <Stat name="charged" label={translate('profile.fuel.charged')} value={formatAsset(data.chargedTotal, 'FUEL', locale)} unit="FUEL" />
                   <Stat name="paused" label={translate('profile.fuel.paused')} value={data.pausedTasks} color={data.pausedTasks > 0 ? 'warning.main' : undefined} />
@@ -90,12 +92,18 @@ export const FuelPage = () => {
                   {translate('profile.fuel.pausedText', { count: data.pausedTasks })}
                 </Alert>
               )}
-              <Alert severity="info">
-                <Typography variant="body2" sx={{ mb: 0.5 }}>
-                  {translate('profile.fuel.how', { rate: percent(data.ratePercent, locale) })}
-                </Typography>
-                <Typography variant="body2">{translate('profile.fuel.empty')}</Typography>
-              </Alert>
+              {needsFuel ? (
+                <Alert severity="info">
+                  <Typography variant="body2" sx={{ mb: 0.5 }}>
+                    {translate('profile.fuel.how', { rate: percent(data.ratePercent, locale) })}
+                  </Typography>
+                  <Typography variant="body2">{translate('profile.fuel.empty')}</Typography>
+                </Alert>
+              ) : (
+                <Alert severity="success" data-state="no-fuel-needed">
+                  {translate('profile.fuel.notNeeded', { rate: percent(data.ratePercent, locale) })}
+                </Alert>
+              )}
               <Box>
                 <Button component={Link} to="/profile/member-level" size="small">
                   {translate('profile.fuel.discountLink')}
