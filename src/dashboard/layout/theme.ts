@@ -53,7 +53,8 @@ export const themeFor = (locale: LocaleCode, mode: ThemeMode = 'light', scheme: 
         background: dark ? { default: '#121417', paper: '#1b1e23' } : { default: '#f4f6f8' },
       },
       shape: { borderRadius: 10 },
-      typography: { fontFamily: FONTS[locale] },
+      // Buttons, tabs and toggles in sentence case: MUI's capitals shout in English (and do nothing in Chinese).
+      typography: { fontFamily: FONTS[locale], button: { textTransform: 'none' } },
     },
     localeInfo(locale).uiLang,
   );
