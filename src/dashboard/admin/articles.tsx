@@ -24,7 +24,7 @@ import {
 import type { AdminArticle, ArticleTranslation } from '../../api/admin';
 import type { LocaleCode } from '../../api/types';
 import { LOCALES } from '../../i18n/locales';
-import { DateTimeText, stopRowClick, useDateTime, useDecision, useIsPhone } from './common';
+import { DateTimeText, stopRowClick, useDateTime, useDecision, useIsPhone, ConsolePagination } from './common';
 
 export const ARTICLES = 'admin/articles';
 
@@ -165,7 +165,7 @@ export const ArticleList = () => {
   const translate = useTranslate();
   const dateTime = useDateTime();
   return (
-    <List resource={ARTICLES} title={translate('admin.articles.title')} filters={articleFilters(translate)} sort={{ field: 'updatedAt', order: 'DESC' }} perPage={20} exporter={false}>
+    <List resource={ARTICLES} title={translate('admin.articles.title')} filters={articleFilters(translate)} sort={{ field: 'updatedAt', order: 'DESC' }} perPage={20} pagination={<ConsolePagination />} exporter={false}>
       {isPhone ? (
         <SimpleList<AdminArticle>
           primaryText={titleOf}

@@ -9,7 +9,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import type { AuditEntry } from '../../api/admin';
-import { DateTimeText, useDateTime, useIsPhone } from './common';
+import { DateTimeText, useDateTime, useIsPhone, ConsolePagination } from './common';
 
 export const AUDIT = 'admin/audit';
 
@@ -54,7 +54,7 @@ export const AuditList = () => {
   const translate = useTranslate();
   const dateTime = useDateTime();
   return (
-    <List resource={AUDIT} title={translate('admin.audit.title')} filters={auditFilters} sort={{ field: 'createdAt', order: 'DESC' }} perPage={50} exporter={false}>
+    <List resource={AUDIT} title={translate('admin.audit.title')} filters={auditFilters} sort={{ field: 'createdAt', order: 'DESC' }} perPage={50} pagination={<ConsolePagination />} exporter={false}>
       {isPhone ? (
         <SimpleList<AuditEntry>
           primaryText={(e) => e.action}

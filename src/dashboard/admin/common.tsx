@@ -11,7 +11,15 @@ import {
   type Theme,
 } from '@mui/material';
 import { useId, useState, type ReactNode } from 'react';
-import { minValue, number, regex, required, useLocaleState, useNotify, useRecordContext, useRefresh, useTranslate, useUpdate, type RaRecord } from 'react-admin';
+import { minValue, number, Pagination, regex, required, useLocaleState, useNotify, useRecordContext, useRefresh, useTranslate, useUpdate, type RaRecord } from 'react-admin';
+
+/**
+ * The console lists' pagination: the page sizes the lists use (20 and 50),
+ * so the rows-per-page select shows the one chosen (react-admin's default
+ * choices, 5/10/25/50, have no 20 and left it empty).
+ */
+export const CONSOLE_ROWS_PER_PAGE = [10, 20, 50, 100];
+export const ConsolePagination = () => <Pagination rowsPerPageOptions={CONSOLE_ROWS_PER_PAGE} />;
 
 /** Phone widths show SimpleList instead of Datagrid. */
 export const useIsPhone = () => useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });

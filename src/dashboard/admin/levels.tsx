@@ -21,7 +21,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import type { AdminLevel } from '../../api/admin';
-import { count, money, useIsPhone } from './common';
+import { count, money, useIsPhone, ConsolePagination } from './common';
 
 export const LEVELS = 'admin/levels';
 
@@ -60,7 +60,7 @@ export const LevelList = () => {
   const isPhone = useIsPhone();
   const translate = useTranslate();
   return (
-    <List resource={LEVELS} title={translate('admin.levels.title')} sort={{ field: 'level', order: 'ASC' }} perPage={50} exporter={false}>
+    <List resource={LEVELS} title={translate('admin.levels.title')} sort={{ field: 'level', order: 'ASC' }} perPage={50} pagination={<ConsolePagination />} exporter={false}>
       {isPhone ? (
         <SimpleList<AdminLevel>
           primaryText={(l) => translate('admin.levels.editTitle', { level: l.level })}

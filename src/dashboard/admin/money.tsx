@@ -28,6 +28,7 @@ import {
   useDecision,
   useDateTime,
   useIsPhone,
+  ConsolePagination,
 } from './common';
 
 /** A USDT amount of a record in the shared format (src/api/format.ts), sortable by its field. */
@@ -123,7 +124,7 @@ const MoneyRequestList = ({
       filters={filters}
       filterDefaultValues={{ status: 'pending' }}
       sort={{ field: 'createdAt', order: 'DESC' }}
-      perPage={20}
+      perPage={20} pagination={<ConsolePagination />}
       exporter={false}
     >
       {isPhone ? (

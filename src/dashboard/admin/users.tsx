@@ -23,7 +23,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import type { AdminUser } from '../../api/admin';
-import { DateTimeText, useDateTime, useIsPhone } from './common';
+import { DateTimeText, useDateTime, useIsPhone, ConsolePagination } from './common';
 
 export const USERS = 'admin/users';
 
@@ -67,7 +67,7 @@ export const UserList = () => {
       title={translate('admin.users.title')}
       filters={userFilters(translate)}
       sort={{ field: 'createdAt', order: 'DESC' }}
-      perPage={20}
+      perPage={20} pagination={<ConsolePagination />}
       exporter={false}
     >
       {isPhone ? (
