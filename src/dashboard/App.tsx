@@ -46,7 +46,10 @@ const page = (Component: ComponentType) => (
 );
 const Home = () => page(HomePage);
 
-const AppNotification = () => <Notification autoHideDuration={NOTIFICATION_TIMEOUT_MS} anchorOrigin={{ vertical: 'top', horizontal: 'center' }} />;
+/** Below the app bar (56 px on a phone, 48 px from the tablet width up), never over its title, back and menu buttons. */
+const AppNotification = () => (
+  <Notification autoHideDuration={NOTIFICATION_TIMEOUT_MS} anchorOrigin={{ vertical: 'top', horizontal: 'center' }} sx={(theme) => ({ top: 64, [theme.breakpoints.up('sm')]: { top: 56 } })} />
+);
 
 /** The light and dark themes in the language's fonts and the user's price colours (红涨绿跌 / 绿涨红跌). */
 const useThemes = () => {
