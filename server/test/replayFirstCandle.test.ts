@@ -45,5 +45,6 @@ describe.each(BACKENDS)('a PAPER_REPLAY task sees the whole file (%s)', (backend
     await engine.tick();
     expect(replay.status()).toMatchObject({ played: 3, done: true });
     expect(engine.market.price('BTC/USDT')).toBe('27000.00');
-  });
+    // Starting a server (migrations) takes a while on a busy machine.
+  }, 120_000);
 });
