@@ -111,6 +111,6 @@ describe.each(BACKENDS)('the backtest and the live runner on replayed candles (%
     // The position at the end is the task's, as stored.
     const { state } = await server.db.selectFrom('trade_tasks').select('state').where('id', '=', taskId).executeTakeFirstOrThrow();
     expect(state).toMatchObject({ cyclesDone: backtest.figures.cycles, quantity: backtest.figures.openPosition?.quantity ?? '0', cost: backtest.figures.openPosition?.cost ?? '0' });
-    // 14 400 engine ticks, each journaled: on PostgreSQL this takes a while.
-  }, 300_000);
+    // 14 400 engine ticks, each journaled: on PostgreSQL this takes a while (longer on a shared machine).
+  }, 900_000);
 });
