@@ -1,4 +1,4 @@
-import { Alert, Box, Button, Checkbox, Chip, InputAdornment, List, ListItemButton, ListItemIcon, ListItemText, Paper, Stack, TextField, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
+import { Alert, Button, Checkbox, Chip, InputAdornment, List, ListItemButton, ListItemIcon, ListItemText, Paper, Stack, TextField, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
 import SearchIcon from '@mui/icons-material/Search';
 import { useState } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
@@ -90,14 +90,19 @@ export const PairSelectPage = () => {
           </List>
         </Paper>
 
-        <Box sx={{ position: 'sticky', bottom: { xs: 72, md: 8 }, display: 'flex', gap: 1, alignItems: 'center' }}>
-          <Typography sx={{ flexGrow: 1, bgcolor: 'background.paper', px: 1.5, py: 1, borderRadius: 1 }}>
+        {/* One solid bar pinned under the list (not a label floating over its rows): the count and the way back. */}
+        <Paper
+          elevation={6}
+          data-section="pair-selection"
+          sx={{ position: 'sticky', bottom: { xs: 72, md: 8 }, zIndex: 1, display: 'flex', gap: 1, alignItems: 'center', px: 2, py: 1, bgcolor: 'background.paper' }}
+        >
+          <Typography sx={{ flexGrow: 1, minWidth: 0 }} role="status">
             {translate('wizard.selectedCount', { count: selected.size })}
           </Typography>
           <Button variant="contained" size="large" onClick={() => navigate('/trade/add')}>
             {translate('wizard.done')}
           </Button>
-        </Box>
+        </Paper>
       </Stack>
     </Screen>
   );
