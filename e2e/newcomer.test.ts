@@ -55,6 +55,7 @@ describe.each(['phone', 'desktop'] as const)("a newcomer's first hour (%s)", (vi
     await page.getByRole('link', { name: '选择交易对' }).click();
     await page.getByRole('checkbox', { name: 'BTC/USDT' }).check();
     await page.getByRole('checkbox', { name: 'ETH/USDT' }).check();
+    await shot('pair-select');
     await page.getByRole('button', { name: '完成' }).click();
     await page.getByRole('combobox', { name: '策略模板' }).click();
     await page.getByRole('option', { name: '稳健型' }).click();
