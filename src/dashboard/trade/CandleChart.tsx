@@ -18,7 +18,7 @@ import {
 } from 'lightweight-charts';
 import { useEffect, useRef } from 'react';
 import { useLocaleState } from 'react-admin';
-import { barsChange, type PriceScale, type ShownBars } from './candleChartData';
+import { autoscaleWithLines, barsChange, TOUCH_TRACKING, type PriceScale, type ShownBars } from './candleChartData';
 import { formatPrice } from './taskText';
 
 export interface CandleChartProps {
@@ -78,7 +78,7 @@ const CandleChart = ({ seriesKey, bars, markers, lines, scale, height, label }: 
   useEffect(() => {
     const element = container.current;
     if (!element) return;
-    const api = createChart(element, { ...CHART_OPTIONS, timeScale: { timeVisible: true, secondsVisible: false, rightOffset: 6 } });
+    const api = createChart(element, { ...CHART_OPTIONS, trackingMode: TOUCH_TRACKING, timeScale: { timeVisible: true, secondsVisible: false, rightOffset: 6 } });
     const candles = api.addSeries(CandlestickSeries, { borderVisible: false });
     drawn.current = { api, candles, markers: createSeriesMarkers(candles, []), lines: [], shown: null };
     return () => {
@@ -133,6 +133,8 @@ const CandleChart = ({ seriesKey, bars, markers, lines, scale, height, label }: 
     if (!chart) return;
     for (const line of chart.lines) chart.candles.removePriceLine(line);
     chart.lines = lines.map((line) => chart.candles.createPriceLine(line));
+    // The axis always reaches the take profit and the levels still to fill.
+    chart.candles.applyOptions({ autoscaleInfoProvider: autoscaleWithLines(lines) });
   }, [lines]);
 
   return (
