@@ -193,8 +193,9 @@ export const rangeWithLines = (base: AutoscaleInfo | null, lines: readonly Pick<
   if (prices.length === 0) return base;
   const low = Math.min(...prices);
   const high = Math.max(...prices);
-  if (!base) return { priceRange: { minValue: low, maxValue: high } };
-  return { ...base, priceRange: { minValue: Math.min(base.priceRange.minValue, low), maxValue: Math.max(base.priceRange.maxValue, high) } };
+  const range = base?.priceRange;
+  if (!range) return { ...base, priceRange: { minValue: low, maxValue: high } };
+  return { ...base, priceRange: { minValue: Math.min(range.minValue, low), maxValue: Math.max(range.maxValue, high) } };
 };
 
 /** The series' autoscale with the lines in it (lightweight-charts' autoscaleInfoProvider). */
