@@ -12,6 +12,7 @@ import {
   Stack,
   Typography,
 } from '@mui/material';
+import Big from 'big.js';
 import { useState } from 'react';
 import { Confirm, useGetOne, useLocaleState, useNotify, useTranslate } from 'react-admin';
 import { Link, useParams } from 'react-router-dom';
@@ -26,6 +27,7 @@ import { ladderLines } from './candleChartData';
 import { Figure } from './Figure';
 import { RunningSwitch } from './RunningSwitch';
 import { PriceSourceChip } from './PriceSourceChip';
+import { replenishPreview } from './replenish';
 import { TaskChart } from './TaskChart';
 import { TaskStatusChips } from './TaskStatusChips';
 import {
@@ -53,10 +55,13 @@ const TaskHeader = ({ task }: { task: TradeTaskDetail }) => {
   const notify = useNotify();
   const [locale] = useLocaleState();
   const [confirmClose, setConfirmClose] = useState(false);
+  const [confirmReplenish, setConfirmReplenish] = useState(false);
   const replenish = useTaskAction();
   const close = useClosePosition();
-  const refused = (error: unknown) => notify(refusalText(error, translate), { type: 'error' });
-  const hasPosition = Number(task.quantity) > 0;
+  const refused = (error: unknown) => notify(refusalText(error, translate, locale), { type: 'error' });
+  const hasPosition = new Big(task.quantity).gt(0);
+  // A market buy spends money at once: a secondary action, confirmed with what it buys and what it does to the average.
+  const preview = replenishPreview(task);
 
   return (
     <Paper sx={section}>
@@ -82,7 +87,7 @@ const TaskHeader = ({ task }: { task: TradeTaskDetail }) => {
         </Box>
       </Stack>
       <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1, mt: 2 }}>
-        <Button variant="contained" startIcon={<CallMadeIcon />} disabled={task.finished || replenish.isPending} onClick={() => replenish.mutate({ id: task.id, action: 'replenish' }, { onSuccess: () => notify(translate('tasks.detail.replenishSent'), { type: 'success' }), onError: refused })}>
+        <Button variant="outlined" startIcon={<CallMadeIcon />} disabled={preview === null || replenish.isPending} onClick={() => setConfirmReplenish(true)}>
           {translate('tasks.detail.replenishNow')}
         </Button>
         <Button variant="outlined" color="error" startIcon={<SellIcon />} disabled={task.finished || close.isPending} onClick={() => setConfirmClose(true)}>
@@ -92,6 +97,32 @@ const TaskHeader = ({ task }: { task: TradeTaskDetail }) => {
           {translate('tasks.detail.orders')}
         </Button>
       </Stack>
+      {preview && (
+        <Confirm
+          isOpen={confirmReplenish}
+          loading={replenish.isPending}
+          title={translate('tasks.detail.replenishTitle', { level: preview.level })}
+          content={translate('tasks.detail.replenishConfirm', {
+            level: preview.level,
+            amount: formatQuote(preview.amount, locale),
+            price: formatPrice(preview.price, locale, task.tickSize),
+            average: formatPrice(preview.average, locale, task.tickSize),
+            newAverage: formatPrice(preview.newAverage, locale, task.tickSize),
+          })}
+          confirm={translate('tasks.detail.replenishConfirmButton', { amount: formatQuote(preview.amount, locale) })}
+          onClose={() => setConfirmReplenish(false)}
+          onConfirm={() =>
+            replenish.mutate(
+              { id: task.id, action: 'replenish' },
+              {
+                onSuccess: () => notify(translate('tasks.detail.replenishSent'), { type: 'success' }),
+                onError: refused,
+                onSettled: () => setConfirmReplenish(false),
+              },
+            )
+          }
+        />
+      )}
       <Confirm
         isOpen={confirmClose}
         loading={close.isPending}
@@ -125,14 +156,50 @@ const TaskHeader = ({ task }: { task: TradeTaskDetail }) => {
   );
 };
 
-/** The cycle under way: its phase and the numbers the robot decides on. */
+/**
+ * The cycle under way: its phase and the numbers the robot decides on. A task
+ * that is stopped (or finished) with no cycle under way shows that one state
+ * and what it still holds, not the figures of a cycle that is not there.
+ */
 const CycleState = ({ task }: { task: TradeTaskDetail }) => {
   const translate = useTranslate();
   const [locale] = useLocaleState();
   const lines = ladderLines(task);
   const next = lines.find((line) => line.kind === 'level' && line.level === task.levelsFilled + 1);
   const takeProfit = lines.find((line) => line.kind === 'takeProfit');
-  const hasPosition = Number(task.quantity) > 0;
+  const hasPosition = new Big(task.quantity).gt(0);
+  const inCycle = task.phase === 'open';
+  const idle = !inCycle && (task.finished || !task.running);
+  const quantity = formatQuantity(task.quantity, locale, task.amountStep);
+  const base = baseOf(task.symbol);
+  const position = (
+    <Figure testId="position" label={translate('tasks.figure.positionOf', { base })} value={hasPosition ? quantity : '—'} />
+  );
+  const cost = <Figure testId="cost" label={translate('tasks.figure.cost')} value={`${formatQuote(task.cost, locale)} USDT`} />;
+  const last = <Figure testId="last" label={translate('tasks.figure.lastPrice')} value={formatPrice(task.lastPrice, locale, task.tickSize)} />;
+  const realized = <Figure testId="realized" label={translate('tasks.figure.realized')} value={formatSigned(task.realizedProfit, locale)} color={profitColor(task.realizedProfit)} />;
+
+  if (idle)
+    return (
+      <Paper sx={section} data-section="cycle" data-idle={taskState(task)}>
+        <SectionTitle gutterBottom>{translate('tasks.detail.cycleTitle')}</SectionTitle>
+        <Typography sx={{ mb: hasPosition ? 1 : 2 }} data-idle-text>
+          {translate(`tasks.detail.idle.${task.finished ? 'finished' : 'stopped'}`, { cycles: task.cyclesDone })}
+        </Typography>
+        {hasPosition && (
+          <Typography color="text.secondary" sx={{ mb: 2 }} data-remainder>
+            {translate('tasks.detail.idleRemainder', { quantity, base })}
+          </Typography>
+        )}
+        <Box sx={figures}>
+          {position}
+          {cost}
+          {last}
+          {realized}
+        </Box>
+      </Paper>
+    );
+
   return (
     <Paper sx={section} data-section="cycle">
       <SectionTitle gutterBottom>{translate('tasks.detail.cycleTitle')}</SectionTitle>
@@ -141,29 +208,26 @@ const CycleState = ({ task }: { task: TradeTaskDetail }) => {
           {translate('tasks.detail.noPosition')}
         </Typography>
       )}
-      {hasPosition && task.phase !== 'open' && (
+      {hasPosition && !inCycle && (
         <Typography color="text.secondary" sx={{ mb: 2 }} data-remainder>
-          {translate('tasks.detail.remainder', { quantity: formatQuantity(task.quantity, locale, task.amountStep), base: baseOf(task.symbol) })}
+          {translate('tasks.detail.remainder', { quantity, base })}
         </Typography>
       )}
       <Box sx={figures}>
         <Figure testId="phase" label={translate('tasks.figure.phase')} value={translate(`tasks.phase.${taskState(task)}`)} />
         <Figure testId="firstFill" label={translate('tasks.figure.firstFill')} value={formatPrice(task.firstFillPrice, locale, task.tickSize)} />
         <Figure testId="average" label={translate('tasks.figure.average')} value={formatPrice(task.averagePrice, locale, task.tickSize)} />
-        <Figure testId="last" label={translate('tasks.figure.lastPrice')} value={formatPrice(task.lastPrice, locale, task.tickSize)} />
-        <Figure
-          testId="position"
-          label={translate('tasks.figure.positionOf', { base: baseOf(task.symbol) })}
-          value={hasPosition ? formatQuantity(task.quantity, locale, task.amountStep) : '—'}
-        />
-        <Figure testId="cost" label={translate('tasks.figure.cost')} value={`${formatQuote(task.cost, locale)} USDT`} />
+        {last}
+        {position}
+        {cost}
         <Figure testId="floating" label={translate('tasks.figure.floating')} value={formatSigned(task.floatingProfit, locale)} color={profitColor(task.floatingProfit)} />
-        <Figure testId="realized" label={translate('tasks.figure.realized')} value={formatSigned(task.realizedProfit, locale)} color={profitColor(task.realizedProfit)} />
-        <Figure testId="levels" label={translate('tasks.figure.levels')} value={`${task.levelsFilled} / ${task.levelsTotal}`} />
+        {realized}
+        <Figure testId="levels" label={translate('tasks.figure.levels')} value={`${inCycle ? task.levelsFilled : 0} / ${task.levelsTotal}`} />
         <Figure
           testId="nextLevel"
           label={translate('tasks.figure.nextLevel')}
-          value={next ? formatPrice(next.price, locale, task.tickSize) : hasPosition ? translate('tasks.allLevelsFilled') : '—'}
+          // "All filled" only in a cycle whose every level is bought; between cycles there is no next level yet.
+          value={next ? formatPrice(next.price, locale, task.tickSize) : inCycle && task.levelsFilled >= task.levelsTotal ? translate('tasks.allLevelsFilled') : '—'}
         />
         <Figure testId="takeProfitPrice" label={translate('tasks.figure.takeProfitPrice')} value={takeProfit ? formatPrice(takeProfit.price, locale, task.tickSize) : '—'} />
         <Figure
