@@ -94,8 +94,8 @@ describe('a stopped task after a close', () => {
     expect(screen.queryByText('持仓中')).toBeNull();
   });
 
-  it('a running task between cycles has no next level yet rather than "all filled"', async () => {
-    await renderApp(DETAIL_PATH, api({ ...closed, running: true, quantity: '0', cost: '0', averagePrice: null }));
+  it('a running task between cycles, carrying dust to its next cycle, has no next level yet rather than "all filled"', async () => {
+    await renderApp(DETAIL_PATH, api({ ...closed, running: true }));
     const cycle = (await screen.findByText('本轮状态')).closest('[data-section]') as HTMLElement;
     expect(cycle.querySelector('[data-figure="nextLevel"]')).toHaveTextContent('下一档触发价—');
     expect(cycle).not.toHaveTextContent('已全部补仓');
