@@ -38,6 +38,11 @@ const api = (task: TradeTaskDetail, extra: Record<string, Handler> = {}): Record
   'GET /api/trade/cycles': () => ok({ list: [], total: 0 }),
   ...extra,
 });
+/** The cycle section, once the detail has loaded (the first render of a test file is slow). */
+const cycleSection = async () => {
+  await findHeading('任务详情');
+  return (await screen.findByText('本轮状态', undefined, { timeout: 5000 })).closest('[data-section]') as HTMLElement;
+};
 const actions = (requests: RecordedRequest[]) => requests.filter((r) => r.path === '/api/trade/action');
 
 beforeEach(startSignedInZhCN);
@@ -46,7 +51,8 @@ describe('replenish now', () => {
   it('is a secondary action that buys only after a confirmation naming the amount and the new average', async () => {
     const app = await renderApp(DETAIL_PATH, api(open, { 'POST /api/trade/action': () => ok(null) }));
     await findHeading('任务详情');
-    const button = await screen.findByRole('button', { name: '立即补仓' });
+    await cycleSection();
+    const button = screen.getByRole('button', { name: '立即补仓' });
     // Not the page's primary (contained) button: closing and replenishing are both outlined.
     expect(button.className).toContain('MuiButton-outlined');
     expect(button.className).not.toContain('MuiButton-contained');
@@ -62,13 +68,13 @@ describe('replenish now', () => {
 
   it('cannot be pressed when there is nothing to replenish: every level bought, or a stopped task after a close', async () => {
     await renderApp(DETAIL_PATH, api({ ...open, levelsFilled: 2 }));
-    await screen.findByText('本轮状态');
+    await cycleSection();
     expect(screen.getByRole('button', { name: '立即补仓' })).toBeDisabled();
   });
 
   it('is disabled on a stopped task without a cycle under way', async () => {
     await renderApp(DETAIL_PATH, api(closed));
-    await screen.findByText('本轮状态');
+    await cycleSection();
     expect(screen.getByRole('button', { name: '立即补仓' })).toBeDisabled();
   });
 });
@@ -77,7 +83,7 @@ describe('a stopped task after a close', () => {
   it('shows one clear state: no next cycle, no levels of a cycle that is not there, the dust named as unsold', async () => {
     await renderApp(DETAIL_PATH, api(closed));
     await findHeading('任务详情');
-    const cycle = (await screen.findByText('本轮状态')).closest('[data-section]') as HTMLElement;
+    const cycle = await cycleSection();
     // The cycles it did, not a "cycle 4" that will not start.
     expect(screen.getByText('第 3 / ∞ 轮')).toBeInTheDocument();
     expect(cycle).toHaveAttribute('data-idle', 'stopped');
@@ -96,7 +102,7 @@ describe('a stopped task after a close', () => {
 
   it('a running task between cycles, carrying dust to its next cycle, has no next level yet rather than "all filled"', async () => {
     await renderApp(DETAIL_PATH, api({ ...closed, running: true }));
-    const cycle = (await screen.findByText('本轮状态')).closest('[data-section]') as HTMLElement;
+    const cycle = await cycleSection();
     expect(cycle.querySelector('[data-figure="nextLevel"]')).toHaveTextContent('下一档触发价—');
     expect(cycle).not.toHaveTextContent('已全部补仓');
   });
@@ -114,7 +120,7 @@ describe('figures in refusals', () => {
         },
       ),
     );
-    await screen.findByText('本轮状态');
+    await cycleSection();
     await userEvent.click(screen.getByRole('switch', { name: 'BTC/USDT 运行' }));
     expect(await screen.findByText('可用余额不足以完成一整轮：需要 22,022.00 USDT，可用 9,969.81 USDT。')).toBeInTheDocument();
   });
