@@ -5,6 +5,7 @@ import type { TaskEvent, TradeOrder, TradeTask } from '../../api/trade';
 import { ErrorCode } from '../../api/errors';
 import { isApiError } from '../../dataProvider/ApiError';
 import { decimalsOf, formatMoney, formatPercent, formatPrice as formatPriceShared, formatQuantity as formatQuantityShared } from '../../api/format';
+import { formatDateTime } from '../kit/time';
 import { trendColor } from '../kit/trend';
 
 
@@ -35,8 +36,8 @@ export const profitColor = trendColor;
 export const baseOf = (symbol: string) => symbol.split('/')[0] ?? symbol;
 export const quoteOf = (symbol: string) => symbol.split('/')[1] ?? '';
 
-export const formatTime = (iso: string, locale: string) =>
-  new Intl.DateTimeFormat(locale, { month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false }).format(new Date(iso));
+/** A moment of the task log: the one time format (kit/time.ts). */
+export const formatTime = (iso: string, locale: string) => formatDateTime(iso, locale);
 
 /** The cycle under way (or the last one when finished) and the total, 9999 being "until stopped". */
 export const cycleText = (task: Pick<TradeTask, 'cyclesDone' | 'cycleCount' | 'finished'> & Partial<Pick<TradeTask, 'running' | 'phase'>>, translate: Translate) => cycleLabel(task, translate, 'tasks.cycle');
