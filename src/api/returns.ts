@@ -37,7 +37,7 @@ export interface TaskReturns {
   realizedProfit: DecimalString;
   floatingProfit: DecimalString;
   totalProfit: DecimalString;
-  /** Quote value of the fees the closed cycles paid. */
+  /** Quote value of every fee the task paid, whatever asset it was paid in: the closed cycles' and the one under way. */
   fees: DecimalString;
   /** Percent, 4 decimals; null before the first buy. */
   roi: DecimalString | null;

@@ -102,6 +102,8 @@ export interface TaskFigures {
   floatingProfit: string;
   createdAt: Date | string;
   finished: boolean;
+  /** Quote value of the fees the cycle under way has paid so far (every asset). */
+  openFees?: string;
   /** When a task that is not running now (and not finished) was last stopped or paused; null when it runs. */
   stoppedAt?: Date | string | null;
   cycles: readonly Pick<CycleRow, 'buy_cost' | 'remainder_cost' | 'closed_at' | 'fees'>[];
@@ -110,7 +112,7 @@ export interface TaskFigures {
 /** A task's invested, ROI, APR and run time at `now`. */
 export const taskFigures = (task: TaskFigures, now: Date) => {
   let maxInvested = new Big(task.currentCost);
-  let fees = new Big(0);
+  let fees = new Big(task.openFees ?? 0);
   let lastClose: number | null = null;
   for (const cycle of task.cycles) {
     const funds = fundsUsed(cycle);
@@ -206,7 +208,7 @@ export const createReturnsService = ({ db, engine, trade }: ReturnsDeps) => {
     const task = await trade.task(userId, taskId);
     const [cycles, created, stop] = await Promise.all([
       db.selectFrom('cycles').select(['closed_at', 'buy_cost', 'remainder_cost', 'fees', 'realized_profit']).where('task_id', '=', taskId).orderBy('closed_at').orderBy('id').execute(),
-      db.selectFrom('trade_tasks').select('created_at').where('id', '=', taskId).executeTakeFirstOrThrow(),
+      db.selectFrom('trade_tasks').select(['created_at', 'state']).where('id', '=', taskId).executeTakeFirstOrThrow(),
       // The last stop (by the user, a close, or the robot pausing it), for a task that does not run now.
       task.running
         ? Promise.resolve(undefined)
@@ -220,6 +222,8 @@ export const createReturnsService = ({ db, engine, trade }: ReturnsDeps) => {
         createdAt: created.created_at,
         finished: task.finished,
         stoppedAt: stop?.created_at ?? null,
+        // The cycle under way has paid fees too (the engine's live state, else the stored one).
+        openFees: engine.live(taskId)?.state.fees ?? (created.state as { fees?: string } | null)?.fees ?? '0',
         cycles,
       },
       new Date(),
