@@ -14,9 +14,10 @@ import {
 } from '@mui/material';
 import Big from 'big.js';
 import { useState } from 'react';
-import { Confirm, useGetOne, useLocaleState, useNotify, useTranslate } from 'react-admin';
+import { Confirm, useGetList, useGetOne, useLocaleState, useNotify, useTranslate } from 'react-admin';
+import { formatMoney } from '../../api/format';
 import { Link, useParams } from 'react-router-dom';
-import type { TradeTaskDetail } from '../../api/trade';
+import type { TradeOrder, TradeTaskDetail } from '../../api/trade';
 import { LoadError } from '../kit/LoadError';
 import { SectionTitle, sectionSx as section } from '../kit/Section';
 import { Screen } from '../layout/Screen';
@@ -35,16 +36,18 @@ import {
   cycleText,
   eventText,
   eventTone,
+  feesOf,
   formatPrice,
   formatQuantity,
   formatQuote,
   formatSigned,
   formatTime,
   profitColor,
+  quoteOf,
   refusalText,
   taskState,
 } from './taskText';
-import { DETAIL, TASK_REFRESH_MS, TASKS, useClosePosition, useTaskAction } from './api';
+import { DETAIL, ORDERS, TASK_REFRESH_MS, TASKS, useClosePosition, useTaskAction } from './api';
 
 const figures = { display: 'grid', gap: 2, gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', sm: 'repeat(3, minmax(0, 1fr))', md: 'repeat(4, minmax(0, 1fr))' } } as const;
 
@@ -179,6 +182,11 @@ const CycleState = ({ task }: { task: TradeTaskDetail }) => {
   const last = <Figure testId="last" label={translate('tasks.figure.lastPrice')} value={formatPrice(task.lastPrice, locale, task.tickSize)} />;
   const realized = <Figure testId="realized" label={translate('tasks.figure.realized')} value={formatSigned(task.realizedProfit, locale)} color={profitColor(task.realizedProfit)} />;
 
+  const cycleOrders = useCycleOrders(task, inCycle);
+  const fees = feesOf(cycleOrders);
+  const firstOrder = cycleOrders.find((order) => order.side === 'buy' && order.level === 0);
+  const feeValue = [...fees.byAsset].map(([asset, amount]) => (asset === quoteOf(task.symbol) ? `${formatMoney(amount.toFixed(), locale, { decimals: 4 })} ${asset}` : `${formatQuantity(amount.toFixed(), locale)} ${asset}`)).join(' + ');
+
   if (idle)
     return (
       <Paper sx={section} data-section="cycle" data-idle={taskState(task)}>
@@ -230,6 +238,13 @@ const CycleState = ({ task }: { task: TradeTaskDetail }) => {
           value={next ? formatPrice(next.price, locale, task.tickSize) : inCycle && task.levelsFilled >= task.levelsTotal ? translate('tasks.allLevelsFilled') : '—'}
         />
         <Figure testId="takeProfitPrice" label={translate('tasks.figure.takeProfitPrice')} value={takeProfit ? formatPrice(takeProfit.price, locale, task.tickSize) : '—'} />
+        {inCycle && (
+          <Figure
+            testId="cycleFees"
+            label={translate('tasks.figure.cycleFees')}
+            value={cycleOrders.length === 0 ? '—' : fees.total !== null && fees.byAsset.size > 0 && !fees.byAsset.has(quoteOf(task.symbol)) ? `${feeValue} ≈ ${formatMoney(fees.total.toFixed(), locale, { decimals: 4 })} ${quoteOf(task.symbol)}` : feeValue}
+          />
+        )}
         <Figure
           testId="takeProfitArmed"
           label={translate('tasks.figure.takeProfitArmed')}
@@ -237,8 +252,39 @@ const CycleState = ({ task }: { task: TradeTaskDetail }) => {
           color={task.takeProfitArmed ? 'success.main' : undefined}
         />
       </Box>
+      {inCycle && hasPosition && (
+        <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 2 }} data-explained="average">
+          {translate('tasks.detail.averageExplained', {
+            average: formatPrice(task.averagePrice, locale, task.tickSize),
+            cost: formatQuote(task.cost, locale),
+            quantity,
+            base,
+          })}
+          {firstOrder && !new Big(firstOrder.cost).eq(task.firstOrderAmount) && (
+            <>
+              {' '}
+              {translate('tasks.detail.firstOrderFilled', {
+                planned: formatQuote(task.firstOrderAmount, locale),
+                filled: formatQuote(firstOrder.cost, locale),
+                price: formatPrice(firstOrder.price, locale, task.tickSize),
+                step: task.amountStep ? `${formatQuantity(task.amountStep, locale)} ${base}` : base,
+              })}
+            </>
+          )}
+        </Typography>
+      )}
     </Paper>
   );
+};
+
+/** The filled orders of the cycle under way (the chart's query: one request for both). */
+const useCycleOrders = (task: TradeTaskDetail, enabled: boolean): TradeOrder[] => {
+  const orders = useGetList<TradeOrder>(
+    ORDERS,
+    { filter: { taskId: task.id }, pagination: { page: 1, perPage: 100 }, sort: { field: 'createdAt', order: 'DESC' } },
+    { refetchInterval: TASK_REFRESH_MS, enabled },
+  );
+  return (orders.data ?? []).filter((order) => order.status === 'closed' && order.cycle === task.cyclesDone + 1);
 };
 
 const TONE_COLOR = { success: 'success.main', error: 'error.main', warning: 'warning.main', info: 'info.main', default: 'grey.400' } as const;

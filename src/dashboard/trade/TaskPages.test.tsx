@@ -521,7 +521,7 @@ describe('order history', () => {
 
     const row = (id: string) => table.querySelector(`[data-order="${id}"]`) as HTMLElement;
     const cells = (id: string) => [...row(id).querySelectorAll('td')].map((td) => td.textContent);
-    expect(cells('o-2').slice(1)).toEqual(['BTC/USDT', '买入', '第 1 档补仓', '3', '99.00', '0.10101 BTC', '10.00', '0.01 USDT', '已成交']);
+    expect(cells('o-2').slice(1)).toEqual(['BTC/USDT', '买入', '第 1 档补仓', '3', '99.00', '0.10101 BTC', '10.00', '0.0100 USDT', '已成交']);
     expect(cells('o-3').slice(1, 4)).toEqual(['BTC/USDT', '卖出', '止盈']);
     expect(row('o-3').querySelector('[data-side="sell"]')).not.toBeNull();
     expect(screen.getByRole('link', { name: 'BTC/USDT · 练手账户 的订单' })).toHaveAttribute('href', '/trade/detail/a0000000-0000-4000-8000-000000000001');

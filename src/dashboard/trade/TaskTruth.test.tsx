@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { OhlcvAnswer, TradeTaskDetail } from '../../api/trade';
 import { fail, ok, type Handler, type RecordedRequest } from '../../testing/fakeServer';
 import { findHeading, identityRoute, renderApp, startSignedInZhCN } from '../../testing/renderApp';
-import { balancedSettings, btcTask } from '../../testing/tasks';
+import { balancedSettings, btcTask, tradeOrder } from '../../testing/tasks';
 
 // jsdom has no canvas: the lazily loaded chart is left out of these page tests.
 vi.mock('./CandleChart', () => ({ default: () => <div data-chart="task" /> }));
@@ -130,5 +130,43 @@ describe('figures in refusals', () => {
     await renderApp(DETAIL_PATH, api({ ...open, attention }));
     const panel = (await screen.findByText('需要处理', { selector: '.MuiAlertTitle-root' })).closest('[data-attention]') as HTMLElement;
     expect(panel).toHaveTextContent('USDT 不足（需要 20.12，可用 5.00）');
+  });
+});
+
+describe('fill price, fee and average, each explained', () => {
+  /** One 10 USDT first buy at 90,227.10: 0.00011 BTC (the step rounds it down), 9.92 USDT, its 0.1 % fee taken in BTC. */
+  const bought: TradeTaskDetail = {
+    ...open,
+    cyclesDone: 2,
+    levelsFilled: 0,
+    firstFillPrice: '90227.1',
+    quantity: '0.00010989',
+    cost: '9.924981',
+    averagePrice: '90317.42197',
+    lastPrice: '90230',
+    floatingProfit: '0.0000',
+  };
+  const first = tradeOrder({ id: 'o-9', cycle: 3, price: '90227.1', amount: '0.00011', cost: '9.924981', fee: '0.00000011', feeCurrency: 'BTC' });
+
+  it('shows the fee of the cycle in its asset and in USDT, and why the average is above the fill and the first order below 10', async () => {
+    await renderApp(DETAIL_PATH, api(bought, { 'GET /api/trade/order-history': () => ok({ list: [first], total: 1 }) }));
+    const cycle = await cycleSection();
+    expect(cycle.querySelector('[data-figure="firstFill"]')).toHaveTextContent('首单成交价90,227.10');
+    expect(cycle.querySelector('[data-figure="average"]')).toHaveTextContent('持仓均价90,317.42');
+    await waitFor(() => expect(cycle.querySelector('[data-figure="cycleFees"]')).toHaveTextContent('本轮已付手续费0.00000011 BTC ≈ 0.0099 USDT'));
+    const explained = cycle.querySelector('[data-explained="average"]');
+    expect(explained).toHaveTextContent('持仓均价 90,317.42 = 持仓成本 9.92 USDT ÷ 持仓数量 0.00010989 BTC。成本含以 USDT 支付的手续费，以 BTC 支付的手续费从数量中扣除，所以均价略高于成交价。');
+    expect(explained).toHaveTextContent('首单设定 10.00 USDT，按 90,227.10 实际成交 9.92 USDT：交易所按 0.00001 BTC 的整数倍下单，数量向下取整。');
+  });
+
+  it('lists a fee in the one number format, with the quote value of a fee paid in the coin', async () => {
+    const orders = [
+      tradeOrder({ id: 'o-1', fee: '0.0194612', feeCurrency: 'USDT' }),
+      tradeOrder({ id: 'o-2', price: '90227.1', fee: '0.00000011', feeCurrency: 'BTC' }),
+    ];
+    await renderApp(`/trade/order-history?taskId=${ID}`, api(open, { 'GET /api/trade/order-history': () => ok({ list: orders, total: 2 }) }));
+    expect(await screen.findByText('0.0195 USDT', undefined, { timeout: 5000 })).toBeInTheDocument();
+    expect(screen.getByText('0.00000011 BTC ≈ 0.0099 USDT')).toBeInTheDocument();
+    expect(screen.queryByText(/0\.0194612/)).toBeNull();
   });
 });

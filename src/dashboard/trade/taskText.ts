@@ -36,6 +36,42 @@ export const profitColor = trendColor;
 export const baseOf = (symbol: string) => symbol.split('/')[0] ?? symbol;
 export const quoteOf = (symbol: string) => symbol.split('/')[1] ?? '';
 
+/** Decimals a fee in the quote shows: a fee is often below a cent. */
+const FEE_DECIMALS = 4;
+
+/** A fee's quote value: a fee in the quote as it is, one in the coin at the order's fill price; null for a third asset (no price here). */
+export const feeInQuote = (order: Pick<TradeOrder, 'fee' | 'feeCurrency' | 'price' | 'symbol'>): Big | null => {
+  if (order.feeCurrency === null || order.feeCurrency === quoteOf(order.symbol)) return new Big(order.fee || 0);
+  if (order.feeCurrency === baseOf(order.symbol) && order.price !== null) return new Big(order.fee || 0).times(order.price);
+  return null;
+};
+
+/**
+ * A fee in its asset and, when it was paid in the coin, its quote value:
+ * "0.0195 USDT", "0.00000011 BTC ≈ 0.0099 USDT", "0.00004 BNB". Figures in
+ * the one number format.
+ */
+export const feeText = (order: Pick<TradeOrder, 'fee' | 'feeCurrency' | 'price' | 'symbol'>, locale: string) => {
+  const quote = quoteOf(order.symbol);
+  if (order.feeCurrency === null || order.feeCurrency === quote) return `${formatMoney(order.fee, locale, { decimals: FEE_DECIMALS })} ${quote}`;
+  const own = `${formatQuantityShared(order.fee, locale)} ${order.feeCurrency}`;
+  const value = feeInQuote(order);
+  return value === null ? own : `${own} ≈ ${formatMoney(value.toFixed(), locale, { decimals: FEE_DECIMALS })} ${quote}`;
+};
+
+/** The fees of some orders: each asset's sum, and the quote value of them all (null when a third asset has no price here). */
+export const feesOf = (orders: readonly Pick<TradeOrder, 'fee' | 'feeCurrency' | 'price' | 'symbol'>[]) => {
+  const byAsset = new Map<string, Big>();
+  let total: Big | null = new Big(0);
+  for (const order of orders) {
+    const asset = order.feeCurrency ?? quoteOf(order.symbol);
+    byAsset.set(asset, (byAsset.get(asset) ?? new Big(0)).plus(order.fee || 0));
+    const value = feeInQuote(order);
+    total = total === null || value === null ? null : total.plus(value);
+  }
+  return { byAsset, total };
+};
+
 /** A moment of the task log: the one time format (kit/time.ts). */
 export const formatTime = (iso: string, locale: string) => formatDateTime(iso, locale);
 
