@@ -16,6 +16,15 @@ describe('cycle label', () => {
     expect(cycleProgress({ cyclesDone: 3, cycleCount: 3, finished: false })).toEqual({ current: 3, total: '3' });
   });
 
+  it('does not move to the next cycle on a stopped task between cycles (after a close or a stop), only on a running one', () => {
+    expect(cycleProgress({ cyclesDone: 1, cycleCount: UNLIMITED_CYCLES, finished: false, running: false, phase: 'cooldown' })).toEqual({ current: 1, total: '∞' });
+    expect(cycleProgress({ cyclesDone: 1, cycleCount: 5, finished: false, running: false, phase: 'ready' })).toEqual({ current: 1, total: '5' });
+    // Stopped with a position: the cycle under way is still the one shown; never started: the first.
+    expect(cycleProgress({ cyclesDone: 1, cycleCount: 5, finished: false, running: false, phase: 'open' })).toEqual({ current: 2, total: '5' });
+    expect(cycleProgress({ cyclesDone: 0, cycleCount: 5, finished: false, running: false, phase: 'ready' })).toEqual({ current: 1, total: '5' });
+    expect(cycleProgress({ cyclesDone: 1, cycleCount: 5, finished: false, running: true, phase: 'cooldown' })).toEqual({ current: 2, total: '5' });
+  });
+
   it('shows ∞ for 9999 (until stopped)', () => {
     expect(cycleProgress({ cyclesDone: 2, cycleCount: UNLIMITED_CYCLES, finished: false })).toEqual({ current: 3, total: '∞' });
   });

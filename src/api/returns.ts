@@ -17,8 +17,9 @@ import type { DecimalString } from './types';
  * - ROI, percent: total profit / maxInvested x 100 (null until a first buy);
  * - APR, percent: ROI x 365 days / run time, simple (not compounded); null
  *   when the task ran less than a day, too short to annualize;
- * - run time: from the task's creation until now, or until its last cycle
- *   closed when it has finished.
+ * - run time: from the task's creation until now; until it was last stopped
+ *   (or paused) when it does not run now, so a stopped task's APR stays put;
+ *   until its last cycle closed when it has finished.
  */
 export interface ReturnsPoint {
   /** ISO time of the last cycle closed in the point's time bucket. */
@@ -36,7 +37,7 @@ export interface TaskReturns {
   realizedProfit: DecimalString;
   floatingProfit: DecimalString;
   totalProfit: DecimalString;
-  /** Quote value of the fees the closed cycles paid. */
+  /** Quote value of every fee the task paid, whatever asset it was paid in: the closed cycles' and the one under way. */
   fees: DecimalString;
   /** Percent, 4 decimals; null before the first buy. */
   roi: DecimalString | null;
@@ -45,7 +46,7 @@ export interface TaskReturns {
   /** The price the floating profit is valued at (null when none is known now). */
   lastPrice: DecimalString | null;
   startedAt: string;
-  /** Set when the task has finished. */
+  /** Where the run time ends: set when the task has finished or is stopped. */
   endedAt: string | null;
   runSeconds: number;
   cyclesClosed: number;

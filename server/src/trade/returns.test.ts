@@ -33,6 +33,9 @@ describe('returns figures', () => {
     // A finished task's run time ends with its last cycle.
     const done = taskFigures({ currentCost: '0', realizedProfit: '3.5', floatingProfit: '0', createdAt: at('2026-01-01T00:00:00Z'), finished: true, cycles }, at('2026-03-01T00:00:00Z'));
     expect(done).toMatchObject({ runSeconds: 4 * 86_400, endedAt: '2026-01-05T00:00:00.000Z', invested: '0' });
+    // A stopped task's run time ends at its stop, however late it is read.
+    const stopped = taskFigures({ currentCost: '0', realizedProfit: '3.5', floatingProfit: '0', createdAt: at('2026-01-01T00:00:00Z'), finished: false, stoppedAt: at('2026-01-08T00:00:00Z'), cycles }, at('2026-03-01T00:00:00Z'));
+    expect(stopped).toMatchObject({ runSeconds: 7 * 86_400, endedAt: '2026-01-08T00:00:00.000Z' });
   });
 
   it('a cycle row: funds used, duration and its own ROI', () => {

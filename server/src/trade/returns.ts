@@ -102,13 +102,17 @@ export interface TaskFigures {
   floatingProfit: string;
   createdAt: Date | string;
   finished: boolean;
+  /** Quote value of the fees the cycle under way has paid so far (every asset). */
+  openFees?: string;
+  /** When a task that is not running now (and not finished) was last stopped or paused; null when it runs. */
+  stoppedAt?: Date | string | null;
   cycles: readonly Pick<CycleRow, 'buy_cost' | 'remainder_cost' | 'closed_at' | 'fees'>[];
 }
 
 /** A task's invested, ROI, APR and run time at `now`. */
 export const taskFigures = (task: TaskFigures, now: Date) => {
   let maxInvested = new Big(task.currentCost);
-  let fees = new Big(0);
+  let fees = new Big(task.openFees ?? 0);
   let lastClose: number | null = null;
   for (const cycle of task.cycles) {
     const funds = fundsUsed(cycle);
@@ -118,7 +122,9 @@ export const taskFigures = (task: TaskFigures, now: Date) => {
     if (lastClose === null || at > lastClose) lastClose = at;
   }
   const start = millis(task.createdAt);
-  const end = task.finished && lastClose !== null ? lastClose : now.getTime();
+  // A stopped task's clock stops with it: its APR does not drift while it does nothing.
+  const stopped = !task.finished && task.stoppedAt ? Math.min(millis(task.stoppedAt), now.getTime()) : null;
+  const end = task.finished && lastClose !== null ? lastClose : (stopped ?? now.getTime());
   const runSeconds = Math.max(0, Math.floor((end - start) / 1000));
   const totalProfit = new Big(task.realizedProfit).plus(task.floatingProfit);
   const roi = percentOf(totalProfit, maxInvested);
@@ -130,7 +136,7 @@ export const taskFigures = (task: TaskFigures, now: Date) => {
     roi,
     apr: annualized(roi, runSeconds),
     startedAt: iso(task.createdAt),
-    endedAt: task.finished ? new Date(end).toISOString() : null,
+    endedAt: task.finished || stopped !== null ? new Date(end).toISOString() : null,
     runSeconds,
   };
 };
@@ -200,12 +206,26 @@ export const createReturnsService = ({ db, engine, trade }: ReturnsDeps) => {
   /** A task's returns and cumulative-profit curve. */
   const taskReturns = async (userId: string, taskId: string): Promise<TaskReturns> => {
     const task = await trade.task(userId, taskId);
-    const [cycles, created] = await Promise.all([
+    const [cycles, created, stop] = await Promise.all([
       db.selectFrom('cycles').select(['closed_at', 'buy_cost', 'remainder_cost', 'fees', 'realized_profit']).where('task_id', '=', taskId).orderBy('closed_at').orderBy('id').execute(),
-      db.selectFrom('trade_tasks').select('created_at').where('id', '=', taskId).executeTakeFirstOrThrow(),
+      db.selectFrom('trade_tasks').select(['created_at', 'state']).where('id', '=', taskId).executeTakeFirstOrThrow(),
+      // The last stop (by the user, a close, or the robot pausing it), for a task that does not run now.
+      task.running
+        ? Promise.resolve(undefined)
+        : db.selectFrom('task_events').select('created_at').where('task_id', '=', taskId).where('kind', 'in', ['stopped', 'paused']).orderBy('created_at', 'desc').limit(1).executeTakeFirst(),
     ]);
     const figures = taskFigures(
-      { currentCost: task.cost, realizedProfit: task.realizedProfit, floatingProfit: task.floatingProfit, createdAt: created.created_at, finished: task.finished, cycles },
+      {
+        currentCost: task.cost,
+        realizedProfit: task.realizedProfit,
+        floatingProfit: task.floatingProfit,
+        createdAt: created.created_at,
+        finished: task.finished,
+        stoppedAt: stop?.created_at ?? null,
+        // The cycle under way has paid fees too (the engine's live state, else the stored one).
+        openFees: engine.live(taskId)?.state.fees ?? (created.state as { fees?: string } | null)?.fees ?? '0',
+        cycles,
+      },
       new Date(),
     );
     return {

@@ -110,7 +110,7 @@ describe('who sees the operator console', () => {
       expect(within(group).getByRole('menuitem', { name })).toHaveAttribute('href', expect.stringMatching(/^\/admin\//));
     }
     expect(await screen.findByText('bob@example.com')).toBeInTheDocument();
-    expect(screen.getByText('120.5')).toBeInTheDocument();
+    expect(screen.getByText('120.50')).toBeInTheDocument();
     const [first] = adminCalls(app);
     expect(first!.path).toBe('/api/admin/users');
     // ra-data-simple-rest's dialect: sort, range and filter as JSON.
@@ -348,7 +348,7 @@ describe('member levels', () => {
     await userEvent.click(screen.getByRole('button', { name: '保存' }));
     await waitFor(() => expect(bodies(app, '/api/admin/levels/1', 'PUT')).toEqual([{ minTeamVolume: '12000.5', taskLimit: 12 }]));
     await waitFor(() => expect(app.pathname()).toBe('/admin/levels'));
-    expect(await screen.findByText('10000')).toBeInTheDocument();
+    expect(await screen.findByText('10,000.00')).toBeInTheDocument();
   });
 
   it('adds a level on top and offers no removal below the top', async () => {
@@ -465,7 +465,7 @@ describe('sortable columns', () => {
     ['deposits', '0xabc', deposit],
     ['withdrawals', 'TYdest', withdrawal],
     ['articles', '公告一', article],
-    ['levels', '10000', { id: 1, ...settings.levels[1]! }],
+    ['levels', '10,000.00', { id: 1, ...settings.levels[1]! }],
     ['audit', 'op@example.com', entry],
   ];
 

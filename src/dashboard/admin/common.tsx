@@ -11,6 +11,7 @@ import {
   type Theme,
 } from '@mui/material';
 import { useId, useState, type ReactNode } from 'react';
+import { formatAsset, formatPercent } from '../../api/format';
 import { minValue, number, Pagination, regex, required, useLocaleState, useNotify, useRecordContext, useRefresh, useTranslate, useUpdate, type RaRecord } from 'react-admin';
 
 /**
@@ -176,3 +177,17 @@ export const useDecision = <R extends RaRecord>(resource: string, doneKey: strin
 
 /** Stops a click inside a clickable Datagrid row from opening the row. */
 export const stopRowClick = (event: { stopPropagation: () => void }) => event.stopPropagation();
+
+/** A USDT amount of a record in the shared number format (src/api/format.ts), sortable by its field: '1,000.00' beside '500.00', never a raw '1000'. */
+export const UsdtField = ({ source }: { source: string; label: string; sortable?: boolean }) => {
+  const record = useRecordContext<Record<string, string | null>>();
+  const [locale] = useLocaleState();
+  return <span style={{ fontVariantNumeric: 'tabular-nums' }}>{formatAsset(record?.[source], 'USDT', locale)}</span>;
+};
+
+/** A percentage of a record in the shared number format ('10%'). */
+export const PercentField = ({ source }: { source: string; label: string; sortable?: boolean }) => {
+  const record = useRecordContext<Record<string, string | null>>();
+  const [locale] = useLocaleState();
+  return <span style={{ fontVariantNumeric: 'tabular-nums' }}>{formatPercent(record?.[source], locale)}</span>;
+};

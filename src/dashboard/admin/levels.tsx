@@ -10,7 +10,6 @@ import {
   SaveButton,
   SimpleForm,
   SimpleList,
-  TextField,
   TextInput,
   Toolbar,
   minValue,
@@ -21,7 +20,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import type { AdminLevel } from '../../api/admin';
-import { count, money, useIsPhone, ConsolePagination } from './common';
+import { count, money, PercentField, UsdtField, useIsPhone, ConsolePagination } from './common';
 
 export const LEVELS = 'admin/levels';
 
@@ -74,8 +73,8 @@ export const LevelList = () => {
           <NumberField source="level" label="admin.levels.fields.level" />
           <NumberField source="minDirect" label="admin.levels.fields.minDirect" sortable={false} />
           <NumberField source="minTeam" label="admin.levels.fields.minTeam" sortable={false} />
-          <TextField source="minTeamVolume" label="admin.levels.fields.minTeamVolume" sortable={false} />
-          <TextField source="fuelDiscountPercent" label="admin.levels.fields.fuelDiscountPercent" sortable={false} />
+          <UsdtField source="minTeamVolume" label="admin.levels.fields.minTeamVolume" sortable={false} />
+          <PercentField source="fuelDiscountPercent" label="admin.levels.fields.fuelDiscountPercent" sortable={false} />
           <NumberField source="taskLimit" label="admin.levels.fields.taskLimit" sortable={false} />
         </Datagrid>
       )}

@@ -13,12 +13,10 @@ import {
   SimpleShowLayout,
   TextField,
   TopToolbar,
-  useLocaleState,
   useRecordContext,
   useTranslate,
 } from 'react-admin';
 import type { AdminDeposit, AdminWithdrawal } from '../../api/admin';
-import { formatAsset } from '../../api/format';
 import {
   DateTimeText,
   StatusChip,
@@ -29,14 +27,8 @@ import {
   useDateTime,
   useIsPhone,
   ConsolePagination,
+  UsdtField,
 } from './common';
-
-/** A USDT amount of a record in the shared format (src/api/format.ts), sortable by its field. */
-const UsdtField = ({ source }: { source: 'amount' | 'fee'; label: string; sortable?: boolean }) => {
-  const record = useRecordContext<Record<string, string | null>>();
-  const [locale] = useLocaleState();
-  return <span style={{ fontVariantNumeric: 'tabular-nums' }}>{formatAsset(record?.[source], 'USDT', locale)}</span>;
-};
 
 export const DEPOSITS = 'admin/deposits';
 export const WITHDRAWALS = 'admin/withdrawals';

@@ -4,6 +4,7 @@ import {
   BooleanInput,
   Datagrid,
   Edit,
+  FunctionField,
   Labeled,
   List,
   NullableBooleanInput,
@@ -19,11 +20,13 @@ import {
   minValue,
   number,
   required,
+  useLocaleState,
   useRecordContext,
   useTranslate,
 } from 'react-admin';
 import type { AdminUser } from '../../api/admin';
-import { DateTimeText, useDateTime, useIsPhone, ConsolePagination } from './common';
+import { formatAsset } from '../../api/format';
+import { DateTimeText, UsdtField, useDateTime, useIsPhone, ConsolePagination } from './common';
 
 export const USERS = 'admin/users';
 
@@ -61,6 +64,7 @@ export const UserList = () => {
   const isPhone = useIsPhone();
   const translate = useTranslate();
   const dateTime = useDateTime();
+  const [locale] = useLocaleState();
   return (
     <List
       resource={USERS}
@@ -89,7 +93,7 @@ export const UserList = () => {
           <NumberField source="level" label="admin.users.fields.level" />
           <BooleanField source="activated" label="admin.users.fields.activated" />
           <BooleanField source="disabled" label="admin.users.fields.disabled" />
-          <TextField source="usdt" label="admin.users.fields.usdt" />
+          <FunctionField<AdminUser> source="usdt" label="admin.users.fields.usdt" render={(record) => formatAsset(record.usdt, 'USDT', locale)} />
           <TextField source="inviterEmail" label="admin.users.fields.inviter" emptyText="—" sortable={false} />
           <DateTimeText source="createdAt" label="admin.users.fields.createdAt" />
         </Datagrid>
@@ -131,7 +135,7 @@ export const UserEdit = () => (
         <RoleChip />
       </Labeled>
       <Labeled label="admin.users.fields.usdt">
-        <TextField source="usdt" />
+        <UsdtField source="usdt" label="admin.users.fields.usdt" />
       </Labeled>
       <NumberInput source="level" label="admin.users.fields.level" min={0} step={1} validate={[required(), number(), minValue(0)]} />
       <BooleanInput source="activated" label="admin.users.fields.activated" />

@@ -1,10 +1,11 @@
 import type { Theme } from '@mui/material';
-import type { Time } from 'lightweight-charts';
+import { chartTickLabel, chartTimeLabel } from './time';
 
 /**
  * The frame of a lightweight-charts chart in the page's theme (light or dark):
  * background, text, grid and scale borders, and the crosshair's time label in
- * the page's language. Shared by the candlesticks and the profit curves.
+ * the page's language, its axis ticks in the user's time zone (kit/time.ts).
+ * Shared by the candlesticks and the profit curves.
  */
 export const chartFrame = (theme: Theme, locale: string, { verticalGrid = true }: { verticalGrid?: boolean } = {}) => {
   const { palette } = theme;
@@ -12,6 +13,7 @@ export const chartFrame = (theme: Theme, locale: string, { verticalGrid = true }
     layout: { background: { color: palette.background.paper }, textColor: palette.text.secondary, fontFamily: theme.typography.fontFamily ?? 'sans-serif' },
     grid: { vertLines: verticalGrid ? { color: palette.divider } : { visible: false }, horzLines: { color: palette.divider } },
     rightPriceScale: { borderColor: palette.divider },
-    timeFormatter: (time: Time) => new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short', hour12: false }).format(new Date((time as number) * 1000)),
+    timeFormatter: chartTimeLabel(locale),
+    tickMarkFormatter: chartTickLabel(locale),
   };
 };

@@ -32,6 +32,7 @@ import { browserTimeZone } from '../../dataProvider/timeZone';
 import { EmptyLine, QueryView } from '../kit/LoadError';
 import { Section } from '../kit/Section';
 import { Stat, statGrid } from '../kit/Stat';
+import { formatClock } from '../kit/time';
 import { useProfitDay, useProfitDays, useProfitRank, useProfitSummary } from './api';
 import { formatAsset } from '../../api/format';
 
@@ -130,7 +131,7 @@ export const DailyProfitDetailPage = () => {
   const [locale] = useLocaleState();
   const timeZone = browserTimeZone();
   const detail = useProfitDay(date);
-  const time = (iso: string) => new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false, timeZone }).format(new Date(iso));
+  const time = (iso: string) => formatClock(iso, locale, timeZone);
   return (
     <Screen titleKey="page.dailyProfitDetail" titleOptions={{ date }}>
       <QueryView query={detail} skeletons={3} height={80}>

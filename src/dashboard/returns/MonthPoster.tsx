@@ -1,5 +1,6 @@
 import Big from 'big.js';
 import { useLocaleState, useTranslate } from 'react-admin';
+import { trend } from '../../api/format';
 import type { ProfitOverview } from '../../api/member';
 import type { ReturnsPoint } from '../../api/returns';
 import { useProfitSummary } from '../profile/api';
@@ -33,7 +34,7 @@ export const MonthPosterButton = ({ rank }: { rank?: number | null }) => {
         second: `${formatSignedUsdt(s.total, locale)} USDT`,
         lines: [translate('poster.cycles', { count: cycles })],
       },
-      positive: new Big(s.last30Days).gte(0),
+      trend: trend(s.last30Days),
       points: monthCurve(s.daily),
       fileName: translate('poster.fileMonth'),
     };

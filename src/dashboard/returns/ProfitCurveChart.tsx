@@ -13,9 +13,6 @@ export interface ProfitCurveChartProps {
   label: string;
 }
 
-/** Below this span the axis shows seconds. */
-const SHORT_SPAN_SECONDS = 3_600;
-
 /**
  * A cumulative-profit curve on lightweight-charts (the candlesticks' library,
  * loaded with the chart): green above zero, red below.
@@ -42,10 +39,10 @@ const ProfitCurveChart = ({ bars, height, label }: ProfitCurveChartProps) => {
   useEffect(() => {
     const chart = drawn.current;
     if (!chart) return;
-    const { timeFormatter, ...frame } = chartFrame(theme, locale, { verticalGrid: false });
+    const { timeFormatter, tickMarkFormatter, ...frame } = chartFrame(theme, locale, { verticalGrid: false });
     chart.api.applyOptions({
       ...frame,
-      timeScale: { borderColor: palette.divider },
+      timeScale: { borderColor: palette.divider, tickMarkFormatter },
       localization: { locale, priceFormatter: (value: number) => formatUsdt(value.toFixed(4), locale), timeFormatter },
     });
     chart.series.applyOptions({
@@ -62,9 +59,6 @@ const ProfitCurveChart = ({ bars, height, label }: ProfitCurveChartProps) => {
     const chart = drawn.current;
     if (!chart) return;
     chart.series.setData(bars.map((bar) => ({ time: bar.time as UTCTimestamp, value: bar.value })));
-    // A curve of minutes shows its seconds; one of days its dates (the library's own choice).
-    const span = bars.length > 1 ? bars[bars.length - 1]!.time - bars[0]!.time : 0;
-    chart.api.applyOptions({ timeScale: { secondsVisible: span < SHORT_SPAN_SECONDS } });
     chart.api.timeScale().fitContent();
   }, [bars]);
 

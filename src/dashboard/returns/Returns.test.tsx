@@ -197,7 +197,7 @@ describe('task detail returns', () => {
     expect(app.server.requests.some((r) => r.path === '/api/invite/info')).toBe(true);
     const input = drawPoster.mock.calls[0]![0];
     expect(input).toMatchObject({
-      positive: true,
+      trend: 'up',
       points: returns.curve,
       origin: returns.startedAt,
       link: `${window.location.origin}/#/auth/register?inviteCode=ABC123`,

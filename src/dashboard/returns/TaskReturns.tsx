@@ -16,7 +16,7 @@ import {
   useMediaQuery,
   type Theme,
 } from '@mui/material';
-import Big from 'big.js';
+import { trend } from '../../api/format';
 import { useState, type ReactNode } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
 import type { TaskCycle, TaskReturns as Returns } from '../../api/returns';
@@ -53,8 +53,6 @@ const Figure = ({ name, label, hint, value, color, big }: { name: string; label:
     </Typography>
   </Box>
 );
-
-const signOf = (value: string | null) => (value === null ? 0 : new Big(value).cmp(0));
 
 const Figures = ({ returns }: { returns: Returns }) => {
   const translate = useTranslate();
@@ -166,7 +164,8 @@ export const TaskReturns = ({ taskId }: { taskId: string }) => {
         second: formatSignedUsdt(r.totalProfit, locale),
         lines: [translate('poster.runTime', { time: formatDuration(r.runSeconds, locale) }), translate('poster.cycles', { count: r.cyclesClosed })],
       },
-      positive: signOf(r.totalProfit) >= 0,
+      // The main figure's own trend, as the page colours it.
+      trend: trend(r.roi),
       points: r.curve,
       origin: r.startedAt,
       fileName: translate('poster.fileTask', { symbol: r.symbol.replace('/', '-') }),

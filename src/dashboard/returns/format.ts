@@ -32,6 +32,5 @@ export const formatDuration = (seconds: number | null | undefined, locale: strin
   return parts.join(' ');
 };
 
-/** A date and time, short ("03/05 14:20"). */
-export const formatDateTime = (iso: string | null | undefined, locale: string) =>
-  iso ? new Intl.DateTimeFormat(locale, { month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hour12: false }).format(new Date(iso)) : '—';
+/** A date and time, short ("03/05 14:20"): the one time format (kit/time.ts). */
+export { formatDateTime } from '../kit/time';

@@ -4,7 +4,7 @@ import { Link } from 'react-router-dom';
 import type { TradeTaskDetail } from '../../api/trade';
 import { useTaskAction } from './api';
 import { useNotifyRefusal } from './RefusalWithRemedy';
-import { formatTime } from './taskText';
+import { figuresOf, formatTime } from './taskText';
 
 /**
  * Why the robot stopped trading a task as usual, in the user's words, with
@@ -38,7 +38,7 @@ export const AttentionPanel = ({ task }: { task: TradeTaskDetail }) => {
       <AlertTitle>{translate('tasks.attention.title')}</AlertTitle>
       <Box sx={{ overflowWrap: 'anywhere' }}>
         {translate(`tasks.attention.reason.${reason}`, {
-          ...detail,
+          ...figuresOf(detail, locale),
           // The exchange's refusal code, in the page's words.
           ...(typeof detail.refusal === 'string' ? { refusal: translate(`tasks.errorReason.${detail.refusal}`, { _: detail.refusal }) } : {}),
           level: attention.level ?? '',

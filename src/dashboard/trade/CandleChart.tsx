@@ -5,7 +5,6 @@ import {
   CandlestickSeries,
   createChart,
   createSeriesMarkers,
-  TickMarkType,
   type CandlestickData,
   type CreatePriceLineOptions,
   type IChartApi,
@@ -18,7 +17,7 @@ import {
 } from 'lightweight-charts';
 import { useEffect, useRef } from 'react';
 import { useLocaleState } from 'react-admin';
-import { barsChange, type PriceScale, type ShownBars } from './candleChartData';
+import { autoscaleWithLines, barsChange, TOUCH_TRACKING, type PriceScale, type ShownBars } from './candleChartData';
 import { formatPrice } from './taskText';
 
 export interface CandleChartProps {
@@ -46,21 +45,6 @@ const FIT_BARS = 60;
 /** Pixels per candle otherwise (the library's default). */
 const BAR_SPACING = 6;
 
-const dateOf = (time: Time) => new Date((time as number) * 1000);
-
-/** Axis times in the browser's time zone (the bars are in UTC seconds). */
-const tickLabel = (locale: string) => (time: Time, type: TickMarkType) => {
-  const options: Intl.DateTimeFormatOptions =
-    type === TickMarkType.Year
-      ? { year: 'numeric' }
-      : type === TickMarkType.Month
-        ? { month: 'short' }
-        : type === TickMarkType.DayOfMonth
-          ? { month: 'numeric', day: 'numeric' }
-          : { hour: '2-digit', minute: '2-digit', hour12: false };
-  return new Intl.DateTimeFormat(locale, options).format(dateOf(time));
-};
-
 /**
  * The task's candlesticks on TradingView's lightweight-charts, a module of
  * its own that loads with the chart. The chart is made once; new bars update
@@ -78,7 +62,7 @@ const CandleChart = ({ seriesKey, bars, markers, lines, scale, height, label }: 
   useEffect(() => {
     const element = container.current;
     if (!element) return;
-    const api = createChart(element, { ...CHART_OPTIONS, timeScale: { timeVisible: true, secondsVisible: false, rightOffset: 6 } });
+    const api = createChart(element, { ...CHART_OPTIONS, trackingMode: TOUCH_TRACKING, timeScale: { timeVisible: true, secondsVisible: false, rightOffset: 6 } });
     const candles = api.addSeries(CandlestickSeries, { borderVisible: false });
     drawn.current = { api, candles, markers: createSeriesMarkers(candles, []), lines: [], shown: null };
     return () => {
@@ -90,10 +74,10 @@ const CandleChart = ({ seriesKey, bars, markers, lines, scale, height, label }: 
   useEffect(() => {
     const chart = drawn.current;
     if (!chart) return;
-    const { timeFormatter, ...frame } = chartFrame(theme, locale);
+    const { timeFormatter, tickMarkFormatter, ...frame } = chartFrame(theme, locale);
     chart.api.applyOptions({
       ...frame,
-      timeScale: { borderColor: palette.divider, tickMarkFormatter: tickLabel(locale) },
+      timeScale: { borderColor: palette.divider, tickMarkFormatter },
       localization: { locale, priceFormatter: (price: number) => formatPrice(price.toFixed(precision), locale, tick), timeFormatter },
     });
 
@@ -133,6 +117,8 @@ const CandleChart = ({ seriesKey, bars, markers, lines, scale, height, label }: 
     if (!chart) return;
     for (const line of chart.lines) chart.candles.removePriceLine(line);
     chart.lines = lines.map((line) => chart.candles.createPriceLine(line));
+    // The axis always reaches the take profit and the levels still to fill.
+    chart.candles.applyOptions({ autoscaleInfoProvider: autoscaleWithLines(lines) });
   }, [lines]);
 
   return (

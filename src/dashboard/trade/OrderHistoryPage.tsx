@@ -22,7 +22,7 @@ import type { TradeOrder, TradeTask, TradeTaskDetail } from '../../api/trade';
 import { LoadError } from '../kit/LoadError';
 import { Screen } from '../layout/Screen';
 import { DETAIL, ORDERS, TASK_REFRESH_MS, TASKS } from './api';
-import { baseOf, formatPrice, formatQuantity, formatQuote, formatTime, orderReasonText } from './taskText';
+import { baseOf, feeText, formatPrice, formatQuantity, formatQuote, formatTime, orderReasonText } from './taskText';
 
 const SIDES = ['all', 'buy', 'sell'] as const;
 type SideFilter = (typeof SIDES)[number];
@@ -72,7 +72,7 @@ const OrderRow = ({ order, showTaskLink, market }: { order: TradeOrder; showTask
       <TableCell align="right">{filled ? formatPrice(order.price, locale, order.tickSize ?? market.tickSize) : '—'}</TableCell>
       <TableCell align="right">{filled ? `${formatQuantity(order.amount, locale, order.amountStep ?? market.amountStep)} ${baseOf(order.symbol)}` : '—'}</TableCell>
       <TableCell align="right">{filled ? formatQuote(order.cost, locale) : '—'}</TableCell>
-      <TableCell align="right">{filled ? `${formatQuantity(order.fee, locale)} ${order.feeCurrency ?? ''}`.trim() : '—'}</TableCell>
+      <TableCell align="right">{filled ? feeText(order, locale) : '—'}</TableCell>
       <TableCell>
         <StatusChip order={order} />
       </TableCell>
@@ -138,7 +138,7 @@ const OrderCard = ({ order, showTaskLink, market }: { order: TradeOrder; showTas
         {figure('price', filled ? formatPrice(order.price, locale, order.tickSize ?? market.tickSize) : '—')}
         {figure('amount', filled ? `${formatQuantity(order.amount, locale, order.amountStep ?? market.amountStep)} ${baseOf(order.symbol)}` : '—')}
         {figure('cost', filled ? formatQuote(order.cost, locale) : '—')}
-        {figure('fee', filled ? `${formatQuantity(order.fee, locale)} ${order.feeCurrency ?? ''}`.trim() : '—')}
+        {figure('fee', filled ? feeText(order, locale) : '—')}
       </Box>
     </Box>
   );

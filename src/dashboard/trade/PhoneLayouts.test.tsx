@@ -60,7 +60,7 @@ describe('phone layouts', () => {
     expect(field('price')).toBe('成交价0.00000849');
     expect(field('amount')).toBe('数量1,176,470 SHIB');
     expect(field('cost')).toBe('金额（USDT）9.99');
-    expect(field('fee')).toBe('手续费1,176.47 SHIB');
+    expect(field('fee')).toBe('手续费1,176.47 SHIB ≈ 0.0100 USDT');
     expect(shib.getByText('已成交')).toBeInTheDocument();
     expect(shib.getByText('买入')).toHaveAttribute('data-side', 'buy');
   });

@@ -1,6 +1,7 @@
 import { Alert, Button } from '@mui/material';
 import Big from 'big.js';
-import { useGetList, useNotify, useTranslate } from 'react-admin';
+import { useGetList, useLocaleState, useNotify, useTranslate } from 'react-admin';
+import { formatMoney } from '../../api/format';
 import { Link } from 'react-router-dom';
 import { ErrorCode } from '../../api/errors';
 import { PAPER_EXCHANGE, type ExchangeAccount } from '../../api/exchange';
@@ -80,6 +81,7 @@ const FundsButton = ({ exchangeId }: { exchangeId: string | null }) => {
 
 const RemedyButton = ({ remedy, onFirstOrder }: { remedy: Remedy; onFirstOrder?: ((amount: string) => void) | undefined }) => {
   const translate = useTranslate();
+  const [locale] = useLocaleState();
   switch (remedy.kind) {
     case 'activate':
       return (
@@ -104,7 +106,7 @@ const RemedyButton = ({ remedy, onFirstOrder }: { remedy: Remedy; onFirstOrder?:
     case 'firstOrder':
       return onFirstOrder ? (
         <Button color="inherit" size="small" onClick={() => onFirstOrder(remedy.amount)}>
-          {translate('tasks.remedy.firstOrder', { amount: remedy.amount })}
+          {translate('tasks.remedy.firstOrder', { amount: formatMoney(remedy.amount, locale) })}
         </Button>
       ) : null;
   }
@@ -125,6 +127,7 @@ export const RefusalWithRemedy = ({
   onFirstOrder?: (amount: string) => void;
 }) => {
   const translate = useTranslate();
+  const [locale] = useLocaleState();
   const remedy = remedyOf(error, exchangeId);
   return (
     <Alert
@@ -134,7 +137,7 @@ export const RefusalWithRemedy = ({
       action={remedy ? <RemedyButton remedy={remedy} onFirstOrder={onFirstOrder} /> : undefined}
       sx={{ alignItems: 'center', flexWrap: 'wrap', '& .MuiAlert-message': { minWidth: 0, flex: '1 1 12rem', overflowWrap: 'anywhere' }, '& .MuiAlert-action': { ml: 'auto', pl: 1 } }}
     >
-      {refusalText(error, translate)}
+      {refusalText(error, translate, locale)}
     </Alert>
   );
 };
@@ -143,8 +146,9 @@ export const RefusalWithRemedy = ({
 export const useNotifyRefusal = () => {
   const notify = useNotify();
   const translate = useTranslate();
+  const [locale] = useLocaleState();
   return (error: unknown, exchangeId: string | null = null) =>
     remedyOf(error, exchangeId) !== null
       ? notify(<RefusalWithRemedy error={error} exchangeId={exchangeId} />, { type: 'error' })
-      : notify(refusalText(error, translate), { type: 'error' });
+      : notify(refusalText(error, translate, locale), { type: 'error' });
 };

@@ -92,7 +92,7 @@ describe('refusals with a remedy on the wizard', () => {
       fail(11003, 'the free balance does not cover a full cycle', { reason: 'insufficient_funds', symbol: 'BTC/USDT', required: '640.64', available: '100' }),
     );
     const alert = await refusalAlert();
-    expect(alert).toHaveTextContent('可用余额不足以完成一整轮：需要 640.64 USDT，可用 100 USDT。');
+    expect(alert).toHaveTextContent('可用余额不足以完成一整轮：需要 640.64 USDT，可用 100.00 USDT。');
     const link = await within(alert).findByRole('link', { name: '查看模拟盘余额' });
     expect(within(alert).queryByRole('link', { name: '前往钱包' })).toBeNull();
     await userEvent.click(link);
@@ -104,7 +104,7 @@ describe('refusals with a remedy on the wizard', () => {
       fail(11003, 'the free balance does not cover a full cycle', { reason: 'insufficient_funds', symbol: 'BTC/USDT', required: '640.64', available: '100' }),
     );
     const alert = await refusalAlert();
-    expect(alert).toHaveTextContent('需要 640.64 USDT，可用 100 USDT');
+    expect(alert).toHaveTextContent('需要 640.64 USDT，可用 100.00 USDT');
     await userEvent.click(await within(alert).findByRole('link', { name: '前往钱包' }));
     await waitFor(() => expect(app.pathname()).toBe('/profile/wallet'));
   });
@@ -138,8 +138,8 @@ describe('refusals with a remedy on the wizard', () => {
       }),
     );
     const alert = await refusalAlert();
-    expect(alert).toHaveTextContent('阶梯中有一笔订单（4 USDT）低于交易所最低下单额 5.5 USDT，请把首单提高到至少 12.5 USDT。');
-    await userEvent.click(within(alert).getByRole('button', { name: '首单改为 12.5 USDT' }));
+    expect(alert).toHaveTextContent('阶梯中有一笔订单（4.00 USDT）低于交易所最低下单额 5.50 USDT，请把首单提高到至少 12.50 USDT。');
+    await userEvent.click(within(alert).getByRole('button', { name: '首单改为 12.50 USDT' }));
     expect(screen.getByRole('textbox', { name: /首单金额/ })).toHaveValue('12.5');
     expect(wizardDraft.get().firstOrderAmount).toBe('12.5');
     expect(screen.queryByRole('alert')).toBeNull();
@@ -182,7 +182,7 @@ describe('refusals with a remedy on task actions', () => {
     });
     await userEvent.click((await screen.findAllByRole('button', { name: '平仓' }))[0]!);
     await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '平仓' }));
-    expect(await screen.findByText('持仓（0.001）价值 3 USDT，低于交易所最低下单额 5.5 USDT，暂时无法卖出。')).toBeInTheDocument();
+    expect(await screen.findByText('持仓（0.001）价值 3.00 USDT，低于交易所最低下单额 5.50 USDT，暂时无法卖出。')).toBeInTheDocument();
   });
 
   it('starting a task on a real account before activation: activate', async () => {
@@ -207,7 +207,7 @@ describe('refusals with a remedy on task actions', () => {
       'POST /api/trade/action': () => fail(11003, 'the free balance does not cover a full cycle', { reason: 'insufficient_funds', symbol: 'ETH/USDT', required: '640.64', available: '100' }),
     });
     await userEvent.click(await screen.findByRole('switch', { name: 'ETH/USDT 运行' }));
-    const refusal = await screen.findByText('可用余额不足以完成一整轮：需要 640.64 USDT，可用 100 USDT。');
+    const refusal = await screen.findByText('可用余额不足以完成一整轮：需要 640.64 USDT，可用 100.00 USDT。');
     const alert = refusal.closest('[data-refusal]') as HTMLElement;
     expect(await within(alert).findByRole('link', { name: '查看模拟盘余额' })).toHaveAttribute('href', `/exchange/edit/${paper.id}`);
   });

@@ -12,10 +12,12 @@ import {
   Stack,
   Typography,
 } from '@mui/material';
+import Big from 'big.js';
 import { useState } from 'react';
-import { Confirm, useGetOne, useLocaleState, useNotify, useTranslate } from 'react-admin';
+import { Confirm, useGetList, useGetOne, useLocaleState, useNotify, useTranslate } from 'react-admin';
+import { formatMoney } from '../../api/format';
 import { Link, useParams } from 'react-router-dom';
-import type { TradeTaskDetail } from '../../api/trade';
+import type { TradeOrder, TradeTaskDetail } from '../../api/trade';
 import { LoadError } from '../kit/LoadError';
 import { SectionTitle, sectionSx as section } from '../kit/Section';
 import { Screen } from '../layout/Screen';
@@ -26,6 +28,7 @@ import { ladderLines } from './candleChartData';
 import { Figure } from './Figure';
 import { RunningSwitch } from './RunningSwitch';
 import { PriceSourceChip } from './PriceSourceChip';
+import { replenishPreview } from './replenish';
 import { TaskChart } from './TaskChart';
 import { TaskStatusChips } from './TaskStatusChips';
 import {
@@ -33,16 +36,18 @@ import {
   cycleText,
   eventText,
   eventTone,
+  feesOf,
   formatPrice,
   formatQuantity,
   formatQuote,
   formatSigned,
   formatTime,
   profitColor,
+  quoteOf,
   refusalText,
   taskState,
 } from './taskText';
-import { DETAIL, TASK_REFRESH_MS, TASKS, useClosePosition, useTaskAction } from './api';
+import { DETAIL, ORDERS, TASK_REFRESH_MS, TASKS, useClosePosition, useTaskAction } from './api';
 
 const figures = { display: 'grid', gap: 2, gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', sm: 'repeat(3, minmax(0, 1fr))', md: 'repeat(4, minmax(0, 1fr))' } } as const;
 
@@ -53,10 +58,13 @@ const TaskHeader = ({ task }: { task: TradeTaskDetail }) => {
   const notify = useNotify();
   const [locale] = useLocaleState();
   const [confirmClose, setConfirmClose] = useState(false);
+  const [confirmReplenish, setConfirmReplenish] = useState(false);
   const replenish = useTaskAction();
   const close = useClosePosition();
-  const refused = (error: unknown) => notify(refusalText(error, translate), { type: 'error' });
-  const hasPosition = Number(task.quantity) > 0;
+  const refused = (error: unknown) => notify(refusalText(error, translate, locale), { type: 'error' });
+  const hasPosition = new Big(task.quantity).gt(0);
+  // A market buy spends money at once: a secondary action, confirmed with what it buys and what it does to the average.
+  const preview = replenishPreview(task);
 
   return (
     <Paper sx={section}>
@@ -82,7 +90,7 @@ const TaskHeader = ({ task }: { task: TradeTaskDetail }) => {
         </Box>
       </Stack>
       <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1, mt: 2 }}>
-        <Button variant="contained" startIcon={<CallMadeIcon />} disabled={task.finished || replenish.isPending} onClick={() => replenish.mutate({ id: task.id, action: 'replenish' }, { onSuccess: () => notify(translate('tasks.detail.replenishSent'), { type: 'success' }), onError: refused })}>
+        <Button variant="outlined" startIcon={<CallMadeIcon />} disabled={preview === null || replenish.isPending} onClick={() => setConfirmReplenish(true)}>
           {translate('tasks.detail.replenishNow')}
         </Button>
         <Button variant="outlined" color="error" startIcon={<SellIcon />} disabled={task.finished || close.isPending} onClick={() => setConfirmClose(true)}>
@@ -92,6 +100,32 @@ const TaskHeader = ({ task }: { task: TradeTaskDetail }) => {
           {translate('tasks.detail.orders')}
         </Button>
       </Stack>
+      {preview && (
+        <Confirm
+          isOpen={confirmReplenish}
+          loading={replenish.isPending}
+          title={translate('tasks.detail.replenishTitle', { level: preview.level })}
+          content={translate('tasks.detail.replenishConfirm', {
+            level: preview.level,
+            amount: formatQuote(preview.amount, locale),
+            price: formatPrice(preview.price, locale, task.tickSize),
+            average: formatPrice(preview.average, locale, task.tickSize),
+            newAverage: formatPrice(preview.newAverage, locale, task.tickSize),
+          })}
+          confirm={translate('tasks.detail.replenishConfirmButton', { amount: formatQuote(preview.amount, locale) })}
+          onClose={() => setConfirmReplenish(false)}
+          onConfirm={() =>
+            replenish.mutate(
+              { id: task.id, action: 'replenish' },
+              {
+                onSuccess: () => notify(translate('tasks.detail.replenishSent'), { type: 'success' }),
+                onError: refused,
+                onSettled: () => setConfirmReplenish(false),
+              },
+            )
+          }
+        />
+      )}
       <Confirm
         isOpen={confirmClose}
         loading={close.isPending}
@@ -125,14 +159,55 @@ const TaskHeader = ({ task }: { task: TradeTaskDetail }) => {
   );
 };
 
-/** The cycle under way: its phase and the numbers the robot decides on. */
+/**
+ * The cycle under way: its phase and the numbers the robot decides on. A task
+ * that is stopped (or finished) with no cycle under way shows that one state
+ * and what it still holds, not the figures of a cycle that is not there.
+ */
 const CycleState = ({ task }: { task: TradeTaskDetail }) => {
   const translate = useTranslate();
   const [locale] = useLocaleState();
   const lines = ladderLines(task);
   const next = lines.find((line) => line.kind === 'level' && line.level === task.levelsFilled + 1);
   const takeProfit = lines.find((line) => line.kind === 'takeProfit');
-  const hasPosition = Number(task.quantity) > 0;
+  const hasPosition = new Big(task.quantity).gt(0);
+  const inCycle = task.phase === 'open';
+  const idle = !inCycle && (task.finished || !task.running);
+  const quantity = formatQuantity(task.quantity, locale, task.amountStep);
+  const base = baseOf(task.symbol);
+  const position = (
+    <Figure testId="position" label={translate('tasks.figure.positionOf', { base })} value={hasPosition ? quantity : '—'} />
+  );
+  const cost = <Figure testId="cost" label={translate('tasks.figure.cost')} value={`${formatQuote(task.cost, locale)} USDT`} />;
+  const last = <Figure testId="last" label={translate('tasks.figure.lastPrice')} value={formatPrice(task.lastPrice, locale, task.tickSize)} />;
+  const realized = <Figure testId="realized" label={translate('tasks.figure.realized')} value={formatSigned(task.realizedProfit, locale)} color={profitColor(task.realizedProfit)} />;
+
+  const cycleOrders = useCycleOrders(task, inCycle);
+  const fees = feesOf(cycleOrders);
+  const firstOrder = cycleOrders.find((order) => order.side === 'buy' && order.level === 0);
+  const feeValue = [...fees.byAsset].map(([asset, amount]) => (asset === quoteOf(task.symbol) ? `${formatMoney(amount.toFixed(), locale, { decimals: 4 })} ${asset}` : `${formatQuantity(amount.toFixed(), locale)} ${asset}`)).join(' + ');
+
+  if (idle)
+    return (
+      <Paper sx={section} data-section="cycle" data-idle={taskState(task)}>
+        <SectionTitle gutterBottom>{translate('tasks.detail.cycleTitle')}</SectionTitle>
+        <Typography sx={{ mb: hasPosition ? 1 : 2 }} data-idle-text>
+          {translate(`tasks.detail.idle.${task.finished ? 'finished' : 'stopped'}`, { cycles: task.cyclesDone })}
+        </Typography>
+        {hasPosition && (
+          <Typography color="text.secondary" sx={{ mb: 2 }} data-remainder>
+            {translate('tasks.detail.idleRemainder', { quantity, base })}
+          </Typography>
+        )}
+        <Box sx={figures}>
+          {position}
+          {cost}
+          {last}
+          {realized}
+        </Box>
+      </Paper>
+    );
+
   return (
     <Paper sx={section} data-section="cycle">
       <SectionTitle gutterBottom>{translate('tasks.detail.cycleTitle')}</SectionTitle>
@@ -141,31 +216,35 @@ const CycleState = ({ task }: { task: TradeTaskDetail }) => {
           {translate('tasks.detail.noPosition')}
         </Typography>
       )}
-      {hasPosition && task.phase !== 'open' && (
+      {hasPosition && !inCycle && (
         <Typography color="text.secondary" sx={{ mb: 2 }} data-remainder>
-          {translate('tasks.detail.remainder', { quantity: formatQuantity(task.quantity, locale, task.amountStep), base: baseOf(task.symbol) })}
+          {translate('tasks.detail.remainder', { quantity, base })}
         </Typography>
       )}
       <Box sx={figures}>
         <Figure testId="phase" label={translate('tasks.figure.phase')} value={translate(`tasks.phase.${taskState(task)}`)} />
         <Figure testId="firstFill" label={translate('tasks.figure.firstFill')} value={formatPrice(task.firstFillPrice, locale, task.tickSize)} />
         <Figure testId="average" label={translate('tasks.figure.average')} value={formatPrice(task.averagePrice, locale, task.tickSize)} />
-        <Figure testId="last" label={translate('tasks.figure.lastPrice')} value={formatPrice(task.lastPrice, locale, task.tickSize)} />
-        <Figure
-          testId="position"
-          label={translate('tasks.figure.positionOf', { base: baseOf(task.symbol) })}
-          value={hasPosition ? formatQuantity(task.quantity, locale, task.amountStep) : '—'}
-        />
-        <Figure testId="cost" label={translate('tasks.figure.cost')} value={`${formatQuote(task.cost, locale)} USDT`} />
+        {last}
+        {position}
+        {cost}
         <Figure testId="floating" label={translate('tasks.figure.floating')} value={formatSigned(task.floatingProfit, locale)} color={profitColor(task.floatingProfit)} />
-        <Figure testId="realized" label={translate('tasks.figure.realized')} value={formatSigned(task.realizedProfit, locale)} color={profitColor(task.realizedProfit)} />
-        <Figure testId="levels" label={translate('tasks.figure.levels')} value={`${task.levelsFilled} / ${task.levelsTotal}`} />
+        {realized}
+        <Figure testId="levels" label={translate('tasks.figure.levels')} value={`${inCycle ? task.levelsFilled : 0} / ${task.levelsTotal}`} />
         <Figure
           testId="nextLevel"
           label={translate('tasks.figure.nextLevel')}
-          value={next ? formatPrice(next.price, locale, task.tickSize) : hasPosition ? translate('tasks.allLevelsFilled') : '—'}
+          // "All filled" only in a cycle whose every level is bought; between cycles there is no next level yet.
+          value={next ? formatPrice(next.price, locale, task.tickSize) : inCycle && task.levelsFilled >= task.levelsTotal ? translate('tasks.allLevelsFilled') : '—'}
         />
         <Figure testId="takeProfitPrice" label={translate('tasks.figure.takeProfitPrice')} value={takeProfit ? formatPrice(takeProfit.price, locale, task.tickSize) : '—'} />
+        {inCycle && (
+          <Figure
+            testId="cycleFees"
+            label={translate('tasks.figure.cycleFees')}
+            value={cycleOrders.length === 0 ? '—' : fees.total !== null && fees.byAsset.size > 0 && !fees.byAsset.has(quoteOf(task.symbol)) ? `${feeValue} ≈ ${formatMoney(fees.total.toFixed(), locale, { decimals: 4 })} ${quoteOf(task.symbol)}` : feeValue}
+          />
+        )}
         <Figure
           testId="takeProfitArmed"
           label={translate('tasks.figure.takeProfitArmed')}
@@ -173,8 +252,39 @@ const CycleState = ({ task }: { task: TradeTaskDetail }) => {
           color={task.takeProfitArmed ? 'success.main' : undefined}
         />
       </Box>
+      {inCycle && hasPosition && (
+        <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 2 }} data-explained="average">
+          {translate('tasks.detail.averageExplained', {
+            average: formatPrice(task.averagePrice, locale, task.tickSize),
+            cost: formatQuote(task.cost, locale),
+            quantity,
+            base,
+          })}
+          {firstOrder && !new Big(firstOrder.cost).eq(task.firstOrderAmount) && (
+            <>
+              {' '}
+              {translate('tasks.detail.firstOrderFilled', {
+                planned: formatQuote(task.firstOrderAmount, locale),
+                filled: formatQuote(firstOrder.cost, locale),
+                price: formatPrice(firstOrder.price, locale, task.tickSize),
+                step: task.amountStep ? `${formatQuantity(task.amountStep, locale)} ${base}` : base,
+              })}
+            </>
+          )}
+        </Typography>
+      )}
     </Paper>
   );
+};
+
+/** The filled orders of the cycle under way (the chart's query: one request for both). */
+const useCycleOrders = (task: TradeTaskDetail, enabled: boolean): TradeOrder[] => {
+  const orders = useGetList<TradeOrder>(
+    ORDERS,
+    { filter: { taskId: task.id }, pagination: { page: 1, perPage: 100 }, sort: { field: 'createdAt', order: 'DESC' } },
+    { refetchInterval: TASK_REFRESH_MS, enabled },
+  );
+  return (orders.data ?? []).filter((order) => order.status === 'closed' && order.cycle === task.cyclesDone + 1);
 };
 
 const TONE_COLOR = { success: 'success.main', error: 'error.main', warning: 'warning.main', info: 'info.main', default: 'grey.400' } as const;

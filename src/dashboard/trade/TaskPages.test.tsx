@@ -178,7 +178,7 @@ describe('task list', () => {
     const toggle = await screen.findByRole('switch', { name: 'ETH/USDT 运行' });
     expect(toggle).not.toBeChecked();
     await userEvent.click(toggle);
-    expect(await screen.findByText('可用余额不足以完成一整轮：需要 640.64 USDT，可用 100 USDT。')).toBeInTheDocument();
+    expect(await screen.findByText('可用余额不足以完成一整轮：需要 640.64 USDT，可用 100.00 USDT。')).toBeInTheDocument();
     expect(lastRequest(app.server.requests, '/api/trade/action')?.body).toEqual({ id: 'a0000000-0000-4000-8000-000000000002', action: 'start' });
     await waitFor(() => expect(screen.getByRole('switch', { name: 'ETH/USDT 运行' })).not.toBeChecked());
   });
@@ -352,7 +352,7 @@ describe('task detail', () => {
     await waitFor(() => expect(app.server.requests.some((r) => r.path === '/api/trade/ohlcv' && query(r).limit === '2')).toBe(true));
 
     const events = screen.getByRole('list', { name: '任务日志' });
-    expect(within(events).getByText('下单被拒绝：余额不足（需要 20 USDT，可用 5）')).toBeInTheDocument();
+    expect(within(events).getByText('下单被拒绝：余额不足（需要 20.00 USDT，可用 5.00）')).toBeInTheDocument();
     expect(within(events).getByText('第 1 档补仓成交：10.00 USDT，成交价 99.00')).toBeInTheDocument();
     expect(within(events).getByText('第 3 轮开始：首单 10.00 USDT，成交价 100.00')).toBeInTheDocument();
     expect(within(events).getByText('第 2 轮结束，收益 +0.15 USDT')).toBeInTheDocument();
@@ -452,7 +452,7 @@ describe('task detail', () => {
     const app = await renderApp('/trade/detail/a0000000-0000-4000-8000-000000000001', api({ 'GET /api/trade/detail/a0000000-0000-4000-8000-000000000001': () => ok({ ...detail, attention }), 'POST /api/trade/action': () => ok(null) }));
     const panel = (await screen.findByText('需要处理', { selector: '.MuiAlertTitle-root' })).closest('[data-attention]') as HTMLElement;
     expect(panel).toHaveAttribute('data-attention', 'insufficient_funds');
-    expect(panel).toHaveTextContent('交易所拒绝了第 2 档的买入订单：USDT 不足（需要 20，可用 5）。请为账户补充资金，或平仓。');
+    expect(panel).toHaveTextContent('交易所拒绝了第 2 档的买入订单：USDT 不足（需要 20.00，可用 5.00）。请为账户补充资金，或平仓。');
     expect(panel).toHaveTextContent('机器人每 5 分钟自动重试一次。');
     expect(within(panel).getByRole('link', { name: '交易账户' })).toHaveAttribute('href', '/exchange/edit/e0000000-0000-4000-8000-000000000001');
     // A system template cannot be edited: no link to it.
@@ -481,7 +481,8 @@ describe('task detail', () => {
     const panel = (await screen.findByText('需要处理', { selector: '.MuiAlertTitle-root' })).closest('[data-attention]') as HTMLElement;
     expect(panel).toHaveTextContent('机器人处理此任务连续出错，已暂停：disk full。排除原因后点击继续运行。');
     expect(within(panel).getByRole('link', { name: '修改策略' })).toHaveAttribute('href', `/strategy/edit/${detail.strategyId}`);
-    expect(document.querySelector('[data-remainder]')).toHaveTextContent('上一次卖出后剩余 0.00000989 BTC（低于交易所最小单位），保留在持仓中，随下一轮一起卖出。');
+    // Paused between cycles: one stopped state, the dust named as unsold.
+    expect(document.querySelector('[data-remainder]')).toHaveTextContent('剩余 0.00000989 BTC 低于交易所最小单位，无法卖出，保留在任务中；任务重新运行后随下一轮一起卖出。');
     const events = screen.getByRole('list', { name: '任务日志' });
     expect(within(events).getByText('连续出错 8 次，机器人已暂停')).toBeInTheDocument();
     expect(within(events).getByText('处理此任务时出错，稍后自动重试：disk full')).toBeInTheDocument();
@@ -495,6 +496,7 @@ describe('task detail', () => {
   it('says why a replenish is refused', async () => {
     const app = await renderApp('/trade/detail/a0000000-0000-4000-8000-000000000001', api({ 'POST /api/trade/action': () => fail(14000, 'no position to replenish') }));
     await userEvent.click(await screen.findByRole('button', { name: '立即补仓' }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '买入 20.00 USDT' }));
     expect(await screen.findByText('没有可补仓的持仓')).toBeInTheDocument();
     expect(lastRequest(app.server.requests, '/api/trade/action')?.body).toEqual({ id: 'a0000000-0000-4000-8000-000000000001', action: 'replenish' });
   });
@@ -519,7 +521,7 @@ describe('order history', () => {
 
     const row = (id: string) => table.querySelector(`[data-order="${id}"]`) as HTMLElement;
     const cells = (id: string) => [...row(id).querySelectorAll('td')].map((td) => td.textContent);
-    expect(cells('o-2').slice(1)).toEqual(['BTC/USDT', '买入', '第 1 档补仓', '3', '99.00', '0.10101 BTC', '10.00', '0.01 USDT', '已成交']);
+    expect(cells('o-2').slice(1)).toEqual(['BTC/USDT', '买入', '第 1 档补仓', '3', '99.00', '0.10101 BTC', '10.00', '0.0100 USDT', '已成交']);
     expect(cells('o-3').slice(1, 4)).toEqual(['BTC/USDT', '卖出', '止盈']);
     expect(row('o-3').querySelector('[data-side="sell"]')).not.toBeNull();
     expect(screen.getByRole('link', { name: 'BTC/USDT · 练手账户 的订单' })).toHaveAttribute('href', '/trade/detail/a0000000-0000-4000-8000-000000000001');

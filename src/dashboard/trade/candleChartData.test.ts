@@ -134,13 +134,13 @@ describe('ladder, average and take profit', () => {
     expect(ladderLines({ ...task, averagePrice: null }).map((line) => line.kind)).toEqual(['first', 'level', 'level', 'level']);
   });
 
-  it('labels every line, converts its price for the chart, and keeps on the axis all but the levels past the next one', () => {
+  it('labels every line on the axis (the library draws a title only beside its axis label) and converts its price for the chart', () => {
     const options = priceLines(ladderLines(task), labels, colors);
     expect(options.map((o) => [o.title, o.price, o.color, o.axisLabelVisible])).toEqual([
       ['First', 200, 'purple', true],
-      ['L1', 196, 'blue', false],
+      ['L1', 196, 'blue', true],
       ['L2', 190, 'grey', true],
-      ['L3', 160, 'grey', false],
+      ['L3', 160, 'grey', true],
       ['Avg', 195.5, 'orange', true],
       ['TP', 198.4325, 'darkgreen', true],
     ]);

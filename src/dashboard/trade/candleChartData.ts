@@ -7,7 +7,7 @@
  * library here, so this module does not pull it into the first load.
  */
 import Big from 'big.js';
-import type { CandlestickData, CreatePriceLineOptions, LineStyle, SeriesMarker, UTCTimestamp } from 'lightweight-charts';
+import type { AutoscaleInfo, AutoscaleInfoProvider, CandlestickData, CreatePriceLineOptions, LineStyle, SeriesMarker, TrackingModeExitMode, UTCTimestamp } from 'lightweight-charts';
 import { ladder, type StrategySettings } from '../../api/strategy';
 import { TIMEFRAME_MS, type CandleTimeframe, type OhlcvCandle, type TradeOrder, type TradeTaskDetail } from '../../api/trade';
 import type { DecimalString } from '../../api/types';
@@ -156,12 +156,11 @@ const DOTTED = 1 as LineStyle;
 const DASHED = 2 as LineStyle;
 
 /**
- * Lines as the chart's price lines, each titled. Every line keeps its price on
- * the axis except the levels, where only the next one to fill does: a deep
- * ladder would otherwise cover the axis with labels.
+ * Lines as the chart's price lines, each titled and each with its price on
+ * the axis (lightweight-charts draws a line's title only beside its axis
+ * label; the axis moves overlapping labels apart).
  */
 export const priceLines = (lines: readonly LadderLine[], labels: ChartLabels, colors: ChartColors): CreatePriceLineOptions[] => {
-  const next = lines.find((line) => line.kind === 'level' && !line.filled)?.level;
   return lines.map((line) => {
     const base = { price: Number(line.price), lineWidth: 1 as const, lineVisible: true };
     switch (line.kind) {
@@ -177,11 +176,40 @@ export const priceLines = (lines: readonly LadderLine[], labels: ChartLabels, co
           title: labels.level(line.level),
           color: line.filled ? colors.levelFilled : colors.level,
           lineStyle: line.filled ? DASHED : DOTTED,
-          axisLabelVisible: line.level === next,
+          axisLabelVisible: true,
         };
     }
   });
 };
+
+/**
+ * The price range the axis fits: the candles' own range (what the library
+ * computed, `base`) widened to every line's price, so the take profit above
+ * and the levels still to fill below stay on screen whatever the candles do.
+ * No candles in view: the lines alone.
+ */
+export const rangeWithLines = (base: AutoscaleInfo | null, lines: readonly Pick<CreatePriceLineOptions, 'price'>[]): AutoscaleInfo | null => {
+  const prices = lines.map((line) => line.price).filter((price) => Number.isFinite(price));
+  if (prices.length === 0) return base;
+  const low = Math.min(...prices);
+  const high = Math.max(...prices);
+  const range = base?.priceRange;
+  if (!range) return { ...base, priceRange: { minValue: low, maxValue: high } };
+  return { ...base, priceRange: { minValue: Math.min(range.minValue, low), maxValue: Math.max(range.maxValue, high) } };
+};
+
+/** The series' autoscale with the lines in it (lightweight-charts' autoscaleInfoProvider). */
+export const autoscaleWithLines =
+  (lines: readonly Pick<CreatePriceLineOptions, 'price'>[]): AutoscaleInfoProvider =>
+  (original) =>
+    rangeWithLines(original(), lines);
+
+/**
+ * On a touch screen a tap shows the crosshair and lifting the finger hides it
+ * again (TrackingModeExitMode.OnTouchEnd, 0): the library's default keeps it
+ * over the chart, and its labels over the fill markers, until the next tap.
+ */
+export const TOUCH_TRACKING = { exitMode: 0 as TrackingModeExitMode };
 
 /**
  * The open time of the candle a moment falls in, among `candles` (ordered),

@@ -4,7 +4,8 @@ import { cycleLabel } from '../../api/cycles';
 import type { TaskEvent, TradeOrder, TradeTask } from '../../api/trade';
 import { ErrorCode } from '../../api/errors';
 import { isApiError } from '../../dataProvider/ApiError';
-import { decimalsOf, formatMoney, formatPrice as formatPriceShared, formatQuantity as formatQuantityShared } from '../../api/format';
+import { decimalsOf, formatMoney, formatPercent, formatPrice as formatPriceShared, formatQuantity as formatQuantityShared } from '../../api/format';
+import { formatDateTime } from '../kit/time';
 import { trendColor } from '../kit/trend';
 
 
@@ -35,11 +36,47 @@ export const profitColor = trendColor;
 export const baseOf = (symbol: string) => symbol.split('/')[0] ?? symbol;
 export const quoteOf = (symbol: string) => symbol.split('/')[1] ?? '';
 
-export const formatTime = (iso: string, locale: string) =>
-  new Intl.DateTimeFormat(locale, { month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false }).format(new Date(iso));
+/** Decimals a fee in the quote shows: a fee is often below a cent. */
+const FEE_DECIMALS = 4;
+
+/** A fee's quote value: a fee in the quote as it is, one in the coin at the order's fill price; null for a third asset (no price here). */
+export const feeInQuote = (order: Pick<TradeOrder, 'fee' | 'feeCurrency' | 'price' | 'symbol'>): Big | null => {
+  if (order.feeCurrency === null || order.feeCurrency === quoteOf(order.symbol)) return new Big(order.fee || 0);
+  if (order.feeCurrency === baseOf(order.symbol) && order.price !== null) return new Big(order.fee || 0).times(order.price);
+  return null;
+};
+
+/**
+ * A fee in its asset and, when it was paid in the coin, its quote value:
+ * "0.0195 USDT", "0.00000011 BTC ≈ 0.0099 USDT", "0.00004 BNB". Figures in
+ * the one number format.
+ */
+export const feeText = (order: Pick<TradeOrder, 'fee' | 'feeCurrency' | 'price' | 'symbol'>, locale: string) => {
+  const quote = quoteOf(order.symbol);
+  if (order.feeCurrency === null || order.feeCurrency === quote) return `${formatMoney(order.fee, locale, { decimals: FEE_DECIMALS })} ${quote}`;
+  const own = `${formatQuantityShared(order.fee, locale)} ${order.feeCurrency}`;
+  const value = feeInQuote(order);
+  return value === null ? own : `${own} ≈ ${formatMoney(value.toFixed(), locale, { decimals: FEE_DECIMALS })} ${quote}`;
+};
+
+/** The fees of some orders: each asset's sum, and the quote value of them all (null when a third asset has no price here). */
+export const feesOf = (orders: readonly Pick<TradeOrder, 'fee' | 'feeCurrency' | 'price' | 'symbol'>[]) => {
+  const byAsset = new Map<string, Big>();
+  let total: Big | null = new Big(0);
+  for (const order of orders) {
+    const asset = order.feeCurrency ?? quoteOf(order.symbol);
+    byAsset.set(asset, (byAsset.get(asset) ?? new Big(0)).plus(order.fee || 0));
+    const value = feeInQuote(order);
+    total = total === null || value === null ? null : total.plus(value);
+  }
+  return { byAsset, total };
+};
+
+/** A moment of the task log: the one time format (kit/time.ts). */
+export const formatTime = (iso: string, locale: string) => formatDateTime(iso, locale);
 
 /** The cycle under way (or the last one when finished) and the total, 9999 being "until stopped". */
-export const cycleText = (task: Pick<TradeTask, 'cyclesDone' | 'cycleCount' | 'finished'>, translate: Translate) => cycleLabel(task, translate, 'tasks.cycle');
+export const cycleText = (task: Pick<TradeTask, 'cyclesDone' | 'cycleCount' | 'finished'> & Partial<Pick<TradeTask, 'running' | 'phase'>>, translate: Translate) => cycleLabel(task, translate, 'tasks.cycle');
 
 export type TaskState = 'finished' | 'stopped' | TradeTask['phase'];
 
@@ -59,8 +96,8 @@ export const orderReasonText = (order: Pick<TradeOrder, 'reason' | 'level'>, tra
 const errorReasonText = (data: Record<string, unknown>, translate: Translate, locale: string) => {
   const reason = String(data.reason ?? '');
   if (reason === 'insufficient_funds' && data.required !== undefined) {
-    const quantity = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? formatQuantityShared(value, locale) : '');
-    return translate('tasks.errorReason.insufficientDetail', { required: quantity(data.required), asset: data.asset ?? '', available: quantity(data.available) });
+    const figures = figuresOf(data, locale);
+    return translate('tasks.errorReason.insufficientDetail', { required: figures.required ?? '', asset: data.asset ?? '', available: figures.available ?? '' });
   }
   return translate(`tasks.errorReason.${reason}`, { _: reason });
 };
@@ -124,11 +161,35 @@ export const eventTone = ({ kind, data }: Pick<TaskEvent, 'kind' | 'data'>): Eve
   return 'default';
 };
 
+const QUOTE_FIELDS = ['amount', 'minCost', 'minFirstOrder', 'value'] as const;
+const QUANTITY_FIELDS = ['quantity', 'sellable', 'minAmount'] as const;
+const PERCENT_FIELDS = ['takeProfit', 'floor'] as const;
+const isNumeric = (value: unknown): value is string | number => typeof value === 'string' || typeof value === 'number';
+
+/**
+ * The figures a refusal or an attention carries (server decimals such as
+ * '22022' or '9969.8082138'), in the one number format before they go into
+ * a sentence: quote amounts to the cent, base quantities to their digits,
+ * percentages with their sign; `required` / `available` in the asset they
+ * are about (quote unless `asset` names a coin).
+ */
+export const figuresOf = (data: Record<string, unknown>, locale: string): Record<string, unknown> => {
+  const out: Record<string, unknown> = { ...data };
+  const inQuote = data.asset === undefined || data.asset === null || data.asset === 'USDT';
+  for (const key of QUOTE_FIELDS) if (isNumeric(data[key])) out[key] = formatMoney(data[key], locale);
+  for (const key of QUANTITY_FIELDS) if (isNumeric(data[key])) out[key] = formatQuantityShared(data[key], locale);
+  for (const key of PERCENT_FIELDS) if (isNumeric(data[key])) out[key] = formatPercent(data[key], locale);
+  for (const key of ['required', 'available'] as const)
+    if (isNumeric(data[key])) out[key] = inQuote ? formatMoney(data[key], locale) : formatQuantityShared(data[key], locale);
+  return out;
+};
+
 /**
  * The text of a refused call: the catalogue text the error already carries, or,
- * when the server says why in `data.reason`, that explanation (it says what to do).
+ * when the server says why in `data.reason`, that explanation (it says what to
+ * do), its figures in the page's number format.
  */
-export const refusalText = (error: unknown, translate: Translate) => {
+export const refusalText = (error: unknown, translate: Translate, locale: string) => {
   if (isApiError(error) && typeof error.data === 'object' && error.data !== null) {
     const data = error.data as Record<string, unknown>;
     const reason = typeof data.reason === 'string' ? data.reason : null;
@@ -141,7 +202,7 @@ export const refusalText = (error: unknown, translate: Translate) => {
           : reason === 'below_min_order' && data.side === 'sell'
             ? 'below_min_order_sell'
             : reason;
-      const explained = translate(`tasks.refusal.${key}`, { ...data, _: '' });
+      const explained = translate(`tasks.refusal.${key}`, { ...figuresOf(data, locale), _: '' });
       if (explained) return explained;
     }
   }

@@ -4,12 +4,14 @@ import { Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, Di
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useDataProvider, useLocaleState, useNotify, useTranslate } from 'react-admin';
+import { upDownColors } from '../../../api/colors';
 import type { AppDataProvider } from '../../../dataProvider/dataProvider';
+import { priceColorsFor } from '../../../i18n/priceColors';
 import { profileKeys } from '../../profile/api';
 import type { PosterInput, PosterTexts } from './drawPoster';
 
 /** What a page puts on its poster; the brand, invite code, QR code and date are added here. */
-export interface PosterContent extends Omit<PosterInput, 'link' | 'texts'> {
+export interface PosterContent extends Omit<PosterInput, 'link' | 'texts' | 'colors'> {
   texts: Pick<PosterTexts, 'title' | 'mainLabel' | 'main' | 'secondLabel' | 'second' | 'lines'>;
   fileName: string;
 }
@@ -41,6 +43,8 @@ export const PosterButton = ({ content, disabled }: { content: () => PosterConte
       ]);
       const canvas = await drawPoster({
         ...rest,
+        // The user's 红涨绿跌 / 绿涨红跌, as the page colours the same figures (the poster's dark background takes the dark hues).
+        colors: upDownColors(priceColorsFor(locale), 'dark'),
         link: inviteLink(invite.registerPath),
         texts: {
           ...texts,

@@ -4,6 +4,7 @@
  * module and `qrcode` load on the first "share" click, never with the page.
  */
 import { toCanvas } from 'qrcode';
+import type { Trend } from '../../../api/format';
 import type { ReturnsPoint } from '../../../api/returns';
 import { curveBars } from '../curveData';
 
@@ -28,8 +29,10 @@ export interface PosterTexts {
 
 export interface PosterInput {
   texts: PosterTexts;
-  /** The sign of the main figure: its colour (the curve takes the sign of its own last point). */
-  positive: boolean;
+  /** Whether the main figure is up, down or flat: its colour (the curve takes the trend of its own last point). */
+  trend: Trend;
+  /** The colours of up and down under the user's 红涨绿跌 / 绿涨红跌 setting (src/api/colors.ts). */
+  colors: { up: string; down: string };
   points: readonly ReturnsPoint[];
   /** The task's start: the curve begins at zero there. */
   origin?: string | null;
@@ -39,9 +42,11 @@ export interface PosterInput {
 
 export const POSTER_WIDTH = 750;
 export const POSTER_HEIGHT = 1334;
-const UP = '#16c784';
-const DOWN = '#ea3943';
+const FLAT = '#ffffff';
 const FONT = '"PingFang SC", "Microsoft YaHei", "Noto Sans CJK SC", system-ui, sans-serif';
+
+/** The colour of a trend on the poster: the user's up or down colour, white when flat. */
+export const posterColor = (trend: Trend, colors: PosterInput['colors']) => (trend === 'up' ? colors.up : trend === 'down' ? colors.down : FLAT);
 
 /** The text cut with an ellipsis to fit a width. */
 const fit = (ctx: CanvasRenderingContext2D, text: string, width: number) => {
@@ -65,7 +70,8 @@ const roundRect = (ctx: CanvasRenderingContext2D, x: number, y: number, w: numbe
 const drawCurve = (ctx: CanvasRenderingContext2D, input: PosterInput, box: { x: number; y: number; w: number; h: number }) => {
   const bars = curveBars(input.points, input.origin);
   if (bars.length === 0) return;
-  const color = bars[bars.length - 1]!.value >= 0 ? UP : DOWN;
+  const last = bars[bars.length - 1]!.value;
+  const color = posterColor(last > 0 ? 'up' : last < 0 ? 'down' : 'flat', input.colors);
   const values = bars.map((b) => b.value);
   const min = Math.min(0, ...values);
   const max = Math.max(0, ...values);
@@ -110,7 +116,7 @@ export const drawPoster = async (input: PosterInput): Promise<HTMLCanvasElement>
   const ctx = canvas.getContext('2d');
   if (!ctx) throw new Error('canvas 2d is not available');
   const { texts } = input;
-  const color = input.positive ? UP : DOWN;
+  const color = posterColor(input.trend, input.colors);
   const pad = 56;
   const inner = POSTER_WIDTH - pad * 2;
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useDataProvider, useNotify, useTranslate } from 'react-admin';
+import { useDataProvider, useLocaleState, useNotify, useTranslate } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
 import type { AppDataProvider } from '../../../dataProvider/dataProvider';
 import { remedyOf } from '../RefusalWithRemedy';
@@ -18,6 +18,7 @@ export const useWizardSubmit = () => {
   const dataProvider = useDataProvider<AppDataProvider>();
   const notify = useNotify();
   const translate = useTranslate();
+  const [locale] = useLocaleState();
   const navigate = useNavigate();
   const [refusal, setRefusal] = useState<unknown>(null);
 
@@ -31,7 +32,7 @@ export const useWizardSubmit = () => {
       error instanceof WizardError
         ? translate(error.messageKey)
         : error instanceof Error && error.message
-          ? refusalText(error, translate)
+          ? refusalText(error, translate, locale)
           : translate(fallbackKey);
     notify(message, { type: 'error' });
     return false;
