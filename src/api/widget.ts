@@ -19,6 +19,37 @@ export const WIDGET_READ_CALLS: readonly string[] = [
   `GET ${Endpoint.walletBalances}`,
 ];
 
+/** `METHOD path` a widget token opens, HEAD being answered as GET; false for anything else. */
+export const isWidgetReadCall = (method: string | undefined, path: string): boolean =>
+  method !== undefined && WIDGET_READ_CALLS.includes(`${method.toUpperCase() === 'HEAD' ? 'GET' : method.toUpperCase()} ${path}`);
+
+/** The longest origin a grant is bound to. */
+export const WIDGET_ORIGIN_MAX = 200;
+
+/**
+ * The origin a grant is bound to, as browsers send it in `Origin`: scheme
+ * (http or https), host and port, nothing else (a trailing `/` is dropped).
+ * Null for anything else: a path, a query, a fragment, user info, another
+ * scheme, or text that is no address at all.
+ */
+export const parseWidgetOrigin = (input: string): string | null => {
+  const text = input.trim().replace(/\/$/, '');
+  if (text === '' || text.length > WIDGET_ORIGIN_MAX || /[\s\\]/.test(text)) return null;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  // Scheme and authority only: no path (not even "/."), query, fragment or user info.
+  if (!/^https?:\/\/[^/?#@]+$/i.test(text) || url.username || url.password) return null;
+  return url.origin;
+};
+
+/** The token an embed code carries: it lives until its grant is revoked (not a JWT; stored hashed). */
+export const WIDGET_EMBED_TOKEN_PREFIX = 'qtw_';
+
 /** A widget token lives at most an hour (the default), at least a minute. */
 export const WIDGET_TOKEN_MAX_TTL_SECONDS = 3600;
 export const WIDGET_TOKEN_MIN_TTL_SECONDS = 60;
@@ -30,6 +61,8 @@ export const WIDGET_GRANT_NAME_MAX = 40;
 export interface WidgetTokenRequest {
   /** What the grant is for, e.g. the partner site's name. */
   name: string;
+  /** The site's origin (`https://blog.example`, scheme + host + port): the only origin its widgets may call from. */
+  origin: string;
   ttlSeconds?: number;
 }
 
@@ -47,9 +80,15 @@ export interface WidgetToken {
   expiresAt: string;
 }
 
-/** The answer to a new grant: its first token and its partner key, shown this once only. */
+/**
+ * The answer to a new grant, shown this once only: its embed token (for the
+ * embed code; it lives until the grant is revoked), its first short-lived
+ * token and its partner key (to renew short-lived tokens on the partner's server).
+ */
 export interface WidgetGrantIssued extends WidgetToken {
   name: string;
+  origin: string;
+  embedToken: string;
   key: string;
 }
 
@@ -57,6 +96,8 @@ export interface WidgetGrantIssued extends WidgetToken {
 export interface WidgetGrant {
   id: string;
   name: string;
+  /** The origin its widgets may call from (null for a grant made before grants had one: no other origin). */
+  origin: string | null;
   createdAt: string;
   /** When a token was last issued for it (on creation or by the partner). */
   lastIssuedAt: string;
