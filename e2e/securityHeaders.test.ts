@@ -98,7 +98,7 @@ describe('security headers in Chromium', () => {
     journey = await startJourney({ viewport: 'desktop', config: { widgetsDir, corsOrigins: [origin] } });
     const j = journey;
     const session = await registerUser(j.server, { email: 'partner-origin@example.com' });
-    const issued = await j.server.call('POST', '/api/user/widget-token', { name: 'Partner on its own origin' }, { token: session.accessToken });
+    const issued = await j.server.call('POST', '/api/user/widget-token', { name: 'Partner on its own origin', origin }, { token: session.accessToken });
     expect(issued.body.code).toBe(0);
     html = partnerPage(j.server.base, issued.body.data.token as string);
 
