@@ -1,13 +1,16 @@
 /**
- * Widget tokens: scoped, short-lived bearer tokens for the embeddable widgets
+ * Widget tokens: scoped bearer tokens for the embeddable widgets
  * (`qt-profit-card`, `qt-task-list`, `qt-wallet-balance`). A widget token is
  * good only for the read calls below; every other call refuses it with 11005.
  *
  * A user creates a grant on the security page (`POST /api/user/widget-token`)
- * and gets a first token and the grant's partner key. The partner's backend
- * keeps the key and trades it for fresh tokens (`PUT /api/user/widget-token`),
- * which it writes into the `token` attribute of the widgets on its pages.
- * Revoking the grant (or a password change) ends its tokens at once.
+ * for a site's origin: the widgets' read calls carrying the grant's tokens are
+ * opened (CORS) to that origin and answered there only. The grant comes with
+ * an embed token, which the embed code carries and which lives until the
+ * grant is revoked, and with a partner key: a partner's backend trades it for
+ * short-lived tokens (`PUT /api/user/widget-token`) and writes them into the
+ * `token` attribute of the widgets on its pages. Revoking the grant (or a
+ * password change) ends all of them at once.
  */
 import { Endpoint } from './endpoints';
 
