@@ -120,7 +120,7 @@ export const widgetAuthentication =
   (db: Db, tokens: WidgetTokens, configuredOrigins: readonly string[] = []) =>
   async (token: string, request: FastifyRequest): Promise<AuthUser | null> => {
     let grantId: string;
-    let userId: string | undefined;
+    let userId: string;
     let byEmbed = false;
     if (token.startsWith(WIDGET_EMBED_TOKEN_PREFIX)) {
       const grant = await db.selectFrom('widget_grants').select(['id', 'user_id']).where('embed_hash', '=', hashKey(token)).executeTakeFirst();
@@ -135,7 +135,7 @@ export const widgetAuthentication =
       userId = claims.userId;
     }
     const live = await liveGrants(db).select(['u.disabled', 'g.origin']).where('g.id', '=', grantId).where('g.user_id', '=', userId).executeTakeFirst();
-    if (!live || live.disabled) return refuse('revoked', byEmbed ? 'this embed code was revoked' : 'this widget grant was revoked', 401);
+    if (!live || live.disabled) return refuse('revoked', byEmbed ? 'this embed code was revoked or has ended' : 'this widget grant was revoked or has ended', 401);
     if (!isWidgetReadCall(request.method, request.routeOptions.url ?? '')) refuse('scope', 'a widget token only reads what the widgets show');
     // Browsers name the calling page's origin on every cross-origin call; a same-origin read names none.
     const origin = request.headers.origin;

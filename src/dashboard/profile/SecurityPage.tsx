@@ -219,7 +219,7 @@ const IssuedGrant = ({ grant, onDone }: { grant: WidgetGrantIssued; onDone: () =
   const renew = `curl -X PUT ${base}/api/user/widget-token -H 'Content-Type: application/json' -d '{"key":"${grant.key}"}'`;
   return (
     <Stack spacing={1.5} data-state="issued" data-grant={grant.id} sx={{ minWidth: 0 }}>
-      <Alert severity="success" sx={{ '& .MuiAlert-message': { minWidth: 0, flexGrow: 1 } }}>
+      <Alert severity="success" sx={{ '& .MuiAlert-message': { minWidth: 0, flexGrow: 1 }, '& .MuiAlert-icon': { display: { xs: 'none', sm: 'flex' } } }}>
         <AlertTitle>{translate('profile.security.widgets.embedTitle')}</AlertTitle>
         <Typography variant="body2" sx={{ mb: 1.5 }}>
           {translate('profile.security.widgets.embedHint', { origin: grant.origin })}
@@ -335,6 +335,8 @@ const WidgetGrants = () => {
                     translate('profile.security.widgets.originLine', { origin: grant.origin ?? translate('profile.security.widgets.noOrigin') }),
                     translate('profile.security.widgets.createdAt', { time: formatDateTime(grant.createdAt, locale) }),
                     translate(grant.origin ? 'profile.security.widgets.lasting' : 'profile.security.widgets.expires', { time: formatDateTime(grant.expiresAt, locale) }),
+                    // A partner's server renewed tokens with the key: when it last did.
+                    ...(grant.lastIssuedAt !== grant.createdAt ? [translate('profile.security.widgets.lastIssued', { time: formatDateTime(grant.lastIssuedAt, locale) })] : []),
                   ]}
                   revoke={{ label: translate('profile.security.widgets.revoke'), disabled: revoke.isPending, onClick: () => setToRevoke(grant) }}
                 />
