@@ -157,4 +157,30 @@ describe.each(BACKENDS)('widget grants bound to an origin (%s)', (backend) => {
     const widgetReads = WIDGET_READ_CALLS.map((call) => call.split(' ')[1]);
     expect(opened.sort()).toEqual([...widgetReads.map((path) => `GET ${path}`), ...widgetReads.map((path) => `OPTIONS GET ${path}`)].sort());
   });
+
+  it('CORS_ORIGINS still get every call; a grant made before origins reads from them and from no grant origin', async () => {
+    await server.close();
+    const PARTNER = 'https://partner.example';
+    server = await startServer(backend, { corsOrigins: [PARTNER] });
+    session = await registerUser(server, { email: 'partner-origins@example.com' });
+    const asked = await preflight(PARTNER, '/api/trade/add', 'POST');
+    expect(asked.status).toBe(204);
+    expect(asked.headers.get('access-control-allow-origin')).toBe(PARTNER);
+    expect(asked.headers.get('access-control-allow-methods')).toBe('GET, POST, PUT, DELETE');
+    const me = await read(PARTNER, session.accessToken, '/api/user/me');
+    expect(me.headers.get('access-control-allow-origin')).toBe(PARTNER);
+    expect(me.headers.get('access-control-expose-headers')).toBe('Content-Range');
+    expect(body(me).code).toBe(0);
+
+    // A grant of before: no origin of its own.
+    const old = await issue(BLOG);
+    await server.db.updateTable('widget_grants').set({ origin: null }).where('id', '=', old.id).execute();
+    expect(body(await read(PARTNER, old.token)).code).toBe(0);
+    expect(body(await read(undefined, old.token)).code).toBe(0);
+    const elsewhere = await read(BLOG, old.token);
+    expect(elsewhere.headers.get('access-control-allow-origin')).toBeNull();
+    expect(body(elsewhere)).toMatchObject({ code: 11005, data: { reason: 'origin' } });
+    const listed = (await server.call('GET', '/api/user/widget-tokens', undefined, { token: session.accessToken })).body.data as { origin: string | null }[];
+    expect(listed.map((g) => g.origin)).toEqual([null]);
+  });
 });
