@@ -89,7 +89,7 @@ describe('security headers in Chromium', () => {
   });
 
   it('a partner page on another origin loads the widgets script and shows the data with a widget token', async () => {
-    // The partner's origin is in CORS_ORIGINS, as the README asks of a partner.
+    // The partner's origin is in CORS_ORIGINS, and its grant is bound to it (a grant's origin alone suffices: e2e/widgetOrigins.test.ts).
     const partnerPage = (api: string, token: string) => `<!doctype html><html lang="en-US"><head><meta charset="utf-8"><title>Partner</title></head><body>
 <qt-wallet-balance api-base="${api}" token="${token}" locale="en-US"></qt-wallet-balance>
 <script src="${api}/widgets/qt-widgets.iife.js"></script></body></html>`;
@@ -98,7 +98,7 @@ describe('security headers in Chromium', () => {
     journey = await startJourney({ viewport: 'desktop', config: { widgetsDir, corsOrigins: [origin] } });
     const j = journey;
     const session = await registerUser(j.server, { email: 'partner-origin@example.com' });
-    const issued = await j.server.call('POST', '/api/user/widget-token', { name: 'Partner on its own origin' }, { token: session.accessToken });
+    const issued = await j.server.call('POST', '/api/user/widget-token', { name: 'Partner on its own origin', origin }, { token: session.accessToken });
     expect(issued.body.code).toBe(0);
     html = partnerPage(j.server.base, issued.body.data.token as string);
 

@@ -120,7 +120,7 @@ describe('widgets on a partner page', () => {
     journey = await startJourney({ viewport: 'desktop', config: { widgetsDir } });
     const j = journey;
     const session = await registerUser(j.server, { email: 'partner-user@example.com' });
-    const issued = await j.server.call('POST', '/api/user/widget-token', { name: 'Partner community' }, { token: session.accessToken });
+    const issued = await j.server.call('POST', '/api/user/widget-token', { name: 'Partner community', origin: j.server.base }, { token: session.accessToken });
     expect(issued.body.code).toBe(0);
     const grant = issued.body.data as { id: string; token: string; key: string };
 
@@ -187,11 +187,12 @@ describe('widgets on a partner page', () => {
     await row.waitFor({ state: 'detached' });
     await dashboard.close();
 
-    // At the next refresh the widgets find the token ended; the partner's key is refused too, so they stay logged out.
+    // At the next refresh the widgets find the grant revoked and say so (no login to make, nothing to renew); the partner's key is refused too.
     await zh.locator('qt-wallet-balance').evaluate((element) => element.setAttribute('refresh', '1'));
-    await expect.poll(() => renewals, { timeout: 15000 }).toEqual([0, 11005]);
-    await zh.locator('qt-wallet-balance [data-state="logged-out"]').waitFor();
-    await expect.poll(() => zh.locator('qt-profit-card a[href*="#/auth/login"]').count(), { timeout: 15000 }).toBe(1);
+    await zh.locator('qt-wallet-balance [role="alert"][data-cause="revoked"]').waitFor({ timeout: 15000 });
+    expect(await zh.locator('qt-wallet-balance a[href*="#/auth/login"]').count()).toBe(0);
+    expect(renewals).toEqual([0]);
+    expect((await j.server.call('PUT', '/api/user/widget-token', { key: grant.key })).body.code).toBe(11005);
     await j.shot('widgets-partner-revoked');
   });
 });

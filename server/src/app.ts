@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import cors from '@fastify/cors';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyReply, type FastifyServerOptions } from 'fastify';
@@ -15,6 +14,7 @@ import { createTickerFeed, type TickerFeed } from './engine/tickerFeed';
 import { exchangeRoutes } from './exchange/routes';
 import type { ExchangeFactory } from './exchange/verify';
 import { createAccessTokens, registerAuth } from './http/auth';
+import { registerCors } from './http/cors';
 import { registerDrain } from './http/drain';
 import { clientErrorHandler, frameworkErrors, registerEnvelope } from './http/envelope';
 import { REDACTED_LOG_PATHS, serializeError } from './http/logging';
@@ -35,7 +35,7 @@ import { articleRoutes } from './article/routes';
 import { backtestRoutes } from './backtest/routes';
 import { createSessions } from './user/sessions';
 import { widgetRoutes } from './widget/routes';
-import { widgetAuthentication } from './widget/service';
+import { isGrantOrigin, widgetAuthentication } from './widget/service';
 import { createWidgetTokens } from './widget/tokens';
 import { createThrottle } from './user/throttle';
 import { setCacheHeaders } from './http/staticCache';
@@ -113,20 +113,13 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
     },
   });
-  await app.register(cors, {
-    // Same-origin calls need no CORS; browsers on other origins only when configured (partner sites).
-    origin: config.corsOrigins.length > 0 ? config.corsOrigins : false,
-    methods: ['GET', 'POST', 'PUT', 'DELETE'],
-    allowedHeaders: ['Authorization', 'Content-Type', 'Accept-Language'],
-    // The operator console's lists carry their total there (ra-data-simple-rest).
-    exposedHeaders: ['Content-Range'],
-    maxAge: 600,
-  });
+  // Same-origin calls need no CORS; CORS_ORIGINS get every call; an origin a widget grant names, the widgets' reads only.
+  await registerCors(app, { configuredOrigins: config.corsOrigins, isGrantOrigin: (origin) => isGrantOrigin(db, origin) });
 
   const tokens = createAccessTokens(config.tokenSecret, config.accessTokenTtlSeconds);
   // Widget tokens open the widgets' read calls only (server/src/widget).
   const widgetTokens = createWidgetTokens(config.tokenSecret);
-  registerAuth(app, db, tokens, widgetAuthentication(db, widgetTokens));
+  registerAuth(app, db, tokens, widgetAuthentication(db, widgetTokens, config.corsOrigins));
   registerSignatureCheck(app, db, config.signSecret, options.now);
 
   const mailer = createMailer({ smtpUrl: config.smtpUrl, outboxDir: join(config.dataDir, 'outbox'), from: config.mailFrom, log: app.log });

@@ -4,6 +4,7 @@ import { createWidgetTokens } from '../src/widget/tokens';
 import { BACKENDS, registerUser, startServer, type TestServer } from './harness';
 
 const A_UUID = '00000000-0000-4000-8000-000000000001';
+const SITE = 'https://partner.example';
 
 /** Every route the server publishes, as `METHOD path` with its path parameters filled in. */
 const publishedRoutes = async (server: TestServer) => {
@@ -25,7 +26,7 @@ describe.each(BACKENDS)('widget tokens (%s)', (backend) => {
 
   const call = (method: string, path: string, body?: unknown, token = session.accessToken) => server.call(method, path, body, { token });
   const issue = async (name = 'Partner blog', ttlSeconds?: number) => {
-    const answer = await call('POST', '/api/user/widget-token', { name, ...(ttlSeconds ? { ttlSeconds } : {}) });
+    const answer = await call('POST', '/api/user/widget-token', { name, origin: SITE, ...(ttlSeconds ? { ttlSeconds } : {}) });
     expect(answer.body.code, JSON.stringify(answer.body)).toBe(0);
     return answer.body.data as { id: string; name: string; token: string; key: string; expiresAt: string };
   };
@@ -41,14 +42,14 @@ describe.each(BACKENDS)('widget tokens (%s)', (backend) => {
     expect(Date.parse((await issue('Short', 600)).expiresAt) - before).toBeLessThanOrEqual(601_000);
 
     const refusals: [unknown, number][] = [
-      [{ name: 'x', ttlSeconds: 3601 }, 10002],
-      [{ name: 'x', ttlSeconds: 59 }, 10002],
-      [{ name: 'x', ttlSeconds: '600' }, 10001],
-      [{ name: '' }, 10004],
-      [{ name: '   ' }, 10003],
-      [{ name: 'x'.repeat(41) }, 10004],
-      [{ name: '<b>' }, 10003],
-      [{ name: 'x', scope: 'all' }, 10008],
+      [{ name: 'x', origin: SITE, ttlSeconds: 3601 }, 10002],
+      [{ name: 'x', origin: SITE, ttlSeconds: 59 }, 10002],
+      [{ name: 'x', origin: SITE, ttlSeconds: '600' }, 10001],
+      [{ name: '', origin: SITE }, 10004],
+      [{ name: '   ', origin: SITE }, 10003],
+      [{ name: 'x'.repeat(41), origin: SITE }, 10004],
+      [{ name: '<b>', origin: SITE }, 10003],
+      [{ name: 'x', origin: SITE, scope: 'all' }, 10008],
       [{}, 10000],
     ];
     for (const [body, code] of refusals) expect((await call('POST', '/api/user/widget-token', body)).body.code, JSON.stringify(body)).toBe(code);
@@ -90,7 +91,7 @@ describe.each(BACKENDS)('widget tokens (%s)', (backend) => {
     }
     expect(refused).toBeGreaterThan(50);
     // It cannot make more of itself, nor end the user's sessions.
-    expect((await call('POST', '/api/user/widget-token', { name: 'again' }, token)).body.code).toBe(11005);
+    expect((await call('POST', '/api/user/widget-token', { name: 'again', origin: SITE }, token)).body.code).toBe(11005);
     expect((await call('GET', '/api/user/widget-tokens')).body.data).toHaveLength(1);
     expect((await call('GET', '/api/user/me')).body.code).toBe(0);
   });
@@ -103,7 +104,7 @@ describe.each(BACKENDS)('widget tokens (%s)', (backend) => {
     expect(fresh).not.toBe(grant.token);
     expect((await widgetRead(fresh)).body.code).toBe(0);
     const [listed] = (await call('GET', '/api/user/widget-tokens')).body.data;
-    expect(listed).toEqual({ id: grant.id, name: 'Partner blog', createdAt: expect.any(String), lastIssuedAt: expect.any(String), expiresAt: refreshed.body.data.expiresAt });
+    expect(listed).toEqual({ id: grant.id, name: 'Partner blog', origin: SITE, createdAt: expect.any(String), lastIssuedAt: expect.any(String), expiresAt: refreshed.body.data.expiresAt });
     expect(listed).not.toHaveProperty('key');
 
     for (const key of ['not-a-key-at-all-but-long-enough', `${grant.key}x`]) {
@@ -145,10 +146,10 @@ describe.each(BACKENDS)('widget tokens (%s)', (backend) => {
   });
 
   it(`holds at most ${WIDGET_GRANT_LIMIT} live grants`, async () => {
-    const grants = await Promise.all(Array.from({ length: WIDGET_GRANT_LIMIT }, (_, i) => call('POST', '/api/user/widget-token', { name: `site ${i}` })));
+    const grants = await Promise.all(Array.from({ length: WIDGET_GRANT_LIMIT }, (_, i) => call('POST', '/api/user/widget-token', { name: `site ${i}`, origin: SITE })));
     expect(grants.every((g) => g.body.code === 0)).toBe(true);
-    expect((await call('POST', '/api/user/widget-token', { name: 'one more' })).body).toMatchObject({ code: 10005, data: { max: WIDGET_GRANT_LIMIT } });
+    expect((await call('POST', '/api/user/widget-token', { name: 'one more', origin: SITE })).body).toMatchObject({ code: 10005, data: { max: WIDGET_GRANT_LIMIT } });
     await call('POST', '/api/user/widget-tokens/revoke', { id: grants[0]!.body.data.id });
-    expect((await call('POST', '/api/user/widget-token', { name: 'one more' })).body.code).toBe(0);
+    expect((await call('POST', '/api/user/widget-token', { name: 'one more', origin: SITE })).body.code).toBe(0);
   });
 });

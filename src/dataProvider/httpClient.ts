@@ -141,10 +141,20 @@ export const createHttpClient = (config: HttpClientConfig) => {
     throw new ApiError({ kind: 'http', status: response.status, messageKey: 'error.http' });
   };
 
-  const expire = (cause?: unknown): never => {
+  /** The 401's own envelope data (a widget token's refusal names its reason there), else undefined. */
+  const dataOf = (text: string | undefined): unknown => {
+    try {
+      const parsed: unknown = text ? JSON.parse(text) : undefined;
+      return isEnvelope(parsed) ? parsed.data : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+
+  const expire = (cause?: unknown, text?: string): never => {
     config.tokens.clear();
     config.onSessionExpired();
-    throw new ApiError({ kind: 'unauthorized', status: 401, messageKey: 'error.sessionExpired', cause });
+    throw new ApiError({ kind: 'unauthorized', status: 401, messageKey: 'error.sessionExpired', cause, data: dataOf(text) });
   };
 
   /** Rotates the token pair; concurrent callers share one refresh call. */
@@ -171,11 +181,11 @@ export const createHttpClient = (config: HttpClientConfig) => {
         try {
           await refreshTokens();
         } catch (error) {
-          return expire(error);
+          return expire(error, answer.text);
         }
       }
       answer = await send(method, path, options, config.tokens.getAccessToken());
-      if (answer.response.status === 401) return expire();
+      if (answer.response.status === 401) return expire(undefined, answer.text);
     }
     const { response, text } = answer;
     return { status: response.status, headers: response.headers, body: text, json: unwrap<T>(response, text) };

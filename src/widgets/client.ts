@@ -49,7 +49,32 @@ export const createWidgetClient = (options: WidgetClientOptions) => {
   });
   const api = createApi(http);
   const timeZone = browserTimeZone();
+  const base = trimSlash(options.apiBase ?? '');
+  const doFetch = options.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args));
   return {
+    /**
+     * After a call got no answer the page may read: is the API's origin
+     * reachable at all? A no-cors load of the widgets' manifest (sent to any
+     * origin) answers; if it arrives, the browser withheld the call's answer
+     * because the API did not open it to this page's origin. False on the
+     * API's own origin, where no answer means no connection.
+     */
+    apiReachable: async (): Promise<boolean> => {
+      if (typeof location === 'undefined' || base === '') return false;
+      let target: URL;
+      try {
+        target = new URL(`${base}/widgets/qt-widgets.manifest.json`, location.href);
+      } catch {
+        return false;
+      }
+      if (target.origin === location.origin) return false;
+      try {
+        await doFetch(target.href, { mode: 'no-cors', cache: 'no-store', credentials: 'omit' });
+        return true;
+      } catch {
+        return false;
+      }
+    },
     /** False when there is no token to send at all: the widget shows "log in" without calling. */
     hasSession: () => tokens.getAccessToken() !== null || tokens.getRefreshToken() !== null,
     profitSummary: (signal?: AbortSignal) => api.tradeProfitSummary(timeZone, signal),

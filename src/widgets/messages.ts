@@ -5,6 +5,8 @@ const enUS = {
   widgets: {
     loading: 'Loading…',
     retry: 'Retry',
+    originRefused: 'This site ({{origin}}) is not allowed to show this data. Its owner can allow it on the security page, under “Widgets on other sites”.',
+    grantRevoked: 'The owner has revoked this site’s access: the data is no longer shown here.',
     loggedOut: 'Log in to see your trading data.',
     login: 'Log in',
     profitTitle: 'Realized profit',
@@ -32,6 +34,8 @@ const zhCN: Messages = {
   widgets: {
     loading: '加载中…',
     retry: '重试',
+    originRefused: '本网站（{{origin}}）未获授权显示这些数据。数据所有者可在安全中心的“站外小组件授权”中授权本网站。',
+    grantRevoked: '数据所有者已撤销本网站的授权，这里不再显示其数据。',
     loggedOut: '登录后查看您的交易数据。',
     login: '登录',
     profitTitle: '已实现收益',
@@ -57,6 +61,8 @@ const zhTW: Messages = {
   widgets: {
     loading: '載入中…',
     retry: '重試',
+    originRefused: '本網站（{{origin}}）未獲授權顯示這些資料。資料擁有者可在安全中心的「站外小工具授權」中授權本網站。',
+    grantRevoked: '資料擁有者已撤銷本網站的授權，這裡不再顯示其資料。',
     loggedOut: '登入後查看您的交易資料。',
     login: '登入',
     profitTitle: '已實現收益',

@@ -65,10 +65,21 @@ export const DEFAULT_REFRESH_SECONDS = 30;
 
 type Status = 'loading' | 'ready' | 'error' | 'loggedOut';
 
+/**
+ * Why a widget shows no data, when it can tell: `origin`, the API is not open
+ * to this page's origin (no grant for it, or the token's grant is for another
+ * site); `revoked`, the token's grant was revoked; `offline`, the API cannot
+ * be reached at all. Null for any other failure (its own localized text).
+ */
+export type FailureCause = 'origin' | 'revoked' | 'offline' | null;
+
+const reasonOf = (error: unknown): unknown => ((error as ApiError | undefined)?.data as { reason?: unknown } | null | undefined)?.reason;
+
 export interface WidgetState<T> {
   status: Status;
   data: T | undefined;
   error: unknown;
+  cause: FailureCause;
   retry: () => void;
   t: Translate;
   locale: LocaleCode;
@@ -97,7 +108,12 @@ export const useWidgetData = <T,>(props: WidgetProps, load: (client: WidgetClien
   const loadRef = useRef(load);
   loadRef.current = load;
   const [attempt, setAttempt] = useState(0);
-  const [state, setState] = useState<{ status: Status; data: T | undefined; error: unknown }>({ status: 'loading', data: undefined, error: undefined });
+  const [state, setState] = useState<{ status: Status; data: T | undefined; error: unknown; cause: FailureCause }>({
+    status: 'loading',
+    data: undefined,
+    error: undefined,
+    cause: null,
+  });
 
   const client = useMemo(
     () =>
@@ -120,7 +136,7 @@ export const useWidgetData = <T,>(props: WidgetProps, load: (client: WidgetClien
     const onEnded = (endedScope: string) => {
       if (endedScope !== scope) return;
       ended.current = true;
-      setState({ status: 'loggedOut', data: undefined, error: undefined });
+      setState({ status: 'loggedOut', data: undefined, error: undefined, cause: null });
     };
     sessionEndedListeners.add(onEnded);
     return () => {
@@ -132,6 +148,8 @@ export const useWidgetData = <T,>(props: WidgetProps, load: (client: WidgetClien
     const controller = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
     let first = true;
+    /** The token's grant was revoked: nothing more is asked with it (new attributes give a new client and start again). */
+    let revoked = false;
     /** Widgets of one session often ask at the same moment: only the first to hear the news tells the others and the page. */
     const sessionEnded = () => {
       loadedFor.current = undefined;
@@ -140,25 +158,38 @@ export const useWidgetData = <T,>(props: WidgetProps, load: (client: WidgetClien
       emit(latest.current, 'onQt-session-expired');
     };
     const run = async () => {
+      if (revoked) return;
       if (ended.current || !client.hasSession()) {
         // Its tokens are gone since this widget loaded with them: a call of this session found it ended (maybe one cut short by an attribute change, or the dashboard's logout on this page).
         if (loadedFor.current === scope) sessionEnded();
-        setState({ status: 'loggedOut', data: undefined, error: undefined });
+        setState({ status: 'loggedOut', data: undefined, error: undefined, cause: null });
       } else {
-        if (first) setState((s) => ({ ...s, status: 'loading', error: undefined }));
+        if (first) setState((s) => ({ ...s, status: 'loading', error: undefined, cause: null }));
         try {
           const data = await loadRef.current(client, controller.signal);
           if (controller.signal.aborted) return;
           loadedFor.current = scope;
-          setState({ status: 'ready', data, error: undefined });
+          setState({ status: 'ready', data, error: undefined, cause: null });
         } catch (error) {
+          const kind = (error as ApiError).kind;
+          if (kind === 'unauthorized' && reasonOf(error) === 'revoked') {
+            // The user revoked this site's grant: said as such, not as a login to make.
+            revoked = true;
+            if (!controller.signal.aborted) setState({ status: 'error', data: undefined, error, cause: 'revoked' });
+            return;
+          }
           // The session's end is news even when this load was cut short (the attributes changed meanwhile).
-          if ((error as ApiError).kind === 'unauthorized') {
+          if (kind === 'unauthorized') {
             sessionEnded();
-            if (!controller.signal.aborted) setState({ status: 'loggedOut', data: undefined, error });
+            if (!controller.signal.aborted) setState({ status: 'loggedOut', data: undefined, error, cause: null });
           } else if (!controller.signal.aborted) {
+            let cause: FailureCause = null;
+            if (kind === 'business' && reasonOf(error) === 'origin') cause = 'origin';
+            // No answer the page may read: the API refused this origin if it is reachable, else it is offline.
+            else if (kind === 'network') cause = (await client.apiReachable()) ? 'origin' : 'offline';
+            if (controller.signal.aborted) return;
             // A failed live refresh keeps the figures already shown.
-            setState((s) => (first || s.status !== 'ready' ? { status: 'error', data: undefined, error } : s));
+            setState((s) => (first || s.status !== 'ready' ? { status: 'error', data: undefined, error, cause } : s));
           }
         }
       }
@@ -203,12 +234,22 @@ export const StateView = ({ state, props }: { state: WidgetState<unknown>; props
     );
   }
   if (state.status === 'error') {
+    const { cause } = state;
+    const text =
+      cause === 'origin'
+        ? t('widgets.originRefused', { origin: typeof location === 'undefined' ? '' : location.origin })
+        : cause === 'revoked'
+          ? t('widgets.grantRevoked')
+          : errorText(state.error, t);
     return (
-      <div className="state" role="alert">
-        <p>{errorText(state.error, t)}</p>
-        <button type="button" className="action" onClick={state.retry}>
-          {t('widgets.retry')}
-        </button>
+      <div className="state error" role="alert" data-cause={cause ?? 'other'}>
+        <p>{text}</p>
+        {/* Trying again cannot help a site that is not (or no longer) allowed. */}
+        {cause !== 'origin' && cause !== 'revoked' && (
+          <button type="button" className="action" onClick={state.retry}>
+            {t('widgets.retry')}
+          </button>
+        )}
       </div>
     );
   }

@@ -12,6 +12,7 @@ export const widgetCss = `
   --qt-bg: #ffffff; --qt-fg: #1f2329; --qt-muted: #646a73; --qt-border: #e5e6eb;
   --qt-accent: ${BRAND.light}; --qt-red: ${HUES.light.red}; --qt-green: ${HUES.light.green}; --qt-hover: #f5f6f7;
   --qt-up: var(--qt-green); --qt-down: var(--qt-red);
+  --qt-error: #c62828; --qt-error-bg: #fdecea;
   all: initial; display: block; box-sizing: border-box;
   background: var(--qt-bg); color: var(--qt-fg);
   font: 14px/1.5 -apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, "PingFang SC", "Microsoft YaHei", sans-serif;
@@ -20,6 +21,7 @@ export const widgetCss = `
 .qt[data-theme="dark"] {
   --qt-bg: #1d1e22; --qt-fg: #e8eaed; --qt-muted: #9aa0a6; --qt-border: #34363c;
   --qt-accent: ${BRAND.dark}; --qt-red: ${HUES.dark.red}; --qt-green: ${HUES.dark.green}; --qt-hover: #2a2c31;
+  --qt-error: #f28b82; --qt-error-bg: #3a2323;
 }
 .qt[data-colors="red-up"] { --qt-up: var(--qt-red); --qt-down: var(--qt-green); }
 .qt[data-colors="green-up"] { --qt-up: var(--qt-green); --qt-down: var(--qt-red); }
@@ -41,7 +43,9 @@ export const widgetCss = `
 .qt .pair { font-weight: 600; }
 .qt .right { text-align: right; }
 .qt .state { padding: 8px 0; color: var(--qt-muted); }
-.qt .state[role="alert"] { color: var(--qt-down); }
+.qt .state.error { color: var(--qt-error); background: var(--qt-error-bg); border-left: 3px solid var(--qt-error);
+  border-radius: 6px; padding: 8px 12px; }
+.qt .state.error p::before { content: "⚠ "; }
 .qt .action { display: inline-block; margin-top: 8px; padding: 4px 14px; border-radius: 6px; cursor: pointer;
   background: var(--qt-accent); color: #fff; border: 0; text-decoration: none; font-size: 13px; }
 .qt[data-theme="dark"] .action { color: #06201e; }

@@ -21,6 +21,7 @@ import * as changeNotices from './migrations/017_change_notices';
 import * as throttleCounters from './migrations/018_throttle_counters';
 import * as taskEventNotices from './migrations/019_task_event_notices';
 import * as walletNotices from './migrations/020_wallet_notices';
+import * as widgetGrantOrigins from './migrations/021_widget_grant_origins';
 import type { Database } from './schema';
 import { subscribe, type ChangeHandlers, type ChangeSubscription, type FeedSource } from './changeFeed';
 
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '018_throttle_counters': throttleCounters,
   '019_task_event_notices': taskEventNotices,
   '020_wallet_notices': walletNotices,
+  '021_widget_grant_origins': widgetGrantOrigins,
 };
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 

@@ -385,6 +385,10 @@ export interface WidgetGrantsTable {
   last_issued_at: ColumnType<Date, Date | string | undefined, Date | string>;
   expires_at: Timestamp;
   revoked_at: NullableTimestamp;
+  /** The origin its widgets may call from; null for grants made before origins were asked. */
+  origin: string | null;
+  /** SHA-256 of its embed token; null for grants made before embed tokens. */
+  embed_hash: string | null;
 }
 
 export interface Database {

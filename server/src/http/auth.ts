@@ -100,6 +100,10 @@ export const registerAuth = (app: FastifyInstance, db: Db, tokens: AccessTokens,
     const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : '';
     if (!token) return unauthorized(reply, 'missing access token');
     const user = tokens.verify(token);
+    // A page of an origin only a widget grant opened this call to (http/cors.ts) gets nothing with an access token.
+    if (user && request.grantOrigin) {
+      return sendEnvelope(reply, 200, ErrorCode.UNAUTHORIZED, 'only a widget token of a grant bound to this origin is good here', { reason: 'origin' });
+    }
     if (!user) {
       const other = await otherTokens?.(token, request);
       if (!other) return unauthorized(reply, 'invalid or expired access token');

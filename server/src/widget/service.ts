@@ -3,16 +3,18 @@ import type { FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { ErrorCode } from '../../../src/api/errors';
 import {
+  WIDGET_EMBED_TOKEN_PREFIX,
   WIDGET_GRANT_LIMIT,
-  WIDGET_READ_CALLS,
   WIDGET_TOKEN_MAX_TTL_SECONDS,
+  isWidgetReadCall,
+  parseWidgetOrigin,
   type WidgetGrant,
   type WidgetGrantIssued,
   type WidgetToken,
 } from '../../../src/api/widget';
 import type { Db } from '../db/database';
 import type { AuthUser } from '../http/auth';
-import { fail } from '../http/errors';
+import { BusinessError, fail } from '../http/errors';
 import type { WidgetTokens } from './tokens';
 
 const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
@@ -31,11 +33,14 @@ const issueToken = async (tokens: WidgetTokens, userId: string, grantId: string,
   return { token: await tokens.issue({ userId, grantId }, ttlSeconds, now), expiresAt: new Date((now + ttlSeconds) * 1000) };
 };
 
-/** A new grant for the signed-in user: its first token and its partner key. */
-export const issueGrant = async (db: Db, tokens: WidgetTokens, userId: string, request: { name: string; ttlSeconds?: number }): Promise<WidgetGrantIssued> => {
+/** A new grant for the signed-in user, bound to the origin asked: its embed token, its first token and its partner key. */
+export const issueGrant = async (db: Db, tokens: WidgetTokens, userId: string, request: { name: string; origin: string; ttlSeconds?: number }): Promise<WidgetGrantIssued> => {
   const name = request.name.trim();
+  const origin = parseWidgetOrigin(request.origin);
+  if (!origin) return fail(ErrorCode.PARAM_FORMAT, 'origin must be a site origin like https://blog.example (scheme, host and port; no path)', { field: 'origin', rule: 'origin' });
   const ttl = request.ttlSeconds ?? WIDGET_TOKEN_MAX_TTL_SECONDS;
   const key = randomBytes(32).toString('base64url');
+  const embedToken = `${WIDGET_EMBED_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
   return db.transaction().execute(async (trx) => {
     // One grant at a time per user, so the limit holds under concurrent calls.
     await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().executeTakeFirstOrThrow();
@@ -45,8 +50,11 @@ export const issueGrant = async (db: Db, tokens: WidgetTokens, userId: string, r
     }
     const id = randomUUID();
     const { token, expiresAt } = await issueToken(tokens, userId, id, ttl);
-    await trx.insertInto('widget_grants').values({ id, user_id: userId, name, key_hash: hashKey(key), expires_at: expiresAt }).execute();
-    return { id, name, token, expiresAt: iso(expiresAt), key };
+    await trx
+      .insertInto('widget_grants')
+      .values({ id, user_id: userId, name, origin, key_hash: hashKey(key), embed_hash: hashKey(embedToken), expires_at: expiresAt })
+      .execute();
+    return { id, name, origin, embedToken, token, expiresAt: iso(expiresAt), key };
   });
 };
 
@@ -64,12 +72,12 @@ export const refreshToken = async (db: Db, tokens: WidgetTokens, key: string, tt
 
 export const listGrants = async (db: Db, userId: string): Promise<WidgetGrant[]> => {
   const rows = await liveGrants(db)
-    .select(['g.id', 'g.name', 'g.created_at', 'g.last_issued_at', 'g.expires_at'])
+    .select(['g.id', 'g.name', 'g.origin', 'g.created_at', 'g.last_issued_at', 'g.expires_at'])
     .where('g.user_id', '=', userId)
     .orderBy('g.created_at', 'desc')
     .orderBy('g.id', 'desc')
     .execute();
-  return rows.map((row) => ({ id: row.id, name: row.name, createdAt: iso(row.created_at), lastIssuedAt: iso(row.last_issued_at), expiresAt: iso(row.expires_at) }));
+  return rows.map((row) => ({ id: row.id, name: row.name, origin: row.origin, createdAt: iso(row.created_at), lastIssuedAt: iso(row.last_issued_at), expiresAt: iso(row.expires_at) }));
 };
 
 /** Ends a grant of the user's (10006 for anyone else's); revoking it again changes nothing. */
@@ -85,23 +93,54 @@ export const revokeGrant = async (db: Db, userId: string, id: string): Promise<v
 };
 
 /**
- * The bearer check for widget tokens, after the access-token check found none:
- * the user of a live grant on the widgets' read calls, 11005 on any other call,
- * null when the token is not a live widget token (answered 401).
+ * Does a grant name this origin (the CORS check of a widget read call from
+ * another origin)? Revoked ones too: their widgets can then read that they
+ * were revoked (401), and a token still gets data only from a live grant.
+ */
+export const isGrantOrigin = async (db: Db, origin: string): Promise<boolean> =>
+  (await db.selectFrom('widget_grants').select('id').where('origin', '=', origin).limit(1).executeTakeFirst()) !== undefined;
+
+/** Why a widget token is refused: answered with 11005 and `data.reason`, so a widget names the cause. */
+export type WidgetRefusal = 'origin' | 'revoked' | 'scope';
+
+const refuse = (reason: WidgetRefusal, message: string, httpStatus = 200): never => {
+  throw new BusinessError(ErrorCode.UNAUTHORIZED, message, { reason }, httpStatus);
+};
+
+/**
+ * The bearer check for widget tokens (an embed token, or a short-lived
+ * signed token), after the access-token check found none. The user of a live
+ * grant on the widgets' read calls (HEAD answered as GET); 11005 with
+ * `data.reason`: `scope` on any other call, `origin` when the call comes from
+ * another origin than the grant's, `revoked` (401) for a token of a grant that
+ * ended; null when the token is no widget token at all (answered 401).
+ * `configuredOrigins` (CORS_ORIGINS) still serve grants made before origins.
  */
 export const widgetAuthentication =
-  (db: Db, tokens: WidgetTokens) =>
+  (db: Db, tokens: WidgetTokens, configuredOrigins: readonly string[] = []) =>
   async (token: string, request: FastifyRequest): Promise<AuthUser | null> => {
-    const claims = await tokens.verify(token);
-    if (!claims) return null;
-    const live = await liveGrants(db)
-      .select(['u.disabled'])
-      .where('g.id', '=', claims.grantId)
-      .where('g.user_id', '=', claims.userId)
-      .executeTakeFirst();
-    if (!live || live.disabled) return null;
-    if (!WIDGET_READ_CALLS.includes(`${request.method} ${request.routeOptions.url}`)) {
-      fail(ErrorCode.UNAUTHORIZED, 'a widget token only reads what the widgets show');
+    let grantId: string;
+    let userId: string;
+    let byEmbed = false;
+    if (token.startsWith(WIDGET_EMBED_TOKEN_PREFIX)) {
+      const grant = await db.selectFrom('widget_grants').select(['id', 'user_id']).where('embed_hash', '=', hashKey(token)).executeTakeFirst();
+      if (!grant) return null;
+      grantId = grant.id;
+      userId = grant.user_id;
+      byEmbed = true;
+    } else {
+      const claims = await tokens.verify(token);
+      if (!claims) return null;
+      grantId = claims.grantId;
+      userId = claims.userId;
     }
-    return { id: claims.userId, sessionId: '', role: 'user', widgetGrantId: claims.grantId };
+    const live = await liveGrants(db).select(['u.disabled', 'g.origin']).where('g.id', '=', grantId).where('g.user_id', '=', userId).executeTakeFirst();
+    if (!live || live.disabled) return refuse('revoked', byEmbed ? 'this embed code was revoked or has ended' : 'this widget grant was revoked or has ended', 401);
+    if (!isWidgetReadCall(request.method, request.routeOptions.url ?? '')) refuse('scope', 'a widget token only reads what the widgets show');
+    // Browsers name the calling page's origin on every cross-origin call; a same-origin read names none.
+    const origin = request.headers.origin;
+    if (origin !== undefined && origin !== live.origin && !(live.origin === null && configuredOrigins.includes(origin))) {
+      refuse('origin', `this widget grant is for ${live.origin ?? 'no other origin'}, not ${origin}`);
+    }
+    return { id: userId, sessionId: '', role: 'user', widgetGrantId: grantId };
   };

@@ -334,44 +334,76 @@ describe('/profile/security', () => {
     await waitFor(() => expect(document.querySelector('[data-session="d0000000-0000-4000-8000-000000000001"]')).toBeNull());
   });
 
-  it('allows a partner site: shows its token, its partner key (once) and the embed code, then lists it', async () => {
-    const issued = { id: 'd0000000-0000-4000-8000-000000000011', name: '合作博客', token: 'eyJ.widget.token', key: 'partner-key-0123456789abcdef', expiresAt: '2026-11-20T09:00:00.000Z' };
+  it('allows a site at its address: the embed code first, the token, partner key and curl under "开发者", then lists it', async () => {
+    const issued = {
+      id: 'd0000000-0000-4000-8000-000000000011',
+      name: '合作博客',
+      origin: 'https://blog.example',
+      embedToken: 'qtw_embed-token-0123456789',
+      token: 'eyJ.widget.token',
+      key: 'partner-key-0123456789abcdef',
+      expiresAt: '2026-11-20T09:00:00.000Z',
+    };
     let grants: object[] = [];
     const app = await renderApp(
       '/profile/security',
       routes({
         'GET /api/user/widget-tokens': () => ok(grants),
         'POST /api/user/widget-token': () => {
-          grants = [{ id: 'd0000000-0000-4000-8000-000000000011', name: '合作博客', createdAt: '2026-11-20T08:00:00.000Z', lastIssuedAt: '2026-11-20T08:00:00.000Z', expiresAt: issued.expiresAt }];
+          grants = [{ id: issued.id, name: '合作博客', origin: issued.origin, createdAt: '2026-11-20T08:00:00.000Z', lastIssuedAt: '2026-11-20T08:00:00.000Z', expiresAt: issued.expiresAt }];
           return ok(issued);
         },
       }),
     );
+    // The page is loaded lazily: on a busy machine that may take longer than a second.
+    expect(await screen.findByText('尚未授权任何网站。', undefined, { timeout: 10_000 })).toBeInTheDocument();
     const section = within(await element('[data-section="widget-grants"]'));
-    expect(await section.findByText('尚未授权任何网站。')).toBeInTheDocument();
-    // The name is required: nothing is sent without one.
+    // The name and the address are required: nothing is sent without them.
     await userEvent.click(section.getByRole('button', { name: '授权网站' }));
-    expect(await section.findByText('必填')).toBeInTheDocument();
+    expect((await section.findAllByText('必填')).length).toBe(2);
     expect(sent(app, '/api/user/widget-token')).toHaveLength(0);
 
     await paste(section.getByRole('textbox', { name: /网站名称/ }), '  合作博客 ');
+    // An address with a path is no site origin: said at the field, nothing sent.
+    await paste(section.getByRole('textbox', { name: /网站地址/ }), 'https://blog.example/posts/1');
     await userEvent.click(section.getByRole('button', { name: '授权网站' }));
-    await waitFor(() => expect(sent(app, '/api/user/widget-token')).toEqual([{ name: '合作博客' }]));
+    expect(await section.findByText('请按 https://blog.example 的格式填写网站地址：协议、域名和端口，不含路径。')).toBeInTheDocument();
+    expect(sent(app, '/api/user/widget-token')).toHaveLength(0);
+
+    await userEvent.clear(section.getByRole('textbox', { name: /网站地址/ }));
+    await paste(section.getByRole('textbox', { name: /网站地址/ }), 'https://Blog.Example/');
+    await userEvent.click(section.getByRole('button', { name: '授权网站' }));
+    await waitFor(() => expect(sent(app, '/api/user/widget-token')).toEqual([{ name: '合作博客', origin: 'https://blog.example' }]));
     const shown = within(await element('[data-state="issued"]'));
-    expect(shown.getByText('合作密钥只显示这一次。请只交给该网站的服务器，切勿写进网页。')).toBeInTheDocument();
-    expect(document.querySelector('[data-copy="widget-token"]')).toHaveTextContent('eyJ.widget.token');
-    expect(document.querySelector('[data-copy="partner-key"]')).toHaveTextContent('partner-key-0123456789abcdef');
-    expect(document.querySelector('[data-copy="embed"]')).toHaveTextContent(`<qt-profit-card api-base="${window.location.origin}" token="eyJ.widget.token"></qt-profit-card>`);
-    expect(document.querySelector('[data-copy="renew"]')).toHaveTextContent('"key":"partner-key-0123456789abcdef"');
+    // First: copy the embed code, which carries the lasting embed token.
+    const buttons = shown.getAllByRole('button');
+    expect(buttons[0]).toHaveTextContent('复制嵌入代码');
+    const embed = document.querySelector('[data-copy="embed"]');
+    expect(embed).toHaveTextContent(`<script src="${window.location.origin}/widgets/qt-widgets.iife.js"></script>`);
+    expect(embed).toHaveTextContent(`<qt-profit-card api-base="${window.location.origin}" token="qtw_embed-token-0123456789" locale="zh-CN"></qt-profit-card>`);
+    expect(embed).not.toHaveTextContent('eyJ.widget.token');
+    expect(shown.getByText(/把它粘贴到 https:\/\/blog\.example 的网页中/)).toBeInTheDocument();
+    // The developers' fold holds the short-lived token, the partner key and the curl example.
+    const fold = document.querySelector('[data-fold="developer"]') as HTMLElement;
+    expect(within(fold).getByRole('button', { name: '开发者' })).toHaveAttribute('aria-expanded', 'false');
+    await userEvent.click(within(fold).getByRole('button', { name: '开发者' }));
+    expect(within(fold).getByRole('button', { name: '开发者' })).toHaveAttribute('aria-expanded', 'true');
+    expect(within(fold).getByText(/合作密钥只显示这一次/)).toBeInTheDocument();
+    expect(fold.querySelector('[data-copy="widget-token"]')).toHaveTextContent('eyJ.widget.token');
+    expect(fold.querySelector('[data-copy="partner-key"]')).toHaveTextContent('partner-key-0123456789abcdef');
+    expect(fold.querySelector('[data-copy="renew"]')).toHaveTextContent('"key":"partner-key-0123456789abcdef"');
     expect(await section.findByText('合作博客')).toBeInTheDocument();
-    // Done: the key is gone from the page for good.
+    expect(section.getByText('网站 https://blog.example')).toBeInTheDocument();
+    expect(section.getByText('嵌入代码长期有效，直到撤销')).toBeInTheDocument();
+    // Done: the key and the embed token are gone from the page for good.
     await userEvent.click(shown.getByRole('button', { name: '完成' }));
     expect(screen.queryByText(/partner-key-0123456789abcdef/)).toBeNull();
+    expect(screen.queryByText(/qtw_embed-token/)).toBeNull();
     expect(section.getByRole('button', { name: '授权网站' })).toBeInTheDocument();
   });
 
   it('revokes a partner site after confirmation; the limit is said at the name', async () => {
-    let grants = [{ id: 'd0000000-0000-4000-8000-000000000011', name: 'blog.example', createdAt: '2026-11-20T08:00:00.000Z', lastIssuedAt: '2026-11-20T08:30:00.000Z', expiresAt: '2026-11-20T09:30:00.000Z' }];
+    let grants = [{ id: 'd0000000-0000-4000-8000-000000000011', name: 'blog.example', origin: 'https://blog.example', createdAt: '2026-11-20T08:00:00.000Z', lastIssuedAt: '2026-11-20T08:30:00.000Z', expiresAt: '2026-11-20T09:30:00.000Z' }];
     const app = await renderApp(
       '/profile/security',
       routes({
@@ -386,12 +418,13 @@ describe('/profile/security', () => {
     const row = within(await element('[data-widget-grant="d0000000-0000-4000-8000-000000000011"]'));
     expect(row.getByText('blog.example')).toBeInTheDocument();
     await paste(screen.getByRole('textbox', { name: /网站名称/ }), 'another');
+    await paste(screen.getByRole('textbox', { name: /网站地址/ }), 'https://another.example');
     await userEvent.click(screen.getByRole('button', { name: '授权网站' }));
     expect((await screen.findAllByText('最多授权 20 个网站，请先撤销一个。')).length).toBeGreaterThanOrEqual(1);
 
     await userEvent.click(row.getByRole('button', { name: '撤销' }));
     const dialog = await screen.findByRole('dialog');
-    expect(dialog).toHaveTextContent('blog.example 上的小组件将立即停止显示您的数据，其合作密钥也将失效。');
+    expect(dialog).toHaveTextContent('blog.example 上的小组件将立即停止显示您的数据，其嵌入代码和合作密钥也将失效。');
     expect(sent(app, '/api/user/widget-tokens/revoke')).toHaveLength(0);
     await userEvent.click(within(dialog).getByRole('button', { name: '确认' }));
     await waitFor(() => expect(sent(app, '/api/user/widget-tokens/revoke')).toEqual([{ id: 'd0000000-0000-4000-8000-000000000011' }]));

@@ -1,16 +1,18 @@
+import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import DevicesIcon from '@mui/icons-material/Devices';
+import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import WidgetsIcon from '@mui/icons-material/WidgetsOutlined';
-import { Alert, AlertTitle, Box, Button, Chip, List, ListItem, ListItemIcon, ListItemText, Stack, Typography } from '@mui/material';
+import { Accordion, AccordionDetails, AccordionSummary, Alert, AlertTitle, Box, Button, Chip, List, ListItem, ListItemIcon, ListItemText, Stack, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
 import { Confirm, Form, PasswordInput, TextInput, maxLength, required, useLocaleState, useNotify, useTranslate } from 'react-admin';
 import { useFormContext } from 'react-hook-form';
 import { ErrorCode } from '../../api/errors';
 import type { ChangePasswordPayload, UserSession } from '../../api/member';
-import { WIDGET_GRANT_LIMIT, WIDGET_GRANT_NAME_MAX, type WidgetGrant, type WidgetGrantIssued } from '../../api/widget';
+import { WIDGET_GRANT_LIMIT, WIDGET_GRANT_NAME_MAX, WIDGET_ORIGIN_MAX, parseWidgetOrigin, type WidgetGrant, type WidgetGrantIssued } from '../../api/widget';
 import { isApiError } from '../../dataProvider/ApiError';
 import { rules, useServerErrors } from '../auth/authForm';
-import { CopyField } from '../kit/copy';
+import { CopyField, useCopy } from '../kit/copy';
 import { EmptyLine, QueryView } from '../kit/LoadError';
 import { Section } from '../kit/Section';
 import { Screen } from '../layout/Screen';
@@ -194,34 +196,64 @@ const Sessions = () => {
 /** Where the dashboard's API answers (the widgets call it from the partner's page). */
 const apiBase = () => (import.meta.env.VITE_API_BASE || window.location.origin).replace(/\/+$/, '');
 
-/** A new grant: its first token, the partner key (shown this once) and how a partner uses them. */
+/** The embed code of a grant: the widgets' script and the three widgets, carrying its embed token (README "Widget tokens"). */
+export const embedCode = (base: string, embedToken: string, locale: string) =>
+  [
+    `<script src="${base}/widgets/qt-widgets.iife.js"></script>`,
+    `<qt-profit-card api-base="${base}" token="${embedToken}" locale="${locale}"></qt-profit-card>`,
+    `<qt-task-list api-base="${base}" token="${embedToken}" locale="${locale}" dashboard-url="${base}/"></qt-task-list>`,
+    `<qt-wallet-balance api-base="${base}" token="${embedToken}" locale="${locale}"></qt-wallet-balance>`,
+  ].join('\n');
+
+/**
+ * A new grant, shown this once: first the embed code for the site (its embed
+ * token lives until revoked), then, under "Developers", the short-lived token,
+ * the partner key and how a partner's server renews tokens with it.
+ */
 const IssuedGrant = ({ grant, onDone }: { grant: WidgetGrantIssued; onDone: () => void }) => {
   const translate = useTranslate();
   const [locale] = useLocaleState();
+  const copy = useCopy('profile.security.widgets.embedCopied');
   const base = apiBase();
-  const embed = [
-    `<script src="${base}/widgets/qt-widgets.iife.js"></script>`,
-    `<qt-profit-card api-base="${base}" token="${grant.token}"></qt-profit-card>`,
-  ].join('\n');
+  const embed = embedCode(base, grant.embedToken, locale);
   const renew = `curl -X PUT ${base}/api/user/widget-token -H 'Content-Type: application/json' -d '{"key":"${grant.key}"}'`;
   return (
-    <Alert severity="warning" data-state="issued" data-grant={grant.id} sx={{ '& .MuiAlert-message': { minWidth: 0, flexGrow: 1 } }}>
-      <AlertTitle>{translate('profile.security.widgets.onceTitle')}</AlertTitle>
-      <Typography variant="body2" sx={{ mb: 1.5 }}>
-        {translate('profile.security.widgets.once')}
-      </Typography>
-      <Stack spacing={1.5}>
-        <CopyField name="widget-token" mono label={translate('profile.security.widgets.token', { time: formatDateTime(grant.expiresAt, locale) })} value={grant.token} />
-        <CopyField name="partner-key" mono label={translate('profile.security.widgets.key')} value={grant.key} />
-        <CopyField name="embed" mono label={translate('profile.security.widgets.embed')} value={embed} />
-        <CopyField name="renew" mono label={translate('profile.security.widgets.renew')} value={renew} />
-        <Box>
-          <Button variant="outlined" color="inherit" onClick={onDone}>
-            {translate('profile.security.widgets.done')}
+    <Stack spacing={1.5} data-state="issued" data-grant={grant.id} sx={{ minWidth: 0 }}>
+      <Alert severity="success" sx={{ '& .MuiAlert-message': { minWidth: 0, flexGrow: 1 }, '& .MuiAlert-icon': { display: { xs: 'none', sm: 'flex' } } }}>
+        <AlertTitle>{translate('profile.security.widgets.embedTitle')}</AlertTitle>
+        <Typography variant="body2" sx={{ mb: 1.5 }}>
+          {translate('profile.security.widgets.embedHint', { origin: grant.origin })}
+        </Typography>
+        <Stack spacing={1.5} sx={{ alignItems: 'flex-start' }}>
+          <Button variant="contained" startIcon={<ContentCopyIcon />} onClick={() => void copy(embed)}>
+            {translate('profile.security.widgets.copyEmbed')}
           </Button>
-        </Box>
-      </Stack>
-    </Alert>
+          <Box sx={{ alignSelf: 'stretch', minWidth: 0 }}>
+            <CopyField name="embed" mono label={translate('profile.security.widgets.embed')} value={embed} />
+          </Box>
+        </Stack>
+      </Alert>
+      <Accordion disableGutters variant="outlined" data-fold="developer">
+        <AccordionSummary expandIcon={<ExpandMoreIcon />}>
+          <Typography>{translate('profile.security.widgets.developer')}</Typography>
+        </AccordionSummary>
+        <AccordionDetails>
+          <Stack spacing={1.5} sx={{ minWidth: 0 }}>
+            <Typography variant="body2" color="text.secondary">
+              {translate('profile.security.widgets.once')}
+            </Typography>
+            <CopyField name="widget-token" mono label={translate('profile.security.widgets.token', { time: formatDateTime(grant.expiresAt, locale) })} value={grant.token} />
+            <CopyField name="partner-key" mono label={translate('profile.security.widgets.key')} value={grant.key} />
+            <CopyField name="renew" mono label={translate('profile.security.widgets.renew')} value={renew} />
+          </Stack>
+        </AccordionDetails>
+      </Accordion>
+      <Box>
+        <Button variant="outlined" color="inherit" onClick={onDone}>
+          {translate('profile.security.widgets.done')}
+        </Button>
+      </Box>
+    </Stack>
   );
 };
 
@@ -237,9 +269,12 @@ const WidgetGrants = () => {
   const [issued, setIssued] = useState<WidgetGrantIssued | null>(null);
   const [toRevoke, setToRevoke] = useState<WidgetGrant | null>(null);
 
-  const submit = async (values: { name?: string }) => {
+  const originRule = (value: unknown) => (typeof value === 'string' && value.trim() !== '' && !parseWidgetOrigin(value) ? translate('profile.security.widgets.originInvalid') : undefined);
+
+  const submit = async (values: { name?: string; origin?: string }) => {
     try {
-      setIssued(await issue.mutateAsync({ name: (values.name ?? '').trim() }));
+      const origin = values.origin ?? '';
+      setIssued(await issue.mutateAsync({ name: (values.name ?? '').trim(), origin: parseWidgetOrigin(origin) ?? origin.trim() }));
       notify(translate('profile.security.widgets.created'), { type: 'success' });
       return undefined;
     } catch (error) {
@@ -260,13 +295,22 @@ const WidgetGrants = () => {
       {issued ? (
         <IssuedGrant grant={issued} onDone={() => setIssued(null)} />
       ) : (
-        <Form onSubmit={submit as never} defaultValues={{ name: '' }} noValidate>
-          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={{ xs: 0, sm: 1.5 }} sx={{ alignItems: { sm: 'flex-start' }, maxWidth: 560 }}>
+        <Form onSubmit={submit as never} defaultValues={{ name: '', origin: '' }} noValidate>
+          <Stack direction={{ xs: 'column', md: 'row' }} spacing={{ xs: 0, md: 1.5 }} sx={{ alignItems: { md: 'flex-start' }, maxWidth: 820 }}>
             <TextInput
               source="name"
               label={translate('profile.security.widgets.name')}
               helperText={translate('profile.security.widgets.nameHelp')}
               validate={[required(), maxLength(WIDGET_GRANT_NAME_MAX)]}
+              fullWidth
+            />
+            <TextInput
+              source="origin"
+              type="url"
+              autoComplete="url"
+              label={translate('profile.security.widgets.origin')}
+              helperText={translate('profile.security.widgets.originHelp')}
+              validate={[required(), maxLength(WIDGET_ORIGIN_MAX), originRule]}
               fullWidth
             />
             <Button type="submit" variant="contained" disabled={issue.isPending} sx={{ mt: 1, flexShrink: 0, whiteSpace: 'nowrap' }}>
@@ -288,9 +332,11 @@ const WidgetGrants = () => {
                   icon={<WidgetsIcon color="action" />}
                   primary={grant.name}
                   lines={[
+                    translate('profile.security.widgets.originLine', { origin: grant.origin ?? translate('profile.security.widgets.noOrigin') }),
                     translate('profile.security.widgets.createdAt', { time: formatDateTime(grant.createdAt, locale) }),
-                    translate('profile.security.widgets.lastIssued', { time: formatDateTime(grant.lastIssuedAt, locale) }),
-                    translate('profile.security.widgets.expires', { time: formatDateTime(grant.expiresAt, locale) }),
+                    translate(grant.origin ? 'profile.security.widgets.lasting' : 'profile.security.widgets.expires', { time: formatDateTime(grant.expiresAt, locale) }),
+                    // A partner's server renewed tokens with the key: when it last did.
+                    ...(grant.lastIssuedAt !== grant.createdAt ? [translate('profile.security.widgets.lastIssued', { time: formatDateTime(grant.lastIssuedAt, locale) })] : []),
                   ]}
                   revoke={{ label: translate('profile.security.widgets.revoke'), disabled: revoke.isPending, onClick: () => setToRevoke(grant) }}
                 />
