@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Asset } from '../../../src/api/wallet';
+import { DEMO_EMAIL } from '../../../src/api/demo';
 import { ErrorCode } from '../../../src/api/errors';
 import type { Db } from '../db/database';
 import { fail } from '../http/errors';
 import { once, post, system, user } from '../wallet/ledger';
 import { hashPassword, verifyPassword } from './passwords';
 
-export const DEMO_EMAIL = 'demo@example.com';
+export { DEMO_EMAIL };
 export const DEMO_PASSWORD = 'Demo-Trader-2026';
 
 /**
@@ -36,9 +37,6 @@ export const demoAccountLine = (decision: DemoDecision, created: { email: string
   if (decision.reason === 'postgres') return '  No demo account: PostgreSQL (DATABASE_URL) never gets one, only the embedded database';
   return '  No demo account: DEMO_ACCOUNT=false';
 };
-
-/** Whether an email (as typed) is the shared demo account's. */
-export const isDemoEmail = (email: string) => email.trim().toLowerCase() === DEMO_EMAIL;
 
 /** Whether the user is the shared demo account. */
 export const isDemoUser = async (db: Db, userId: string): Promise<boolean> =>

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
+import type { DemoAccount } from '../../../src/api/demo';
 import { ErrorCode } from '../../../src/api/errors';
 import type { LocaleCode, LoginResponse, RefreshResponse, User } from '../../../src/api/types';
 import type { Db } from '../db/database';
@@ -28,6 +29,8 @@ export interface UserDeps {
   throttle: Throttle;
   mailer: Mailer;
   scryptCost: number;
+  /** The shared demo account's published login, when this server has one. */
+  demo?: DemoAccount | null;
 }
 
 /** Who is calling, as the request tells. */
