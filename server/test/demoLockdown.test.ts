@@ -105,3 +105,17 @@ describe.each(BACKENDS)('the shared demo account cannot be taken over (%s)', (ba
     expect((await alice.call('GET', '/api/user/me')).status).toBe(401);
   });
 });
+
+describe("the login page's one-tap demo (GET /api/user/demo)", () => {
+  it('answers the published login only where the demo account exists: the embedded database, DEMO_ACCOUNT on', async () => {
+    const withDemo = await startServer('pglite', { demoAccount: true });
+    const without = await startServer('pglite');
+    try {
+      expect((await withDemo.call('GET', '/api/user/demo')).body).toMatchObject({ code: 0, data: { email: DEMO_EMAIL, password: DEMO_PASSWORD } });
+      expect((await without.call('GET', '/api/user/demo')).body).toMatchObject({ code: 0, data: null });
+    } finally {
+      await withDemo.close();
+      await without.close();
+    }
+  });
+});
