@@ -73,5 +73,19 @@ describe.each(['phone', 'desktop'] as const)('the demo account (%s, zh-CN)', (vi
     await page.locator('[data-demo-locked]').first().waitFor();
     expect(await page.getByRole('button', { name: '修改密码' }).count()).toBe(0);
     await shot('security');
+
+    // The banner in the other two languages, within the width.
+    for (const [locale, text] of [
+      ['en-US', 'You are in the shared demo account'],
+      ['zh-TW', '你正在使用共享示範帳戶'],
+    ] as const) {
+      await page.evaluate((code) => localStorage.setItem('locale', code), locale);
+      await page.goto(j.url('/trade'));
+      await page.reload();
+      await expect.poll(async () => (await banner.count()) > 0 && (await banner.innerText()).includes(text), { timeout: 15_000 }).toBe(true);
+      await expect.poll(() => cards.count(), { timeout: 15_000 }).toBe(DEMO_BOTS.length);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      await shot(`bots-${locale}`);
+    }
   });
 });

@@ -13,7 +13,7 @@ export const DemoBanner = () => {
   const translate = useTranslate();
   if (!useIsDemo()) return null;
   return (
-    <Alert severity="info" data-demo-banner sx={{ mb: 2, minWidth: 0 }}>
+    <Alert severity="info" data-demo-banner sx={{ mt: 1, mb: 1, mx: { xs: 0.5, md: 1 }, minWidth: 0 }}>
       <Typography variant="body2" component="p" sx={{ fontWeight: 600 }}>
         {translate('demo.banner')}
       </Typography>
