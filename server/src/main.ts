@@ -17,7 +17,7 @@ const main = async () => {
   // A replayed market (PAPER_REPLAY) is not the one the demo's history joins: its bots are left for a start without one.
   if (demoDecision.create && !config.paperReplay) {
     // Once, before the engine starts (it then drives the bots live): their history played through the engine.
-    const seeded = await seedDemoBots(db, { log: app.log, paperStartUsdt: config.paperStartUsdt, feeRate: DEFAULT_FEE_RATE, seed: config.paperSeed, accountName: DEMO_ACCOUNT_NAME });
+    const seeded = await seedDemoBots(db, { log: app.log.child({ demo: true }, { level: 'warn' }), paperStartUsdt: config.paperStartUsdt, feeRate: DEFAULT_FEE_RATE, seed: config.paperSeed, accountName: DEMO_ACCOUNT_NAME });
     if (seeded) app.log.info(seeded, 'demo bots: their history played through the engine');
   }
 
