@@ -45,6 +45,11 @@ describe.each(['phone', 'desktop'] as const)('the demo account (%s, zh-CN)', (vi
     await banner.waitFor();
     expect(await banner.innerText()).toContain('你正在使用共享演示账户');
     expect(await banner.innerText()).toContain('不能修改密码、邮箱、资料或安全设置');
+    // The home page shows the bots' profit, not the newcomer's empty "first robot" card.
+    const realized = page.locator('[data-stat="realized"]');
+    await realized.waitFor({ timeout: 15_000 });
+    expect(await realized.innerText()).toMatch(/\+\d[\d,]*\.\d{2}/);
+    expect(await page.locator('[data-section="home-empty"]').count()).toBe(0);
     await shot('home');
 
     await page.goto(j.url('/trade'));
