@@ -97,7 +97,7 @@ describe('inside the demo account', () => {
     expect(screen.queryByRole('textbox', { name: /昵称/ })).toBeNull();
   });
 
-  it('explains a demo refusal in the three languages', () => {
+  it('gives a demo refusal its own text (error.demoAccount, in each locale), other 11005s the catalogue one', () => {
     const refusal = { kind: 'business' as const, code: 11005, data: { reason: 'demo_account' } };
     expect(displayMessage(refusal, (key) => key)).toBe('error.demoAccount');
     expect(displayMessage({ kind: 'business', code: 11005, data: null }, (key) => key)).toBe('error.11005');
