@@ -28,6 +28,7 @@ import { createVerificationCodes } from './user/codes';
 import { profileRoutes } from './user/profileRoutes';
 import { strategyRoutes } from './strategy/routes';
 import { tradeRoutes } from './trade/routes';
+import { DEMO_EMAIL, DEMO_PASSWORD, demoAccountDecision } from './user/demo';
 import { userRoutes } from './user/routes';
 import { walletRoutes } from './wallet/routes';
 import { adminRoutes } from './admin/routes';
@@ -132,6 +133,7 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
       throttle: createThrottle(db),
       mailer,
       scryptCost: config.scryptCost,
+      demo: demoAccountDecision(config, process.env.NODE_ENV).create ? { email: DEMO_EMAIL, password: DEMO_PASSWORD } : null,
     }),
   );
   // Real exchanges' public markets that paper accounts trade on, shared by the engine and the API.

@@ -1,6 +1,8 @@
 import { buildApp } from './app';
 import { openConfigured } from './startup';
+import { DEFAULT_FEE_RATE } from '../../src/api/strategy';
 import { demoAccountDecision, demoAccountLine, ensureDemoAccount } from './user/demo';
+import { DEMO_ACCOUNT_NAME, seedDemoBots } from './user/demoHistory';
 
 /** Reads the configuration, opens and migrates the database, listens, and shuts down cleanly. */
 const main = async () => {
@@ -12,6 +14,12 @@ const main = async () => {
   const demoDecision = demoAccountDecision(config, process.env.NODE_ENV);
   const demo = demoDecision.create ? await ensureDemoAccount(db, config.scryptCost) : null;
   app.log.info({ demoAccount: demoDecision.create ? 'created' : demoDecision.reason }, 'demo account');
+  // A replayed market (PAPER_REPLAY) is not the one the demo's history joins: its bots are left for a start without one.
+  if (demoDecision.create && !config.paperReplay) {
+    // Once, before the engine starts (it then drives the bots live): their history played through the engine.
+    const seeded = await seedDemoBots(db, { log: app.log.child({ demo: true }, { level: 'warn' }), paperStartUsdt: config.paperStartUsdt, feeRate: DEFAULT_FEE_RATE, seed: config.paperSeed, accountName: DEMO_ACCOUNT_NAME });
+    if (seeded) app.log.info(seeded, 'demo bots: their history played through the engine');
+  }
 
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -7,6 +7,7 @@ export const Endpoint = {
   logout: '/api/user/logout',
   refresh: '/api/user/refresh',
   me: '/api/user/me',
+  demo: '/api/user/demo',
   tradeList: '/api/trade/list',
   tradeAdd: '/api/trade/add',
   tradeAction: '/api/trade/action',

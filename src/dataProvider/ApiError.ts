@@ -35,6 +35,8 @@ export const displayMessage = (init: ApiErrorInit, t: Translate = translateError
 
 const catalogueMessage = (init: ApiErrorInit, t: Translate): string => {
   if (init.messageKey) return t(init.messageKey, { status: init.status });
+  // The shared demo account's refusals say what it is and what to do instead.
+  if (init.code === 11005 && (init.data as { reason?: unknown } | null | undefined)?.reason === 'demo_account') return t('error.demoAccount');
   if (init.code !== undefined && isCatalogueCode(init.code)) {
     return t(`error.${init.code}`, typeof init.data === 'object' && init.data !== null ? (init.data as Record<string, unknown>) : {});
   }

@@ -1,4 +1,5 @@
 import { Endpoint } from '../api/endpoints';
+import type { DemoAccount } from '../api/demo';
 import type { BacktestJob, BacktestRequest, CandleUpload } from '../api/backtest';
 import type { StrategyTemplate } from '../api/strategy';
 import type { CandleTimeframe, CloseResult, EngineStatus, OhlcvAnswer, ProfitSummary, TradeOrder, TradePair, TradeTask, TradeTaskDetail } from '../api/trade';
@@ -72,6 +73,8 @@ export const createApi = (http: HttpClient) => ({
   refresh: (refreshToken: string) =>
     http.request<RefreshResponse>('PUT', Endpoint.refresh, { body: { refreshToken }, auth: false }),
   me: (signal?: AbortSignal) => http.request<User>('GET', Endpoint.me, { signal }),
+  /** The shared demo account's published login; null when this server has none. */
+  demo: (signal?: AbortSignal) => http.request<DemoAccount | null>('GET', Endpoint.demo, { signal, auth: false }),
 
   tradeList: (query: Query = {}, signal?: AbortSignal) =>
     http.request<Page<TradeTask>>('GET', Endpoint.tradeList, { query, signal }),

@@ -39,7 +39,7 @@ export const signIn = (remember = true) => {
 };
 
 /** The signed-in user the fake server answers GET /api/user/me with. */
-export const TEST_USER = { id: 'u1', email: 'demo@example.com', nickname: 'Demo', avatar: null, inviteCode: 'ABC123', level: 0, activated: true, role: 'user' };
+export const TEST_USER = { id: 'u1', email: 'trader@example.com', nickname: 'Demo', avatar: null, inviteCode: 'ABC123', level: 0, activated: true, role: 'user' };
 export const identityRoute: Record<string, Handler> = { 'GET /api/user/me': () => ok(TEST_USER) };
 
 /** Page tests start signed in, in zh-CN (the i18n module is one instance per test file). */

@@ -67,6 +67,15 @@ export interface EngineOptions {
    * the commands the API leaves for its tasks (shards.ts).
    */
   cluster?: boolean;
+  /** Drive only these tasks (a history played for them, e.g. the demo's bots); default: every active task. */
+  taskIds?: readonly string[];
+  /**
+   * Stamp the journal (orders, events, closed cycles) with the market's time
+   * instead of the database's: for history played faster than it happened.
+   */
+  journalMarketTime?: boolean;
+  /** Keep the simulator's minute candles in `paper_candles` every tick (default); off when the caller writes them at once. */
+  recordCandles?: boolean;
 }
 
 /** One order as the runner carries it from its intent to its outcome. */
@@ -225,6 +234,9 @@ export const createRunner = (options: EngineOptions) => {
     busy = result.catch(() => undefined);
     return result;
   };
+
+  /** Writes through the journal, stamped with the market's time when the options say so. */
+  const journal = (writes: Writes, fence?: Parameters<typeof store.commit>[1]) => store.commit(writes, fence, options.journalMarketTime ? new Date(now()) : undefined);
 
   /** The fence of the shards a write touches (cluster mode). */
   const fenceFor = (touched: Iterable<LiveTask>) => (leases ? { check: leases.fence, shards: new Set([...touched].map((task) => task.shard)) } : undefined);
@@ -485,7 +497,7 @@ export const createRunner = (options: EngineOptions) => {
       writes.states.push(stateWrite(task));
     }
     try {
-      await store.commit(writes, fenceFor([task]));
+      await journal(writes, fenceFor([task]));
       if (pause) task.dirty = false;
     } catch (recordError) {
       if (pause) task.dirty = true;
@@ -526,7 +538,7 @@ export const createRunner = (options: EngineOptions) => {
     try {
       executePaper(plans, writes, touched);
       for (const task of due) if (task.dirty || plans.some((p) => p.task === task)) writes.states.push(stateWrite(task));
-      await store.commit(writes, fenceFor(due));
+      await journal(writes, fenceFor(due));
       for (const task of due) {
         task.dirty = false;
         if (!failed.some((f) => f.task === task)) task.failures = 0;
@@ -631,7 +643,7 @@ export const createRunner = (options: EngineOptions) => {
       }
       extra?.(writes);
       writes.states.push(stateWrite(task));
-      await store.commit(writes, fenceFor([task]));
+      await journal(writes, fenceFor([task]));
       pendingIntents.delete(task.id);
       task.dirty = false;
     } catch (error) {
@@ -654,7 +666,7 @@ export const createRunner = (options: EngineOptions) => {
     intent.orders.push({ ...orderRow(task, action, ctx), status: 'intent' });
     task.state = { ...task.state, pendingOrder: true };
     try {
-      await store.commit(intent, fenceFor([task]));
+      await journal(intent, fenceFor([task]));
     } catch (error) {
       task.state = applyOrderFailed(ctx.before);
       throw error;
@@ -682,7 +694,7 @@ export const createRunner = (options: EngineOptions) => {
       extra?.(writes);
       writes.states.push(stateWrite(task));
       try {
-        await store.commit(writes, fenceFor([task]));
+        await journal(writes, fenceFor([task]));
         task.dirty = false;
       } catch (recordError) {
         task.state = applyOrderFailed(ctx.before);
@@ -730,7 +742,7 @@ export const createRunner = (options: EngineOptions) => {
     const fuelled = wantsCycle(task) ? (await store.fuelOf([task.userId])).has(task.userId) : true;
     const writes = emptyWrites();
     const order = decideFor(task, price, fee, fuelled, writes);
-    if (writes.events.length > 0) await store.commit(writes, fenceFor([task]));
+    if (writes.events.length > 0) await journal(writes, fenceFor([task]));
     if (order) await placeReal(task, order, client);
   };
 
@@ -796,7 +808,7 @@ export const createRunner = (options: EngineOptions) => {
       executePaper([{ task, action, ctx: contextOf(action, task.state), venue }], writes, new Set());
       extra?.(writes);
       writes.states.push(stateWrite(task));
-      await store.commit(writes, fenceFor([task]));
+      await journal(writes, fenceFor([task]));
       task.dirty = false;
     } catch (error) {
       venue.paper.restoreBalances(task.accountId, snapshot);
@@ -884,10 +896,10 @@ export const createRunner = (options: EngineOptions) => {
           written = true;
           return finish(r);
         });
-        if (!written) await store.commit({ ...emptyWrites(), commands: [{ id: command.id, result }] }, fenceFor([]));
+        if (!written) await journal({ ...emptyWrites(), commands: [{ id: command.id, result }] }, fenceFor([]));
       } catch (error) {
         log.error({ err: error, command }, 'command failed');
-        await store.commit({ ...emptyWrites(), commands: [{ id: command.id, result: { kind: 'error', message: messageOf(error) } }] }).catch(() => undefined);
+        await journal({ ...emptyWrites(), commands: [{ id: command.id, result: { kind: 'error', message: messageOf(error) } }] }).catch(() => undefined);
       }
     }
   };
@@ -898,7 +910,7 @@ export const createRunner = (options: EngineOptions) => {
     const dirty = [...tasks.values()].filter((task) => task.dirty);
     if (dirty.length === 0) return;
     try {
-      await store.commit({ ...emptyWrites(), states: dirty.map(stateWrite) }, fenceFor(dirty));
+      await journal({ ...emptyWrites(), states: dirty.map(stateWrite) }, fenceFor(dirty));
       for (const task of dirty) task.dirty = false;
     } catch (error) {
       log.error({ err: error, tasks: dirty.length }, 'task states could not be written; trying again at the next flush');
@@ -927,7 +939,7 @@ export const createRunner = (options: EngineOptions) => {
       await startReplayWhenTraded();
       market.tick(seconds);
       // The simulator's candles (the charts' history), and in cluster mode its prices for the other processes.
-      await shared.recordCandles(db);
+      if (options.recordCandles !== false) await shared.recordCandles(db);
       if (leases) await shared.publish(db);
     } else {
       await shared.refresh(db);
@@ -1128,7 +1140,7 @@ export const createRunner = (options: EngineOptions) => {
         await busy;
       } else {
         shared.lead();
-        await adopt(await store.loadTasks());
+        await adopt(await store.loadTasks(options.taskIds ? { ids: [...options.taskIds] } : {}));
       }
       running = true;
       health.startedAt = Date.now();

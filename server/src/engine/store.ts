@@ -216,13 +216,16 @@ export const createEngineStore = (db: Db) => {
       where trade_tasks.id = x.id`.execute(trx);
   };
 
-  const insertOrders = async (trx: Db, orders: OrderInsert[]) => {
+  /** The time a journal entry is stamped with: the market's when given (a played history), else the database's. */
+  const stamp = (at: Date | undefined) => (at ? sql`${at.toISOString()}::timestamptz` : sql`now()`);
+
+  const insertOrders = async (trx: Db, orders: OrderInsert[], at?: Date) => {
     if (orders.length === 0) return;
     await sql`
       insert into orders (task_id, user_id, exchange_account_id, client_order_id, exchange_order_id, symbol, cycle, level, side, reason,
-                          status, requested, price, filled, cost, fee, fee_currency, error)
+                          status, requested, price, filled, cost, fee, fee_currency, error, created_at, updated_at)
       select task, owner, account, client, exchange_id, symbol, cycle, level, side, reason, status, requested::numeric, price::numeric,
-             filled::numeric, cost::numeric, fee::numeric, fee_currency, error
+             filled::numeric, cost::numeric, fee::numeric, fee_currency, error, ${stamp(at)}, ${stamp(at)}
       from unnest(${orders.map((o) => o.taskId)}::uuid[], ${orders.map((o) => o.userId)}::uuid[], ${orders.map((o) => o.accountId)}::uuid[],
                   ${orders.map((o) => o.clientOrderId)}::text[], ${text(orders.map((o) => o.exchangeOrderId))}::text[], ${orders.map((o) => o.symbol)}::text[],
                   ${orders.map((o) => o.cycle)}::int[], ${orders.map((o) => o.level)}::int[], ${orders.map((o) => o.side)}::text[],
@@ -245,18 +248,18 @@ export const createEngineStore = (db: Db) => {
       where orders.client_order_id = x.client`.execute(trx);
   };
 
-  const insertEvents = async (trx: Db, events: EventInsert[]) => {
+  const insertEvents = async (trx: Db, events: EventInsert[], at?: Date) => {
     if (events.length === 0) return;
     await sql`
-      insert into task_events (task_id, kind, data)
-      select task, kind, data::jsonb
+      insert into task_events (task_id, kind, data, created_at)
+      select task, kind, data::jsonb, ${stamp(at)}
       from unnest(${events.map((e) => e.taskId)}::uuid[], ${events.map((e) => e.kind)}::text[], ${events.map((e) => JSON.stringify(e.data))}::text[])
            with ordinality as x(task, kind, data, n)
       order by n`.execute(trx);
   };
 
   /** The closed cycles, and the fuel each pays (member/fuel.ts), in the caller's transaction. */
-  const insertCycles = async (trx: Db, cycles: CycleInsert[]) => {
+  const insertCycles = async (trx: Db, cycles: CycleInsert[], at?: Date) => {
     if (cycles.length === 0) return;
     const fuel = await chargeFuelBatch(
       trx,
@@ -264,9 +267,10 @@ export const createEngineStore = (db: Db) => {
     );
     await sql`
       insert into cycles (task_id, user_id, cycle, buy_cost, sell_proceeds, realized_profit, fuel_charged, quantity_sold, remainder_quantity,
-                          remainder_cost, fees, levels_filled, exit_reason, opened_at)
+                          remainder_cost, fees, levels_filled, exit_reason, opened_at, closed_at)
       select task, owner, cycle, buy_cost::numeric, proceeds::numeric, profit::numeric, fuel::numeric, sold::numeric, remainder::numeric,
-             remainder_cost::numeric, fees::numeric, levels, exit_reason, case when secs is null then null else now() - make_interval(secs => secs) end
+             remainder_cost::numeric, fees::numeric, levels, exit_reason, case when secs is null then null else ${stamp(at)} - make_interval(secs => secs) end,
+             ${stamp(at)}
       from unnest(${cycles.map((c) => c.taskId)}::uuid[], ${cycles.map((c) => c.userId)}::uuid[], ${cycles.map((c) => c.closed.cycle)}::int[],
                   ${cycles.map((c) => c.closed.buyCost)}::text[], ${cycles.map((c) => c.closed.sellProceeds)}::text[],
                   ${cycles.map((c) => c.closed.realizedProfit)}::text[], ${fuel}::text[], ${cycles.map((c) => c.closed.quantitySold)}::text[],
@@ -298,15 +302,17 @@ export const createEngineStore = (db: Db) => {
    * Writes one tick's (or one order's) outcome in one transaction: the fence
    * first, then orders, outcomes, events, cycles with their fuel, task
    * states, paper balances and finished commands. All of it lands, or none.
+   * `at` stamps the orders, events and cycles (a history played faster than
+   * it happened); otherwise they carry the database's time.
    */
-  const commit = async (writes: Writes, fence?: { check: Fence; shards: ReadonlySet<number> }) => {
+  const commit = async (writes: Writes, fence?: { check: Fence; shards: ReadonlySet<number> }, at?: Date) => {
     if (!hasWrites(writes)) return;
     await db.transaction().execute(async (trx) => {
       if (fence) await fence.check(trx, fence.shards);
-      await insertOrders(trx, writes.orders);
+      await insertOrders(trx, writes.orders, at);
       await writeOutcomes(trx, writes.outcomes);
-      await insertEvents(trx, writes.events);
-      await insertCycles(trx, writes.cycles);
+      await insertEvents(trx, writes.events, at);
+      await insertCycles(trx, writes.cycles, at);
       await writeStates(trx, writes.states);
       await writeBalances(trx, writes.balances);
       await finishCommands(trx, writes.commands);

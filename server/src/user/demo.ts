@@ -1,11 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Asset } from '../../../src/api/wallet';
+import { DEMO_EMAIL } from '../../../src/api/demo';
+import { ErrorCode } from '../../../src/api/errors';
 import type { Db } from '../db/database';
+import { fail } from '../http/errors';
 import { once, post, system, user } from '../wallet/ledger';
 import { hashPassword, verifyPassword } from './passwords';
 
-export const DEMO_EMAIL = 'demo@example.com';
+export { DEMO_EMAIL };
 export const DEMO_PASSWORD = 'Demo-Trader-2026';
 
 /**
@@ -33,6 +36,22 @@ export const demoAccountLine = (decision: DemoDecision, created: { email: string
   if (decision.reason === 'production') return '  No demo account: NODE_ENV=production';
   if (decision.reason === 'postgres') return '  No demo account: PostgreSQL (DATABASE_URL) never gets one, only the embedded database';
   return '  No demo account: DEMO_ACCOUNT=false';
+};
+
+/** Whether the user is the shared demo account. */
+export const isDemoUser = async (db: Db, userId: string): Promise<boolean> =>
+  (await db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirst())?.email === DEMO_EMAIL;
+
+/**
+ * The demo account is shared by every visitor: nobody may take it over or
+ * change it for the others (its password, its e-mail, its profile, its
+ * sessions and widget grants). Answered 11005 with `data.reason: 'demo_account'`,
+ * as its wallet's refusals are.
+ */
+export const refuseDemo = (what: string): never => fail(ErrorCode.UNAUTHORIZED, `the shared demo account cannot ${what}`, { reason: 'demo_account' });
+
+export const refuseDemoUser = async (db: Db, userId: string, what: string) => {
+  if (await isDemoUser(db, userId)) refuseDemo(what);
 };
 
 /** What the demo wallet starts with, so every page has something to show. */
@@ -72,13 +91,22 @@ const ensureDemoUser = async (db: Db, scryptCost: number) => {
       .execute();
     return { email: DEMO_EMAIL, password: DEMO_PASSWORD };
   }
-  return (await verifyPassword(DEMO_PASSWORD, existing.password_hash)) ? { email: DEMO_EMAIL, password: DEMO_PASSWORD } : null;
+  if (!(await verifyPassword(DEMO_PASSWORD, existing.password_hash))) {
+    // Changed before the demo was locked (or by hand): the published password is restored, and whoever changed it is logged out.
+    const passwordHash = await hashPassword(DEMO_PASSWORD, scryptCost);
+    await db.transaction().execute(async (trx) => {
+      const row = await trx.updateTable('users').set({ password_hash: passwordHash, password_changed_at: new Date() }).where('email', '=', DEMO_EMAIL).returning('id').executeTakeFirstOrThrow();
+      await trx.updateTable('sessions').set({ revoked_at: sql`now()` }).where('user_id', '=', row.id).where('revoked_at', 'is', null).execute();
+      await trx.updateTable('refresh_tokens').set({ revoked_at: sql`now()` }).where('user_id', '=', row.id).where('revoked_at', 'is', null).execute();
+    });
+  }
+  return { email: DEMO_EMAIL, password: DEMO_PASSWORD };
 };
 
 /**
  * The demo account of `npm start`: created on first start, already activated
- * and with wallet funds. Returns its credentials while its password is still
- * the documented one.
+ * and with wallet funds; its published password restored on every start.
+ * Returns its credentials.
  */
 export const ensureDemoAccount = async (db: Db, scryptCost: number) => {
   const result = await ensureDemoUser(db, scryptCost);

@@ -22,7 +22,7 @@ export const profileRoutes = (deps: ProfileDeps) => async (instance: FastifyInst
   app.get('/api/user/sessions', { schema: sessionsSchema }, async (request) => ok(await profile.sessions(request.user!)));
 
   app.post('/api/user/sessions/revoke', { schema: revokeSessionSchema }, async (request) => {
-    await profile.revokeSession(request.user!.id, request.body.id);
+    await profile.revokeSession(request.user!, request.body.id);
     return ok(null);
   });
 };

@@ -4,6 +4,7 @@ import type { UserSession } from '../../../src/api/member';
 import type { User } from '../../../src/api/types';
 import type { Db } from '../db/database';
 import { fail } from '../http/errors';
+import { isDemoUser, refuseDemoUser } from './demo';
 import { hashPassword, verifyPassword } from './passwords';
 import type { ChangePasswordBody, ProfileEditBody } from './schemas';
 import { USER_COLUMNS, checkNewPassword, checkNickname, toUser } from './service';
@@ -57,6 +58,8 @@ export const createProfile = (deps: ProfileDeps) => {
   return {
     /** New nickname; the avatar replaced, removed (null) or, when absent, kept. */
     async edit(userId: string, body: ProfileEditBody): Promise<User> {
+      // Every visitor of the shared demo sees its nickname and avatar: nobody changes them for the others.
+      await refuseDemoUser(db, userId, 'change its profile');
       const nickname = checkNickname(body.nickname);
       const changes: { nickname: string; avatar?: string | null } = { nickname };
       if (body.avatar !== undefined) changes.avatar = body.avatar === null ? null : checkAvatar(body.avatar);
@@ -68,6 +71,8 @@ export const createProfile = (deps: ProfileDeps) => {
     /** Checks the current password (throttled per user), sets the new one and ends every other session. */
     async changePassword(me: Me, body: ChangePasswordBody) {
       const { id: userId, sessionId } = me;
+      // Its password is published: refused before anything is checked or counted.
+      await refuseDemoUser(db, userId, 'change its password');
       const key = `change-password:user:${userId}`;
       // Reserved before the old password is checked; a right one gives its slot back.
       const attempt = await throttle.take([{ key, limits: OLD_PASSWORD_LIMITS }], { waitMs: OLD_PASSWORD_WAIT_MS });
@@ -113,14 +118,16 @@ export const createProfile = (deps: ProfileDeps) => {
       });
     },
 
-    /** The user's sessions still alive, most recently seen first, the caller's own flagged. */
+    /** The user's sessions still alive, most recently seen first, the caller's own flagged; the shared demo's visitors see only their own. */
     async sessions(me: Me): Promise<UserSession[]> {
       const { id: userId, sessionId } = me;
+      const demo = await isDemoUser(db, userId);
       const rows = await db
         .selectFrom('sessions')
         .select(['id', 'user_agent', 'ip', 'created_at', 'last_seen_at'])
         .where('user_id', '=', userId)
         .where('revoked_at', 'is', null)
+        .$if(demo, (query) => query.where('id', '=', sessionId))
         // A session whose refresh tokens all expired is over, even if nobody logged it out.
         .where((eb) =>
           eb.or([
@@ -148,10 +155,18 @@ export const createProfile = (deps: ProfileDeps) => {
       }));
     },
 
-    /** Ends one of the user's own sessions and its refresh tokens (10006 for anyone else's). */
-    async revokeSession(userId: string, id: string) {
+    /**
+     * Ends one of the user's own sessions and its refresh tokens (10006 for anyone else's). In the shared
+     * demo another visitor's session is someone else's: answered as unknown.
+     */
+    async revokeSession(me: Me, id: string) {
+      const { id: userId } = me;
+      const demo = await isDemoUser(db, userId);
       await db.transaction().execute(async (trx) => {
-        const own = await trx.selectFrom('sessions').select('id').where('id', '=', id).where('user_id', '=', userId).forUpdate().executeTakeFirst();
+        const own =
+          demo && id !== me.sessionId
+            ? undefined
+            : await trx.selectFrom('sessions').select('id').where('id', '=', id).where('user_id', '=', userId).forUpdate().executeTakeFirst();
         if (!own) fail(ErrorCode.PARAM_NOT_EXIST, 'session does not exist', { field: 'id' });
         await trx.updateTable('sessions').set({ revoked_at: sql`now()` }).where('id', '=', id).where('revoked_at', 'is', null).execute();
         await trx.updateTable('refresh_tokens').set({ revoked_at: sql`now()` }).where('family_id', '=', id).where('revoked_at', 'is', null).execute();

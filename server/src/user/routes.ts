@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ok } from '../http/envelope';
 import { requestLocale } from '../http/locale';
 import { typed } from '../http/schemas';
-import { loginSchema, logoutSchema, meSchema, refreshSchema, registerSchema, resetPasswordSchema, verifyCodeSchema } from './schemas';
+import { demoSchema, loginSchema, logoutSchema, meSchema, refreshSchema, registerSchema, resetPasswordSchema, verifyCodeSchema } from './schemas';
 import { type Caller, createAccounts, type UserDeps } from './service';
 
 const caller = (request: FastifyRequest): Caller => ({
@@ -30,6 +30,9 @@ export const userRoutes = (deps: UserDeps) => async (instance: FastifyInstance) 
     },
     async (request) => ok(await accounts.login(request.body, caller(request))),
   );
+
+  // The login page's one-tap demo: the published login while this server has the demo account.
+  app.get('/api/user/demo', { schema: demoSchema }, async () => ok(deps.demo ?? null));
 
   app.put('/api/user/refresh', { schema: refreshSchema }, async (request) => ok(await accounts.refresh(request.body.refreshToken)));
 

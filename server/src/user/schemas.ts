@@ -139,6 +139,11 @@ export const logoutSchema = {
   response: nullAnswer,
 };
 
+export const demoSchema = {
+  summary: "The shared demo account's published login, or null when this server has none (no bearer token)",
+  response: { 200: envelope({ anyOf: [{ type: 'null' }, { type: 'object', properties: { email: { type: 'string' }, password: { type: 'string' } } }] }) },
+};
+
 export const meSchema = {
   summary: 'The signed-in user',
   security: [{ bearer: [] }],

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
+import type { DemoAccount } from '../../../src/api/demo';
 import { ErrorCode } from '../../../src/api/errors';
 import type { LocaleCode, LoginResponse, RefreshResponse, User } from '../../../src/api/types';
 import type { Db } from '../db/database';
@@ -7,6 +8,7 @@ import type { UsersTable } from '../db/schema';
 import { BusinessError, fail } from '../http/errors';
 import type { Mailer } from '../mail/mailer';
 import { CODE_TTL_MINUTES, type VerificationCodes } from './codes';
+import { DEMO_EMAIL, refuseDemo } from './demo';
 import { verificationMail } from './mailTexts';
 import { decoyHash, hashPassword, hashQueue, passwordProblem, verifyPassword } from './passwords';
 import type { LoginBody, RegisterBody, ResetPasswordBody, VerifyCodeBody } from './schemas';
@@ -27,6 +29,8 @@ export interface UserDeps {
   throttle: Throttle;
   mailer: Mailer;
   scryptCost: number;
+  /** The shared demo account's published login, when this server has one. */
+  demo?: DemoAccount | null;
 }
 
 /** Who is calling, as the request tells. */
@@ -97,13 +101,18 @@ export const checkNewPassword = (password: string, email: string, field = 'passw
   if (problem === 'common') fail(ErrorCode.INVALID, 'password is too common or too easy to guess', { field, rule: 'common' });
 };
 
-/** A login attempt counts as a failure and as a success until its password is judged. */
+/**
+ * A login attempt counts as a failure and as a success until its password is judged. The shared demo
+ * account has no per-account limits: its password is public, and one visitor's wrong guesses (or many
+ * visitors' logins) must not lock it for the others; each caller's address keeps its own limits.
+ */
 const loginRules = (email: string, ip: string) => {
   const keys = { accountKey: `login:email:${email}`, ipKey: `login:ip:${ip}`, okAccountKey: `login-ok:email:${email}`, okIpKey: `login-ok:ip:${ip}` };
+  const demo = email === DEMO_EMAIL;
   const rules = [
-    { key: keys.accountKey, limits: LOGIN_LIMITS_ACCOUNT },
+    ...(demo ? [] : [{ key: keys.accountKey, limits: LOGIN_LIMITS_ACCOUNT }]),
     { key: keys.ipKey, limits: LOGIN_LIMITS_IP },
-    { key: keys.okAccountKey, limits: LOGIN_OK_LIMITS_ACCOUNT },
+    ...(demo ? [] : [{ key: keys.okAccountKey, limits: LOGIN_OK_LIMITS_ACCOUNT }]),
     { key: keys.okIpKey, limits: LOGIN_OK_LIMITS_IP },
   ];
   return { ...keys, rules };
@@ -118,6 +127,7 @@ export const createAccounts = (deps: UserDeps) => {
   return {
     async sendCode(body: VerifyCodeBody, caller: Caller) {
       const email = normalizeEmail(body.email);
+      if (body.type === 'reset' && email === DEMO_EMAIL) refuseDemo('reset its password');
       // Counted before anything is looked up or sent, refusals included (they tell whether an email is taken).
       await throttle.take([
         { key: `code:${body.type}:email:${email}`, limits: CODE_LIMITS_EMAIL },
@@ -230,6 +240,7 @@ export const createAccounts = (deps: UserDeps) => {
 
     async resetPassword(body: ResetPasswordBody) {
       const email = normalizeEmail(body.email);
+      if (email === DEMO_EMAIL) refuseDemo('reset its password');
       checkNewPassword(body.newPassword, email);
       hashQueue.ensureRoom();
       await codes.consume(email, 'reset', body.captcha);

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db/database';
 import { ok } from '../http/envelope';
 import { typed } from '../http/schemas';
+import { refuseDemoUser } from '../user/demo';
 import { issueSchema, listSchema, refreshSchema, revokeSchema } from './schemas';
 import * as widgets from './service';
 import type { WidgetTokens } from './tokens';
@@ -9,9 +10,11 @@ import type { WidgetTokens } from './tokens';
 /** Widget grants and tokens (README "Widget tokens"). */
 export const widgetRoutes = ({ db, tokens }: { db: Db; tokens: WidgetTokens }) => async (instance: FastifyInstance) => {
   const app = typed(instance);
-  app.post('/api/user/widget-token', { schema: issueSchema, onRequest: app.authenticate }, async (request) =>
-    ok(await widgets.issueGrant(db, tokens, request.user!.id, request.body)),
-  );
+  // The shared demo account grants nothing that outlives a visitor's session, and no visitor revokes another's grant.
+  app.post('/api/user/widget-token', { schema: issueSchema, onRequest: app.authenticate }, async (request) => {
+    await refuseDemoUser(db, request.user!.id, 'grant widget access');
+    return ok(await widgets.issueGrant(db, tokens, request.user!.id, request.body));
+  });
 
   // The partner key authenticates this call: no bearer token.
   app.put('/api/user/widget-token', { schema: refreshSchema }, async (request) => {
@@ -22,6 +25,7 @@ export const widgetRoutes = ({ db, tokens }: { db: Db; tokens: WidgetTokens }) =
   app.get('/api/user/widget-tokens', { schema: listSchema, onRequest: app.authenticate }, async (request) => ok(await widgets.listGrants(db, request.user!.id)));
 
   app.post('/api/user/widget-tokens/revoke', { schema: revokeSchema, onRequest: app.authenticate }, async (request) => {
+    await refuseDemoUser(db, request.user!.id, 'revoke widget access');
     await widgets.revokeGrant(db, request.user!.id, request.body.id);
     return ok(null);
   });

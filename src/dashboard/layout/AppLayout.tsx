@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { AppBar, Layout, LoadingIndicator, Menu, TitlePortal, useTranslate } from 'react-admin';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { SessionExpiryRedirect } from '../../authProvider/guards';
+import { DemoBanner } from '../kit/demo';
 import { WizardRouteWatcher } from '../trade/wizard/navigation';
 import { DisplayMenu } from './DisplayMenu';
 import { LocaleSwitcher } from './LocaleSwitcher';
@@ -98,6 +99,7 @@ export const appLayout = (menu: readonly MenuEntry[]) => {
       >
         <WizardRouteWatcher />
         <SessionExpiryRedirect />
+        <DemoBanner />
         {children}
         {isPhone && <BottomTabs tabs={entries.tabs} />}
       </Layout>

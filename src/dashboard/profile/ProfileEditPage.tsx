@@ -7,6 +7,8 @@ import { Form, TextInput, regex, useNotify, useTranslate } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
 import type { User } from '../../api/types';
 import { rules } from '../auth/authForm';
+import { isDemoEmail } from '../../api/demo';
+import { DemoLocked } from '../kit/demo';
 import { Screen } from '../layout/Screen';
 import { AVATAR_MAX_BYTES, AvatarError, resizeAvatar } from './avatar';
 import { QueryView } from '../kit/LoadError';
@@ -105,7 +107,8 @@ export const ProfileEditPage = () => {
     <Screen titleKey="page.profileEdit">
       <Paper sx={{ p: { xs: 2, md: 3 }, maxWidth: 560 }}>
         <QueryView query={me} skeletons={2} height={72}>
-          {(user) => <EditForm user={user} />}
+          {/* Every visitor of the shared demo sees its nickname and avatar: nobody changes them for the others. */}
+          {(user) => (isDemoEmail(user.email) ? <DemoLocked /> : <EditForm user={user} />)}
         </QueryView>
       </Paper>
     </Screen>

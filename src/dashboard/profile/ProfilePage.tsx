@@ -30,6 +30,8 @@ import { Stat, statGrid } from '../kit/Stat';
 import { useBalances, useMe, useProfitSummary } from './api';
 import { formatAsset } from '../../api/format';
 import { UserAvatar } from './UserAvatar';
+import { isDemoEmail } from '../../api/demo';
+import { useIsDemo } from '../kit/demo';
 
 export const LevelBadge = ({ level }: { level: number }) => {
   const translate = useTranslate();
@@ -66,9 +68,11 @@ const Identity = () => {
                 )}
               </Stack>
             </Box>
-            <Button component={Link} to="/profile/edit" size="small" startIcon={<EditIcon />} sx={{ flexShrink: 0, display: { xs: 'none', sm: 'inline-flex' } }}>
-              {translate('profile.editProfile')}
-            </Button>
+            {!isDemoEmail(user.email) && (
+              <Button component={Link} to="/profile/edit" size="small" startIcon={<EditIcon />} sx={{ flexShrink: 0, display: { xs: 'none', sm: 'inline-flex' } }}>
+                {translate('profile.editProfile')}
+              </Button>
+            )}
           </Stack>
         )}
       </QueryView>
@@ -176,9 +180,12 @@ export const PROFILE_LINKS: readonly (readonly LinkItem[])[] = [
 const Links = () => {
   const translate = useTranslate();
   const logout = useLogout();
+  // The shared demo account's profile is nobody's to edit.
+  const demo = useIsDemo();
+  const groups = demo ? PROFILE_LINKS.map((group) => group.filter((item) => item.to !== '/profile/edit')) : PROFILE_LINKS;
   return (
     <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'repeat(2, minmax(0, 1fr))' } }} data-section="links">
-      {PROFILE_LINKS.map((group, index) => (
+      {groups.map((group, index) => (
         <Paper key={index} sx={{ minWidth: 0 }}>
           <List disablePadding>
             {group.map((item) => (

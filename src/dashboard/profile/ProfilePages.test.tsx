@@ -49,7 +49,7 @@ describe('/profile', () => {
     await findHeading('我的');
     const identity = within(await waitFor(() => section('identity')));
     expect(await identity.findByText('Demo')).toBeInTheDocument();
-    expect(identity.getByText('demo@example.com')).toBeInTheDocument();
+    expect(identity.getByText('trader@example.com')).toBeInTheDocument();
     expect(identity.getByText('V0')).toBeInTheDocument();
     expect(identity.getByText('已激活')).toBeInTheDocument();
     expect(document.querySelector('[data-avatar="initials"]')).toHaveTextContent('DE');

@@ -16,6 +16,7 @@ import { CopyField, useCopy } from '../kit/copy';
 import { EmptyLine, QueryView } from '../kit/LoadError';
 import { Section } from '../kit/Section';
 import { Screen } from '../layout/Screen';
+import { DemoLocked, useIsDemo } from '../kit/demo';
 import { profileKeys, useApi, useIssueWidgetGrant, useRevokeSession, useRevokeWidgetGrant, useSessions, useWidgetGrants } from './api';
 import { formatDateTime } from './format';
 import { deviceLabel } from './userAgent';
@@ -366,12 +367,29 @@ const WidgetGrants = () => {
 };
 
 /** `/profile/security`: change the password, see where the account is signed in and end those sessions, and the partner sites allowed to show my data. */
-export const SecurityPage = () => (
-  <Screen titleKey="page.security">
-    <Stack spacing={2}>
-      <ChangePassword />
-      <Sessions />
-      <WidgetGrants />
-    </Stack>
-  </Screen>
-);
+export const SecurityPage = () => {
+  const translate = useTranslate();
+  // The shared demo account: its password and widget grants are nobody's to change; each visitor sees only their own session.
+  const demo = useIsDemo();
+  return (
+    <Screen titleKey="page.security">
+      <Stack spacing={2}>
+        {demo ? (
+          <Section name="password" title={translate('profile.security.password')}>
+            <DemoLocked />
+          </Section>
+        ) : (
+          <ChangePassword />
+        )}
+        <Sessions />
+        {demo ? (
+          <Section name="widget-grants" title={translate('profile.security.widgets.title')}>
+            <DemoLocked />
+          </Section>
+        ) : (
+          <WidgetGrants />
+        )}
+      </Stack>
+    </Screen>
+  );
+};

@@ -17,6 +17,7 @@ import { sectionSx as section } from '../kit/Section';
 import { useBalances, useRecentMovements } from './api';
 import { MovementRow, balanceOf } from './parts';
 import { RECORDS_PATH, formatAmount, isPositive } from './walletText';
+import { useIsDemo } from '../kit/demo';
 
 const BalanceCard = ({ asset, balance }: { asset: Asset; balance: AssetBalance | undefined }) => {
   const translate = useTranslate();
@@ -50,12 +51,13 @@ const BalanceCard = ({ asset, balance }: { asset: Asset; balance: AssetBalance |
   );
 };
 
-const ACTIONS: { to: string; key: string; icon: ReactNode }[] = [
+/** `out`: moves money out of the wallet, which the shared demo account never does (11005 demo_account). */
+const ACTIONS: { to: string; key: string; icon: ReactNode; out?: true }[] = [
   { to: '/profile/wallet/recharge', key: 'page.recharge', icon: <AddCardIcon /> },
-  { to: '/profile/wallet/withdraw', key: 'page.withdraw', icon: <CallMadeIcon /> },
-  { to: '/profile/wallet/transfer', key: 'page.transfer', icon: <SendIcon /> },
+  { to: '/profile/wallet/withdraw', key: 'page.withdraw', icon: <CallMadeIcon />, out: true },
+  { to: '/profile/wallet/transfer', key: 'page.transfer', icon: <SendIcon />, out: true },
   { to: '/profile/wallet/exchange', key: 'page.swap', icon: <SwapHorizIcon /> },
-  { to: '/profile/wallet/points-transfer', key: 'page.pointsTransfer', icon: <StarsIcon /> },
+  { to: '/profile/wallet/points-transfer', key: 'page.pointsTransfer', icon: <StarsIcon />, out: true },
 ];
 
 const RECORD_LINKS: { to: string; key: string }[] = [
@@ -97,6 +99,7 @@ const RecentMovements = () => {
 export const WalletPage = () => {
   const translate = useTranslate();
   const balances = useBalances();
+  const demo = useIsDemo();
   return (
     <Screen titleKey="page.wallet">
       <Stack spacing={2}>
@@ -113,7 +116,7 @@ export const WalletPage = () => {
 
         <Paper sx={section} data-section="actions">
           <Box component="nav" aria-label={translate('wallet.actions')} sx={{ display: 'grid', gap: 1, gridTemplateColumns: { xs: 'repeat(3, minmax(0, 1fr))', sm: 'repeat(5, minmax(0, 1fr))' } }}>
-            {ACTIONS.map((action) => (
+            {ACTIONS.filter((action) => !(demo && action.out)).map((action) => (
               <Button
                 key={action.to}
                 component={Link}

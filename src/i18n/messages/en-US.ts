@@ -25,6 +25,13 @@ const enUS = {
     copyFailed: 'Could not copy: select the text and copy it by hand.',
     chartCredit: 'Charts by TradingView',
   },
+  demo: {
+    banner: 'You are in the shared demo account: everyone can log in and see it. Its bots trade on the simulated market.',
+    limits: 'It cannot change its password, e-mail, profile or security settings, grant widget access, or send money out.',
+    locked: 'Not available in the shared demo account. Create your own account to use it.',
+    tryIt: 'Try the demo account',
+    tryHint: 'Shared by everyone, no sign-up: bots with a real trading history.',
+  },
   nav: {
     home: 'Home',
     trade: 'Trade',

@@ -27,6 +27,13 @@ const zhCN: AppMessages = {
     copyFailed: '复制失败：请选中文字手动复制。',
     chartCredit: '图表由 TradingView 提供',
   },
+  demo: {
+    banner: '你正在使用共享演示账户：任何人都能登录查看。它的机器人在模拟行情上交易。',
+    limits: '它不能修改密码、邮箱、资料或安全设置，不能授权小组件，也不能转出资金。',
+    locked: '共享演示账户不能使用此功能。注册自己的账户后即可使用。',
+    tryIt: '体验演示账户',
+    tryHint: '所有人共享，无需注册：机器人已有真实的交易记录。',
+  },
   nav: {
     home: '首页',
     trade: '交易',

@@ -27,6 +27,13 @@ const zhTW: AppMessages = {
     copyFailed: '複製失敗：請選取文字手動複製。',
     chartCredit: '圖表由 TradingView 提供',
   },
+  demo: {
+    banner: '你正在使用共享示範帳戶：任何人都能登入查看。它的機器人在模擬行情上交易。',
+    limits: '它不能修改密碼、電子郵件、資料或安全設定，不能授權小工具，也不能轉出資金。',
+    locked: '共享示範帳戶不能使用此功能。註冊自己的帳戶後即可使用。',
+    tryIt: '體驗示範帳戶',
+    tryHint: '所有人共享，無需註冊：機器人已有真實的交易紀錄。',
+  },
   nav: {
     home: '首頁',
     trade: '交易',
