@@ -63,7 +63,7 @@ describe.each(BACKENDS)('the shared demo account cannot be taken over (%s)', (ba
 
   it('grants no widget access and lets nobody revoke one', async () => {
     const alice = await visit('Alice Browser');
-    expect((await alice.call('POST', '/api/user/widget-token', { name: 'My blog' })).body).toMatchObject(demoRefusal);
+    expect((await alice.call('POST', '/api/user/widget-token', { name: 'My blog', origin: 'https://blog.example' })).body).toMatchObject(demoRefusal);
     expect((await alice.call('POST', '/api/user/widget-tokens/revoke', { id: '00000000-0000-4000-8000-000000000000' })).body).toMatchObject(demoRefusal);
     expect(await server.db.selectFrom('widget_grants').select('id').execute()).toEqual([]);
   });
