@@ -503,6 +503,8 @@ describe('swap', () => {
     const confirmed = async () => {
       await userEvent.click(screen.getByRole('button', { name: '兑换' }));
       await userEvent.click(within(await screen.findByRole('dialog', { name: '确认兑换' })).getByRole('button', { name: '确认兑换' }));
+      // The dialog hides the page from the next query while it fades out.
+      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     };
     await confirmed();
     expect(await screen.findByText('参数超出范围')).toBeInTheDocument();
