@@ -22,6 +22,10 @@ export default defineConfig({
   },
   test: {
     restoreMocks: true,
+    // Both cores of the CI machine (vitest's default leaves one idle); TEST_WORKERS to choose.
+    maxWorkers: Number(process.env.TEST_WORKERS ?? 2),
+    // The default report, then the slowest files and the per-file limit (scripts/testTimeBudget.ts).
+    reporters: ['default', './scripts/testTimeBudget.ts'],
     testTimeout: 20000,
     projects: [
       {
@@ -35,7 +39,15 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'server', environment: 'node', include: ['server/**/*.test.ts'], hookTimeout: 60000 },
+        test: {
+          name: 'server',
+          environment: 'node',
+          include: ['server/**/*.test.ts'],
+          hookTimeout: 60000,
+          // Migrations recorded once and PGlite's migrated data folder dumped; a PostgreSQL database per worker.
+          globalSetup: ['server/test/globalSetup.ts'],
+          setupFiles: ['server/test/setup.ts'],
+        },
       },
       {
         extends: true,
@@ -43,7 +55,7 @@ export default defineConfig({
           name: 'journeys',
           environment: 'node',
           include: ['e2e/**/*.test.ts'],
-          globalSetup: ['e2e/globalSetup.ts'],
+          globalSetup: ['server/test/globalSetup.ts', 'e2e/globalSetup.ts'],
           testTimeout: 60000,
           hookTimeout: 120000,
           // A page under a loaded machine can take seconds to show what a poll waits for (the default is 1 s).

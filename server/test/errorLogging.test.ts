@@ -1,8 +1,7 @@
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serializeError } from '../src/http/logging';
-import { BACKENDS, startServer, type TestServer } from './harness';
+import { BACKENDS, newPglite, startServer, type TestServer } from './harness';
 
 /**
  * Database errors in the log: the SQL state and the message explain the
@@ -15,7 +14,7 @@ const SECRET_VALUE = 'leaky-parameter-4f1c@example.com';
 /** A real driver error (a unique violation, whose detail quotes the key) for a statement given SECRET_VALUE as a parameter. */
 const failingQuery = async (backend: 'pglite' | 'postgres'): Promise<Error> => {
   if (backend === 'pglite') {
-    const db = new PGlite();
+    const db = await newPglite();
     try {
       await db.exec('create table leak (email text primary key)');
       await db.query('insert into leak values ($1)', [SECRET_VALUE]);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import Big from 'big.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +8,7 @@ import { dropSchema, migrate, openDatabase, type Db } from '../src/db/database';
 import { BusinessError } from '../src/http/errors';
 import { post, system, user } from '../src/wallet/ledger';
 import * as wallet from '../src/wallet/service';
-import { BACKENDS } from './harness';
+import { BACKENDS, newPglite } from './harness';
 
 /**
  * Random sequences of every money-moving call over a few users with an
@@ -77,7 +77,7 @@ describe.each(BACKENDS)('wallet ledger invariants (%s)', (backend) => {
     if (backend === 'postgres') {
       db = await openDatabase({ url: process.env.TEST_DATABASE_URL, schema });
     } else {
-      pglite = new PGlite();
+      pglite = await newPglite();
       db = await openDatabase({ pglite, schema });
     }
     await migrate(db, schema);

@@ -1,75 +1,17 @@
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AdminDeposit, AdminUser, AdminWithdrawal, ServiceSettings } from '../../api/admin';
-import { ok, okRange, type Handler, type RecordedRequest } from '../../testing/fakeServer';
-import { TEST_USER, findHeading, renderApp, startSignedInZhCN } from '../../testing/renderApp';
-
-const asRole = (role: 'user' | 'operator'): Record<string, Handler> => ({ 'GET /api/user/me': () => ok({ ...TEST_USER, role }) });
-
-const user: AdminUser = {
-  id: 'u2',
-  email: 'bob@example.com',
-  nickname: 'Bob',
-  role: 'user',
-  level: 1,
-  activated: true,
-  disabled: false,
-  inviterEmail: null,
-  usdt: '120.5',
-  createdAt: '2026-11-01T08:00:00.000Z',
-};
-
-const deposit: AdminDeposit = {
-  id: 'd1',
-  asset: 'USDT',
-  amount: '100',
-  address: 'TXaddr',
-  txHash: '0xabc',
-  status: 'pending',
-  reason: null,
-  createdAt: '2026-11-20T08:00:00.000Z',
-  decidedAt: null,
-  userId: 'u2',
-  userEmail: 'bob@example.com',
-};
-
-const withdrawal: AdminWithdrawal = {
-  id: 'w1',
-  asset: 'USDT',
-  amount: '50',
-  fee: '1',
-  address: 'TYdest',
-  status: 'pending',
-  reason: null,
-  createdAt: '2026-11-20T09:00:00.000Z',
-  decidedAt: null,
-  userId: 'u2',
-  userEmail: 'bob@example.com',
-};
-
-const settings: ServiceSettings = {
-  levels: [
-    { level: 0, minDirect: 0, minTeam: 0, minTeamVolume: '0', fuelDiscountPercent: '0', taskLimit: 3 },
-    { level: 1, minDirect: 3, minTeam: 10, minTeamVolume: '10000', fuelDiscountPercent: '10', taskLimit: 10 },
-  ],
-  swapRates: [{ from: 'USDT', to: 'POINTS', rate: '10' }],
-  withdrawFee: '1',
-  withdrawMin: '10',
-  transferMin: '1',
-  activationCardPrice: '1',
-  activationUsdtPrice: '100',
-  fuelRatePercent: '20',
-  inviteRewardPoints: '50',
-  activationFuelGift: '10',
-  depositNetwork: 'TRC20',
-};
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { AdminDeposit } from '../../api/admin';
+import { ok, okRange, type RecordedRequest } from '../../testing/fakeServer';
+import { findHeading, renderApp, startSignedInZhCN } from '../../testing/renderApp';
+import { asRole, deposit, settings, user, withdrawal } from './consoleFixtures';
 
 type App = Awaited<ReturnType<typeof renderApp>>;
 const bodies = (app: App, path: string, method = 'POST') => app.server.requests.filter((r) => r.path === path && r.method === method).map((r) => r.body);
 /** The JSON parameters of a console list request (ra-data-simple-rest's sort, range and filter). */
 const listParams = (request: RecordedRequest) => Object.fromEntries([...new URL(request.url, 'http://x').searchParams].map(([key, value]) => [key, JSON.parse(value)]));
 const adminCalls = (app: App) => app.server.requests.filter((r) => r.path.startsWith('/api/admin/'));
+// Each list's sortable headers: Console.sort.test.tsx; articles: Console.articles.test.tsx.
 
 // The console is a separate chunk loaded on first use: give the first page time.
 configure({ asyncUtilTimeout: 10000 });
@@ -200,113 +142,6 @@ describe('deposits and withdrawals', () => {
     const dialog = await screen.findByRole('dialog');
     await userEvent.click(within(dialog).getByRole('button', { name: '通过' }));
     await waitFor(() => expect(bodies(app, '/api/admin/withdrawals/w1', 'PUT')).toEqual([{ status: 'approved' }]));
-  });
-});
-
-describe('articles', () => {
-  // The rich text editor (ProseMirror) measures the page; jsdom does no layout, so it gets empty answers.
-  const shims: [object, string, unknown][] = [
-    [Range.prototype, 'getClientRects', () => Object.assign([], { item: () => null })],
-    [Range.prototype, 'getBoundingClientRect', () => new DOMRect()],
-    [document, 'elementFromPoint', () => null],
-  ];
-  beforeAll(() => {
-    for (const [target, name, value] of shims) Object.defineProperty(target, name, { value, configurable: true, writable: true });
-  });
-  afterAll(() => {
-    for (const [target, name] of shims) delete (target as Record<string, unknown>)[name];
-  });
-
-  it('creates an article with its translations (empty languages left out)', async () => {
-    const app = await renderApp('/admin/articles/create', {
-      ...asRole('operator'),
-      'POST /api/admin/articles': (req) =>
-        ok({ id: 'art1', published: false, publishedAt: null, translations: req.body?.translations, createdAt: '2026-11-22T00:00:00.000Z', updatedAt: '2026-11-22T00:00:00.000Z' }),
-      'GET /api/admin/articles': okRange('articles', []),
-    });
-    const title = await screen.findByRole('textbox', { name: /标题/ });
-    await userEvent.click(title);
-    await userEvent.paste('新功能上线');
-    await userEvent.click(screen.getByRole('textbox', { name: /摘要/ }));
-    await userEvent.paste('一句话摘要');
-    const editorOf = (locale: string) =>
-      waitFor(() => {
-        const el = document.querySelector<HTMLElement>(`[data-locale="${locale}"] .ProseMirror`);
-        expect(el).not.toBeNull();
-        return el!;
-      });
-    const editor = await editorOf('zh-CN');
-    await userEvent.click(editor);
-    await userEvent.paste('正文内容');
-    await userEvent.click(screen.getByRole('tab', { name: 'English' }));
-    const enPanel = document.querySelector<HTMLElement>('[id^="tabpanel-"][data-locale="en-US"]')!;
-    await userEvent.click(await within(enPanel).findByRole('textbox', { name: /标题/ }));
-    await userEvent.paste('New feature');
-    const enEditor = await editorOf('en-US');
-    await userEvent.click(enEditor);
-    await userEvent.paste('Body text');
-    await userEvent.click(screen.getByRole('button', { name: '保存' }));
-    await waitFor(() => expect(bodies(app, '/api/admin/articles')).toHaveLength(1), { timeout: 5000 });
-    expect(bodies(app, '/api/admin/articles')[0]).toEqual({
-      published: false,
-      translations: [
-        { locale: 'zh-CN', title: '新功能上线', summary: '一句话摘要', body: '<p>正文内容</p>' },
-        { locale: 'en-US', title: 'New feature', summary: '', body: '<p>Body text</p>' },
-      ],
-    });
-    expect(bodies(app, '/api/admin/articles', 'PUT')).toHaveLength(0);
-    await waitFor(() => expect(app.pathname()).toBe('/admin/articles'));
-  });
-
-  it('edits an article: every language in its own tab, the zh-CN title changed', async () => {
-    const article = {
-      id: 'art2',
-      published: true,
-      publishedAt: '2026-11-21T00:00:00.000Z',
-      translations: [
-        { locale: 'en-US', title: 'Old news', summary: 's', body: '<p>en</p>' },
-        { locale: 'zh-CN', title: '旧标题', summary: '摘要', body: '<p>中文</p>' },
-      ],
-      createdAt: '2026-11-20T00:00:00.000Z',
-      updatedAt: '2026-11-21T00:00:00.000Z',
-    };
-    const app = await renderApp('/admin/articles/art2', {
-      ...asRole('operator'),
-      'GET /api/admin/articles/art2': () => ok(article),
-      'PUT /api/admin/articles/art2': (req) => ok({ ...article, translations: req.body?.translations }),
-      'GET /api/admin/articles': okRange('articles', [article]),
-    });
-    const title = await screen.findByDisplayValue('旧标题');
-    await userEvent.clear(title);
-    await userEvent.click(title);
-    await userEvent.paste('新标题');
-    await userEvent.click(screen.getByRole('button', { name: '保存' }));
-    await waitFor(() => expect(bodies(app, '/api/admin/articles/art2', 'PUT')).toHaveLength(1));
-    expect(bodies(app, '/api/admin/articles/art2', 'PUT')[0]).toEqual({
-      translations: [
-        { locale: 'zh-CN', title: '新标题', summary: '摘要', body: '<p>中文</p>' },
-        { locale: 'en-US', title: 'Old news', summary: 's', body: '<p>en</p>' },
-      ],
-    });
-  });
-
-  it('switches an article between published and draft from the list', async () => {
-    const article = {
-      id: 'art1',
-      published: false,
-      publishedAt: null,
-      translations: [{ locale: 'zh-CN', title: '公告一', summary: '', body: '<p>x</p>' }],
-      createdAt: '2026-11-22T00:00:00.000Z',
-      updatedAt: '2026-11-22T00:00:00.000Z',
-    };
-    const app = await renderApp('/admin/articles', {
-      ...asRole('operator'),
-      'GET /api/admin/articles': okRange('articles', [article]),
-      'PUT /api/admin/articles/art1': (req) => ok({ ...article, ...req.body }),
-    });
-    await screen.findByText('公告一');
-    await userEvent.click(screen.getByRole('switch', { name: '草稿' }));
-    await waitFor(() => expect(bodies(app, '/api/admin/articles/art1', 'PUT')).toEqual([{ published: true }]));
   });
 });
 
@@ -447,38 +282,5 @@ describe('engine', () => {
     const replay = screen.getByRole('region', { name: '历史 K 线回放' });
     expect(within(replay).getByText('回放中')).toBeInTheDocument();
     expect(within(replay).getByText('7,500 / 30,240')).toBeInTheDocument();
-  });
-});
-
-describe('sortable columns', () => {
-  const article = {
-    id: 'art1',
-    published: true,
-    publishedAt: '2026-11-22T00:00:00.000Z',
-    translations: [{ locale: 'zh-CN', title: '公告一', summary: '', body: '<p>x</p>' }],
-    createdAt: '2026-11-22T00:00:00.000Z',
-    updatedAt: '2026-11-22T00:00:00.000Z',
-  };
-  const entry = { id: 'a1', operatorId: 'u1', operatorEmail: 'op@example.com', action: 'user.edit', targetType: 'user', targetId: 'u2', data: {}, createdAt: '2026-11-22T00:00:00.000Z' };
-  const lists: [string, string, object][] = [
-    ['users', 'bob@example.com', user],
-    ['deposits', '0xabc', deposit],
-    ['withdrawals', 'TYdest', withdrawal],
-    ['articles', '公告一', article],
-    ['levels', '10,000.00', { id: 1, ...settings.levels[1]! }],
-    ['audit', 'op@example.com', entry],
-  ];
-
-  // Every column header the console lets an operator sort by asks for an order the server offers (the test network refuses others).
-  it.each(lists)('/admin/%s sorts only by fields the server sorts by', async (resource, shown, record) => {
-    const app = await renderApp(`/admin/${resource}`, { ...asRole('operator'), [`GET /api/admin/${resource}`]: okRange(resource, [record]) });
-    await screen.findAllByText(shown);
-    const headers = [...document.querySelectorAll<HTMLElement>('thead .MuiTableSortLabel-root')];
-    expect(headers.length).toBeGreaterThan(0);
-    for (const header of headers) {
-      const before = adminCalls(app).length;
-      await userEvent.click(header);
-      await waitFor(() => expect(adminCalls(app).length).toBeGreaterThan(before));
-    }
   });
 });

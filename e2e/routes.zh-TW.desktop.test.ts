@@ -1,0 +1,3 @@
+import { sweepRoutes } from './routeSweep';
+
+sweepRoutes('zh-TW', 'desktop');

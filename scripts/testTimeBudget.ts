@@ -1,0 +1,62 @@
+import { relative } from 'node:path';
+import type { Reporter, TestModule } from 'vitest/node';
+
+/**
+ * The suite's time budget, a vitest reporter (vite.config.ts): at the end of
+ * a run it prints the slowest test files, and fails the run when one took
+ * longer than the limit (TEST_FILE_LIMIT_SECONDS, 60 by default) unless it is
+ * in ALLOWED below with the reason it needs more. A file over the limit is
+ * split, or its cause found, rather than allowed.
+ */
+export const ALLOWED: Record<string, string> = {
+  'server/test/engineReplay.pglite.test.ts':
+    "the one full-length replay on PGlite: three weeks of recorded minutes, 30,240 engine ticks of a transaction each; shorter paths are engineReplay.property's",
+  'server/test/engineReplay.postgres.test.ts':
+    "the one full-length replay on PostgreSQL: three weeks of recorded minutes, 30,240 engine ticks of a transaction each; shorter paths are engineReplay.property's",
+};
+
+const SHOWN = 10;
+
+export interface FileTime {
+  file: string;
+  project: string;
+  seconds: number;
+}
+
+/** A file's time as a run spends it: its environment, setup file, import and every test and hook. */
+export const fileSeconds = (module: TestModule): number => {
+  const { environmentSetupDuration, prepareDuration, collectDuration, setupDuration, duration } = module.diagnostic();
+  return (environmentSetupDuration + prepareDuration + collectDuration + setupDuration + duration) / 1000;
+};
+
+/** The lines printed, and the files over the limit that are not allowed. */
+export const budgetReport = (times: FileTime[], limitSeconds: number, allowed: Record<string, string> = ALLOWED) => {
+  const slowest = [...times].sort((a, b) => b.seconds - a.seconds);
+  const over = slowest.filter((time) => time.seconds > limitSeconds && !(time.file in allowed));
+  const lines = [`Slowest test files (limit ${limitSeconds} s a file):`];
+  for (const time of slowest.slice(0, SHOWN)) {
+    const mark = time.seconds > limitSeconds ? (time.file in allowed ? `  over, allowed: ${allowed[time.file]}` : '  OVER THE LIMIT') : '';
+    lines.push(`  ${time.seconds.toFixed(1).padStart(7)} s  ${time.project.padEnd(12)} ${time.file}${mark}`);
+  }
+  for (const time of over) {
+    lines.push(`${time.file} took ${time.seconds.toFixed(1)} s, over the ${limitSeconds} s a test file may take: split it or find what is slow (or name it in ALLOWED of scripts/testTimeBudget.ts with the reason).`);
+  }
+  return { lines, over };
+};
+
+export default class TestTimeBudget implements Reporter {
+  private root = process.cwd();
+
+  onInit(vitest: { config: { root: string } }) {
+    this.root = vitest.config.root;
+  }
+
+  onTestRunEnd(modules: ReadonlyArray<TestModule>, _errors: unknown, reason: string) {
+    if (reason === 'interrupted' || modules.length === 0) return;
+    const limit = Number(process.env.TEST_FILE_LIMIT_SECONDS ?? 60);
+    const times = modules.map((module) => ({ file: relative(this.root, module.moduleId), project: module.project.name, seconds: fileSeconds(module) }));
+    const { lines, over } = budgetReport(times, limit);
+    process.stdout.write(`\n${lines.join('\n')}\n`);
+    if (over.length > 0) process.exitCode = 1;
+  }
+}

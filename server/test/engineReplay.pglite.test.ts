@@ -1,0 +1,3 @@
+import { describeFullReplay } from './engineReplayFull';
+
+describeFullReplay('pglite');

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { budgetReport } from '../../scripts/testTimeBudget';
+
+describe('the suite time budget (scripts/testTimeBudget.ts)', () => {
+  const times = Array.from({ length: 12 }, (_, index) => ({ file: `f${index}.test.ts`, project: 'server', seconds: index * 7 }));
+
+  it('lists the ten slowest files, slowest first', () => {
+    const { lines } = budgetReport(times, 1000, {});
+    expect(lines).toHaveLength(11);
+    expect(lines[1]).toContain('f11.test.ts');
+    expect(lines[10]).toContain('f2.test.ts');
+  });
+
+  it('fails a file over the limit unless it is allowed with a reason', () => {
+    const failing = budgetReport(times, 60, {});
+    expect(failing.over.map((time) => time.file)).toEqual(['f11.test.ts', 'f10.test.ts', 'f9.test.ts']);
+    expect(failing.lines.join('\n')).toContain('f11.test.ts took 77.0 s, over the 60 s');
+    const allowed = budgetReport(times, 60, { 'f11.test.ts': 'a reason', 'f10.test.ts': 'another', 'f9.test.ts': 'a third' });
+    expect(allowed.over).toEqual([]);
+    expect(allowed.lines.join('\n')).toContain('over, allowed: a reason');
+  });
+});
