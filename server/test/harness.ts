@@ -27,11 +27,20 @@ export const BACKENDS: readonly ('pglite' | 'postgres')[] = process.env.TEST_DAT
 
 let sharedPglite: Promise<PGlite> | undefined;
 
+/** What the global setup provided, or nothing outside a test run (the contract snapshot script starts servers too). */
+const provided = <K extends 'pgliteDump' | 'migration'>(key: K) => {
+  try {
+    return inject(key);
+  } catch {
+    return undefined;
+  }
+};
+
 /**
  * A new PGlite for a test: started from the data folder the global setup
  * dumped (no initdb) when there is one (globalSetup.ts).
  */
-export const newPglite = (): Promise<PGlite> => pgliteFrom(inject('pgliteDump'));
+export const newPglite = (): Promise<PGlite> => pgliteFrom(provided('pgliteDump'));
 
 /** This file's PGlite, shared by its servers (each in its own schema). */
 export const filePglite = (): Promise<PGlite> => (sharedPglite ??= newPglite());
@@ -39,7 +48,7 @@ export const filePglite = (): Promise<PGlite> => (sharedPglite ??= newPglite());
 let recorded: Promise<MigrationScript> | undefined;
 /** The migrations as one script (recorded by the global setup, or once in this file without it). */
 const migrationScript = (): Promise<MigrationScript> =>
-  (recorded ??= (async () => inject('migration') ?? recordMigration(await filePglite(), templateSchema()))());
+  (recorded ??= (async () => provided('migration') ?? recordMigration(await filePglite(), templateSchema()))());
 
 /**
  * Gives a fresh, empty schema every migration, in one transaction: the
