@@ -11,6 +11,8 @@ import type { Reporter, TestModule } from 'vitest/node';
 export const ALLOWED: Record<string, string> = {
   'server/test/engineReplay.pglite.test.ts':
     "the one full-length replay on PGlite: three weeks of recorded minutes, 30,240 engine ticks of a transaction each; shorter paths are engineReplay.property's",
+  'server/test/backtestReplay.postgres.test.ts':
+    "the live runner against the backtest over ten days of recorded minutes on PostgreSQL: 14,400 engine ticks of a transaction each, to hold the backtest to the engine order for order (PGlite's twin stays within the limit)",
   'server/test/engineReplay.postgres.test.ts':
     "the one full-length replay on PostgreSQL: three weeks of recorded minutes, 30,240 engine ticks of a transaction each; shorter paths are engineReplay.property's",
 };

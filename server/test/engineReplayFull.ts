@@ -8,7 +8,7 @@ import { BTC_MARCH_2023, addTask, replayConfig, sixLevels, trader } from './engi
  * The one full-length replay per database: three weeks of minutes, 30,240
  * engine ticks, a transaction each. A file per database, so that the two run
  * on two workers at once (engineReplay.pglite.test.ts, engineReplay.postgres.test.ts);
- * the random paths are engineReplay.property.test.ts.
+ * the random paths are engineReplayProperty.ts (a file per database).
  */
 export const describeFullReplay = (backend: 'pglite' | 'postgres') =>
   describe(`the engine over recorded history (${backend})`, () => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { PGlite } from '@electric-sql/pglite';
-import { inject } from 'vitest';
+import { describe, inject } from 'vitest';
 import { DEV_SIGN_SECRET, isSignedCall, signBody } from '../../src/api/signing';
 import { buildApp, type App, type BuildOptions } from '../src/app';
 import type { ServerConfig } from '../src/config';
@@ -24,6 +24,14 @@ const offlineExchange = (() => {
 
 /** PGlite always; PostgreSQL too when TEST_DATABASE_URL is set. */
 export const BACKENDS: readonly ('pglite' | 'postgres')[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+
+/**
+ * A long file's tests on one database, its twin file running them on the
+ * other (each file within the time a file may take, the two on both workers):
+ * PGlite always, PostgreSQL when TEST_DATABASE_URL is set.
+ */
+export const onDatabase = (backend: 'pglite' | 'postgres', define: (backend: 'pglite' | 'postgres') => void) =>
+  backend === 'pglite' ? define('pglite') : describe.runIf(process.env.TEST_DATABASE_URL)('on PostgreSQL', () => define('postgres'));
 
 let sharedPglite: Promise<PGlite> | undefined;
 

@@ -1,10 +1,11 @@
 import Big from 'big.js';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BACKENDS, quickStrategy, registerUser, startServer, type TestServer } from './harness';
+import { quickStrategy, registerUser, startServer, type TestServer } from './harness';
 
 
-describe.each(BACKENDS)('trading tasks (%s)', (backend) => {
+export const describeTradingTasks = (backend: 'pglite' | 'postgres') =>
+  describe(`trading tasks (${backend})`, () => {
   let server: TestServer;
   let token: string;
   let exchangeId: string;

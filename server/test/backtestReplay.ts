@@ -6,7 +6,7 @@ import type { StrategySettings } from '../../src/api/strategy';
 import { runBacktest } from '../src/backtest/run';
 import { candleInterval, parseCandlesCsv } from '../src/engine/candles';
 import { PAPER_MARKETS } from '../src/engine/paper/market';
-import { BACKENDS, adjustBalance, registerUser, startServer, type TestServer } from './harness';
+import { adjustBalance, registerUser, startServer, type TestServer } from './harness';
 import { SIX_LEVELS } from './ladders';
 
 const SAMPLE = join(import.meta.dirname, '..', 'market-data', 'BTCUSDT-1m-2023-03-01_2023-03-21.csv');
@@ -28,7 +28,8 @@ const settings: StrategySettings = {
  * stored in the database) and through the backtest (close model): the same
  * orders at the same prices, amounts and fees, and the same cycles.
  */
-describe.each(BACKENDS)('the backtest and the live runner on replayed candles (%s)', (backend) => {
+export const describeBacktestReplay = (backend: 'pglite' | 'postgres') =>
+  describe(`the backtest and the live runner on replayed candles (${backend})`, () => {
   let server: TestServer;
   afterEach(async () => server.close());
 

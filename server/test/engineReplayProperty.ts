@@ -2,11 +2,12 @@ import Big from 'big.js';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Candle } from '../src/engine/candles';
-import { BACKENDS, startServer, type TestServer } from './harness';
+import { startServer, type TestServer } from './harness';
 import { checkMoney } from './invariants';
 import { addTask, replayConfig, trader } from './engineReplayShared';
 
-describe.each(BACKENDS)('the engine on random price paths (%s)', (backend) => {
+export const describeRandomPaths = (backend: 'pglite' | 'postgres') =>
+  describe(`the engine on random price paths (${backend})`, () => {
   let server: TestServer | undefined;
   afterEach(async () => {
     await server?.close();

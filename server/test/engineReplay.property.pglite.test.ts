@@ -1,0 +1,4 @@
+import { onDatabase } from './harness';
+import { describeRandomPaths } from './engineReplayProperty';
+
+onDatabase('pglite', describeRandomPaths);
