@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isCatalogueCode } from '../../src/api/errors';
 import { DEV_SIGN_SECRET, isSignedCall, newRequestId, signBody, unixSeconds } from '../../src/api/signing';
-import { BACKENDS, quickStrategy, registerUser, startServer, taskPayload, type TestServer } from './harness';
+import { quickStrategy, registerUser, startServer, taskPayload, type TestServer } from './harness';
 import { recordedExchange } from './recordedExchange';
 
 /**
@@ -240,7 +240,8 @@ const casesOf = (method: string, template: string, operation: Operation, ids: Re
 const idFor = (template: string): string =>
   template.startsWith('/api/trade/') ? 'taskId' : template.startsWith('/api/strategy/') ? 'strategyId' : template.startsWith('/api/exchange/') ? 'exchangeId' : 'id';
 
-describe.each(BACKENDS)('the API under hostile input (%s)', (backend) => {
+export const describeHostileInput = (backend: 'pglite' | 'postgres') =>
+  describe(`the API under hostile input (${backend})`, () => {
   let server: TestServer;
   let userToken: string;
   let operatorToken: string;

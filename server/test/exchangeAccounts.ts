@@ -7,7 +7,7 @@ import { sealContext } from '../src/exchange/routes';
 import { classifyExchangeError } from '../src/exchange/verify';
 import binance from './fixtures/binance.json';
 import okx from './fixtures/okx.json';
-import { BACKENDS, registerUser, startServer, type Envelope, type TestServer } from './harness';
+import { registerUser, startServer, type Envelope, type TestServer } from './harness';
 import { recordedExchange, type Replay } from './recordedExchange';
 
 /**
@@ -37,7 +37,8 @@ const expectRefusal = (answer: { status: number; body: Envelope }, code: number,
   if (data) expect(answer.body.data).toMatchObject(data);
 };
 
-describe('ccxt errors as ours', () => {
+export const describeCcxtErrors = () =>
+  describe('ccxt errors as ours', () => {
   it.each([
     ['AuthenticationError', ErrorCode.EXCHANGE_PERMISSION_DENIED, 'invalid_key'],
     ['PermissionDenied', ErrorCode.EXCHANGE_PERMISSION_DENIED, 'permission_denied'],
@@ -65,7 +66,8 @@ describe('ccxt errors as ours', () => {
   });
 });
 
-describe.each(BACKENDS)('exchange accounts (%s)', (backend) => {
+export const describeExchangeAccounts = (backend: 'pglite' | 'postgres') =>
+  describe(`exchange accounts (${backend})`, () => {
   let server: TestServer;
   let replay: Replay;
   let token: string;

@@ -1,0 +1,4 @@
+import { describeExchangeAccounts } from './exchangeAccounts';
+import { onDatabase } from './harness';
+
+onDatabase('postgres', describeExchangeAccounts);

@@ -1,0 +1,4 @@
+import { onDatabase } from './harness';
+import { describeHostileInput } from './fuzz';
+
+onDatabase('pglite', describeHostileInput);
