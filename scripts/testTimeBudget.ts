@@ -3,10 +3,13 @@ import type { Reporter, TestModule } from 'vitest/node';
 
 /**
  * The suite's time budget, a vitest reporter (vite.config.ts): at the end of
- * a run it prints the slowest test files, and fails the run when one took
- * longer than the limit (TEST_FILE_LIMIT_SECONDS, 60 by default) unless it is
- * in ALLOWED below with the reason it needs more. A file over the limit is
- * split, or its cause found, rather than allowed.
+ * a run it prints the slowest test files and names every file over the limit
+ * (TEST_FILE_LIMIT_SECONDS, 60 by default) that ALLOWED below does not name
+ * with the reason it needs more. A file over the limit is split, or its cause
+ * found, rather than allowed. The run fails when such a file takes more than
+ * TEST_FILE_FAIL_SECONDS (twice the limit by default): a few files still sit
+ * near the limit on a loaded machine (accounts, App), and a run must not fail
+ * on a second of noise until they are split.
  */
 export const ALLOWED: Record<string, string> = {
   'server/test/engineReplay.pglite.test.ts':
@@ -35,10 +38,11 @@ export const fileSeconds = (module: TestModule): number => {
   return (environmentSetupDuration + prepareDuration + collectDuration + setupDuration + duration) / 1000;
 };
 
-/** The lines printed, and the files over the limit that are not allowed. */
-export const budgetReport = (times: FileTime[], limitSeconds: number, allowed: Record<string, string> = ALLOWED) => {
+/** The lines printed, the files over the limit that are not allowed, and those of them over the failing time. */
+export const budgetReport = (times: FileTime[], limitSeconds: number, allowed: Record<string, string> = ALLOWED, failSeconds = 2 * limitSeconds) => {
   const slowest = [...times].sort((a, b) => b.seconds - a.seconds);
   const over = slowest.filter((time) => time.seconds > limitSeconds && !(time.file in allowed));
+  const failing = over.filter((time) => time.seconds > failSeconds);
   const lines = [`Slowest test files (limit ${limitSeconds} s a file):`];
   for (const time of slowest.slice(0, SHOWN)) {
     const mark = time.seconds > limitSeconds ? (time.file in allowed ? `  over, allowed: ${allowed[time.file]}` : '  OVER THE LIMIT') : '';
@@ -47,7 +51,8 @@ export const budgetReport = (times: FileTime[], limitSeconds: number, allowed: R
   for (const time of over) {
     lines.push(`${time.file} took ${time.seconds.toFixed(1)} s, over the ${limitSeconds} s a test file may take: split it or find what is slow (or name it in ALLOWED of scripts/testTimeBudget.ts with the reason).`);
   }
-  return { lines, over };
+  if (failing.length > 0) lines.push(`The run fails: ${failing.length} file(s) took over ${failSeconds} s (TEST_FILE_FAIL_SECONDS).`);
+  return { lines, over, failing };
 };
 
 export default class TestTimeBudget implements Reporter {
@@ -61,8 +66,8 @@ export default class TestTimeBudget implements Reporter {
     if (reason === 'interrupted' || modules.length === 0) return;
     const limit = Number(process.env.TEST_FILE_LIMIT_SECONDS ?? 60);
     const times = modules.map((module) => ({ file: relative(this.root, module.moduleId), project: module.project.name, seconds: fileSeconds(module) }));
-    const { lines, over } = budgetReport(times, limit);
+    const { lines, failing } = budgetReport(times, limit, ALLOWED, Number(process.env.TEST_FILE_FAIL_SECONDS ?? 2 * limit));
     process.stdout.write(`\n${lines.join('\n')}\n`);
-    if (over.length > 0) process.exitCode = 1;
+    if (failing.length > 0) process.exitCode = 1;
   }
 }

@@ -11,12 +11,16 @@ describe('the suite time budget (scripts/testTimeBudget.ts)', () => {
     expect(lines[10]).toContain('f2.test.ts');
   });
 
-  it('fails a file over the limit unless it is allowed with a reason', () => {
+  it('names a file over the limit unless it is allowed with a reason, and fails those over the failing time', () => {
     const failing = budgetReport(times, 60, {});
     expect(failing.over.map((time) => time.file)).toEqual(['f11.test.ts', 'f10.test.ts', 'f9.test.ts']);
     expect(failing.lines.join('\n')).toContain('f11.test.ts took 77.0 s, over the 60 s');
-    const allowed = budgetReport(times, 60, { 'f11.test.ts': 'a reason', 'f10.test.ts': 'another', 'f9.test.ts': 'a third' });
+    expect(failing.failing.map((time) => time.file)).toEqual([]);
+    expect(budgetReport(times, 30, {}).failing.map((time) => time.file)).toEqual(['f11.test.ts', 'f10.test.ts', 'f9.test.ts']);
+    expect(budgetReport(times, 60, {}, 70).failing.map((time) => time.file)).toEqual(['f11.test.ts']);
+    const allowed = budgetReport(times, 60, { 'f11.test.ts': 'a reason', 'f10.test.ts': 'another', 'f9.test.ts': 'a third' }, 1);
     expect(allowed.over).toEqual([]);
+    expect(allowed.failing).toEqual([]);
     expect(allowed.lines.join('\n')).toContain('over, allowed: a reason');
   });
 });
