@@ -1,22 +1,12 @@
 import { configure, screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AdminUser } from '../../api/admin';
-import { ok, okRange, type Handler } from '../../testing/fakeServer';
-import { TEST_USER, renderApp, startSignedInZhCN } from '../../testing/renderApp';
+import { okRange } from '../../testing/fakeServer';
+import { renderApp, startSignedInZhCN } from '../../testing/renderApp';
+import { asRole, user as consoleUser } from './consoleFixtures';
 
-const operator: Record<string, Handler> = { 'GET /api/user/me': () => ok({ ...TEST_USER, role: 'operator' }) };
-const user: AdminUser = {
-  id: 'u2',
-  email: 'bob@example.com',
-  nickname: 'Bob',
-  role: 'user',
-  level: 1,
-  activated: true,
-  disabled: false,
-  inviterEmail: null,
-  usdt: '1000',
-  createdAt: '2026-11-01T08:00:00.000Z',
-};
+const operator = asRole('operator');
+// A whole thousand, which a raw decimal shows as '1000'.
+const user = { ...consoleUser, usdt: '1000' };
 
 // The console is a separate chunk loaded on first use: give the first page time.
 configure({ asyncUtilTimeout: 10000 });

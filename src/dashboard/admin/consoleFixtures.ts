@@ -2,7 +2,7 @@ import type { AdminDeposit, AdminUser, AdminWithdrawal, ServiceSettings } from '
 import { ok, type Handler } from '../../testing/fakeServer';
 import { TEST_USER } from '../../testing/renderApp';
 
-// Records of the operator console's tests (Console.test.tsx, Console.sort.test.tsx).
+// Records of the operator console's tests (Console*.test.tsx).
 
 export const asRole = (role: 'user' | 'operator'): Record<string, Handler> => ({ 'GET /api/user/me': () => ok({ ...TEST_USER, role }) });
 
