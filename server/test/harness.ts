@@ -299,7 +299,6 @@ export const adjustBalance = async (server: TestServer, userId: string, asset: A
   );
 };
 
-/** A tight ladder so that the simulated market (seed 42) fills and closes cycles within minutes. */
 /** The body of POST /api/trade/add: one running BTC task of 10 USDT first orders, unless told otherwise. */
 export const taskPayload = (exchangeId: string, strategyId: string, overrides: Record<string, unknown> = {}) => ({
   exchangeId,
@@ -313,6 +312,7 @@ export const taskPayload = (exchangeId: string, strategyId: string, overrides: R
   ...overrides,
 });
 
+/** A tight ladder so that the simulated market (seed 42) fills and closes cycles within minutes. */
 export const quickStrategy = {
   name: 'Quick',
   levels: [
@@ -326,4 +326,14 @@ export const quickStrategy = {
   replenishCallbackPercent: '0',
   stopLossPercent: null,
   cooldownSeconds: 5,
+};
+
+/** A paper account, a template and one BTC task of the caller's (`taskPayload` with `task`); answers the task's id. */
+export const addPaperTask = async (server: TestServer, token: string, options: { strategy?: object; task?: Record<string, unknown> } = {}): Promise<string> => {
+  const call = (path: string, body: unknown) => server.call('POST', path, body, { token });
+  const exchangeId = (await call('/api/exchange/add', { exchange: 'paper', name: 'Paper' })).body.data.id;
+  const strategyId = (await call('/api/strategy/add', options.strategy ?? quickStrategy)).body.data.id;
+  const created = await call('/api/trade/add', taskPayload(exchangeId, strategyId, options.task));
+  if (created.body.code !== 0) throw new Error(`the task was refused: ${JSON.stringify(created.body)}`);
+  return created.body.data[0].id;
 };

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BACKENDS, quickStrategy, registerUser, startServer, taskPayload, type TestServer } from './harness';
+import { BACKENDS, addPaperTask, registerUser, startServer, type TestServer } from './harness';
 
 const DAY = 86_400;
 
@@ -13,11 +13,7 @@ describe.each(BACKENDS)("a stopped task's run time (%s)", (backend) => {
   beforeAll(async () => {
     server = await startServer(backend);
     token = (await registerUser(server, { email: 'stopped@example.com', activated: true })).accessToken;
-    const exchangeId = (await call('POST', '/api/exchange/add', { exchange: 'paper', name: 'Paper' })).body.data.id;
-    const strategyId = (await call('POST', '/api/strategy/add', quickStrategy)).body.data.id;
-    const created = await call('POST', '/api/trade/add', taskPayload(exchangeId, strategyId, { running: false }));
-    expect(created.body.code).toBe(0);
-    taskId = created.body.data[0].id;
+    taskId = await addPaperTask(server, token, { task: { running: false } });
   }, 120_000);
   afterAll(async () => server?.close());
 

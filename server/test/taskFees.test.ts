@@ -1,7 +1,7 @@
 import Big from 'big.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseOf } from '../src/engine/fills';
-import { BACKENDS, quickStrategy, registerUser, startServer, taskPayload, type TestServer } from './harness';
+import { BACKENDS, addPaperTask, quickStrategy, registerUser, startServer, type TestServer } from './harness';
 
 describe.each(BACKENDS)('fees paid by a task with a cycle under way (%s)', (backend) => {
   let server: TestServer;
@@ -12,12 +12,8 @@ describe.each(BACKENDS)('fees paid by a task with a cycle under way (%s)', (back
   beforeAll(async () => {
     server = await startServer(backend);
     token = (await registerUser(server, { email: 'fees@example.com', activated: true })).accessToken;
-    const exchangeId = (await call('POST', '/api/exchange/add', { exchange: 'paper', name: 'Paper' })).body.data.id;
     // No level within reach and a far take profit: the first buy fills and the cycle stays open.
-    const strategyId = (await call('POST', '/api/strategy/add', { ...quickStrategy, name: 'Wide', levels: [{ dropPercent: '50', multiple: '1' }], takeProfitPercent: '50' })).body.data.id;
-    const created = await call('POST', '/api/trade/add', taskPayload(exchangeId, strategyId));
-    expect(created.body.code).toBe(0);
-    taskId = created.body.data[0].id;
+    taskId = await addPaperTask(server, token, { strategy: { ...quickStrategy, name: 'Wide', levels: [{ dropPercent: '50', multiple: '1' }], takeProfitPercent: '50' } });
     for (let i = 0; i < 5; i += 1) await server.app.engine.tick();
   }, 120_000);
   afterAll(async () => server?.close());
