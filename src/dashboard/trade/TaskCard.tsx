@@ -7,7 +7,7 @@ import { Figure } from './Figure';
 import { RunningSwitch } from './RunningSwitch';
 import { PriceSourceChip } from './PriceSourceChip';
 import { TaskStatusChips } from './TaskStatusChips';
-import { baseOf, cycleText, formatPrice, formatQuantity, formatSigned, profitColor } from './taskText';
+import { baseOf, cycleText, formatPrice, levelsText, formatQuantity, formatSigned, profitColor } from './taskText';
 
 /** As many columns as fit at 7.5 rem each: two on a phone, so "持仓数量（DOGE）" and a SHIB quantity keep one line. */
 const figures = { display: 'grid', gap: 1.5, gridTemplateColumns: 'repeat(auto-fill, minmax(7.5rem, 1fr))', mt: 1.5 } as const;
@@ -17,6 +17,8 @@ export const TaskCard = ({ task }: { task: TradeTask }) => {
   const translate = useTranslate();
   const [locale] = useLocaleState();
   const hasPosition = Number(task.quantity) > 0;
+  // As on the task page: a stopped or finished task with no cycle under way has no ladder levels to count.
+  const idle = task.phase !== 'open' && (task.finished || !task.running);
   return (
     <Card variant="outlined" data-task={task.id} sx={{ display: 'flex', flexDirection: 'column', minWidth: 0 }}>
       <CardActionArea component={Link} to={`/trade/detail/${task.id}`} sx={{ flexGrow: 1 }}>
@@ -58,7 +60,7 @@ export const TaskCard = ({ task }: { task: TradeTask }) => {
               value={formatSigned(task.realizedProfit, locale)}
               color={profitColor(task.realizedProfit)}
             />
-            <Figure testId="levels" label={translate('tasks.figure.levels')} value={`${task.levelsFilled} / ${task.levelsTotal}`} />
+            {!idle && <Figure testId="levels" label={translate('tasks.figure.levels')} value={levelsText(task)} />}
           </Box>
         </CardContent>
       </CardActionArea>

@@ -42,6 +42,7 @@ import {
   formatQuote,
   formatSigned,
   formatTime,
+  levelsText,
   profitColor,
   quoteOf,
   refusalText,
@@ -230,7 +231,7 @@ const CycleState = ({ task }: { task: TradeTaskDetail }) => {
         {cost}
         <Figure testId="floating" label={translate('tasks.figure.floating')} value={formatSigned(task.floatingProfit, locale)} color={profitColor(task.floatingProfit)} />
         {realized}
-        <Figure testId="levels" label={translate('tasks.figure.levels')} value={`${inCycle ? task.levelsFilled : 0} / ${task.levelsTotal}`} />
+        <Figure testId="levels" label={translate('tasks.figure.levels')} value={levelsText(task)} />
         <Figure
           testId="nextLevel"
           label={translate('tasks.figure.nextLevel')}

@@ -100,6 +100,17 @@ describe('a stopped task after a close', () => {
     expect(screen.queryByText('持仓中')).toBeNull();
   });
 
+  it('its card in the task list counts no ladder levels either, as the page does', async () => {
+    // The list's item: the task's own fields, without the detail's strategy, events and fills.
+    const item = Object.fromEntries(Object.keys(btcTask).map((key) => [key, closed[key as keyof typeof btcTask]]));
+    await renderApp('/trade', { ...api(closed), 'GET /api/trade/list': () => ok({ list: [item], total: 1 }) });
+    await findHeading('交易任务');
+    const card = (await screen.findByText('BTC/USDT')).closest('[data-task]') as HTMLElement;
+    expect(within(card).getByText('已停止')).toBeInTheDocument();
+    expect(card.querySelector('[data-figure="levels"]')).toBeNull();
+    expect(card).not.toHaveTextContent('已补仓档位');
+  });
+
   it('a running task between cycles, carrying dust to its next cycle, has no next level yet rather than "all filled"', async () => {
     await renderApp(DETAIL_PATH, api({ ...closed, running: true }));
     const cycle = await cycleSection();

@@ -78,6 +78,9 @@ export const formatTime = (iso: string, locale: string) => formatDateTime(iso, l
 /** The cycle under way (or the last one when finished) and the total, 9999 being "until stopped". */
 export const cycleText = (task: Pick<TradeTask, 'cyclesDone' | 'cycleCount' | 'finished'> & Partial<Pick<TradeTask, 'running' | 'phase'>>, translate: Translate) => cycleLabel(task, translate, 'tasks.cycle');
 
+/** The ladder levels bought in the cycle under way: none outside a cycle (after a take-profit or a close), whatever the last cycle reached. */
+export const levelsText = (task: Pick<TradeTask, 'phase' | 'levelsFilled' | 'levelsTotal'>) => `${task.phase === 'open' ? task.levelsFilled : 0} / ${task.levelsTotal}`;
+
 export type TaskState = 'finished' | 'stopped' | TradeTask['phase'];
 
 /** What the robot is doing for a task: finished and stopped win over the cycle's phase. */

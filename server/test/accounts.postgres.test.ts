@@ -1,0 +1,4 @@
+import { describeAccountCalls } from './accountCalls';
+import { onDatabase } from './harness';
+
+onDatabase('postgres', describeAccountCalls);
