@@ -14,8 +14,6 @@ import type { Reporter, TestModule } from 'vitest/node';
 export const ALLOWED: Record<string, string> = {
   'server/test/engineReplay.pglite.test.ts':
     "the one full-length replay on PGlite: three weeks of recorded minutes, 30,240 engine ticks of a transaction each; shorter paths are engineReplay.property's",
-  'server/test/backtestReplay.postgres.test.ts':
-    "the live runner against the backtest over ten days of recorded minutes on PostgreSQL: 14,400 engine ticks of a transaction each, to hold the backtest to the engine order for order (PGlite's twin stays within the limit)",
   'server/test/engineReplay.property.pglite.test.ts':
     'twelve fast-check price paths through the engine on PGlite (PostgreSQL takes six in its own file), each a server and up to 400 engine ticks of a transaction each: the money invariants over random paths',
   'server/test/engineCluster.test.ts':

@@ -26,7 +26,10 @@ const settings: StrategySettings = {
  * The same recorded candles through the live runner (the paper market's
  * replay: one engine tick per candle, orders on the paper exchange, fills
  * stored in the database) and through the backtest (close model): the same
- * orders at the same prices, amounts and fees, and the same cycles.
+ * orders at the same prices, amounts and fees, and the same cycles. On
+ * PGlite only (backtestReplay.pglite.test.ts): what is compared is the
+ * engine's decisions and fills, which no database changes; the engine on
+ * PostgreSQL runs its own full-length replay (engineReplay.postgres.test.ts).
  */
 export const describeBacktestReplay = (backend: 'pglite' | 'postgres') =>
   describe(`the backtest and the live runner on replayed candles (${backend})`, () => {

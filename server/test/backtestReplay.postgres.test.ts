@@ -1,4 +1,0 @@
-import { onDatabase } from './harness';
-import { describeBacktestReplay } from './backtestReplay';
-
-onDatabase('postgres', describeBacktestReplay);
