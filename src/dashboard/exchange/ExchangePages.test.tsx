@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ExchangeAccount, ExchangeCatalogEntry } from '../../api/exchange';
 import { fail, ok, type Handler } from '../../testing/fakeServer';
 import { findHeading, identityRoute, renderApp, startSignedInZhCN } from '../../testing/renderApp';
+import { createI18nProvider } from '../../i18n/i18nProvider';
 import { okxAccount, paperAccount } from '../../testing/accounts';
 
 const catalog: ExchangeCatalogEntry[] = [
@@ -120,6 +121,16 @@ describe('exchange account config', () => {
     await userEvent.click(screen.getByRole('button', { name: '保存' }));
     await waitFor(() => expect(app.pathname()).toBe('/exchange'));
     expect(sent(app, '/api/exchange/add')).toEqual([{ exchange: 'paper', name: '试一试', priceSource: 'binance' }]);
+  });
+
+  it.each([
+    ['en-US', 'Bind an exchange API', 'Paper account'],
+    ['zh-TW', 'API 設定', '模擬帳戶'],
+  ])('names a new paper account in the language of the page (%s), on a first load of the add page', async (locale, title, name) => {
+    await (await createI18nProvider()).changeLocale(locale);
+    await renderApp('/exchange/add?exchange=paper', api([]));
+    await findHeading(title);
+    await waitFor(() => expect(screen.getByRole('textbox', { name: /^(Account name|帳戶名稱)/ })).toHaveValue(name));
   });
 
   it("lets a paper account trade on an exchange's live prices (Binance by default) or on the simulator", async () => {
