@@ -7,7 +7,7 @@
 import { performance } from 'node:perf_hooks';
 import Fastify from 'fastify';
 import { openDatabase } from '../server/src/db/database';
-import { createRunner } from '../server/src/engine/runner';
+import { createRunner } from '../server/src/engine/runner/runner';
 
 const db = await openDatabase({ url: process.env.BENCH_DATABASE_URL!, schema: process.env.BENCH_SCHEMA! });
 const runner = createRunner({ db, log: Fastify({ logger: { level: 'silent' } }).log, seed: 42, tickMs: 0, cluster: true });

@@ -15,10 +15,10 @@ import { performance } from 'node:perf_hooks';
 import { PGlite } from '@electric-sql/pglite';
 import Big from 'big.js';
 import Fastify from 'fastify';
-import { candleInterval, parseCandlesCsv } from '../server/src/engine/candles';
-import { initialCycleState } from '../server/src/engine/decide';
-import { createMarket, PAPER_MARKETS } from '../server/src/engine/paper/market';
-import { createRunner } from '../server/src/engine/runner';
+import { candleInterval, parseCandlesCsv } from '../server/src/engine/core/candles';
+import { initialCycleState } from '../server/src/engine/core/decide';
+import { createMarket, PAPER_MARKETS } from '../server/src/engine/venues/paper/market';
+import { createRunner } from '../server/src/engine/runner/runner';
 import { migrate, openDatabase } from '../server/src/db/database';
 import { post, system, user as ledgerUser } from '../server/src/wallet/ledger';
 

@@ -6,7 +6,7 @@
  */
 import Fastify from 'fastify';
 import { openDatabase } from '../src/db/database';
-import { createRunner } from '../src/engine/runner';
+import { createRunner } from '../src/engine/runner/runner';
 
 const db = await openDatabase({ url: process.env.CLUSTER_DATABASE_URL!, schema: process.env.CLUSTER_SCHEMA! });
 const log = Fastify({ logger: { level: 'warn' } }).log;

@@ -6,7 +6,7 @@ import orders from './fixtures/binance-orders.json';
 import { BACKENDS, quickStrategy, registerUser, startServer, taskPayload, type TestServer } from './harness';
 import { recordedExchange, type RecordedAnswer, type Replay } from './recordedExchange';
 import { binanceAt, startVenue, until } from './recordedStream';
-import { createTickerFeed } from '../src/engine/tickerFeed';
+import { createTickerFeed } from '../src/engine/venues/tickerFeed';
 import binanceWs from './fixtures/binance-ws.json';
 
 /**

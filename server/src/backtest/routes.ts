@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { BacktestRequest } from '../../../src/api/backtest';
 import type { ServerConfig } from '../config';
 import type { Db } from '../db/database';
-import type { PaperMarketInfo } from '../engine/paper/exchange';
+import type { PaperMarketInfo } from '../engine/venues/paper/exchange';
 import { createCatalog } from '../exchange/catalog';
 import { createCcxtExchange, type ExchangeFactory } from '../exchange/verify';
 import { ok } from '../http/envelope';

@@ -18,10 +18,10 @@ import { PAPER_EXCHANGE, SIMULATOR } from '../../../src/api/exchange';
 import type { StrategySettings } from '../../../src/api/strategy';
 import type { DecimalString } from '../../../src/api/types';
 import type { Db } from '../db/database';
-import { type Candle, candleInterval, parseCandlesCsv } from '../engine/candles';
-import { initialCycleState } from '../engine/decide';
-import { createMarket, PAPER_MARKETS, type PaperMarket } from '../engine/paper/market';
-import { createRunner } from '../engine/runner';
+import { type Candle, candleInterval, parseCandlesCsv } from '../engine/core/candles';
+import { initialCycleState } from '../engine/core/decide';
+import { createMarket, PAPER_MARKETS, type PaperMarket } from '../engine/venues/paper/market';
+import { createRunner } from '../engine/runner/runner';
 import { DEMO_EMAIL } from './demo';
 
 export const DEMO_SYMBOL = 'BTC/USDT';

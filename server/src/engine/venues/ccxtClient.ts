@@ -46,8 +46,8 @@ import {
   type Ticker as CcxtTicker,
   type Trade as CcxtTrade,
 } from 'ccxt';
-import type { DecimalString } from '../../../src/api/types';
-import { createCcxtExchange, redact, type Credentials, type ExchangeFactory } from '../exchange/verify';
+import type { DecimalString } from '../../../../src/api/types';
+import { createCcxtExchange, redact, type Credentials, type ExchangeFactory } from '../../exchange/verify';
 import {
   ExchangeClientError,
   type Balance,
@@ -61,8 +61,8 @@ import {
   type OrderStatus,
   type Ticker,
 } from './exchangeClient';
-import type { Candle } from './candles';
-import { floorToStep, isDecimalString } from './paper/decimal';
+import type { Candle } from '../core/candles';
+import { floorToStep, isDecimalString } from '../core/decimal';
 
 type ErrorClass = abstract new (...args: never[]) => Error;
 type Transient = Extract<ExchangeFailure, { kind: 'transient' }>;

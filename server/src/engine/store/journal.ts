@@ -9,14 +9,14 @@
  */
 import Big from 'big.js';
 import { sql } from 'kysely';
-import type { DecimalString } from '../../../src/api/types';
-import type { TaskAttention } from '../../../src/api/trade';
-import type { StrategySettings } from '../../../src/api/strategy';
-import type { Db } from '../db/database';
-import { chargeFuelBatch } from '../member/fuel';
-import { settingsOf } from '../strategy/service';
-import { initialCycleState, type CycleState, type TaskParams } from './decide';
-import type { ClosedCycle } from './fills';
+import type { DecimalString } from '../../../../src/api/types';
+import type { TaskAttention } from '../../../../src/api/trade';
+import type { StrategySettings } from '../../../../src/api/strategy';
+import type { Db } from '../../db/database';
+import { chargeFuelBatch } from '../../member/fuel';
+import { settingsOf } from '../../strategy/service';
+import { initialCycleState, type CycleState, type TaskParams } from '../core/decide';
+import type { ClosedCycle } from '../core/fills';
 
 /** Tasks are split into this many shards by their exchange account: one engine process drives a shard at a time. */
 export const SHARD_COUNT = 16;

@@ -1,8 +1,8 @@
-import { PAPER_EXCHANGE } from '../../../src/api/exchange';
-import type { Db } from '../db/database';
-import { createSecretBox } from '../exchange/crypto';
-import { sealContext } from '../exchange/routes';
-import type { Credentials, ExchangeFactory } from '../exchange/verify';
+import { PAPER_EXCHANGE } from '../../../../src/api/exchange';
+import type { Db } from '../../db/database';
+import { createSecretBox } from '../../exchange/crypto';
+import { sealContext } from '../../exchange/routes';
+import type { Credentials, ExchangeFactory } from '../../exchange/verify';
 import { createCcxtClient } from './ccxtClient';
 import type { ExchangeClient } from './exchangeClient';
 

@@ -1,24 +1,24 @@
 import { randomBytes } from 'node:crypto';
 import Big from 'big.js';
 import type { FastifyBaseLogger } from 'fastify';
-import { PAPER_EXCHANGE, SIMULATOR } from '../../../src/api/exchange';
-import type { AttentionReason, EngineStatus, TaskAttention } from '../../../src/api/trade';
-import type { Db } from '../db/database';
-import type { ExchangeFactory } from '../exchange/verify';
-import { applyOrderFailed, decide, quietBounds, type Action, type CycleState, UNTIL_STOPPED } from './decide';
-import { ExchangeClientError, fromPaperFailure, type ExchangeClient, type ExchangeFailure, type Order } from './exchangeClient';
-import { createExchangeClients } from './exchangeClients';
-import { applyFill, baseOf, feeParts, quoteOf, type Fill, type FillFee, type SellReason } from './fills';
-import { createPaperExchange, PaperExchangeError, type PaperExchange, type PaperPriceFeed } from './paper/exchange';
-import type { LiveMarket } from './paper/liveMarket';
-import type { PriceSources } from './paper/priceSources';
-import { isDecimalString } from './paper/decimal';
-import { PAPER_MARKETS, type ReplayOptions, type SimulatedMarket } from './paper/market';
-import { createSharedMarket } from './paper/sharedMarket';
-import { createLeases, FencedError, type Leases } from './shards';
-import { createEngineStore, emptyWrites, type StoredTask, type Writes } from './store';
-import { createTaskIndex, type Placement } from './taskIndex';
-import type { TickerFeed } from './tickerFeed';
+import { PAPER_EXCHANGE, SIMULATOR } from '../../../../src/api/exchange';
+import type { AttentionReason, EngineStatus, TaskAttention } from '../../../../src/api/trade';
+import type { Db } from '../../db/database';
+import type { ExchangeFactory } from '../../exchange/verify';
+import { applyOrderFailed, decide, quietBounds, type Action, type CycleState, UNTIL_STOPPED } from '../core/decide';
+import { ExchangeClientError, fromPaperFailure, type ExchangeClient, type ExchangeFailure, type Order } from '../venues/exchangeClient';
+import { createExchangeClients } from '../venues/exchangeClients';
+import { applyFill, baseOf, feeParts, quoteOf, type Fill, type FillFee, type SellReason } from '../core/fills';
+import { createPaperExchange, PaperExchangeError, type PaperExchange, type PaperPriceFeed } from '../venues/paper/exchange';
+import type { LiveMarket } from '../venues/paper/liveMarket';
+import type { PriceSources } from '../venues/paper/priceSources';
+import { isDecimalString } from '../core/decimal';
+import { PAPER_MARKETS, type ReplayOptions, type SimulatedMarket } from '../venues/paper/market';
+import { createSharedMarket } from '../venues/paper/sharedMarket';
+import { createLeases, FencedError, type Leases } from '../store/shards';
+import { createEngineStore, emptyWrites, type StoredTask, type Writes } from '../store/journal';
+import { createTaskIndex, type Placement } from '../core/taskIndex';
+import type { TickerFeed } from '../venues/tickerFeed';
 
 /** An order the runner places: the decision's buys and sells, and the user's "close position". */
 export type OrderRequest = Extract<Action, { kind: 'buy' }> | { kind: 'sell'; reason: SellReason; quantity: string };
@@ -64,7 +64,7 @@ export interface EngineOptions {
   /**
    * Several processes share the database (PostgreSQL): the engine drives only
    * the shards it leases, runs or mirrors the shared market, and carries out
-   * the commands the API leaves for its tasks (shards.ts).
+   * the commands the API leaves for its tasks (store/shards.ts).
    */
   cluster?: boolean;
   /** Drive only these tasks (a history played for them, e.g. the demo's bots); default: every active task. */
@@ -155,7 +155,7 @@ const storedFee = (symbol: string, fill: Fill) => {
  * The runner. Every tick it moves the market, asks the task index which
  * tasks the new prices (or the clock) concern, asks the decision function
  * about those, carries out their orders on the paper exchange in memory and
- * writes the whole tick in one transaction (store.ts): the orders with their
+ * writes the whole tick in one transaction (store/journal.ts): the orders with their
  * fills, the positions, the events, the closed cycles with their fuel and
  * the paper balances. All of it lands or none; if the tick's transaction
  * fails, everything is put back and each task's orders are tried again in a
@@ -184,7 +184,7 @@ export const createRunner = (options: EngineOptions) => {
   const paper: PaperExchange = createPaperExchange({ market, feeRate: paperFeeRate });
   /**
    * Where a paper account trades: the simulator, or a real exchange's live
-   * public market (paper/liveMarket.ts), each with its own paper exchange.
+   * public market (venues/paper/liveMarket.ts), each with its own paper exchange.
    * An account whose exchange cannot be reached trades on the simulator
    * until it is back; its balances move with it (the journal has them after
    * every commit).
@@ -253,7 +253,7 @@ export const createRunner = (options: EngineOptions) => {
     fuelWaitUntil: null,
   });
 
-  /** Where the index files a task now, from its state (see taskIndex.ts). */
+  /** Where the index files a task now, from its state (see core/taskIndex.ts). */
   const placementOf = (task: LiveTask): Placement => {
     const { state } = task;
     if (task.finished || !task.params.running) return { by: 'none' };

@@ -5,9 +5,9 @@
  * (design section 3); refusals are `ExchangeClientError`s whose `failure` says
  * what the engine should do about them.
  */
-import type { DecimalString } from '../../../src/api/types';
-import type { Candle } from './candles';
-import type { ExchangeUnavailableReason, KeyRefusalReason } from '../../../src/api/exchange';
+import type { DecimalString } from '../../../../src/api/types';
+import type { Candle } from '../core/candles';
+import type { ExchangeUnavailableReason, KeyRefusalReason } from '../../../../src/api/exchange';
 import type { InvalidOrderReason as PaperInvalidOrderReason, PaperFailure } from './paper/exchange';
 
 export interface MarketInfo {
