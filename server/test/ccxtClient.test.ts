@@ -6,7 +6,7 @@ import { ExchangeClientError, fromPaperFailure, type ExchangeFailure } from '../
 import { createPaperExchange, PaperExchangeError } from '../src/engine/venues/paper/exchange';
 import { createMarket } from '../src/engine/venues/paper/market';
 import { newClientOrderId } from '../src/engine/runner/runner';
-import type { Credentials, ExchangeFactory } from '../src/exchange/verify';
+import type { Credentials, ExchangeFactory } from '../src/engine/venues/exchangeAccess';
 import binance from './fixtures/binance-orders.json';
 import okx from './fixtures/okx-orders.json';
 import { recordedExchange, type RecordedAnswer } from './recordedExchange';

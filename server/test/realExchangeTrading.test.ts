@@ -1,6 +1,6 @@
 import Big from 'big.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ExchangeFactory } from '../src/exchange/verify';
+import type { ExchangeFactory } from '../src/engine/venues/exchangeAccess';
 import binance from './fixtures/binance.json';
 import orders from './fixtures/binance-orders.json';
 import { BACKENDS, quickStrategy, registerUser, startServer, taskPayload, type TestServer } from './harness';

@@ -4,7 +4,7 @@ import type { ServerConfig } from '../config';
 import type { Db } from '../db/database';
 import type { PaperMarketInfo } from '../engine/venues/paper/exchange';
 import { createCatalog } from '../exchange/catalog';
-import { createCcxtExchange, type ExchangeFactory } from '../exchange/verify';
+import { createCcxtExchange, type ExchangeFactory } from '../engine/venues/exchangeAccess';
 import { ok } from '../http/envelope';
 import { typed } from '../http/schemas';
 import { createHistory } from './history';

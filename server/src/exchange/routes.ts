@@ -11,9 +11,9 @@ import { typed } from '../http/schemas';
 import { fail } from '../http/errors';
 import { createThrottle, type Limit } from '../user/throttle';
 import { createCatalog } from './catalog';
-import { createSecretBox, type SecretBox } from './crypto';
+import { CIPHERTEXT_COLUMN, CREDENTIAL_FIELDS, createSecretBox, sealContext, sealCredentials, type Credentials, type ExchangeFactory, type SecretBox } from '../engine/venues/exchangeAccess';
 import { addSchema, balanceSchema, catalogSchema, deleteSchema, detailSchema, editSchema, listSchema } from './schemas';
-import { createKeyVerifier, type Credentials, type ExchangeFactory, type KeyVerifier } from './verify';
+import { createKeyVerifier, type KeyVerifier } from './verify';
 
 export interface ExchangeDeps {
   db: Db;
@@ -40,14 +40,6 @@ const KEY_CHECK_LIMITS: Limit[] = [
 
 /** The quote asset every offered pair trades against. */
 const QUOTE = 'USDT';
-
-const CREDENTIAL_FIELDS: readonly CredentialField[] = ['apiKey', 'secret', 'password', 'uid'];
-const CIPHERTEXT_COLUMN = {
-  apiKey: 'api_key_ciphertext',
-  secret: 'secret_ciphertext',
-  password: 'password_ciphertext',
-  uid: 'uid_ciphertext',
-} as const satisfies Record<CredentialField, keyof ExchangeAccountsTable>;
 
 /** What list and detail read: never a ciphertext. */
 const PUBLIC_COLUMNS = ['id', 'exchange', 'name', 'api_key_hint', 'paper_balances', 'price_source', 'created_at', 'updated_at'] as const;
@@ -89,9 +81,6 @@ const cleanName = (name: string): string => {
   if (!trimmed) fail(ErrorCode.PARAM_LENGTH, 'name must be 1 to 32 characters', { field: 'name' });
   return trimmed;
 };
-
-/** Ciphertexts are bound to their owner and field: swapped in the database, they no longer open. */
-export const sealContext = (userId: string, field: CredentialField) => `exchange_accounts:${userId}:${field}`;
 
 const notFound = (): never => fail(ErrorCode.PARAM_NOT_EXIST, 'exchange account does not exist', { field: 'id' });
 
@@ -138,14 +127,7 @@ export const exchangeRoutes = (deps: ExchangeDeps) => async (app: FastifyInstanc
     await verifyKey(exchangeId, credentials, request.log);
   };
 
-  const sealAll = (userId: string, credentials: CredentialInput) => {
-    const sealed: Partial<Record<(typeof CIPHERTEXT_COLUMN)[CredentialField], string>> = {};
-    for (const field of CREDENTIAL_FIELDS) {
-      const value = credentials[field];
-      if (value) sealed[CIPHERTEXT_COLUMN[field]] = box.seal(value, sealContext(userId, field));
-    }
-    return sealed;
-  };
+  const sealAll = (userId: string, credentials: CredentialInput) => sealCredentials(box, userId, credentials);
 
   const uniqueName = async <T>(write: () => Promise<T>): Promise<T> => {
     try {

@@ -22,6 +22,7 @@ import { type Candle, candleInterval, parseCandlesCsv } from '../engine/core/can
 import { initialCycleState } from '../engine/core/decide';
 import { createMarket, PAPER_MARKETS, type PaperMarket } from '../engine/venues/paper/market';
 import { createRunner } from '../engine/runner/runner';
+import { engineDomains } from '../engineDomains';
 import { DEMO_EMAIL } from './demo';
 
 export const DEMO_SYMBOL = 'BTC/USDT';
@@ -177,7 +178,7 @@ export const seedDemoBots = async (
   // The engine over the history: a market replaying it (its clock the candles'), a runner driving only these bots,
   // its journal stamped with the market's time.
   const market = createMarket(options.seed, candles[0]!.time, [spec()], { replay: { symbol: DEMO_SYMBOL, candles, interval } });
-  const runner = createRunner({ db, log: options.log, seed: options.seed, tickMs: 0, market, feeRate: options.feeRate, taskIds, journalMarketTime: true, recordCandles: false });
+  const runner = createRunner({ db, domains: engineDomains, log: options.log, seed: options.seed, tickMs: 0, market, feeRate: options.feeRate, taskIds, journalMarketTime: true, recordCandles: false });
   await runner.start();
   try {
     while (!market.replay!.status().done) await runner.tick();

@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { PAPER_EXCHANGE, SIMULATOR } from '../../../../src/api/exchange';
 import type { AttentionReason, EngineStatus, TaskAttention } from '../../../../src/api/trade';
 import type { Db } from '../../db/database';
-import type { ExchangeFactory } from '../../exchange/verify';
+import type { ExchangeFactory } from '../venues/exchangeAccess';
 import { applyOrderFailed, decide, quietBounds, type Action, type CycleState, UNTIL_STOPPED } from '../core/decide';
 import { ExchangeClientError, fromPaperFailure, type ExchangeClient, type ExchangeFailure, type Order } from '../venues/exchangeClient';
 import { createExchangeClients } from '../venues/exchangeClients';
@@ -16,7 +16,7 @@ import { isDecimalString } from '../core/decimal';
 import { PAPER_MARKETS, type ReplayOptions, type SimulatedMarket } from '../venues/paper/market';
 import { createSharedMarket } from '../venues/paper/sharedMarket';
 import { createLeases, FencedError, type Leases } from '../store/shards';
-import { createEngineStore, emptyWrites, type StoredTask, type Writes } from '../store/journal';
+import { createEngineStore, emptyWrites, type EngineDomains, type StoredTask, type Writes } from '../store/journal';
 import { createTaskIndex, type Placement } from '../core/taskIndex';
 import type { TickerFeed } from '../venues/tickerFeed';
 
@@ -42,6 +42,8 @@ export interface LiveTask extends StoredTask {
 export interface EngineOptions {
   db: Db;
   log: FastifyBaseLogger;
+  /** What the engine needs from other domains (the fuel charge, the strategy settings): see engineDomains.ts. */
+  domains: EngineDomains;
   /** Seed of the simulated market; the same seed replays the same prices. */
   seed: number;
   /** Milliseconds between ticks; 0: ticks only when `tick()` is called (tests, replays). */
@@ -172,7 +174,7 @@ const storedFee = (symbol: string, fill: Fill) => {
  */
 export const createRunner = (options: EngineOptions) => {
   const { db, log } = options;
-  const store = createEngineStore(db);
+  const store = createEngineStore(db, options.domains);
   const shared = createSharedMarket({
     seed: options.seed,
     markets: options.market?.markets ?? PAPER_MARKETS,
