@@ -1,5 +1,6 @@
 import Big from 'big.js';
 import { emptyWrites, type Writes } from '../store/journal';
+import { paperClient } from '../venues/paperClient';
 import { contextOf, messageOf, stateWrite, type CommandKind, type CommandResult, type EngineContext, type LiveTask, type OrderRequest } from './context';
 import type { Intents } from './intents';
 import type { Lanes } from './lanes';
@@ -17,15 +18,10 @@ export const createCommands = (engine: EngineContext, turn: Turn, lanes: Lanes, 
 
   /** The exchange's rules of a task's market and its price now (for closing a position). */
   const marketRules = async (task: LiveTask) => {
-    if (task.real) {
-      const client = (await engine.clients.clientFor(task.accountId))!;
-      const rules = (await client.loadMarkets()).find((m) => m.symbol === task.symbol);
-      const ticker = await client.fetchTicker(task.symbol);
-      return { rules, price: ticker.bid ?? ticker.last };
-    }
-    const venue = engine.venues.venueFor(task);
-    const rules = venue.paper.fetchMarkets().find((m) => m.symbol === task.symbol);
-    return { rules, price: venue.feed.bestPrices(task.symbol).bid };
+    const client = task.real ? (await engine.clients.clientFor(task.accountId))! : paperClient(engine.venues.venueFor(task), task.accountId);
+    const rules = (await client.loadMarkets()).find((m) => m.symbol === task.symbol);
+    const ticker = await client.fetchTicker(task.symbol);
+    return { rules, price: ticker.bid ?? ticker.last };
   };
 
   /**

@@ -17,7 +17,7 @@ import type { TaskIndex } from '../core/taskIndex';
 import type { EngineDomains, EngineStore, StoredTask, Writes } from '../store/journal';
 import type { Leases } from '../store/shards';
 import type { ExchangeFactory } from '../venues/exchangeAccess';
-import type { ExchangeFailure } from '../venues/exchangeClient';
+import type { ExchangeFailure, MarketOrderRequest } from '../venues/exchangeClient';
 import type { ExchangeClients } from '../venues/exchangeClients';
 import type { ReplayOptions, SimulatedMarket } from '../venues/paper/market';
 import type { PriceSources } from '../venues/paper/priceSources';
@@ -198,6 +198,12 @@ export const contextOf = (action: OrderRequest, before: CycleState): OrderContex
   cycle: before.cyclesDone + 1,
   before,
 });
+
+/** The market order a decision or a command comes to, as any venue takes it. */
+export const requestOf = (task: LiveTask, action: OrderRequest, ctx: OrderContext): MarketOrderRequest =>
+  action.kind === 'buy'
+    ? { symbol: task.symbol, side: 'buy', cost: action.quoteAmount, clientOrderId: ctx.clientOrderId }
+    : { symbol: task.symbol, side: 'sell', amount: action.quantity, clientOrderId: ctx.clientOrderId };
 
 export const orderRow = (task: LiveTask, action: OrderRequest, ctx: OrderContext) => ({
   taskId: task.id,

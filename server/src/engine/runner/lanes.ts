@@ -3,7 +3,7 @@ import { applyOrderFailed } from '../core/decide';
 import { baseOf, quoteOf, type Fill, type FillFee } from '../core/fills';
 import { emptyWrites, type Writes } from '../store/journal';
 import { ExchangeClientError, type ExchangeClient, type Order } from '../venues/exchangeClient';
-import { contextOf, INTENT_GRACE_MS, isUsablePrice, orderRow, stateWrite, storedFee, type EngineContext, type LiveTask, type OrderContext, type OrderRequest } from './context';
+import { contextOf, INTENT_GRACE_MS, isUsablePrice, orderRow, requestOf, stateWrite, storedFee, type EngineContext, type LiveTask, type OrderContext, type OrderRequest } from './context';
 import type { Turn } from './turn';
 
 /**
@@ -124,11 +124,7 @@ export const createLanes = (engine: EngineContext, turn: Turn) => {
     engine.pendingIntents.set(task.id, { ...ctx, createdAt: Date.now() });
     let order: Order;
     try {
-      order = await client.createMarketOrder(
-        action.kind === 'buy'
-          ? { symbol: task.symbol, side: 'buy', cost: action.quoteAmount, clientOrderId: ctx.clientOrderId }
-          : { symbol: task.symbol, side: 'sell', amount: action.quantity, clientOrderId: ctx.clientOrderId },
-      );
+      order = await client.createMarketOrder(requestOf(task, action, ctx));
     } catch (error) {
       const failure = error instanceof ExchangeClientError ? error.failure : undefined;
       if (!failure || failure.kind === 'unknown_outcome' || failure.kind === 'transient') {

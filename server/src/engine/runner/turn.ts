@@ -2,8 +2,8 @@ import { UNTIL_STOPPED, applyOrderFailed, decide } from '../core/decide';
 import { applyFill, type Fill } from '../core/fills';
 import { emptyWrites, type Writes } from '../store/journal';
 import { FencedError } from '../store/shards';
-import { fromPaperFailure, type ExchangeFailure } from '../venues/exchangeClient';
-import { PaperExchangeError } from '../venues/paper/exchange';
+import { ExchangeClientError, type ExchangeFailure } from '../venues/exchangeClient';
+import { paperClient } from '../venues/paperClient';
 import type { PaperVenue } from '../venues/paperVenues';
 import {
   attentionOf,
@@ -14,6 +14,7 @@ import {
   messageOf,
   orderRow,
   PAUSE_AFTER_FAILURES,
+  requestOf,
   stateWrite,
   storedFee,
   type EngineContext,
@@ -78,20 +79,16 @@ export const createTurn = (engine: EngineContext) => {
   /** Carries out paper orders in memory and adds what they did to `writes` (nothing is written yet). */
   const executePaper = (plans: PaperOrderPlan[], writes: Writes, touchedAccounts: Set<string>) => {
     for (const { task, action, ctx, venue } of plans) {
-      const { paper } = venue;
       touchedAccounts.add(task.accountId);
       const row = orderRow(task, action, ctx);
       try {
-        const order =
-          action.kind === 'buy'
-            ? paper.createOrder({ accountId: task.accountId, symbol: task.symbol, side: 'buy', type: 'market', cost: action.quoteAmount, clientOrderId: ctx.clientOrderId })
-            : paper.createOrder({ accountId: task.accountId, symbol: task.symbol, side: 'sell', type: 'market', amount: action.quantity, clientOrderId: ctx.clientOrderId });
-        const fill: Fill = { ...order, fees: [order.fee] };
+        const order = paperClient(venue, task.accountId).placeInTick(requestOf(task, action, ctx));
+        const fill: Fill = { id: order.id, average: order.average, filled: order.filled, cost: order.cost, fees: order.fee ? [order.fee] : [] };
         writes.orders.push({ ...row, status: 'closed', exchangeOrderId: order.id, price: order.average, filled: order.filled, cost: order.cost, ...storedFee(task.symbol, fill) });
         fillWrites(writes, task, ctx, fill);
       } catch (error) {
-        if (!(error instanceof PaperExchangeError)) throw error;
-        const reason = refusalWrites(writes, task, ctx, fromPaperFailure(error.failure));
+        if (!(error instanceof ExchangeClientError)) throw error;
+        const reason = refusalWrites(writes, task, ctx, error.failure);
         writes.orders.push({ ...row, status: 'failed', error: reason });
       }
     }
