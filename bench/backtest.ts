@@ -29,7 +29,7 @@ import { strategyProblem, type StrategySettings } from '../src/api/strategy';
 import { backtestReport } from '../server/src/backtest/report';
 import { runBacktest } from '../server/src/backtest/run';
 import { readStored, storedLine } from '../server/src/backtest/stored';
-import { parseCandlesCsv, type Candle } from '../server/src/engine/candles';
+import { parseCandlesCsv, type Candle } from '../server/src/engine/core/candles';
 
 const MINUTE = 60_000;
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 5);

@@ -24,10 +24,11 @@ import { PGlite } from '@electric-sql/pglite';
 import Big from 'big.js';
 import Fastify from 'fastify';
 import { sql } from 'kysely';
-import { applyBuyFill, decide, initialCycleState, type TaskParams } from '../server/src/engine/decide';
-import { PAPER_MARKETS } from '../server/src/engine/paper/market';
-import { SHARD_COUNT } from '../server/src/engine/store';
-import { createRunner } from '../server/src/engine/runner';
+import { applyBuyFill, decide, initialCycleState, type TaskParams } from '../server/src/engine/core/decide';
+import { PAPER_MARKETS } from '../server/src/engine/venues/paper/market';
+import { SHARD_COUNT } from '../server/src/engine/store/journal';
+import { createRunner } from '../server/src/engine/runner/runner';
+import { engineDomains } from '../server/src/engineDomains';
 import { dropSchema, migrate, openDatabase, type Db } from '../server/src/db/database';
 import { post, system, user as ledgerUser } from '../server/src/wallet/ledger';
 import type { StrategySettings } from '../src/api/strategy';
@@ -252,7 +253,7 @@ const paperRun = async (taskCount: number, tickCount: number, processes: number)
         taskTicksPerSecond: Math.round((taskCount * tickCount) / (Math.max(...results.map((r) => r.durations.reduce((a, b) => a + b, 0))) / 1000)),
       };
     } else {
-      const runner = createRunner({ db, log: Fastify({ logger: { level: 'silent' } }).log, seed: 42, tickMs: 0, cluster: Boolean(url) });
+      const runner = createRunner({ db, domains: engineDomains, log: Fastify({ logger: { level: 'silent' } }).log, seed: 42, tickMs: 0, cluster: Boolean(url) });
       await runner.start();
       const durations: number[] = [];
       const cpuStart = process.cpuUsage();

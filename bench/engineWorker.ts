@@ -7,10 +7,11 @@
 import { performance } from 'node:perf_hooks';
 import Fastify from 'fastify';
 import { openDatabase } from '../server/src/db/database';
-import { createRunner } from '../server/src/engine/runner';
+import { createRunner } from '../server/src/engine/runner/runner';
+import { engineDomains } from '../server/src/engineDomains';
 
 const db = await openDatabase({ url: process.env.BENCH_DATABASE_URL!, schema: process.env.BENCH_SCHEMA! });
-const runner = createRunner({ db, log: Fastify({ logger: { level: 'silent' } }).log, seed: 42, tickMs: 0, cluster: true });
+const runner = createRunner({ db, domains: engineDomains, log: Fastify({ logger: { level: 'silent' } }).log, seed: 42, tickMs: 0, cluster: true });
 await runner.start();
 // Every process holds its share before the ticks begin (the parent says go once all are up).
 process.stdout.write(`${JSON.stringify({ ready: true })}\n`);

@@ -15,10 +15,11 @@ import { performance } from 'node:perf_hooks';
 import { PGlite } from '@electric-sql/pglite';
 import Big from 'big.js';
 import Fastify from 'fastify';
-import { candleInterval, parseCandlesCsv } from '../server/src/engine/candles';
-import { initialCycleState } from '../server/src/engine/decide';
-import { createMarket, PAPER_MARKETS } from '../server/src/engine/paper/market';
-import { createRunner } from '../server/src/engine/runner';
+import { candleInterval, parseCandlesCsv } from '../server/src/engine/core/candles';
+import { initialCycleState } from '../server/src/engine/core/decide';
+import { createMarket, PAPER_MARKETS } from '../server/src/engine/venues/paper/market';
+import { createRunner } from '../server/src/engine/runner/runner';
+import { engineDomains } from '../server/src/engineDomains';
 import { migrate, openDatabase } from '../server/src/db/database';
 import { post, system, user as ledgerUser } from '../server/src/wallet/ledger';
 
@@ -67,7 +68,7 @@ const task = await db
   .executeTakeFirstOrThrow();
 
 const market = createMarket(42, Date.now(), PAPER_MARKETS, { replay: { symbol: 'BTC/USDT', candles, interval: candleInterval(candles) } });
-const runner = createRunner({ db, log: Fastify({ logger: { level: 'silent' } }).log, seed: 42, tickMs: 0, market });
+const runner = createRunner({ db, domains: engineDomains, log: Fastify({ logger: { level: 'silent' } }).log, seed: 42, tickMs: 0, market });
 await runner.start();
 const started = performance.now();
 while (!market.replay!.status().done) await runner.tick();

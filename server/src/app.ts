@@ -5,14 +5,15 @@ import swagger from '@fastify/swagger';
 import Fastify, { type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { ServerConfig } from './config';
 import { migrate, openDatabase, type Db } from './db/database';
-import { createRunner, type Runner } from './engine/runner';
-import { engineRoutes } from './engine/routes';
+import { createRunner, type Runner } from './engine/runner/runner';
+import { engineDomains } from './engineDomains';
+import { engineRoutes } from './admin/engine';
 import { createEngineFacade } from './engine/facade';
-import type { SimulatedMarket } from './engine/paper/market';
-import { createPriceSources } from './engine/paper/priceSources';
-import { createTickerFeed, type TickerFeed } from './engine/tickerFeed';
+import type { SimulatedMarket } from './engine/venues/paper/market';
+import { createPriceSources } from './engine/venues/paper/priceSources';
+import { createTickerFeed, type TickerFeed } from './engine/venues/tickerFeed';
 import { exchangeRoutes } from './exchange/routes';
-import type { ExchangeFactory } from './exchange/verify';
+import type { ExchangeFactory } from './engine/venues/exchangeAccess';
 import { createAccessTokens, registerAuth } from './http/auth';
 import { registerCors } from './http/cors';
 import { registerDrain } from './http/drain';
@@ -164,6 +165,7 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
     config.engine === 'off'
       ? null
       : createRunner({
+          domains: engineDomains,
           db,
           log: app.log,
           seed: config.paperSeed,

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DEV_SIGN_SECRET } from '../../src/api/signing';
-import { CandleFormatError, candleInterval, parseCandlesCsv, type Candle } from './engine/candles';
-import { PAPER_MARKETS } from './engine/paper/market';
+import { CandleFormatError, candleInterval, parseCandlesCsv, type Candle } from './engine/core/candles';
+import { PAPER_MARKETS } from './engine/venues/paper/market';
 
 export interface ServerConfig {
   port: number;

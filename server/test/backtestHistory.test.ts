@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Big from 'big.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHistory, DAY_MS } from '../src/backtest/history';
-import { parseCandlesCsv, type Candle } from '../src/engine/candles';
+import { parseCandlesCsv, type Candle } from '../src/engine/core/candles';
 import binanceOrders from './fixtures/binance-orders.json';
 import okxOrders from './fixtures/okx-orders.json';
 import { BACKENDS, startServer, type TestServer } from './harness';

@@ -4,8 +4,8 @@ import Big from 'big.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StrategySettings } from '../../src/api/strategy';
 import { runBacktest } from '../src/backtest/run';
-import { candleInterval, parseCandlesCsv } from '../src/engine/candles';
-import { PAPER_MARKETS } from '../src/engine/paper/market';
+import { candleInterval, parseCandlesCsv } from '../src/engine/core/candles';
+import { PAPER_MARKETS } from '../src/engine/venues/paper/market';
 import { adjustBalance, registerUser, startServer, type TestServer } from './harness';
 import { SIX_LEVELS } from './ladders';
 

@@ -1,12 +1,12 @@
 import Big from 'big.js';
 import * as ccxtErrors from 'ccxt';
 import { describe, expect, it } from 'vitest';
-import { classifyCcxtError, createCcxtClient } from '../src/engine/ccxtClient';
-import { ExchangeClientError, fromPaperFailure, type ExchangeFailure } from '../src/engine/exchangeClient';
-import { createPaperExchange, PaperExchangeError } from '../src/engine/paper/exchange';
-import { createMarket } from '../src/engine/paper/market';
-import { newClientOrderId } from '../src/engine/runner';
-import type { Credentials, ExchangeFactory } from '../src/exchange/verify';
+import { classifyCcxtError, createCcxtClient } from '../src/engine/venues/ccxtClient';
+import { ExchangeClientError, fromPaperFailure, type ExchangeFailure } from '../src/engine/venues/exchangeClient';
+import { createPaperExchange, PaperExchangeError } from '../src/engine/venues/paper/exchange';
+import { createMarket } from '../src/engine/venues/paper/market';
+import { newClientOrderId } from '../src/engine/runner/runner';
+import type { Credentials, ExchangeFactory } from '../src/engine/venues/exchangeAccess';
 import binance from './fixtures/binance-orders.json';
 import okx from './fixtures/okx-orders.json';
 import { recordedExchange, type RecordedAnswer } from './recordedExchange';

@@ -6,11 +6,12 @@
  */
 import Fastify from 'fastify';
 import { openDatabase } from '../src/db/database';
-import { createRunner } from '../src/engine/runner';
+import { createRunner } from '../src/engine/runner/runner';
+import { engineDomains } from '../src/engineDomains';
 
 const db = await openDatabase({ url: process.env.CLUSTER_DATABASE_URL!, schema: process.env.CLUSTER_SCHEMA! });
 const log = Fastify({ logger: { level: 'warn' } }).log;
-const runner = createRunner({ db, log, seed: 42, tickMs: Number(process.env.CLUSTER_TICK_MS ?? 100), cluster: true });
+const runner = createRunner({ db, domains: engineDomains, log, seed: 42, tickMs: Number(process.env.CLUSTER_TICK_MS ?? 100), cluster: true });
 await runner.start();
 console.log(JSON.stringify({ ready: process.pid, owner: (await runner.cluster())?.self }));
 process.on('SIGTERM', () => {

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Candle } from '../src/engine/candles';
-import { PAUSE_AFTER_FAILURES } from '../src/engine/runner';
-import { createMarket, PAPER_MARKETS, type SimulatedMarket } from '../src/engine/paper/market';
+import type { Candle } from '../src/engine/core/candles';
+import { PAUSE_AFTER_FAILURES } from '../src/engine/runner/runner';
+import { createMarket, PAPER_MARKETS, type SimulatedMarket } from '../src/engine/venues/paper/market';
 import { BACKENDS, quickStrategy, registerUser, startServer, type TestServer } from './harness';
 import { checkMoney } from './invariants';
 

@@ -1,7 +1,7 @@
 import Big from 'big.js';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Candle } from '../src/engine/candles';
+import type { Candle } from '../src/engine/core/candles';
 import { startServer, type TestServer } from './harness';
 import { checkMoney } from './invariants';
 import { addTask, replayConfig, trader } from './engineReplayShared';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { candleInterval, parseCandlesCsv, type Candle } from '../src/engine/candles';
+import { candleInterval, parseCandlesCsv, type Candle } from '../src/engine/core/candles';
 import type { ServerConfig } from '../src/config';
 import { registerUser, type TestServer } from './harness';
 import { SIX_LEVELS } from './ladders';

@@ -4,9 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config';
-import { createSecretBox, SecretBoxError } from '../src/exchange/crypto';
-import { maskApiKey } from '../src/exchange/routes';
-import { redact } from '../src/exchange/verify';
+import { createSecretBox, redact, SecretBoxError } from '../src/engine/venues/exchangeAccess';
+import { maskApiKey } from '../src/exchange/service';
 import { recordedExchange } from './recordedExchange';
 
 /** Exchange credentials at rest: AES-256-GCM sealing, its master key from the configuration, masking and redaction. */

@@ -1,7 +1,7 @@
 import Big from 'big.js';
 import { expect } from 'vitest';
 import type { Db } from '../src/db/database';
-import type { CycleState } from '../src/engine/decide';
+import type { CycleState } from '../src/engine/core/decide';
 import type { TestServer } from './harness';
 
 export interface MoneyReport {

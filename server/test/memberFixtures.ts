@@ -1,5 +1,5 @@
 import Big from 'big.js';
-import { initialCycleState } from '../src/engine/decide';
+import { initialCycleState } from '../src/engine/core/decide';
 import type { TestServer } from './harness';
 
 /** A system template shipped by the migrations. */

@@ -1,9 +1,9 @@
 import Big from 'big.js';
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCcxtClient } from '../src/engine/ccxtClient';
-import { createLiveMarket } from '../src/engine/paper/liveMarket';
-import { createTickerFeed } from '../src/engine/tickerFeed';
+import { createCcxtClient } from '../src/engine/venues/ccxtClient';
+import { createLiveMarket } from '../src/engine/venues/paper/liveMarket';
+import { createTickerFeed } from '../src/engine/venues/tickerFeed';
 import orders from './fixtures/binance-orders.json';
 import binanceWs from './fixtures/binance-ws.json';
 import { BACKENDS, quickStrategy, registerUser, startServer, taskPayload, type TestServer } from './harness';

@@ -1,12 +1,12 @@
 import Big from 'big.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ExchangeFactory } from '../src/exchange/verify';
+import type { ExchangeFactory } from '../src/engine/venues/exchangeAccess';
 import binance from './fixtures/binance.json';
 import orders from './fixtures/binance-orders.json';
 import { BACKENDS, quickStrategy, registerUser, startServer, taskPayload, type TestServer } from './harness';
 import { recordedExchange, type RecordedAnswer, type Replay } from './recordedExchange';
 import { binanceAt, startVenue, until } from './recordedStream';
-import { createTickerFeed } from '../src/engine/tickerFeed';
+import { createTickerFeed } from '../src/engine/venues/tickerFeed';
 import binanceWs from './fixtures/binance-ws.json';
 
 /**

@@ -1,5 +1,5 @@
 import ccxt, { type Exchange } from 'ccxt';
-import type { ExchangeFactory } from '../src/exchange/verify';
+import type { ExchangeFactory } from '../src/engine/venues/exchangeAccess';
 
 /**
  * ccxt's real exchange classes (signing, error mapping, parsers) with their

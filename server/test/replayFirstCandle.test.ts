@@ -1,4 +1,4 @@
-import type { Candle } from '../src/engine/candles';
+import type { Candle } from '../src/engine/core/candles';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BACKENDS, registerUser, startServer, taskPayload, type TestServer } from './harness';
 

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Big from 'big.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { candleInterval, parseCandlesCsv } from '../src/engine/candles';
-import { baseOf, quoteOf } from '../src/engine/fills';
+import { candleInterval, parseCandlesCsv } from '../src/engine/core/candles';
+import { baseOf, quoteOf } from '../src/engine/core/fills';
 import { BACKENDS, adjustBalance, registerUser, startServer, taskPayload, type TestServer } from './harness';
 
 /** The first day and a half of the recorded BTC/USDT minutes: enough for a tight ladder to close real cycles. */

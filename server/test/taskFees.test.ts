@@ -1,6 +1,6 @@
 import Big from 'big.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseOf } from '../src/engine/fills';
+import { baseOf } from '../src/engine/core/fills';
 import { BACKENDS, addPaperTask, quickStrategy, registerUser, startServer, type TestServer } from './harness';
 
 describe.each(BACKENDS)('fees paid by a task with a cycle under way (%s)', (backend) => {

@@ -1,6 +1,6 @@
 import type { Exchange } from 'ccxt';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTickerFeed, type TickerFeed } from '../src/engine/tickerFeed';
+import { createTickerFeed, type TickerFeed } from '../src/engine/venues/tickerFeed';
 import binanceWs from './fixtures/binance-ws.json';
 import { binanceAt, startVenue, until, type Venue } from './recordedStream';
 

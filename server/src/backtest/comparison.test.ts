@@ -4,7 +4,7 @@ import Big from 'big.js';
 import { describe, expect, it } from 'vitest';
 import type { MarketRules } from '../../../src/api/backtest';
 import type { StrategySettings } from '../../../src/api/strategy';
-import { candleInterval, parseCandlesCsv, type Candle } from '../engine/candles';
+import { candleInterval, parseCandlesCsv, type Candle } from '../engine/core/candles';
 import { runBacktest } from './run';
 
 const T0 = Date.UTC(2023, 0, 1);

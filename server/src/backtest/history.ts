@@ -19,9 +19,10 @@ import type { Exchange, OHLCV } from 'ccxt';
 import { INTERVAL_MS, type HistoryInterval } from '../../../src/api/backtest';
 import { ErrorCode } from '../../../src/api/errors';
 import type { Db } from '../db/database';
-import { SPOT_SETTINGS, classifyCcxtError, toMarketInfo } from '../engine/ccxtClient';
-import type { MarketInfo } from '../engine/exchangeClient';
-import type { ExchangeFactory } from '../exchange/verify';
+import { classifyCcxtError, toMarketInfo } from '../engine/venues/ccxtClient';
+import { SPOT_SETTINGS } from '../engine/venues/exchangeAccess';
+import type { MarketInfo } from '../engine/venues/exchangeClient';
+import type { ExchangeFactory } from '../engine/venues/exchangeAccess';
 import { fail } from '../http/errors';
 import { storedLine } from './stored';
 

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { MarketRules } from '../../../src/api/backtest';
 import { buildLevels, ladder, levelMultiples, stepScaleDrops, type StrategySettings } from '../../../src/api/strategy';
-import type { Candle } from '../engine/candles';
+import type { Candle } from '../engine/core/candles';
 import { createEquityTracker } from './equity';
 import { chartInterval, priceGrid, runBacktest, type RunOptions } from './run';
 

@@ -37,12 +37,12 @@ import type {
 } from '../../../src/api/backtest';
 import type { StrategySettings } from '../../../src/api/strategy';
 import type { DecimalString } from '../../../src/api/types';
-import type { Candle } from '../engine/candles';
-import { applyOrderFailed, decide, initialCycleState, type Action, type CycleState, type Decision, type TaskParams } from '../engine/decide';
-import { applyFill, baseOf, quoteOf } from '../engine/fills';
-import { decimalsOf } from '../engine/paper/decimal';
-import { createPaperExchange, PaperExchangeError, type PaperPriceFeed } from '../engine/paper/exchange';
-import type { PaperMarket, PaperTicker } from '../engine/paper/market';
+import type { Candle } from '../engine/core/candles';
+import { applyOrderFailed, decide, initialCycleState, type Action, type CycleState, type Decision, type TaskParams } from '../engine/core/decide';
+import { applyFill, baseOf, quoteOf } from '../engine/core/fills';
+import { decimalsOf } from '../engine/core/decimal';
+import { createPaperExchange, PaperExchangeError, type PaperPriceFeed } from '../engine/venues/paper/exchange';
+import type { PaperMarket, PaperTicker } from '../engine/venues/paper/market';
 import { createEquityTracker } from './equity';
 
 export interface RunOptions {

@@ -36,8 +36,8 @@ import { DEFAULT_FEE_RATE, describeProblem, strategyProblem, type StrategySettin
 import type { DecimalString } from '../../../src/api/types';
 import type { Db } from '../db/database';
 import type { BacktestRunsTable } from '../db/schema';
-import { parseTime } from '../engine/candles';
-import type { PaperMarketInfo } from '../engine/paper/exchange';
+import { parseTime } from '../engine/core/candles';
+import type { PaperMarketInfo } from '../engine/venues/paper/exchange';
 import { BusinessError, fail } from '../http/errors';
 import { settingsOf } from '../strategy/service';
 import { createThrottle, type Limit } from '../user/throttle';

@@ -1,4 +1,4 @@
-import type { Candle } from '../engine/candles';
+import type { Candle } from '../engine/core/candles';
 
 /**
  * The form the server keeps candles in (uploads after their check, exchange

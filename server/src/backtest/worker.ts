@@ -6,7 +6,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { MAX_BACKTEST_CANDLES } from '../../../src/api/backtest';
-import { CandleFormatError, candleInterval, parseCandlesCsv, type Candle } from '../engine/candles';
+import { CandleFormatError, candleInterval, parseCandlesCsv, type Candle } from '../engine/core/candles';
 import type { ToWorker, FromWorker, WorkerFailure } from './pool';
 import { backtestReport } from './report';
 import { readStored, storedLine } from './stored';

@@ -6,9 +6,9 @@ import { FEE_ASSETS, FILL_MODELS, GENERIC_MARKET_RULES, MAX_BACKTEST_CANDLES, ty
 import { describeProblem, strategyProblem, type StrategySettings } from '../../../src/api/strategy';
 import { settingsSchema } from '../strategy/schemas';
 import { backtestReport } from '../backtest/report';
-import { CandleFormatError, candleInterval, parseCandlesCsv } from '../engine/candles';
-import { UNTIL_STOPPED } from '../engine/decide';
-import { isDecimalString } from '../engine/paper/decimal';
+import { CandleFormatError, candleInterval, parseCandlesCsv } from '../engine/core/candles';
+import { UNTIL_STOPPED } from '../engine/core/decide';
+import { isDecimalString } from '../engine/core/decimal';
 import type { CommandOutput } from './operator';
 
 /**

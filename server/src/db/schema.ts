@@ -84,7 +84,7 @@ export interface StrategiesTable {
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
-/** Credentials only as ciphertexts (exchange/crypto.ts); paper accounts have balances and no keys. */
+/** Credentials only as ciphertexts (engine/venues/exchangeAccess.ts); paper accounts have balances and no keys. */
 export interface ExchangeAccountsTable {
   id: Generated<string>;
   user_id: string;

@@ -5,7 +5,7 @@
  * elsewhere). The routes talk to this and to nothing else of the engine.
  *
  * - Market data of the paper exchange: this process's market (it runs it or
- *   mirrors the process that does, paper/sharedMarket.ts).
+ *   mirrors the process that does, venues/paper/sharedMarket.ts).
  * - Paper balances and tasks' states: the database, the engine's journal,
  *   overlaid with the live state when this process drives the task.
  * - Actions on a task (reload after an edit, replenish now, close): carried
@@ -15,20 +15,20 @@
 import Big from 'big.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
-import type { PaperTicker, SimulatedMarket } from './paper/market';
-import type { CycleState } from './decide';
+import type { PaperTicker, SimulatedMarket } from './venues/paper/market';
+import type { CycleState } from './core/decide';
 import { PAPER_EXCHANGE, SIMULATOR, type PaperPrices } from '../../../src/api/exchange';
 import { TIMEFRAME_MS, type CandleTimeframe } from '../../../src/api/trade';
-import type { Candle } from './candles';
-import { ExchangeClientError, type ExchangeClient, type MarketInfo, type Ticker } from './exchangeClient';
-import type { LiveMarket } from './paper/liveMarket';
-import type { PriceSources } from './paper/priceSources';
-import { createExchangeClients, type ExchangeClientsOptions } from './exchangeClients';
-import { paperMarketInfo, type PaperMarketInfo } from './paper/exchange';
-import { createSharedMarket } from './paper/sharedMarket';
-import { PAPER_MARKETS } from './paper/market';
-import type { CommandKind, CommandResult, LiveTask, Runner } from './runner';
-import { createEngineStore, shardOf } from './store';
+import type { Candle } from './core/candles';
+import { ExchangeClientError, type ExchangeClient, type MarketInfo, type Ticker } from './venues/exchangeClient';
+import type { LiveMarket } from './venues/paper/liveMarket';
+import type { PriceSources } from './venues/paper/priceSources';
+import { createExchangeClients, type ExchangeClientsOptions } from './venues/exchangeClients';
+import { paperMarketInfo, type PaperMarketInfo } from './venues/paper/exchange';
+import { createSharedMarket } from './venues/paper/sharedMarket';
+import { PAPER_MARKETS } from './venues/paper/market';
+import type { CommandKind, CommandResult, LiveTask, Runner } from './runner/runner';
+import { createEngineStore, shardOf } from './store/journal';
 
 /** How long the API waits for another process to carry out a command. */
 const COMMAND_WAIT_MS = 10_000;

@@ -1,7 +1,8 @@
 import { PAPER_EXCHANGE, SIMULATOR, type ExchangeCatalogEntry } from '../../../src/api/exchange';
 import { ErrorCode } from '../../../src/api/errors';
 import { fail } from '../http/errors';
-import { ccxtExchangeIds, checksPermissions, requiredCredentialFields } from './verify';
+import { ccxtExchangeIds } from '../engine/venues/exchangeAccess';
+import { checksPermissions, requiredCredentialFields } from './verify';
 
 /**
  * The exchanges a user can bind: the built-in paper exchange and a chosen

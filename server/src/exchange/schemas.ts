@@ -1,3 +1,4 @@
+import type { Static } from 'typebox';
 import { Body, Query, SecretText, StringEnum, Type, UNSAFE_CHARACTERS, Uuid, UuidList, pagingProperties } from '../http/schemas';
 /** Field rules of the exchange-account calls. Credentials are accepted here and never appear in an answer schema. */
 const noControl = '^[^\\u0000-\\u001f\\u007f]*$';
@@ -123,3 +124,7 @@ export const deleteSchema = {
   body: Body({ id: accountIdSchema }),
   response: { 200: envelope({ type: 'null' }) },
 };
+
+export type ListQuery = Static<typeof listSchema.querystring>;
+export type AddBody = Static<typeof addSchema.body>;
+export type EditBody = Static<typeof editSchema.body>;

@@ -1,5 +1,5 @@
 import { createPrivateKey } from 'node:crypto';
-import ccxt, {
+import {
   AccountSuspended,
   AuthenticationError,
   BadResponse,
@@ -17,35 +17,16 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { CredentialField, ExchangeUnavailableReason, KeyRefusalReason } from '../../../src/api/exchange';
 import { ErrorCode } from '../../../src/api/errors';
 import { BusinessError } from '../http/errors';
+import { createCcxtExchange, CREDENTIAL_FIELDS, redact, type Credentials, type ExchangeFactory } from '../engine/venues/exchangeAccess';
 
 /**
- * Checking a user's API key before it is stored. With the engine's exchange
- * adapter, the only place that knows ccxt: ccxt's errors become ours in one
- * table below, and nothing is retried (a refused key stays refused; an
- * unreachable exchange is reported, and the user tries again).
+ * Checking a user's API key before it is stored (the ccxt instance comes from
+ * the exchange boundary, engine/venues/exchangeAccess.ts): ccxt's errors
+ * become ours in one table below, and nothing is retried (a refused key stays
+ * refused; an unreachable exchange is reported, and the user tries again).
  */
 
-export type Credentials = Partial<Record<CredentialField, string>> & { apiKey: string; secret: string };
 
-/** What the ccxt constructor receives: the credentials (none for a public client: markets, prices, candles) plus our client settings. */
-export type ExchangeSettings = Partial<Credentials> & Record<string, unknown>;
-
-/** Builds a ccxt instance; tests pass one whose HTTP layer replays recorded responses. */
-export type ExchangeFactory = (exchangeId: string, settings: ExchangeSettings) => Exchange;
-
-type ExchangeClass = new (settings?: Record<string, unknown>) => Exchange;
-const exchangeClasses = ccxt as unknown as Record<string, ExchangeClass>;
-
-export const createCcxtExchange: ExchangeFactory = (exchangeId, settings) => {
-  const Class = exchangeClasses[exchangeId];
-  if (!ccxt.exchanges.includes(exchangeId) || !Class) throw new Error(`ccxt has no exchange ${exchangeId}`);
-  return new Class(settings);
-};
-
-/** Every exchange id ccxt knows. */
-export const ccxtExchangeIds = (): readonly string[] => ccxt.exchanges;
-
-const CREDENTIAL_FIELDS: readonly CredentialField[] = ['apiKey', 'secret', 'password', 'uid'];
 
 /** The credentials ccxt requires for an exchange's private calls, among those we store. */
 export const requiredCredentialFields = (exchangeId: string): CredentialField[] => {
@@ -102,27 +83,6 @@ const MESSAGES: Record<Reason, string> = {
 const refusal = (exchangeId: string, reason: Reason, code: RefusalCode) =>
   new BusinessError(code, MESSAGES[reason], { exchange: exchangeId, reason });
 
-/** The forms a value takes in a URL: as it is, percent-encoded (upper- and lower-case hex), and form-encoded. */
-const spellings = (value: string): string[] => {
-  const encoded = encodeURIComponent(value);
-  const forms = [value, encoded, encoded.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()), encoded.replace(/%20/g, '+')];
-  // Longest first, so a form never leaves part of a longer one behind.
-  return [...new Set(forms)].sort((a, b) => b.length - a.length);
-};
-
-/**
- * Replaces every credential value in a text: ccxt's messages may quote a URL
- * that carries the key (HTX does, URL-encoded: a key with `+ / =` reads
- * `%2B %2F %3D` there).
- */
-export const redact = (text: string, credentials: Partial<Record<CredentialField, string>>): string => {
-  let result = text;
-  for (const value of Object.values(credentials)) {
-    if (!value || value.length < 4) continue;
-    for (const form of spellings(value)) result = result.split(form).join('[redacted]');
-  }
-  return result.length > 500 ? `${result.slice(0, 500)}…` : result;
-};
 
 interface KeyPermissions {
   canTrade: boolean;

@@ -1,9 +1,9 @@
 import Big from 'big.js';
 import { ErrorCode } from '../../../src/api/errors';
 import { effectiveTakeProfitPercent, maxCycleFunds, stopLossFiresEarly, takeProfitFloorPercent, withBuyFees, type StrategySettings } from '../../../src/api/strategy';
-import type { TaskParams } from '../engine/decide';
-import { firstOrderQuote } from '../engine/decide';
-import type { PaperMarketInfo } from '../engine/paper/exchange';
+import type { TaskParams } from '../engine/core/decide';
+import { firstOrderQuote } from '../engine/core/decide';
+import type { PaperMarketInfo } from '../engine/venues/paper/exchange';
 import { fail } from '../http/errors';
 
 /** Room kept over the exchange's minimum cost: prices move between this check and the order. */

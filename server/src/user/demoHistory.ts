@@ -18,10 +18,11 @@ import { PAPER_EXCHANGE, SIMULATOR } from '../../../src/api/exchange';
 import type { StrategySettings } from '../../../src/api/strategy';
 import type { DecimalString } from '../../../src/api/types';
 import type { Db } from '../db/database';
-import { type Candle, candleInterval, parseCandlesCsv } from '../engine/candles';
-import { initialCycleState } from '../engine/decide';
-import { createMarket, PAPER_MARKETS, type PaperMarket } from '../engine/paper/market';
-import { createRunner } from '../engine/runner';
+import { type Candle, candleInterval, parseCandlesCsv } from '../engine/core/candles';
+import { initialCycleState } from '../engine/core/decide';
+import { createMarket, PAPER_MARKETS, type PaperMarket } from '../engine/venues/paper/market';
+import { createRunner } from '../engine/runner/runner';
+import { engineDomains } from '../engineDomains';
 import { DEMO_EMAIL } from './demo';
 
 export const DEMO_SYMBOL = 'BTC/USDT';
@@ -177,7 +178,7 @@ export const seedDemoBots = async (
   // The engine over the history: a market replaying it (its clock the candles'), a runner driving only these bots,
   // its journal stamped with the market's time.
   const market = createMarket(options.seed, candles[0]!.time, [spec()], { replay: { symbol: DEMO_SYMBOL, candles, interval } });
-  const runner = createRunner({ db, log: options.log, seed: options.seed, tickMs: 0, market, feeRate: options.feeRate, taskIds, journalMarketTime: true, recordCandles: false });
+  const runner = createRunner({ db, domains: engineDomains, log: options.log, seed: options.seed, tickMs: 0, market, feeRate: options.feeRate, taskIds, journalMarketTime: true, recordCandles: false });
   await runner.start();
   try {
     while (!market.replay!.status().done) await runner.tick();

@@ -4,7 +4,7 @@ import { act } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BacktestJob, BacktestReport, BacktestRequest } from '../../api/backtest';
 import { backtestReport } from '../../../server/src/backtest/report';
-import type { Candle } from '../../../server/src/engine/candles';
+import type { Candle } from '../../../server/src/engine/core/candles';
 import { ok, type Handler } from '../../testing/fakeServer';
 import { findHeading, identityRoute, renderApp, startSignedInZhCN } from '../../testing/renderApp';
 import { strategyTemplate } from '../../testing/tasks';

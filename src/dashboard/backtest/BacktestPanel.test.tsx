@@ -9,7 +9,7 @@ import { buildLevels, levelMultiples, stepScaleDrops } from '../../api/strategy'
 import { backtestReport, variantSettings } from '../../../server/src/backtest/report';
 import { runSchema, uploadSchema } from '../../../server/src/backtest/schemas';
 import { validationCode } from '../../../server/src/http/errors';
-import type { Candle } from '../../../server/src/engine/candles';
+import type { Candle } from '../../../server/src/engine/core/candles';
 import { fail, ok, type Handler } from '../../testing/fakeServer';
 import { findHeading, identityRoute, renderApp, startSignedInZhCN } from '../../testing/renderApp';
 import { wizardDraft } from '../trade/wizard/draftStore';

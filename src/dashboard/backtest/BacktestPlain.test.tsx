@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BacktestJob, BacktestReport, BacktestRequest } from '../../api/backtest';
 import { formatMoney, formatPercent } from '../../api/format';
 import { backtestReport } from '../../../server/src/backtest/report';
-import type { Candle } from '../../../server/src/engine/candles';
+import type { Candle } from '../../../server/src/engine/core/candles';
 import { ok, type Handler } from '../../testing/fakeServer';
 import { findHeading, identityRoute, renderApp, startSignedInZhCN } from '../../testing/renderApp';
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { backtestReport } from '../../../server/src/backtest/report';
-import { parseCandlesCsv } from '../../../server/src/engine/candles';
+import { parseCandlesCsv } from '../../../server/src/engine/core/candles';
 import { markerGroups, PHONE_MARKER_GROUPS } from './chartMarkers';
 
 /** The sample's three weeks with a tight ladder: many fills, which a phone's chart must not pile up. */

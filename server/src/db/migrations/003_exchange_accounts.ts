@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 
 /**
  * Exchange accounts: the API keys a user binds, or a paper-trading account.
- * Credentials are stored only as AES-256-GCM ciphertexts (exchange/crypto.ts);
+ * Credentials are stored only as AES-256-GCM ciphertexts (engine/venues/exchangeAccess.ts);
  * `api_key_hint` is the masked key the user recognises it by.
  */
 export const up = async (db: Kysely<unknown>): Promise<void> => {

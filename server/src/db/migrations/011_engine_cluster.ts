@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-/** Tasks are split into this many shards (engine/store.ts SHARD_COUNT). */
+/** Tasks are split into this many shards (engine/store/journal.ts SHARD_COUNT). */
 const SHARDS = 16;
 
 /**

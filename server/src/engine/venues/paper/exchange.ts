@@ -24,8 +24,8 @@
  * on top of its cost and receives its whole amount; sells are unchanged.
  */
 import Big from 'big.js';
-import type { DecimalString } from '../../../../src/api/types';
-import { atStep, ceilToStep, floorToStep, isDecimalString, plain } from './decimal';
+import type { DecimalString } from '../../../../../src/api/types';
+import { atStep, ceilToStep, floorToStep, isDecimalString, plain } from '../../core/decimal';
 import type { PaperMarket, PaperTicker, SimulatedMarket } from './market';
 
 export type OrderSide = 'buy' | 'sell';

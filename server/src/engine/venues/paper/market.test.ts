@@ -1,7 +1,7 @@
 import Big from 'big.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isOnStep } from './decimal';
+import { isOnStep } from '../../core/decimal';
 import { createMarket, DEFAULT_START_MS, mulberry32, normals, PAPER_MARKETS, perSecondSigma, type PaperMarket } from './market';
 
 const BTC = 'BTC/USDT';

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { SIMULATOR, type PaperPrices } from '../../../../src/api/exchange';
-import type { ExchangeFactory } from '../../exchange/verify';
+import { SIMULATOR, type PaperPrices } from '../../../../../src/api/exchange';
+import type { ExchangeFactory } from '../exchangeAccess';
 import { createCcxtClient } from '../ccxtClient';
 import type { TickerFeed } from '../tickerFeed';
 import { createLiveMarket, type LiveMarket } from './liveMarket';

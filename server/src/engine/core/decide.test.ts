@@ -9,7 +9,7 @@ import {
   strategyProblem,
   type MultipleMode,
   type StrategySettings,
-} from '../../../src/api/strategy';
+} from '../../../../src/api/strategy';
 import {
   UNTIL_STOPPED,
   applyBuyFill,

@@ -1,8 +1,6 @@
-import { PAPER_EXCHANGE } from '../../../src/api/exchange';
-import type { Db } from '../db/database';
-import { createSecretBox } from '../exchange/crypto';
-import { sealContext } from '../exchange/routes';
-import type { Credentials, ExchangeFactory } from '../exchange/verify';
+import { PAPER_EXCHANGE } from '../../../../src/api/exchange';
+import type { Db } from '../../db/database';
+import { createSecretBox, openCredential, type Credentials, type ExchangeFactory } from './exchangeAccess';
 import { createCcxtClient } from './ccxtClient';
 import type { ExchangeClient } from './exchangeClient';
 
@@ -35,7 +33,7 @@ export const createExchangeClients = ({ db, exchangeMasterKey, createExchange }:
     if (row.exchange === PAPER_EXCHANGE) return null;
     exchanges.set(accountId, row.exchange);
     if (!box) throw new Error('no master key to open the exchange credentials');
-    const unseal = (field: 'apiKey' | 'secret' | 'password' | 'uid', sealed: string | null) => (sealed ? box.open(sealed, sealContext(row.user_id, field)) : undefined);
+    const unseal = (field: 'apiKey' | 'secret' | 'password' | 'uid', sealed: string | null) => openCredential(box, row.user_id, field, sealed);
     const apiKey = unseal('apiKey', row.api_key_ciphertext);
     const secret = unseal('secret', row.secret_ciphertext);
     if (!apiKey || !secret) throw new Error(`exchange account ${accountId} has no stored key`);

@@ -44,8 +44,8 @@
  * immutable (decide returns the very same state object when nothing changed).
  */
 import Big from 'big.js';
-import type { DecimalString } from '../../../src/api/types';
-import type { StrategySettings } from '../../../src/api/strategy';
+import type { DecimalString } from '../../../../src/api/types';
+import type { StrategySettings } from '../../../../src/api/strategy';
 
 /** `cycleCount` that never finishes: the task runs until it is stopped. */
 export const UNTIL_STOPPED = 9999;

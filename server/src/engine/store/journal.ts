@@ -4,25 +4,49 @@
  * commands the API leaves for it). The engine keeps its tasks in memory and
  * decides there; this module writes what happened, a whole tick in one
  * transaction of a few set-based statements (unnest of arrays), whatever the
- * number of orders. A fence (shards.ts) makes a process that lost its lease
+ * number of orders. A fence (store/shards.ts) makes a process that lost its lease
  * unable to write.
  */
 import Big from 'big.js';
-import { sql } from 'kysely';
-import type { DecimalString } from '../../../src/api/types';
-import type { TaskAttention } from '../../../src/api/trade';
-import type { StrategySettings } from '../../../src/api/strategy';
-import type { Db } from '../db/database';
-import { chargeFuelBatch } from '../member/fuel';
-import { settingsOf } from '../strategy/service';
-import { initialCycleState, type CycleState, type TaskParams } from './decide';
-import type { ClosedCycle } from './fills';
+import { sql, type Selectable } from 'kysely';
+import type { DecimalString } from '../../../../src/api/types';
+import type { TaskAttention } from '../../../../src/api/trade';
+import type { StrategySettings } from '../../../../src/api/strategy';
+import type { Db } from '../../db/database';
+import type { StrategiesTable } from '../../db/schema';
+import { initialCycleState, type CycleState, type TaskParams } from '../core/decide';
+import type { ClosedCycle } from '../core/fills';
 
 /** Tasks are split into this many shards by their exchange account: one engine process drives a shard at a time. */
 export const SHARD_COUNT = 16;
 
 /** A task's shard, in SQL: the hash of its exchange account, so an account's tasks (and its paper balances) stay together. */
 export const shardOf = (accountColumn: string) => sql<number>`((hashtext(${sql.ref(accountColumn)}::text) & 2147483647) % ${sql.lit(SHARD_COUNT)})`;
+
+/** One closed cycle's profit, on which its owner pays fuel. */
+export interface FuelDue {
+  userId: string;
+  taskId: string;
+  cycle: number;
+  profit: string;
+}
+
+/** A strategy template's stored settings, as the tasks' query reads them. */
+export type StrategyColumns = Pick<
+  Selectable<StrategiesTable>,
+  'levels' | 'take_profit_percent' | 'take_profit_callback_percent' | 'replenish_callback_percent' | 'stop_loss_percent' | 'cooldown_seconds'
+>;
+
+/**
+ * What the engine needs from other domains, given by whoever builds it (the
+ * engine imports no other domain): the fuel a closed cycle pays (member), and
+ * how a template's columns read as strategy settings (strategy).
+ */
+export interface EngineDomains {
+  /** Charges each due in the caller's transaction; answers the fuel charged, in the same order. */
+  chargeFuel: (trx: Db, dues: FuelDue[]) => Promise<string[]>;
+  strategyOf: (row: StrategyColumns) => StrategySettings;
+}
 
 export interface StoredTask {
   id: string;
@@ -149,7 +173,15 @@ const TASK_COLUMNS = [
 
 const text = (values: readonly (string | null | undefined)[]) => values.map((value) => value ?? null);
 
-export const createEngineStore = (db: Db) => {
+/**
+ * The journal over `db`. Without `domains` it reads balances only (an API
+ * process without an engine); loading tasks and closing cycles need them.
+ */
+export const createEngineStore = (db: Db, domains: EngineDomains | null = null) => {
+  const needDomains = (): EngineDomains => {
+    if (!domains) throw new Error('the engine store was built without the other domains (fuel, strategy settings)');
+    return domains;
+  };
   /** Tasks to drive: by id, or every active task of some shards (all shards when none is given). */
   const loadTasks = async (filter: { ids?: string[]; shards?: number[] } = {}): Promise<StoredTask[]> => {
     let query = db
@@ -167,6 +199,7 @@ export const createEngineStore = (db: Db) => {
       if (filter.shards.length === 0) return [];
       query = query.where(shardOf('trade_tasks.exchange_account_id'), 'in', filter.shards);
     }
+    const { strategyOf } = needDomains();
     return (await query.execute()).map((row) => ({
       id: row.id,
       userId: row.user_id,
@@ -182,7 +215,7 @@ export const createEngineStore = (db: Db) => {
         replenishStatus: row.replenish_status,
         running: row.running,
       },
-      strategy: settingsOf(row),
+      strategy: strategyOf(row),
       state: { ...initialCycleState(), ...(row.state as Partial<CycleState>) },
       finished: row.status === 'finished',
       attention: (row.attention as TaskAttention | null) ?? null,
@@ -258,10 +291,10 @@ export const createEngineStore = (db: Db) => {
       order by n`.execute(trx);
   };
 
-  /** The closed cycles, and the fuel each pays (member/fuel.ts), in the caller's transaction. */
+  /** The closed cycles, and the fuel each pays (charged by the member domain), in the caller's transaction. */
   const insertCycles = async (trx: Db, cycles: CycleInsert[], at?: Date) => {
     if (cycles.length === 0) return;
-    const fuel = await chargeFuelBatch(
+    const fuel = await needDomains().chargeFuel(
       trx,
       cycles.map((c) => ({ userId: c.userId, taskId: c.taskId, cycle: c.closed.cycle, profit: c.closed.realizedProfit })),
     );

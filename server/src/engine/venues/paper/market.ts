@@ -17,9 +17,9 @@
  * the last candle every price holds and `replay.done` is true.
  */
 import Big from 'big.js';
-import type { DecimalString } from '../../../../src/api/types';
-import type { Candle } from '../candles';
-import { atStep, decimalsOf } from './decimal';
+import type { DecimalString } from '../../../../../src/api/types';
+import type { Candle } from '../../core/candles';
+import { atStep, decimalsOf } from '../../core/decimal';
 
 export interface PaperMarket {
   /** Unified symbol, 'BTC/USDT'. */

@@ -13,8 +13,8 @@
  * carried into the next cycle.
  */
 import Big from 'big.js';
-import type { DecimalString } from '../../../src/api/types';
-import type { StrategySettings } from '../../../src/api/strategy';
+import type { DecimalString } from '../../../../src/api/types';
+import type { StrategySettings } from '../../../../src/api/strategy';
 import { applyBuyFill, applySellFill, splitSale, type CycleState } from './decide';
 
 export interface FillFee {

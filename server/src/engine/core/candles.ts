@@ -15,8 +15,8 @@
  * replays half-way.
  */
 import Big from 'big.js';
-import type { DecimalString } from '../../../src/api/types';
-import type { OhlcvCandle } from '../../../src/api/trade';
+import type { DecimalString } from '../../../../src/api/types';
+import type { OhlcvCandle } from '../../../../src/api/trade';
 
 /** A candle as the contract answers it (open time in epoch milliseconds, decimals as strings). */
 export type Candle = OhlcvCandle;

@@ -1,6 +1,6 @@
 import Big from 'big.js';
-import ccxt, { type Exchange } from 'ccxt';
-import { SPOT_SETTINGS } from './ccxtClient';
+import type { Exchange } from 'ccxt';
+import { createStreamExchange, SPOT_SETTINGS, type StreamFactory } from './exchangeAccess';
 
 /**
  * Live prices of real exchanges through ccxt's websocket streams
@@ -12,8 +12,6 @@ import { SPOT_SETTINGS } from './ccxtClient';
  * stale, so the caller falls back to a REST ticker.
  */
 
-/** Makes ccxt's websocket class of an exchange (ccxt.pro) with the given settings; no keys. */
-export type StreamFactory = (exchangeId: string, settings: Record<string, unknown>) => Exchange;
 
 export interface TickerFeedOptions {
   createExchange?: StreamFactory;
@@ -57,13 +55,6 @@ const STREAM_PARAMS: Record<string, Record<string, unknown>> = { binance: { name
 const decimal = (value: number | undefined | null): string | null =>
   value !== undefined && value !== null && Number.isFinite(value) ? new Big(value).toString() : null;
 
-const proClasses = (ccxt as unknown as { pro: Record<string, new (settings?: object) => Exchange> }).pro;
-
-export const createStreamExchange: StreamFactory = (exchangeId, settings) => {
-  const Class = proClasses[exchangeId];
-  if (!Class) throw new Error(`ccxt has no websocket class for ${exchangeId}`);
-  return new Class(settings);
-};
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
 

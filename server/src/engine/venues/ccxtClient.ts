@@ -1,6 +1,6 @@
 /**
- * The engine's ExchangeClient over a ccxt exchange. With the key check in
- * exchange/verify.ts, the only place that knows ccxt: its errors become our
+ * The engine's ExchangeClient over a ccxt exchange (made by exchangeAccess.ts).
+ * With the key check in exchange/verify.ts, the only place that knows ccxt's calls: its errors become our
  * failures in the one table below, reads are retried with backoff, and an
  * order creation is never retried.
  *
@@ -46,8 +46,8 @@ import {
   type Ticker as CcxtTicker,
   type Trade as CcxtTrade,
 } from 'ccxt';
-import type { DecimalString } from '../../../src/api/types';
-import { createCcxtExchange, redact, type Credentials, type ExchangeFactory } from '../exchange/verify';
+import type { DecimalString } from '../../../../src/api/types';
+import { createCcxtExchange, redact, SPOT_SETTINGS, type Credentials, type ExchangeFactory } from './exchangeAccess';
 import {
   ExchangeClientError,
   type Balance,
@@ -61,8 +61,8 @@ import {
   type OrderStatus,
   type Ticker,
 } from './exchangeClient';
-import type { Candle } from './candles';
-import { floorToStep, isDecimalString } from './paper/decimal';
+import type { Candle } from '../core/candles';
+import { floorToStep, isDecimalString } from '../core/decimal';
 
 type ErrorClass = abstract new (...args: never[]) => Error;
 type Transient = Extract<ExchangeFailure, { kind: 'transient' }>;
@@ -224,22 +224,6 @@ const CLIENT_ORDER_ID = /^[A-Za-z][A-Za-z0-9]{0,31}$/;
 /** Reads get this many attempts in all. */
 const READ_ATTEMPTS = 3;
 
-/**
- * Settings of every ccxt instance the engine makes. ccxt spaces requests to
- * the exchange's published limits; the engine trades spot: no derivative or
- * margin market lists, and no currency list (a private call on Binance and
- * OKX that the engine does not need).
- */
-export const SPOT_SETTINGS = {
-  enableRateLimit: true,
-  has: { fetchCurrencies: false },
-  options: {
-    defaultType: 'spot',
-    fetchMarkets: { types: ['spot'] },
-    fetchMargins: false,
-    warnOnFetchOpenOrdersWithoutSymbol: false,
-  },
-};
 
 export interface CcxtClientOptions {
   /** ccxt's id: 'binance', 'okx'... */

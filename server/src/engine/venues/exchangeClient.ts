@@ -1,13 +1,13 @@
 /**
- * What the engine asks of an exchange, real (through ccxt, see ccxtClient.ts)
- * or paper: its markets, a price, the balance, and market orders identified by
+ * The one venue interface: what the engine asks of an exchange, real (through
+ * ccxt, see ccxtClient.ts) or paper (paperClient.ts): its markets, a price, the balance, and market orders identified by
  * our own client order id. Money and prices are decimal strings throughout
  * (design section 3); refusals are `ExchangeClientError`s whose `failure` says
  * what the engine should do about them.
  */
-import type { DecimalString } from '../../../src/api/types';
-import type { Candle } from './candles';
-import type { ExchangeUnavailableReason, KeyRefusalReason } from '../../../src/api/exchange';
+import type { DecimalString } from '../../../../src/api/types';
+import type { Candle } from '../core/candles';
+import type { ExchangeUnavailableReason, KeyRefusalReason } from '../../../../src/api/exchange';
 import type { InvalidOrderReason as PaperInvalidOrderReason, PaperFailure } from './paper/exchange';
 
 export interface MarketInfo {
@@ -126,6 +126,13 @@ export interface ExchangeClient {
   /** The fees an order's trades paid, summed per asset (an order answer that reports none). */
   fetchOrderFees(symbol: string, orderId: string): Promise<OrderFee[]>;
   fetchOpenOrders(symbol?: string): Promise<Order[]>;
+  /**
+   * Only a venue that fills at once in memory (the paper exchange): places
+   * the order synchronously, so it is written with its fill in the tick's own
+   * transaction. Without it, an order's intent is committed before it is sent
+   * and its outcome applied after (runner/lanes.ts).
+   */
+  placeInTick?(request: MarketOrderRequest): Order;
 }
 
 /** The paper exchange's refusals as the failures a real exchange's would be (the engine treats both alike). */

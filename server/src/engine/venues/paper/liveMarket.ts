@@ -14,8 +14,8 @@
  */
 import Big from 'big.js';
 import type { FastifyBaseLogger } from 'fastify';
-import type { PaperPrices } from '../../../../src/api/exchange';
-import type { DecimalString } from '../../../../src/api/types';
+import type { PaperPrices } from '../../../../../src/api/exchange';
+import type { DecimalString } from '../../../../../src/api/types';
 import type { ExchangeClient, MarketInfo, Ticker } from '../exchangeClient';
 import type { PaperPriceFeed } from './exchange';
 import type { StreamQuote, TickerFeed } from '../tickerFeed';

@@ -1,6 +1,6 @@
 /**
  * One simulated market for every process on one PostgreSQL. The process that
- * holds the market lease (shards.ts) runs the walk (or the replay) and
+ * holds the market lease (store/shards.ts) runs the walk (or the replay) and
  * publishes each tick's tickers in `paper_prices`; every other process (the
  * other engines, API-only processes) mirrors them, so all of them fill paper
  * orders and show prices from the same market. A process that takes the
@@ -8,8 +8,8 @@
  * With the embedded database there is one process: it simply leads.
  */
 import { sql } from 'kysely';
-import type { DecimalString } from '../../../../src/api/types';
-import type { Db } from '../../db/database';
+import type { DecimalString } from '../../../../../src/api/types';
+import type { Db } from '../../../db/database';
 import { createMarket, type BestPrices, type PaperMarket, type PaperTicker, type ReplayOptions, type ReplayStatus, type SimulatedMarket } from './market';
 
 interface Published {

@@ -22,8 +22,8 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
-import type { Db } from '../db/database';
-import { SHARD_COUNT, type Fence } from './store';
+import type { Db } from '../../db/database';
+import { SHARD_COUNT, type Fence } from './journal';
 
 export const TTL_MS = 8_000;
 export const RENEW_MS = 2_000;

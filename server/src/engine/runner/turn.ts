@@ -1,0 +1,226 @@
+import { UNTIL_STOPPED, applyOrderFailed, decide } from '../core/decide';
+import { applyFill, type Fill } from '../core/fills';
+import { emptyWrites, type Writes } from '../store/journal';
+import { FencedError } from '../store/shards';
+import { ExchangeClientError, type ExchangeFailure } from '../venues/exchangeClient';
+import { paperClient } from '../venues/paperClient';
+import type { PaperVenue } from '../venues/paperVenues';
+import {
+  attentionOf,
+  contextOf,
+  FUEL_RECHECK_MS,
+  FUNDS_RETRY_MS,
+  MAX_BACKOFF_TICKS,
+  messageOf,
+  orderRow,
+  PAUSE_AFTER_FAILURES,
+  requestOf,
+  stateWrite,
+  storedFee,
+  type EngineContext,
+  type LiveTask,
+  type OrderContext,
+  type OrderRequest,
+} from './context';
+
+/**
+ * One task's turn: decide at a price, place the order, apply what the venue
+ * answered. Paper tasks take their turns together: their orders fill in
+ * memory on their paper venue and the whole turn is written in the tick's one
+ * transaction (store/journal.ts); the real exchanges' lanes (lanes.ts) place
+ * theirs through an intent and apply the answer with the same writes.
+ */
+export const createTurn = (engine: EngineContext) => {
+  /** A task's prices in this tick's map and in the index: by venue and symbol. */
+  const priceKeyOf = (task: LiveTask) => `${engine.venues.venueFor(task).key}|${task.symbol}`;
+
+  interface PaperOrderPlan {
+    task: LiveTask;
+    action: OrderRequest;
+    ctx: OrderContext;
+    venue: PaperVenue;
+  }
+
+  /** A fill's effects on the task, as writes: its position and cycle, events, the closed cycle; clears a need for attention. */
+  const fillWrites = (writes: Writes, task: LiveTask, ctx: OrderContext, fill: Fill) => {
+    const outcome = applyFill({ symbol: task.symbol, side: ctx.side, reason: ctx.reason, level: ctx.level, cycle: ctx.cycle, before: ctx.before, strategy: task.strategy, at: engine.now() }, fill);
+    task.state = outcome.state;
+    for (const event of outcome.events) writes.events.push({ taskId: task.id, ...event });
+    if (outcome.closed) {
+      const seconds = outcome.closed.openedAt === null ? null : Math.max(0, Math.round((engine.now() - outcome.closed.openedAt) / 1000));
+      writes.cycles.push({ taskId: task.id, userId: task.userId, closed: outcome.closed, seconds });
+    }
+    if (task.attention) {
+      // An order passed: whatever stood in the way is gone.
+      writes.events.push({ taskId: task.id, kind: 'resumed', data: { reason: task.attention.reason } });
+      task.attention = null;
+      task.retryAfter = 0;
+    }
+  };
+
+  /**
+   * The exchange refused an order: the task needs attention (one event when it
+   * starts). Funds may come back (other tasks sell, the user tops up): such a
+   * buy is tried again quietly every five minutes; other refusals wait for the
+   * user (start, edit, close).
+   */
+  const refusalWrites = (writes: Writes, task: LiveTask, ctx: OrderContext, failure: ExchangeFailure) => {
+    const meaning = attentionOf(failure);
+    task.state = applyOrderFailed(ctx.before);
+    task.retryAfter = meaning.retrying ? engine.now() + FUNDS_RETRY_MS : Number.POSITIVE_INFINITY;
+    const same = task.attention?.reason === meaning.reason && task.attention.side === ctx.side;
+    if (!same) {
+      task.attention = { reason: meaning.reason, since: new Date().toISOString(), side: ctx.side, level: ctx.level, detail: meaning.detail, retrying: meaning.retrying };
+      writes.events.push({ taskId: task.id, kind: 'error', data: { reason: meaning.error, attention: meaning.reason, side: ctx.side, level: ctx.level, ...meaning.detail } });
+    }
+    return meaning.error;
+  };
+
+  /** Carries out paper orders in memory and adds what they did to `writes` (nothing is written yet). */
+  const executePaper = (plans: PaperOrderPlan[], writes: Writes, touchedAccounts: Set<string>) => {
+    for (const { task, action, ctx, venue } of plans) {
+      touchedAccounts.add(task.accountId);
+      const row = orderRow(task, action, ctx);
+      try {
+        const order = paperClient(venue, task.accountId).placeInTick(requestOf(task, action, ctx));
+        const fill: Fill = { id: order.id, average: order.average, filled: order.filled, cost: order.cost, fees: order.fee ? [order.fee] : [] };
+        writes.orders.push({ ...row, status: 'closed', exchangeOrderId: order.id, price: order.average, filled: order.filled, cost: order.cost, ...storedFee(task.symbol, fill) });
+        fillWrites(writes, task, ctx, fill);
+      } catch (error) {
+        if (!(error instanceof ExchangeClientError)) throw error;
+        const reason = refusalWrites(writes, task, ctx, error.failure);
+        writes.orders.push({ ...row, status: 'failed', error: reason });
+      }
+    }
+    for (const accountId of touchedAccounts) {
+      const balance = engine.venues.paperOf(accountId).fetchBalance(accountId);
+      for (const asset of Object.keys(balance.total)) writes.balances.push({ accountId, asset, free: balance.free[asset] ?? '0', used: balance.used[asset] ?? '0' });
+    }
+  };
+
+  const betweenCycles = (task: LiveTask) => {
+    const { state } = task;
+    return !state.pendingOrder && (state.phase === 'ready' || (state.phase === 'cooldown' && (state.cooldownUntil === null || engine.now() >= state.cooldownUntil)));
+  };
+  const wantsCycle = (task: LiveTask) =>
+    betweenCycles(task) && task.params.running && !task.finished && (task.params.cycleCount === UNTIL_STOPPED || task.state.cyclesDone < task.params.cycleCount);
+
+  /**
+   * Decides for a task at a price; the decision's events go to `writes`. A
+   * task that would open a cycle without fuel waits (one 'fuel_empty' event)
+   * and asks again every FUEL_RECHECK_MS. Answers the order to place, if any.
+   */
+  const decideFor = (task: LiveTask, price: string, feeRate: string, fuelled: boolean, writes: Writes): OrderRequest | null => {
+    const mayOpen = !wantsCycle(task) || fuelled;
+    const decision = decide({ ...task.params, feeRate }, task.strategy, task.state, price, engine.now(), mayOpen);
+    if (wantsCycle(task)) {
+      if (!fuelled && task.fuelWaitUntil === null) writes.events.push({ taskId: task.id, kind: 'fuel_empty', data: { cycle: task.state.cyclesDone + 1 } });
+      task.fuelWaitUntil = fuelled ? null : engine.now() + FUEL_RECHECK_MS;
+    }
+    let order: OrderRequest | null = null;
+    for (const action of decision.actions) {
+      if (action.kind === 'event') {
+        writes.events.push({ taskId: task.id, kind: action.event, data: action.level === undefined ? {} : { level: action.level } });
+        if (action.event === 'finished') task.finished = true;
+      } else {
+        order = action;
+      }
+    }
+    if (decision.state !== task.state) {
+      task.state = decision.state;
+      task.dirty = true;
+    }
+    return order;
+  };
+
+  /**
+   * The engine failed on a task: an error event, a backoff, and after
+   * PAUSE_AFTER_FAILURES in a row a pause with the error on its page. Writing
+   * that may fail too (the database is down): then it is only logged.
+   */
+  const onTaskFailure = async (task: LiveTask, error: unknown) => {
+    if (error instanceof FencedError) return;
+    task.failures += 1;
+    const message = messageOf(error);
+    task.backoffUntilTick = engine.run.ticks + Math.min(MAX_BACKOFF_TICKS, 2 ** (task.failures - 1));
+    const pause = task.failures >= PAUSE_AFTER_FAILURES && task.params.running;
+    engine.log.error({ err: error, taskId: task.id, failures: task.failures }, pause ? 'task keeps failing; paused' : 'task failed; backing off');
+    if (pause) {
+      task.params = { ...task.params, running: false };
+      task.attention = { reason: 'engine_error', since: new Date().toISOString(), detail: { message }, retrying: false };
+    }
+    const writes = emptyWrites();
+    writes.events.push({ taskId: task.id, kind: 'error', data: { reason: 'engine_error', message, failures: task.failures } });
+    if (pause) {
+      writes.events.push({ taskId: task.id, kind: 'paused', data: { reason: 'engine_error', failures: task.failures } });
+      writes.states.push(stateWrite(task));
+    }
+    try {
+      await engine.journal(writes, engine.fenceFor([task]));
+      if (pause) task.dirty = false;
+    } catch (recordError) {
+      if (pause) task.dirty = true;
+      engine.log.error({ err: recordError, taskId: task.id }, 'the task failure could not be recorded');
+    }
+  };
+
+  /**
+   * One turn of paper tasks at this tick's prices: decisions, orders in
+   * memory, one commit. When the commit fails, everything is put back and,
+   * if there were several tasks, each is tried again on its own.
+   */
+  const runPaper = async (due: LiveTask[], prices: ReadonlyMap<string, string>): Promise<void> => {
+    const writes = emptyWrites();
+    const before = new Map(due.map((task) => [task.id, { state: task.state, attention: task.attention, finished: task.finished, fuelWaitUntil: task.fuelWaitUntil, retryAfter: task.retryAfter, dirty: task.dirty }]));
+    const failed: { task: LiveTask; error: unknown }[] = [];
+    const plans: PaperOrderPlan[] = [];
+    const fuelled = await engine.store.fuelOf(due.filter((task) => wantsCycle(task) && (task.fuelWaitUntil === null || task.fuelWaitUntil <= engine.now())).map((task) => task.userId));
+    for (const task of due) {
+      const price = prices.get(priceKeyOf(task));
+      if (price === undefined) continue;
+      try {
+        if (task.fuelWaitUntil !== null && task.fuelWaitUntil > engine.now() && wantsCycle(task)) continue;
+        const start = task.state;
+        const order = decideFor(task, price, engine.paperFeeRate, fuelled.has(task.userId), writes);
+        if (order) {
+          const venue = engine.venues.venueFor(task);
+          await engine.venues.ensureAccount(task.accountId, venue);
+          plans.push({ task, action: order, ctx: contextOf(order, start), venue });
+        }
+      } catch (error) {
+        failed.push({ task, error });
+      }
+    }
+    const touched = new Set<string>();
+    const snapshots = new Map<string, Record<string, string>>();
+    for (const { task, venue } of plans) if (!snapshots.has(task.accountId)) snapshots.set(task.accountId, venue.paper.fetchBalance(task.accountId).total);
+    try {
+      executePaper(plans, writes, touched);
+      for (const task of due) if (task.dirty || plans.some((p) => p.task === task)) writes.states.push(stateWrite(task));
+      await engine.journal(writes, engine.fenceFor(due));
+      for (const task of due) {
+        task.dirty = false;
+        if (!failed.some((f) => f.task === task)) task.failures = 0;
+      }
+    } catch (error) {
+      // Put everything back: the paper accounts as they were, the tasks as they were.
+      for (const [accountId, balances] of snapshots) engine.venues.paperOf(accountId).restoreBalances(accountId, balances);
+      for (const task of due) Object.assign(task, before.get(task.id)!);
+      if (error instanceof FencedError) {
+        engine.log.warn({ err: error }, 'a tick was fenced off: its shards are held by another process now');
+        return;
+      }
+      if (due.length > 1) {
+        engine.log.warn({ err: error, tasks: due.length }, 'the tick could not be written; each task is tried on its own');
+        for (const task of due) await runPaper([task], prices);
+        return;
+      }
+      failed.push({ task: due[0]!, error });
+    }
+    for (const { task, error } of failed) await onTaskFailure(task, error);
+  };
+
+  return { priceKeyOf, fillWrites, refusalWrites, executePaper, wantsCycle, decideFor, onTaskFailure, runPaper };
+};
+
+export type Turn = ReturnType<typeof createTurn>;
