@@ -5,7 +5,7 @@ import { typed } from '../http/schemas';
 import { readSettings } from '../settings';
 import type { Sessions } from '../user/sessions';
 import * as articles from './articles';
-import { requireOperator } from './audit';
+import { requireOperator } from '../shared/audit';
 import { listAudit } from './auditLog';
 import * as levels from './levels';
 import * as money from './money';

@@ -40,7 +40,7 @@ import { parseTime } from '../engine/candles';
 import type { PaperMarketInfo } from '../engine/paper/exchange';
 import { BusinessError, fail } from '../http/errors';
 import { settingsOf } from '../strategy/service';
-import { createThrottle, type Limit } from '../user/throttle';
+import { createThrottle, type Limit } from '../shared/throttle';
 import type { History } from './history';
 import { WorkerError, type ParsedCandles, type WorkerPool } from './pool';
 import { variantSettings } from './report';

@@ -22,7 +22,7 @@ import { type Candle, candleInterval, parseCandlesCsv } from '../engine/candles'
 import { initialCycleState } from '../engine/decide';
 import { createMarket, PAPER_MARKETS, type PaperMarket } from '../engine/paper/market';
 import { createRunner } from '../engine/runner';
-import { DEMO_EMAIL } from './demo';
+import { DEMO_EMAIL } from '../../../src/api/demo';
 
 export const DEMO_SYMBOL = 'BTC/USDT';
 /** The bundled history (server/market-data/README.md). */

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { requireOperator } from '../admin/audit';
+import { requireOperator } from '../shared/audit';
 import { ok } from '../http/envelope';
 import type { EngineFacade } from './facade';
 

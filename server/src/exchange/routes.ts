@@ -9,7 +9,7 @@ import type { ExchangeAccountsTable } from '../db/schema';
 import { ok } from '../http/envelope';
 import { typed } from '../http/schemas';
 import { fail } from '../http/errors';
-import { createThrottle, type Limit } from '../user/throttle';
+import { createThrottle, type Limit } from '../shared/throttle';
 import { createCatalog } from './catalog';
 import { createSecretBox, type SecretBox } from './crypto';
 import { addSchema, balanceSchema, catalogSchema, deleteSchema, detailSchema, editSchema, listSchema } from './schemas';

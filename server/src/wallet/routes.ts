@@ -6,8 +6,8 @@ import { createUserCache } from '../db/userCache';
 import { ok } from '../http/envelope';
 import { fail } from '../http/errors';
 import { typed } from '../http/schemas';
-import { verifyPassword } from '../user/passwords';
-import { createThrottle, type Limit } from '../user/throttle';
+import { verifyPassword } from '../shared/passwords';
+import { createThrottle, type Limit } from '../shared/throttle';
 import {
   balancesSchema,
   configSchema,

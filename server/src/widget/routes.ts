@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db/database';
 import { ok } from '../http/envelope';
 import { typed } from '../http/schemas';
-import { refuseDemoUser } from '../user/demo';
+import { refuseDemoUser } from '../shared/demoGuard';
 import { issueSchema, listSchema, refreshSchema, revokeSchema } from './schemas';
 import * as widgets from './service';
 import type { WidgetTokens } from './tokens';
