@@ -40,7 +40,7 @@ import { parseTime } from '../engine/candles';
 import type { PaperMarketInfo } from '../engine/paper/exchange';
 import { BusinessError, fail } from '../http/errors';
 import { settingsOf } from '../strategy/service';
-import { createThrottle, type Limit } from '../shared/throttle';
+import type { Limit, Throttle } from '../shared/throttle';
 import type { History } from './history';
 import { WorkerError, type ParsedCandles, type WorkerPool } from './pool';
 import { variantSettings } from './report';
@@ -70,6 +70,8 @@ export interface BacktestDeps {
   log: FastifyBaseLogger;
   pool: WorkerPool;
   history: History;
+  /** Counts the runs and uploads of each user (the app's shared throttle). */
+  throttle: Throttle;
   /** The paper exchange's markets: the rules of the sample and of uploads. */
   paperMarkets: () => PaperMarketInfo[];
   /** The exchange an id names (30100 unknown, 30101 not offered). */
@@ -115,9 +117,8 @@ const timeOf = (text: string | undefined, field: 'from' | 'to'): number | undefi
 };
 
 export const createBacktestService = (deps: BacktestDeps) => {
-  const { db, log, pool, history } = deps;
+  const { db, log, pool, history, throttle } = deps;
   const now = deps.now ?? Date.now;
-  const throttle = createThrottle(db);
   const live = new Map<string, Live>();
 
   const settingsFor = async (userId: string, request: BacktestRequest): Promise<StrategySettings> => {
