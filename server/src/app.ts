@@ -30,6 +30,7 @@ import { profitDomain } from './profit/routes';
 import { sharedServices } from './shared/services';
 import { strategyDomain } from './strategy/routes';
 import { tradeDomain } from './trade/routes';
+import { profileDomain } from './user/profileRoutes';
 import { userDomain } from './user/routes';
 import { walletDomain } from './wallet/routes';
 import { widgetDomain } from './widget/routes';
@@ -191,6 +192,7 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
   // Membership, fuel, invites, and the profit pages.
   await app.register(memberDomain, { engine: facade });
   await app.register(profitDomain);
+  await app.register(profileDomain);
   await app.register(walletDomain);
   await app.register(widgetDomain, { tokens: widgetTokens });
   // Articles for users; the operator console (its resources in ra-data-simple-rest's dialect, and the settings).

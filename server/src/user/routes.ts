@@ -5,7 +5,6 @@ import { requestLocale } from '../http/locale';
 import { typed } from '../http/schemas';
 import { demoSchema, loginSchema, logoutSchema, meSchema, refreshSchema, registerSchema, resetPasswordSchema, verifyCodeSchema } from './schemas';
 import { createVerificationCodes } from './codes';
-import { profileRoutes } from './profileRoutes';
 import { type Caller, createAccounts } from './service';
 import type { Sessions } from './sessions';
 
@@ -26,7 +25,9 @@ export interface UserOptions {
 /**
  * The user domain: registration, login, codes, password reset, token
  * rotation, logout and the identity call, /api/user/* (README "Accounts
- * (server rules)"), and the profile, password change and login sessions.
+ * (server rules)"). The profile, password change and login sessions are its
+ * second plugin (profileRoutes.ts), registered where the published document
+ * lists them.
  */
 export const userDomain: FastifyPluginAsync<UserOptions> = async (instance, { sessions, demo }) => {
   const app = typed(instance);
@@ -68,6 +69,4 @@ export const userDomain: FastifyPluginAsync<UserOptions> = async (instance, { se
 
     protectedScope.get('/api/user/me', { schema: meSchema }, async (request) => ok(await accounts.me(request.user!.id)));
   });
-
-  await app.register(profileRoutes({ db, throttle, scryptCost: config.scryptCost }));
 };
