@@ -1,5 +1,4 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { BacktestRequest } from '../../../src/api/backtest';
 import type { PaperMarketInfo } from '../engine/paper/exchange';
 import { createCatalog } from '../exchange/catalog';
 import { createCcxtExchange, type ExchangeFactory } from '../exchange/verify';
@@ -34,7 +33,7 @@ export const backtestDomain: FastifyPluginAsync<BacktestOptions> = async (instan
   app.addHook('onRequest', app.authenticate);
   app.addHook('onClose', () => service.close());
 
-  app.post('/api/strategy/backtest', { schema: runSchema }, async (request) => ok(await service.start(request.user!.id, request.body as BacktestRequest)));
+  app.post('/api/strategy/backtest', { schema: runSchema }, async (request) => ok(await service.start(request.user!.id, request.body)));
 
   app.get('/api/strategy/backtest/candles', { schema: uploadsSchema }, async (request) => ok(await service.uploads(request.user!.id)));
 
