@@ -19,7 +19,7 @@ import { DEV_SIGN_SECRET, isSignedCall, signBody } from '../src/api/signing';
 import { buildApp } from '../server/src/app';
 import { loadConfig } from '../server/src/config';
 import { dropSchema, migrate, openDatabase } from '../server/src/db/database';
-import { ensureDemoAccount } from '../server/src/user/demo';
+import { ensureDemoAccount } from '../server/src/demo/account';
 import { loginDemo } from './demoLogin';
 
 export interface ServerReady {

@@ -16,7 +16,7 @@ import { build } from 'vite';
 import { buildApp } from '../server/src/app';
 import { loadConfig } from '../server/src/config';
 import { migrate, openDatabase } from '../server/src/db/database';
-import { ensureDemoAccount } from '../server/src/user/demo';
+import { ensureDemoAccount } from '../server/src/demo/account';
 import { loginDemo } from './demoLogin';
 import { launchChromium } from '../e2e/browser';
 

@@ -1,5 +1,5 @@
 import { DEV_SIGN_SECRET, signBody } from '../src/api/signing';
-import { DEMO_EMAIL, DEMO_PASSWORD } from '../server/src/user/demo';
+import { DEMO_EMAIL, DEMO_PASSWORD } from '../server/src/demo/account';
 
 /** The demo account's login answer (its envelope) from a running server, signed as the dashboard signs it. */
 export const loginDemo = async (base: string) =>

@@ -15,7 +15,7 @@ import autocannon from 'autocannon';
 import { DEV_SIGN_SECRET, signBody } from '../src/api/signing';
 import { buildApp } from '../server/src/app';
 import { loadConfig } from '../server/src/config';
-import { DEMO_EMAIL, DEMO_PASSWORD, ensureDemoAccount } from '../server/src/user/demo';
+import { DEMO_EMAIL, DEMO_PASSWORD, ensureDemoAccount } from '../server/src/demo/account';
 import { migrate, openDatabase } from '../server/src/db/database';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'qt-bench-'));

@@ -40,8 +40,8 @@ const serve = async () => {
   const { buildApp } = await import('../server/src/app');
   const { loadConfig } = await import('../server/src/config');
   const { dropSchema, migrate, openDatabase } = await import('../server/src/db/database');
-  const { DEMO_EMAIL, DEMO_PASSWORD, ensureDemoAccount } = await import('../server/src/user/demo');
-  const { hashPassword, hashQueue } = await import('../server/src/user/passwords');
+  const { DEMO_EMAIL, DEMO_PASSWORD, ensureDemoAccount } = await import('../server/src/demo/account');
+  const { hashPassword, hashQueue } = await import('../server/src/shared/passwords');
   const url = process.env.BENCH_POSTGRES_URL;
   const dataDir = mkdtempSync(join(tmpdir(), 'qt-bench-'));
   const schema = url ? `bench_${randomBytes(4).toString('hex')}` : 'public';

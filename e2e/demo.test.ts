@@ -1,8 +1,8 @@
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_FEE_RATE } from '../src/api/strategy';
-import { ensureDemoAccount } from '../server/src/user/demo';
-import { DEMO_ACCOUNT_NAME, DEMO_BOTS, seedDemoBots } from '../server/src/user/demoHistory';
+import { ensureDemoAccount } from '../server/src/demo/account';
+import { DEMO_ACCOUNT_NAME, DEMO_BOTS, seedDemoBots } from '../server/src/demo/history';
 import { hashPath, startJourney, type Journey } from './harness';
 
 /**

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GUIDES } from '../server/src/article/guides';
+import { GUIDES } from '../server/src/db/migrations/006_guides';
 import { runOperatorCommand } from '../server/src/cli/operator';
 import { depositAddressFor } from '../server/src/wallet/address';
 import { registerUser } from '../server/test/harness';

@@ -23,23 +23,22 @@ import { OneLineRequestLog } from './http/requestLog';
 import { registerSignatureCheck } from './http/signature';
 import { registerValidation } from './http/validation';
 import { createMailer } from './mail/mailer';
-import { memberRoutes } from './member/routes';
-import { profitRoutes } from './profit/routes';
-import { createVerificationCodes } from './user/codes';
-import { profileRoutes } from './user/profileRoutes';
-import { strategyRoutes } from './strategy/routes';
-import { tradeRoutes } from './trade/routes';
-import { DEMO_EMAIL, DEMO_PASSWORD, demoAccountDecision } from './user/demo';
-import { userRoutes } from './user/routes';
-import { walletRoutes } from './wallet/routes';
-import { adminRoutes } from './admin/routes';
-import { articleRoutes } from './article/routes';
-import { backtestRoutes } from './backtest/routes';
+import { adminDomain } from './admin/routes';
+import { articleDomain } from './article/routes';
+import { backtestDomain } from './backtest/routes';
+import { memberDomain } from './member/routes';
+import { profitDomain } from './profit/routes';
+import { sharedServices } from './shared/services';
+import { strategyDomain } from './strategy/routes';
+import { tradeDomain } from './trade/routes';
+import { profileDomain } from './user/profileRoutes';
+import { userDomain } from './user/routes';
+import { walletDomain } from './wallet/routes';
+import { widgetDomain } from './widget/routes';
+import { DEMO_EMAIL, DEMO_PASSWORD, demoAccountDecision } from './demo/account';
 import { createSessions } from './user/sessions';
-import { widgetRoutes } from './widget/routes';
 import { isGrantOrigin, widgetAuthentication } from './widget/service';
 import { createWidgetTokens } from './widget/tokens';
-import { createThrottle } from './user/throttle';
 import { setCacheHeaders } from './http/staticCache';
 import { allowCrossOriginEmbedding, registerSecurityHeaders, trimSubresourceHeaders } from './http/securityHeaders';
 import { DEFAULT_FEE_RATE } from '../../src/api/strategy';
@@ -125,38 +124,17 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
   registerSignatureCheck(app, db, config.signSecret, options.now);
 
   const mailer = createMailer({ smtpUrl: config.smtpUrl, outboxDir: join(config.dataDir, 'outbox'), from: config.mailFrom, log: app.log });
+  // The database, the configuration, the mailer and the throttle, shared by every domain as decorators (shared/services.ts).
+  await app.register(sharedServices, { db, config, mailer });
   const sessions = createSessions(db, tokens, config);
-  await app.register(
-    userRoutes({
-      db,
-      sessions,
-      codes: createVerificationCodes(db, config.tokenSecret),
-      throttle: createThrottle(db),
-      mailer,
-      scryptCost: config.scryptCost,
-      demo: demoAccountDecision(config, process.env.NODE_ENV).create ? { email: DEMO_EMAIL, password: DEMO_PASSWORD } : null,
-    }),
-  );
+  const demo = demoAccountDecision(config, process.env.NODE_ENV).create ? { email: DEMO_EMAIL, password: DEMO_PASSWORD } : null;
+
   // Real exchanges' public markets that paper accounts trade on, shared by the engine and the API.
   // Their websocket ticker streams, shared with the engine's real-exchange tasks; recorded exchanges
   // (tests) answer REST only: no streams for them.
   const tickerFeed =
     options.tickerFeed !== undefined ? options.tickerFeed : options.exchangeFactory || options.publicExchangeFactory ? null : createTickerFeed({ log: app.log });
   const priceSources = createPriceSources({ log: app.log, createExchange: options.publicExchangeFactory, stream: tickerFeed });
-  // Edited or removed keys: the engine drops the account's client (created below) and builds it again from the stored keys.
-  await app.register(
-    exchangeRoutes({
-      db,
-      config,
-      createExchange: options.exchangeFactory,
-      onKeysChanged: (id) => facade.keysChanged(id),
-      pricesOf: (source) => facade.pricesOf(source),
-      warmSource: (source) => facade.warmSource(source),
-      freeBalance: (account, asset) => facade.freeBalance(account, asset),
-    }),
-  );
-
-  await app.register(strategyRoutes(db));
 
   // The trading engine: the market and the tasks, one tick a second (a replay: one candle per
   // tick, PAPER_REPLAY_SPEED ticks a second). None with ENGINE=off: another process drives the tasks.
@@ -194,18 +172,34 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
     priceSources,
   });
   if (engine) app.decorate('engine', engine);
-  await app.register(tradeRoutes({ db, engine: facade }));
+
+  // The domains: each one plugin with its routes, its schemas and its service.
+  await app.register(userDomain, { sessions, demo });
+  // Edited or removed keys: the engine drops the account's client and builds it again from the stored keys.
+  await app.register(
+    exchangeRoutes({
+      db,
+      config,
+      createExchange: options.exchangeFactory,
+      onKeysChanged: (id) => facade.keysChanged(id),
+      pricesOf: (source) => facade.pricesOf(source),
+      warmSource: (source) => facade.warmSource(source),
+      freeBalance: (account, asset) => facade.freeBalance(account, asset),
+    }),
+  );
+  await app.register(strategyDomain);
+  await app.register(tradeDomain, { engine: facade });
   await app.register(engineRoutes(facade));
-  await app.register(backtestRoutes({ db, config, paperMarkets: facade.paperMarkets, ...(options.exchangeFactory ? { createExchange: options.exchangeFactory } : {}) }));
-  // Membership, fuel, invites, profit pages, profile and security.
-  await app.register(memberRoutes({ db, engine: facade }));
-  await app.register(profitRoutes(db));
-  await app.register(profileRoutes({ db, throttle: createThrottle(db), scryptCost: config.scryptCost }));
-  await app.register(walletRoutes({ db, addressSecret: config.tokenSecret }));
-  await app.register(widgetRoutes({ db, tokens: widgetTokens }));
+  await app.register(backtestDomain, { paperMarkets: facade.paperMarkets, ...(options.exchangeFactory ? { createExchange: options.exchangeFactory } : {}) });
+  // Membership, fuel, invites, and the profit pages.
+  await app.register(memberDomain, { engine: facade });
+  await app.register(profitDomain);
+  await app.register(profileDomain);
+  await app.register(walletDomain);
+  await app.register(widgetDomain, { tokens: widgetTokens });
   // Articles for users; the operator console (its resources in ra-data-simple-rest's dialect, and the settings).
-  await app.register(articleRoutes(db));
-  await app.register(adminRoutes({ db, sessions }));
+  await app.register(articleDomain);
+  await app.register(adminDomain, { sessions });
 
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 

@@ -2,8 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DEV_SIGN_SECRET } from '../../src/api/signing';
-import { CandleFormatError, candleInterval, parseCandlesCsv, type Candle } from './engine/core/candles';
-import { PAPER_MARKETS } from './engine/venues/paper/market';
+import type { OhlcvCandle } from '../../src/api/trade';
 
 export interface ServerConfig {
   port: number;
@@ -38,7 +37,7 @@ export interface ServerConfig {
   paperSeed: number;
   /** Milliseconds between engine ticks; 0 ticks only on demand (tests). */
   engineTickMs: number;
-  /** Recorded candles the paper market replays instead of its random walk (PAPER_REPLAY); unset: the walk. */
+  /** Recorded candles the paper market replays instead of its random walk (PAPER_REPLAY, read by startup.ts); unset: the walk. */
   paperReplay?: PaperReplay | undefined;
   /**
    * ENGINE: `on` (the API and the trading engine), `off` (the API only: other
@@ -55,7 +54,7 @@ export interface PaperReplay {
   symbol: string;
   /** Candles (ticks) per second; 'max': as fast as the engine keeps up. */
   speed: number | 'max';
-  candles: Candle[];
+  candles: OhlcvCandle[];
   /** Milliseconds per candle. */
   interval: number;
 }
@@ -110,34 +109,6 @@ export const persistentSecret = (dataDir: string, name: string): string => {
   writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
   chmodSync(file, 0o600);
   return secret;
-};
-
-/** PAPER_REPLAY, PAPER_REPLAY_SYMBOL, PAPER_REPLAY_SPEED: the file read and checked now, so a bad line stops the start. */
-const paperReplay = (env: NodeJS.ProcessEnv, root: string): PaperReplay | undefined => {
-  const file = env.PAPER_REPLAY;
-  if (!file) return undefined;
-  const symbol = env.PAPER_REPLAY_SYMBOL || 'BTC/USDT';
-  if (!PAPER_MARKETS.some((market) => market.symbol === symbol)) {
-    throw new ConfigError(`PAPER_REPLAY_SYMBOL must be a pair of the paper market (${PAPER_MARKETS.map((m) => m.symbol).join(', ')}), got "${symbol}"`);
-  }
-  const rawSpeed = env.PAPER_REPLAY_SPEED || '1';
-  const speed = rawSpeed === 'max' ? 'max' : Number(rawSpeed);
-  if (speed !== 'max' && !(Number.isFinite(speed) && speed > 0 && speed <= 1000)) {
-    throw new ConfigError(`PAPER_REPLAY_SPEED must be a number of candles per second above 0 (at most 1000), or max; got "${rawSpeed}"`);
-  }
-  let text: string;
-  try {
-    text = readFileSync(resolve(root, file), 'utf8');
-  } catch (error) {
-    throw new ConfigError(`PAPER_REPLAY: "${file}" cannot be read: ${(error as Error).message}`);
-  }
-  try {
-    const candles = parseCandlesCsv(text);
-    return { file, symbol, speed, candles, interval: candleInterval(candles) };
-  } catch (error) {
-    if (error instanceof CandleFormatError) throw new ConfigError(`PAPER_REPLAY: ${file}, ${error.message}`);
-    throw error;
-  }
 };
 
 const engineMode = (env: NodeJS.ProcessEnv): 'on' | 'off' | 'only' => {
@@ -211,7 +182,6 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env, root: string = 
     paperStartUsdt,
     paperSeed: integer(env, 'PAPER_SEED', Math.floor(Date.now() / 1000) % 2 ** 31, 0, 2 ** 31 - 1),
     engineTickMs: integer(env, 'ENGINE_TICK_MS', 1000, 0, 60_000),
-    paperReplay: paperReplay(env, root),
     engine: engineMode(env),
   };
 };

@@ -1,8 +1,8 @@
 import { buildApp } from './app';
 import { openConfigured } from './startup';
 import { DEFAULT_FEE_RATE } from '../../src/api/strategy';
-import { demoAccountDecision, demoAccountLine, ensureDemoAccount } from './user/demo';
-import { DEMO_ACCOUNT_NAME, seedDemoBots } from './user/demoHistory';
+import { demoAccountDecision, demoAccountLine, ensureDemoAccount } from './demo/account';
+import { DEMO_ACCOUNT_NAME, seedDemoBots } from './demo/history';
 
 /** Reads the configuration, opens and migrates the database, listens, and shuts down cleanly. */
 const main = async () => {

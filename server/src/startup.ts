@@ -1,8 +1,38 @@
-import { chmodSync, mkdirSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { ConfigError, loadConfig, type ServerConfig } from './config';
+import { chmodSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ConfigError, loadConfig, type PaperReplay, type ServerConfig } from './config';
 import { migrate, openDatabase, type Db } from './db/database';
 import { EmbeddedDatabaseBusy, lockEmbeddedDatabase, type EmbeddedLock } from './db/embeddedLock';
+import { CandleFormatError, candleInterval, parseCandlesCsv } from './engine/candles';
+import { PAPER_MARKETS } from './engine/paper/market';
+
+/** PAPER_REPLAY, PAPER_REPLAY_SYMBOL, PAPER_REPLAY_SPEED: the file read and checked now, so a bad line stops the start. */
+export const readPaperReplay = (env: NodeJS.ProcessEnv = process.env, root: string = process.cwd()): PaperReplay | undefined => {
+  const file = env.PAPER_REPLAY;
+  if (!file) return undefined;
+  const symbol = env.PAPER_REPLAY_SYMBOL || 'BTC/USDT';
+  if (!PAPER_MARKETS.some((market) => market.symbol === symbol)) {
+    throw new ConfigError(`PAPER_REPLAY_SYMBOL must be a pair of the paper market (${PAPER_MARKETS.map((m) => m.symbol).join(', ')}), got "${symbol}"`);
+  }
+  const rawSpeed = env.PAPER_REPLAY_SPEED || '1';
+  const speed = rawSpeed === 'max' ? 'max' : Number(rawSpeed);
+  if (speed !== 'max' && !(Number.isFinite(speed) && speed > 0 && speed <= 1000)) {
+    throw new ConfigError(`PAPER_REPLAY_SPEED must be a number of candles per second above 0 (at most 1000), or max; got "${rawSpeed}"`);
+  }
+  let text: string;
+  try {
+    text = readFileSync(resolve(root, file), 'utf8');
+  } catch (error) {
+    throw new ConfigError(`PAPER_REPLAY: "${file}" cannot be read: ${(error as Error).message}`);
+  }
+  try {
+    const candles = parseCandlesCsv(text);
+    return { file, symbol, speed, candles, interval: candleInterval(candles) };
+  } catch (error) {
+    if (error instanceof CandleFormatError) throw new ConfigError(`PAPER_REPLAY: ${file}, ${error.message}`);
+    throw error;
+  }
+};
 
 /**
  * The data folder is this user's only: the folder and every folder below it
@@ -41,6 +71,7 @@ export const openConfigured = async ({ busy, busyExitCode }: { busy: (pid: numbe
   let config: ServerConfig;
   try {
     config = loadConfig();
+    config.paperReplay = readPaperReplay();
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(`Configuration error: ${error.message}`);

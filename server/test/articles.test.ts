@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GUIDES } from '../src/article/guides';
+import { GUIDES } from '../src/db/migrations/006_guides';
 import { sanitizeArticleHtml } from '../src/article/sanitize';
 import { BACKENDS, registerUser, startServer, type TestServer } from './harness';
 

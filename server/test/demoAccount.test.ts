@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../src/api/errors';
-import { DEMO_EMAIL, DEMO_PASSWORD, demoAccountDecision, demoAccountLine, ensureDemoAccount } from '../src/user/demo';
+import { DEMO_EMAIL, DEMO_PASSWORD, demoAccountDecision, demoAccountLine, ensureDemoAccount } from '../src/demo/account';
 import { BACKENDS, registerUser, startServer, type TestServer } from './harness';
 
 /**

@@ -5,8 +5,8 @@ import { DEFAULT_FEE_RATE } from '../../src/api/strategy';
 import { runBacktest } from '../src/backtest/run';
 import { candleInterval, type Candle } from '../src/engine/core/candles';
 import { PAPER_MARKETS } from '../src/engine/venues/paper/market';
-import { DEMO_EMAIL, DEMO_PASSWORD, ensureDemoAccount } from '../src/user/demo';
-import { DEMO_BOTS, DEMO_HISTORY_MINUTES, DEMO_SYMBOL, readDemoHistory, seedDemoBots } from '../src/user/demoHistory';
+import { DEMO_EMAIL, DEMO_PASSWORD, ensureDemoAccount } from '../src/demo/account';
+import { DEMO_BOTS, DEMO_HISTORY_MINUTES, DEMO_SYMBOL, readDemoHistory, seedDemoBots } from '../src/demo/history';
 import { BACKENDS, startServer, type TestServer } from './harness';
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../src/api/errors';
-import { hashPassword } from '../src/user/passwords';
-import { DEMO_EMAIL, DEMO_PASSWORD, ensureDemoAccount } from '../src/user/demo';
+import { hashPassword } from '../src/shared/passwords';
+import { DEMO_EMAIL, DEMO_PASSWORD, ensureDemoAccount } from '../src/demo/account';
 import { BACKENDS, startServer, type TestServer } from './harness';
 
 /**

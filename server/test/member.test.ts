@@ -1,7 +1,7 @@
 import Big from 'big.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, writeSettings } from '../src/settings';
-import { DEMO_EMAIL, DEMO_PASSWORD, ensureDemoAccount } from '../src/user/demo';
+import { DEMO_EMAIL, DEMO_PASSWORD, ensureDemoAccount } from '../src/demo/account';
 import { balanceOf, post, system, user } from '../src/wallet/ledger';
 import { adjustBalance, BACKENDS, quickStrategy, registerUser, startServer, type TestServer } from './harness';
 import { insertCycle } from './memberFixtures';

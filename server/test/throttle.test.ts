@@ -3,8 +3,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { ErrorCode } from '../../src/api/errors';
 import { dropSchema, migrate, openDatabase, type Db } from '../src/db/database';
 import { BusinessError } from '../src/http/errors';
-import { createHashQueue, hashQueue } from '../src/user/passwords';
-import { createThrottle } from '../src/user/throttle';
+import { createHashQueue, hashQueue } from '../src/shared/passwords';
+import { createThrottle } from '../src/shared/throttle';
 import { adjustBalance, BACKENDS, registerUser, startServer, type TestServer } from './harness';
 
 /**

@@ -5,7 +5,7 @@ import { ErrorCode } from '../../../src/api/errors';
 import { adminArticles, cleanTranslations, isUuid } from '../article/articles';
 import type { Db } from '../db/database';
 import { fail } from '../http/errors';
-import { recordAudit } from './audit';
+import { recordAudit } from '../shared/audit';
 import type { ListPage, ListParams } from './rest';
 import type { ARTICLE_SORTS, articleAddBody, articleChangeBody, articleListQuery } from './schemas';
 import { likePattern, uuidsOf } from './users';

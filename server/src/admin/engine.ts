@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ok } from '../http/envelope';
-import { requireOperator } from './audit';
+import { requireOperator } from '../shared/audit';
 
 /** What the console reads of the trading engine (engine/facade.ts gives it). */
 export interface EngineHealth {

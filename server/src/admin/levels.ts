@@ -6,7 +6,7 @@ import type { Db } from '../db/database';
 import { fail } from '../http/errors';
 import { checkLevels, readSettings, writeSettings, type levelChangeSchema, type levelFieldsSchema } from '../settings';
 import type { Static } from 'typebox';
-import { recordAudit } from './audit';
+import { recordAudit } from '../shared/audit';
 import type { ListPage, ListParams } from './rest';
 import type { levelListQuery } from './schemas';
 

@@ -1,11 +1,10 @@
-import type { FastifyInstance } from 'fastify';
-import type { Db } from '../db/database';
+import type { FastifyPluginAsync } from 'fastify';
 import { ok } from '../http/envelope';
 import { typed } from '../http/schemas';
 import { readSettings } from '../settings';
 import type { Sessions } from '../user/sessions';
 import * as articles from './articles';
-import { requireOperator } from './audit';
+import { requireOperator } from '../shared/audit';
 import { listAudit } from './auditLog';
 import * as levels from './levels';
 import * as money from './money';
@@ -33,8 +32,9 @@ const ARTICLE_BODY_LIMIT = 1024 * 1024;
  * that makes it. The routes parse and answer; schemas.ts holds their field
  * rules and answers, a service per resource the rest.
  */
-export const adminRoutes = ({ db, sessions }: { db: Db; sessions: Sessions }) => async (instance: FastifyInstance) => {
+export const adminDomain: FastifyPluginAsync<{ sessions: Sessions }> = async (instance, { sessions }) => {
   const app = typed(instance);
+  const { db } = instance;
   app.addHook('onRequest', app.authenticate);
   app.addHook('onRequest', requireOperator);
   /** List routes take `sort`, `range` and `filter` as JSON text, parsed before validation. */

@@ -4,7 +4,7 @@ import { ErrorCode } from '../../../src/api/errors';
 import type { Db } from '../db/database';
 import { fail } from '../http/errors';
 import { checkSettingsChange, readSettings, writeSettings } from '../settings';
-import { recordAudit } from './audit';
+import { recordAudit } from '../shared/audit';
 
 /**
  * Changes some of the configured rules (the levels are their own resource):

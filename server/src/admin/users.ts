@@ -8,7 +8,7 @@ import type { Db } from '../db/database';
 import { fail } from '../http/errors';
 import { readSettings } from '../settings';
 import type { Sessions } from '../user/sessions';
-import { recordAudit } from './audit';
+import { recordAudit } from '../shared/audit';
 import type { ListPage, ListParams } from './rest';
 import type { USER_SORTS, userListQuery } from './schemas';
 

@@ -1,7 +1,6 @@
 import { Query, StringEnum, Type, pagingProperties, typed } from '../http/schemas';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { ErrorCode } from '../../../src/api/errors';
-import type { Db } from '../db/database';
 import { ok } from '../http/envelope';
 import { fail } from '../http/errors';
 import { requestLocale } from '../http/locale';
@@ -11,8 +10,9 @@ import { findPublished, listPublished } from './articles';
  * Articles for logged-in users: `GET /api/article/list` and
  * `GET /api/article/detail/:id`, in the Accept-Language language or zh-CN.
  */
-export const articleRoutes = (db: Db) => async (instance: FastifyInstance) => {
+export const articleDomain: FastifyPluginAsync = async (instance) => {
   const app = typed(instance);
+  const { db } = instance;
   app.addHook('onRequest', app.authenticate);
 
   app.get(

@@ -1,7 +1,4 @@
-import type { FastifyInstance } from 'fastify';
-import type { BacktestRequest } from '../../../src/api/backtest';
-import type { ServerConfig } from '../config';
-import type { Db } from '../db/database';
+import type { FastifyPluginAsync } from 'fastify';
 import type { PaperMarketInfo } from '../engine/venues/paper/exchange';
 import { createCatalog } from '../exchange/catalog';
 import { createCcxtExchange, type ExchangeFactory } from '../engine/venues/exchangeAccess';
@@ -12,9 +9,7 @@ import { createWorkerPool } from './pool';
 import { cancelSchema, runIdSchema, runSchema, UPLOAD_BODY_LIMIT, uploadSchema, uploadsSchema } from './schemas';
 import { createBacktestService } from './service';
 
-export interface BacktestRouteDeps {
-  db: Db;
-  config: Pick<ServerConfig, 'paperStartUsdt'>;
+export interface BacktestOptions {
   /** The paper exchange's markets: the rules of the sample and of uploads. */
   paperMarkets: () => PaperMarketInfo[];
   /** Builds ccxt instances for exchange history (tests replay recorded answers). */
@@ -22,21 +17,23 @@ export interface BacktestRouteDeps {
 }
 
 /** Backtests of strategy templates: `/api/strategy/backtest` and its runs and candle files (README "Backtests"). */
-export const backtestRoutes = (deps: BacktestRouteDeps) => async (instance: FastifyInstance) => {
+export const backtestDomain: FastifyPluginAsync<BacktestOptions> = async (instance, deps) => {
   const app = typed(instance);
-  const catalog = createCatalog(deps.config.paperStartUsdt);
+  const { db, config, throttle } = instance;
+  const catalog = createCatalog(config.paperStartUsdt);
   const service = createBacktestService({
-    db: deps.db,
+    db,
+    throttle,
     log: app.log,
     pool: createWorkerPool({ log: app.log }),
-    history: createHistory({ db: deps.db, createExchange: deps.createExchange ?? createCcxtExchange }),
+    history: createHistory({ db, createExchange: deps.createExchange ?? createCcxtExchange }),
     paperMarkets: deps.paperMarkets,
     exchangeKind: (id) => catalog.find(id).kind,
   });
   app.addHook('onRequest', app.authenticate);
   app.addHook('onClose', () => service.close());
 
-  app.post('/api/strategy/backtest', { schema: runSchema }, async (request) => ok(await service.start(request.user!.id, request.body as BacktestRequest)));
+  app.post('/api/strategy/backtest', { schema: runSchema }, async (request) => ok(await service.start(request.user!.id, request.body)));
 
   app.get('/api/strategy/backtest/candles', { schema: uploadsSchema }, async (request) => ok(await service.uploads(request.user!.id)));
 

@@ -1,53 +1,67 @@
+import type { Static, TProperties, TSchema } from 'typebox';
 import { FEE_ASSETS, FILL_MODELS, HISTORY_INTERVALS, MAX_VARIANTS, RANK_BY } from '../../../src/api/backtest';
-import { Body, IdParams, SafeText, Type, Uuid } from '../http/schemas';
+import { Body, IdParams, SafeText, StringEnum, Type, Uuid } from '../http/schemas';
 import { settingsProperties } from '../strategy/schemas';
 
 /** Amounts, steps and minimums: plain decimals, up to 8 places. */
-const decimal = { type: 'string', pattern: '^\\d{1,12}(\\.\\d{1,8})?$' } as const;
-const uuid = { type: 'string', format: 'uuid' } as const;
+const decimal = Type.String({ pattern: '^\\d{1,12}(\\.\\d{1,8})?$' });
+const uuid = Uuid();
 /** ISO-8601 or epoch milliseconds / seconds. */
-const time = { type: 'string', minLength: 1, maxLength: 40 } as const;
+const time = Type.String({ minLength: 1, maxLength: 40 });
 export const SYMBOL_PATTERN = '^[A-Z0-9]{1,15}/[A-Z0-9]{1,10}$';
 /** The backtest calls take the strategy settings as templates take them (strategy/schemas.ts). */
-const SETTINGS_REQUIRED = Object.keys(settingsProperties);
+const SETTINGS_REQUIRED = Object.keys(settingsProperties) as (keyof typeof settingsProperties)[];
 
-const body = (properties: Record<string, unknown>, required: string[]) => ({ type: 'object', additionalProperties: false, required, properties }) as const;
+/** The value an object of `body` takes: the required fields, and the others optional. */
+type BodyOf<P extends TProperties, R extends keyof P> = { [K in R]: Static<P[K]> } & { [K in Exclude<keyof P, R>]?: Static<P[K]> };
+
+/**
+ * An object of the backtest bodies: unknown fields refused, the `required`
+ * ones required. Its keys in the order the published document has always
+ * listed them; its type, for the handler, is the one its fields give.
+ */
+const body = <P extends TProperties, R extends keyof P & string = never>(properties: P, required: readonly R[]) =>
+  Type.Unsafe<BodyOf<P, R>>({ type: 'object', additionalProperties: false, required: [...required], properties });
+
+/** A list of at most `maxItems` (keys in the document's order). */
+const list = <T extends TSchema>(items: T, maxItems: number) => Type.Unsafe<Static<T>[]>({ type: 'array', maxItems, items });
+
+const runBody = body(
+  {
+    strategyId: uuid,
+    settings: body(settingsProperties, SETTINGS_REQUIRED),
+    symbol: Type.String({ pattern: SYMBOL_PATTERN }),
+    source: body(
+      {
+        kind: StringEnum(['sample', 'upload', 'exchange'] as const),
+        id: uuid,
+        exchange: Type.String({ pattern: '^[a-z0-9]{1,30}$' }),
+        interval: StringEnum(HISTORY_INTERVALS),
+      },
+      ['kind'],
+    ),
+    from: time,
+    to: time,
+    firstOrderAmount: decimal,
+    firstOrderMultiple: Type.Boolean(),
+    cycleCount: Type.Integer({ minimum: 1, maximum: 9999 }),
+    fill: StringEnum(FILL_MODELS),
+    market: body(
+      { feeRate: Type.String({ pattern: '^0(\\.\\d{1,8})?$' }), feeAsset: StringEnum(FEE_ASSETS), amountStep: decimal, minAmount: decimal, minCost: decimal },
+      [],
+    ),
+    variants: list(body({ ...settingsProperties, label: Type.String({ maxLength: 60 }) }, []), MAX_VARIANTS),
+    rankBy: StringEnum(RANK_BY),
+  },
+  ['symbol', 'source', 'firstOrderAmount'],
+);
+
+/** A backtest as the call takes it, checked: the source's fields its kind needs are checked by the service. */
+export type RunBody = Static<typeof runBody>;
 
 export const runSchema = {
   summary: 'Backtest a strategy template on recorded candles (long runs continue in the background: poll the run)',
-  body: body(
-    {
-      strategyId: uuid,
-      settings: body(settingsProperties, SETTINGS_REQUIRED),
-      symbol: { type: 'string', pattern: SYMBOL_PATTERN },
-      source: body(
-        {
-          kind: { type: 'string', enum: ['sample', 'upload', 'exchange'] },
-          id: uuid,
-          exchange: { type: 'string', pattern: '^[a-z0-9]{1,30}$' },
-          interval: { type: 'string', enum: [...HISTORY_INTERVALS] },
-        },
-        ['kind'],
-      ),
-      from: time,
-      to: time,
-      firstOrderAmount: decimal,
-      firstOrderMultiple: { type: 'boolean' },
-      cycleCount: { type: 'integer', minimum: 1, maximum: 9999 },
-      fill: { type: 'string', enum: [...FILL_MODELS] },
-      market: body(
-        { feeRate: { type: 'string', pattern: '^0(\\.\\d{1,8})?$' }, feeAsset: { type: 'string', enum: [...FEE_ASSETS] }, amountStep: decimal, minAmount: decimal, minCost: decimal },
-        [],
-      ),
-      variants: {
-        type: 'array',
-        maxItems: MAX_VARIANTS,
-        items: body({ ...settingsProperties, label: { type: 'string', maxLength: 60 } }, []),
-      },
-      rankBy: { type: 'string', enum: [...RANK_BY] },
-    },
-    ['symbol', 'source', 'firstOrderAmount'],
-  ),
+  body: runBody,
 };
 
 export const runIdSchema = {

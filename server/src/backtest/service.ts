@@ -26,7 +26,6 @@ import {
   SAMPLE_TO,
   type BacktestJob,
   type BacktestReport,
-  type BacktestRequest,
   type BacktestStatus,
   type CandleUpload,
   type MarketRules,
@@ -40,7 +39,8 @@ import { parseTime } from '../engine/core/candles';
 import type { PaperMarketInfo } from '../engine/venues/paper/exchange';
 import { BusinessError, fail } from '../http/errors';
 import { settingsOf } from '../strategy/service';
-import { createThrottle, type Limit } from '../user/throttle';
+import type { Limit, Throttle } from '../shared/throttle';
+import type { RunBody } from './schemas';
 import type { History } from './history';
 import { WorkerError, type ParsedCandles, type WorkerPool } from './pool';
 import { variantSettings } from './report';
@@ -70,6 +70,8 @@ export interface BacktestDeps {
   log: FastifyBaseLogger;
   pool: WorkerPool;
   history: History;
+  /** Counts the runs and uploads of each user (the app's shared throttle). */
+  throttle: Throttle;
   /** The paper exchange's markets: the rules of the sample and of uploads. */
   paperMarkets: () => PaperMarketInfo[];
   /** The exchange an id names (30100 unknown, 30101 not offered). */
@@ -84,7 +86,7 @@ type Candles =
   | { kind: 'exchange'; exchange: string; interval: keyof typeof INTERVAL_MS };
 
 interface Resolved {
-  request: BacktestRequest;
+  request: RunBody;
   settings: StrategySettings;
   candles: Candles;
   from: number;
@@ -115,12 +117,11 @@ const timeOf = (text: string | undefined, field: 'from' | 'to'): number | undefi
 };
 
 export const createBacktestService = (deps: BacktestDeps) => {
-  const { db, log, pool, history } = deps;
+  const { db, log, pool, history, throttle } = deps;
   const now = deps.now ?? Date.now;
-  const throttle = createThrottle(db);
   const live = new Map<string, Live>();
 
-  const settingsFor = async (userId: string, request: BacktestRequest): Promise<StrategySettings> => {
+  const settingsFor = async (userId: string, request: RunBody): Promise<StrategySettings> => {
     if (request.settings && request.strategyId) fail(ErrorCode.INVALID, 'give a strategyId or settings, not both', { field: 'settings' });
     if (request.settings) return request.settings;
     if (!request.strategyId) return fail(ErrorCode.PARAM_REQUIRED, 'a strategyId or settings is required', { field: 'strategyId' });
@@ -135,7 +136,7 @@ export const createBacktestService = (deps: BacktestDeps) => {
   };
 
   /** Checks everything that can be checked without the candles; a refusal changes nothing. */
-  const resolve = async (userId: string, request: BacktestRequest): Promise<Resolved> => {
+  const resolve = async (userId: string, request: RunBody): Promise<Resolved> => {
     const settings = await settingsFor(userId, request);
     const feeRate = request.market?.feeRate ?? DEFAULT_FEE_RATE;
     const problem = strategyProblem(settings, feeRate);
@@ -301,7 +302,7 @@ export const createBacktestService = (deps: BacktestDeps) => {
     return job.promise;
   };
 
-  const start = async (userId: string, request: BacktestRequest): Promise<BacktestJob> => {
+  const start = async (userId: string, request: RunBody): Promise<BacktestJob> => {
     // Reserved before the work; a request refused before its run exists gives the slot back.
     const attempt = await throttle.take([{ key: `backtest:${userId}`, limits: RUN_LIMITS }]);
     let resolved: Awaited<ReturnType<typeof resolve>>;

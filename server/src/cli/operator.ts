@@ -2,7 +2,7 @@ import { pathToFileURL } from 'node:url';
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import { openConfigured } from '../startup';
-import { recordAudit } from '../admin/audit';
+import { recordAudit } from '../shared/audit';
 
 /**
  * `npm run operator -- <email>` grants the operator role to an existing

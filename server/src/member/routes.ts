@@ -1,21 +1,19 @@
-import type { FastifyInstance } from 'fastify';
-import type { Db } from '../db/database';
+import type { FastifyPluginAsync } from 'fastify';
 import type { EngineFacade } from '../engine/facade';
 import { ok } from '../http/envelope';
 import { typed } from '../http/schemas';
 import { activateSchema, communitySchema, fuelSchema, inviteInfoRouteSchema, statusSchema } from './schemas';
 import * as member from './service';
 
-export interface MemberDeps {
-  db: Db;
+export interface MemberOptions {
   /** The engine: which tasks wait for fuel. */
   engine: Pick<EngineFacade, 'fuelWaiting'>;
 }
 
 /** Membership (status, activation, fuel) and invitations (info, community), README "Membership". */
-export const memberRoutes = (deps: MemberDeps) => async (instance: FastifyInstance) => {
+export const memberDomain: FastifyPluginAsync<MemberOptions> = async (instance, { engine }) => {
   const app = typed(instance);
-  const { db, engine } = deps;
+  const { db } = instance;
   app.addHook('onRequest', app.authenticate);
 
   app.get('/api/member/status', { schema: statusSchema }, async (request) => ok(await member.memberStatus(db, request.user!.id)));

@@ -1,13 +1,13 @@
-import type { FastifyInstance } from 'fastify';
-import type { Db } from '../db/database';
+import type { FastifyPluginAsync } from 'fastify';
 import { ok } from '../http/envelope';
 import { typed } from '../http/schemas';
 import { schemas } from './schemas';
 import * as profit from './service';
 
 /** Realized profit of closed cycles, by day in the caller's time zone, and the rank (spec: profit, daily profit, rank). */
-export const profitRoutes = (db: Db) => async (instance: FastifyInstance) => {
+export const profitDomain: FastifyPluginAsync = async (instance) => {
   const app = typed(instance);
+  const { db } = instance;
   app.addHook('onRequest', app.authenticate);
 
   app.get('/api/profit/summary', { schema: schemas.summary }, async (request) => ok(await profit.summary(db, request.user!.id, request.query)));

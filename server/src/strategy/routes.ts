@@ -1,13 +1,13 @@
-import type { FastifyInstance } from 'fastify';
-import type { Db } from '../db/database';
+import type { FastifyPluginAsync } from 'fastify';
 import { ok } from '../http/envelope';
 import { typed } from '../http/schemas';
 import { schemas } from './schemas';
 import * as strategy from './service';
 
 /** Strategy templates: `/api/strategy/list|add|edit|detail|delete` and the system templates. */
-export const strategyRoutes = (db: Db) => async (instance: FastifyInstance) => {
+export const strategyDomain: FastifyPluginAsync = async (instance) => {
   const app = typed(instance);
+  const { db } = instance;
   app.addHook('onRequest', app.authenticate);
 
   app.get('/api/trade/config-templates', { schema: schemas.systemTemplates }, async () => ok(await strategy.systemTemplates(db)));

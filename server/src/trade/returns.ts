@@ -11,11 +11,9 @@ import type { Page } from '../../../src/api/types';
 import type { Db } from '../db/database';
 import type { EngineFacade } from '../engine/facade';
 import { balances } from '../wallet/service';
-import type { CyclesQuery } from './schemas';
-import type { createTradeService } from './service';
+import type { TradeTask } from '../../../src/api/trade';
+import { MAX_CURVE_POINTS, type CyclesQuery } from './schemas';
 
-/** A curve has at most this many points: cycles closed in one time bucket make one point. */
-export const MAX_CURVE_POINTS = 500;
 const DAY_SECONDS = 86_400;
 const YEAR_DAYS = 365;
 
@@ -144,7 +142,14 @@ export const taskFigures = (task: TaskFigures, now: Date) => {
 export interface ReturnsDeps {
   db: Db;
   engine: EngineFacade;
-  trade: ReturnType<typeof createTradeService>;
+  /** The user's tasks as the pages show them (the trade service's readers). */
+  trade: TaskReader;
+}
+
+export interface TaskReader {
+  /** One task of the user (10006 when not theirs). */
+  task(userId: string, id: string): Promise<TradeTask>;
+  allTasks(userId: string): Promise<TradeTask[]>;
 }
 
 /** An account that does not answer within this long is left out of the total (and said to be). */

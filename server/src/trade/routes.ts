@@ -1,5 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { Db } from '../db/database';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { TASKS_CHANNEL } from '../db/migrations/017_change_notices';
 import { createUserCache } from '../db/userCache';
 import type { EngineFacade } from '../engine/facade';
@@ -9,14 +8,14 @@ import { returnsRoutes } from './returnsRoutes';
 import { schemas } from './schemas';
 import { createTradeService } from './service';
 
-export interface TradeDeps {
-  db: Db;
+export interface TradeOptions {
   engine: EngineFacade;
 }
 
-/** Trading tasks, their orders and the market data the wizard needs (spec section 7). */
-export const tradeRoutes = (deps: TradeDeps) => async (instance: FastifyInstance) => {
+/** Trading tasks, their orders and the market data the wizard needs (spec section 7); their returns (returnsRoutes.ts). */
+export const tradeDomain: FastifyPluginAsync<TradeOptions> = async (instance, { engine }) => {
   const app = typed(instance);
+  const deps = { db: instance.db, engine };
   // The stored part of task lists and details kept per user, dropped on every change to it (db/userCache.ts).
   const listCache = createUserCache(deps.db, TASKS_CHANNEL, app.log);
   app.addHook('onClose', () => listCache.close());

@@ -6,7 +6,9 @@ import type { CreateTradePayload, Page, TradeActionPayload, UpdateTradePayload }
 import { Answer, DecimalText, Nullable, PageOf } from '../http/answers';
 import { Body, IdParams, Query, SafeText, SameShape, StringEnum, TimeZone, Type, Uuid, pagingProperties, type Same } from '../http/schemas';
 import { settingsSchema as templateSettingsSchema } from '../strategy/schemas';
-import { MAX_CURVE_POINTS } from './returns';
+
+/** A curve has at most this many points: cycles closed in one time bucket make one point. */
+export const MAX_CURVE_POINTS = 500;
 
 const uuid = Uuid();
 const decimal = Type.String({ pattern: '^\\d{1,12}(\\.\\d{1,8})?$' });

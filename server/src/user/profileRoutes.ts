@@ -1,13 +1,14 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { ok } from '../http/envelope';
 import { typed } from '../http/schemas';
-import { createProfile, type ProfileDeps } from './profileService';
+import { createProfile } from './profileService';
 import { changePasswordSchema, PROFILE_BODY_LIMIT, profileEditSchema, revokeSessionSchema, sessionsSchema } from './schemas';
 
 /** Profile edit, password change and the user's login sessions (README "Membership, fuel, invites, profit", Security). */
-export const profileRoutes = (deps: ProfileDeps) => async (instance: FastifyInstance) => {
+export const profileDomain: FastifyPluginAsync = async (instance) => {
   const app = typed(instance);
-  const profile = createProfile(deps);
+  const { db, throttle, config } = instance;
+  const profile = createProfile({ db, throttle, scryptCost: config.scryptCost });
   app.addHook('onRequest', app.authenticate);
 
   app.post('/api/user/profile', { bodyLimit: PROFILE_BODY_LIMIT, schema: profileEditSchema }, async (request) =>

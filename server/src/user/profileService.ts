@@ -4,11 +4,11 @@ import type { UserSession } from '../../../src/api/member';
 import type { User } from '../../../src/api/types';
 import type { Db } from '../db/database';
 import { fail } from '../http/errors';
-import { isDemoUser, refuseDemoUser } from './demo';
-import { hashPassword, verifyPassword } from './passwords';
+import { isDemoUser, refuseDemoUser } from '../shared/demoGuard';
+import { hashPassword, verifyPassword } from '../shared/passwords';
 import type { ChangePasswordBody, ProfileEditBody } from './schemas';
 import { USER_COLUMNS, checkNewPassword, checkNickname, toUser } from './service';
-import type { Limit, Throttle } from './throttle';
+import type { Limit, Throttle } from '../shared/throttle';
 
 /** The signed-in user's own account (README "Membership, fuel, invites, profit", Security): profile edit, password change and login sessions. */
 

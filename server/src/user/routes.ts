@@ -1,9 +1,12 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { DemoAccount } from '../../../src/api/demo';
 import { ok } from '../http/envelope';
 import { requestLocale } from '../http/locale';
 import { typed } from '../http/schemas';
 import { demoSchema, loginSchema, logoutSchema, meSchema, refreshSchema, registerSchema, resetPasswordSchema, verifyCodeSchema } from './schemas';
-import { type Caller, createAccounts, type UserDeps } from './service';
+import { createVerificationCodes } from './codes';
+import { type Caller, createAccounts } from './service';
+import type { Sessions } from './sessions';
 
 const caller = (request: FastifyRequest): Caller => ({
   ip: request.ip,
@@ -12,9 +15,24 @@ const caller = (request: FastifyRequest): Caller => ({
   log: request.log,
 });
 
-/** Registration, login, codes, password reset, token rotation, logout and the identity call, /api/user/* (README "Accounts (server rules)"). */
-export const userRoutes = (deps: UserDeps) => async (instance: FastifyInstance) => {
+export interface UserOptions {
+  /** The login sessions and their tokens (the console revokes them too). */
+  sessions: Sessions;
+  /** The shared demo account's published login, when this server has one. */
+  demo: DemoAccount | null;
+}
+
+/**
+ * The user domain: registration, login, codes, password reset, token
+ * rotation, logout and the identity call, /api/user/* (README "Accounts
+ * (server rules)"). The profile, password change and login sessions are its
+ * second plugin (profileRoutes.ts), registered where the published document
+ * lists them.
+ */
+export const userDomain: FastifyPluginAsync<UserOptions> = async (instance, { sessions, demo }) => {
   const app = typed(instance);
+  const { db, config, mailer, throttle } = instance;
+  const deps = { db, sessions, codes: createVerificationCodes(db, config.tokenSecret), throttle, mailer, scryptCost: config.scryptCost, demo };
   const accounts = createAccounts(deps);
 
   app.post('/api/user/verify-code', { schema: verifyCodeSchema }, async (request) => ok(await accounts.sendCode(request.body, caller(request))));

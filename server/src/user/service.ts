@@ -8,12 +8,13 @@ import type { UsersTable } from '../db/schema';
 import { BusinessError, fail } from '../http/errors';
 import type { Mailer } from '../mail/mailer';
 import { CODE_TTL_MINUTES, type VerificationCodes } from './codes';
-import { DEMO_EMAIL, refuseDemo } from './demo';
+import { DEMO_EMAIL } from '../../../src/api/demo';
+import { refuseDemo } from '../shared/demoGuard';
 import { verificationMail } from './mailTexts';
-import { decoyHash, hashPassword, hashQueue, passwordProblem, verifyPassword } from './passwords';
+import { decoyHash, hashPassword, hashQueue, passwordProblem, verifyPassword } from '../shared/passwords';
 import type { LoginBody, RegisterBody, ResetPasswordBody, VerifyCodeBody } from './schemas';
 import type { Sessions } from './sessions';
-import type { Limit, Throttle } from './throttle';
+import type { Limit, Throttle } from '../shared/throttle';
 
 /**
  * The account calls' rules (README "Accounts (server rules)"): registration, login, codes,

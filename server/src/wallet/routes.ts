@@ -1,13 +1,12 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { ErrorCode } from '../../../src/api/errors';
-import type { Db } from '../db/database';
 import { WALLET_CHANNEL } from '../db/migrations/020_wallet_notices';
 import { createUserCache } from '../db/userCache';
 import { ok } from '../http/envelope';
 import { fail } from '../http/errors';
 import { typed } from '../http/schemas';
-import { verifyPassword } from '../user/passwords';
-import { createThrottle, type Limit } from '../user/throttle';
+import { verifyPassword } from '../shared/passwords';
+import type { Limit } from '../shared/throttle';
 import {
   balancesSchema,
   configSchema,
@@ -29,17 +28,12 @@ const PASSWORD_LIMITS: Limit[] = [{ max: 5, windowSeconds: 900 }];
 /** How long a password check waits for checks in flight when those fill the limit. */
 const PASSWORD_WAIT_MS = 5000;
 
-export interface WalletRouteDeps {
-  db: Db;
-  /** Keys the deposit addresses (the server's token secret). */
-  addressSecret: string;
-}
-
 /** The user's wallet, /api/wallet/* (README "Wallet"). */
-export const walletRoutes = (deps: WalletRouteDeps) => async (instance: FastifyInstance) => {
+export const walletDomain: FastifyPluginAsync = async (instance) => {
   const app = typed(instance);
-  const { db } = deps;
-  const throttle = createThrottle(db);
+  const { db, throttle } = instance;
+  /** The deposit addresses are keyed by the server's token secret. */
+  const deps = { db, addressSecret: instance.config.tokenSecret };
   app.addHook('onRequest', app.authenticate);
 
   /** Money leaving the wallet (a withdrawal, USDT or points to another user) is confirmed by the login password (11002). */

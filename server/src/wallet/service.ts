@@ -20,11 +20,11 @@ import {
   type Withdrawal,
   type WithdrawPayload,
 } from '../../../src/api/wallet';
-import { recordAudit } from '../admin/audit';
+import { recordAudit } from '../shared/audit';
 import type { Db } from '../db/database';
 import { fail } from '../http/errors';
 import { readSettings } from '../settings';
-import { DEMO_EMAIL } from '../user/demo';
+import { DEMO_EMAIL } from '../../../src/api/demo';
 import { depositAddressFor, isTronAddress } from './address';
 import { accountKey, once, post, requireBalance, system, user } from './ledger';
 

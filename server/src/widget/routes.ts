@@ -1,15 +1,15 @@
-import type { FastifyInstance } from 'fastify';
-import type { Db } from '../db/database';
+import type { FastifyPluginAsync } from 'fastify';
 import { ok } from '../http/envelope';
 import { typed } from '../http/schemas';
-import { refuseDemoUser } from '../user/demo';
+import { refuseDemoUser } from '../shared/demoGuard';
 import { issueSchema, listSchema, refreshSchema, revokeSchema } from './schemas';
 import * as widgets from './service';
 import type { WidgetTokens } from './tokens';
 
 /** Widget grants and tokens (README "Widget tokens"). */
-export const widgetRoutes = ({ db, tokens }: { db: Db; tokens: WidgetTokens }) => async (instance: FastifyInstance) => {
+export const widgetDomain: FastifyPluginAsync<{ tokens: WidgetTokens }> = async (instance, { tokens }) => {
   const app = typed(instance);
+  const { db } = instance;
   // The shared demo account grants nothing that outlives a visitor's session, and no visitor revokes another's grant.
   app.post('/api/user/widget-token', { schema: issueSchema, onRequest: app.authenticate }, async (request) => {
     await refuseDemoUser(db, request.user!.id, 'grant widget access');

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { GUIDES } from '../../article/guides';
+import { GUIDES } from './006_guides';
 
 /**
  * Articles (news, guides) and their texts per language, plus the three

@@ -1,4 +1,4 @@
-import type { LocaleCode } from '../../../src/api/types';
+import type { LocaleCode } from '../../../../src/api/types';
 
 /**
  * The articles every installation starts with (migration 006 inserts them

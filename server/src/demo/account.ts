@@ -2,11 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Asset } from '../../../src/api/wallet';
 import { DEMO_EMAIL } from '../../../src/api/demo';
-import { ErrorCode } from '../../../src/api/errors';
 import type { Db } from '../db/database';
-import { fail } from '../http/errors';
 import { once, post, system, user } from '../wallet/ledger';
-import { hashPassword, verifyPassword } from './passwords';
+import { hashPassword, verifyPassword } from '../shared/passwords';
 
 export { DEMO_EMAIL };
 export const DEMO_PASSWORD = 'Demo-Trader-2026';
@@ -36,22 +34,6 @@ export const demoAccountLine = (decision: DemoDecision, created: { email: string
   if (decision.reason === 'production') return '  No demo account: NODE_ENV=production';
   if (decision.reason === 'postgres') return '  No demo account: PostgreSQL (DATABASE_URL) never gets one, only the embedded database';
   return '  No demo account: DEMO_ACCOUNT=false';
-};
-
-/** Whether the user is the shared demo account. */
-export const isDemoUser = async (db: Db, userId: string): Promise<boolean> =>
-  (await db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirst())?.email === DEMO_EMAIL;
-
-/**
- * The demo account is shared by every visitor: nobody may take it over or
- * change it for the others (its password, its e-mail, its profile, its
- * sessions and widget grants). Answered 11005 with `data.reason: 'demo_account'`,
- * as its wallet's refusals are.
- */
-export const refuseDemo = (what: string): never => fail(ErrorCode.UNAUTHORIZED, `the shared demo account cannot ${what}`, { reason: 'demo_account' });
-
-export const refuseDemoUser = async (db: Db, userId: string, what: string) => {
-  if (await isDemoUser(db, userId)) refuseDemo(what);
 };
 
 /** What the demo wallet starts with, so every page has something to show. */

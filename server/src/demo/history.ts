@@ -23,7 +23,7 @@ import { initialCycleState } from '../engine/core/decide';
 import { createMarket, PAPER_MARKETS, type PaperMarket } from '../engine/venues/paper/market';
 import { createRunner } from '../engine/runner/runner';
 import { engineDomains } from '../engineDomains';
-import { DEMO_EMAIL } from './demo';
+import { DEMO_EMAIL } from '../../../src/api/demo';
 
 export const DEMO_SYMBOL = 'BTC/USDT';
 /** The bundled history (server/market-data/README.md). */
