@@ -3,8 +3,8 @@ import { join, resolve } from 'node:path';
 import { ConfigError, loadConfig, type PaperReplay, type ServerConfig } from './config';
 import { migrate, openDatabase, type Db } from './db/database';
 import { EmbeddedDatabaseBusy, lockEmbeddedDatabase, type EmbeddedLock } from './db/embeddedLock';
-import { CandleFormatError, candleInterval, parseCandlesCsv } from './engine/candles';
-import { PAPER_MARKETS } from './engine/paper/market';
+import { CandleFormatError, candleInterval, parseCandlesCsv } from './engine/core/candles';
+import { PAPER_MARKETS } from './engine/venues/paper/market';
 
 /** PAPER_REPLAY, PAPER_REPLAY_SYMBOL, PAPER_REPLAY_SPEED: the file read and checked now, so a bad line stops the start. */
 export const readPaperReplay = (env: NodeJS.ProcessEnv = process.env, root: string = process.cwd()): PaperReplay | undefined => {

@@ -7,7 +7,7 @@ import type { ServerConfig } from '../config';
 import type { Db } from '../db/database';
 import type { ExchangeAccountsTable } from '../db/schema';
 import { fail } from '../http/errors';
-import { createThrottle, type Limit } from '../user/throttle';
+import { createThrottle, type Limit } from '../shared/throttle';
 import { createCatalog } from './catalog';
 import { CIPHERTEXT_COLUMN, CREDENTIAL_FIELDS, createSecretBox, sealContext, sealCredentials, type Credentials, type ExchangeFactory, type SecretBox } from '../engine/venues/exchangeAccess';
 import type { AddBody, EditBody, ListQuery } from './schemas';

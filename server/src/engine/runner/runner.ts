@@ -153,8 +153,7 @@ export const createRunner = (options: EngineOptions) => {
       await startReplayWhenTraded();
       market.tick(seconds);
       // The simulator's candles (the charts' history), and in cluster mode its prices for the other processes.
-      if (options.recordCandles !== false) await shared.recordCandles(db);
-      if (run.leases) await shared.publish(db);
+      await shared.record(db, { candles: options.recordCandles !== false, publish: !!run.leases });
     } else {
       await shared.refresh(db);
     }

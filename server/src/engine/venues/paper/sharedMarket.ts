@@ -116,46 +116,43 @@ export const createSharedMarket = (options: SharedMarketOptions) => {
       lead = null;
     },
     /**
-     * The leader keeps the current minute's candle of every symbol in
-     * `paper_candles` (one statement a tick), the simulator's history for the
-     * charts of every process.
+     * What the leader writes of a tick, in one statement: the current
+     * minute's candle of every symbol in `paper_candles` (the simulator's
+     * history for the charts of every process), and with `publish` every
+     * ticker, the clock and the replay's position for the other processes.
+     * A symbol without a usable candle or ticker this tick is left as it was
+     * (the engine logs its price).
      */
-    async recordCandles(db: Db) {
+    async record(db: Db, { candles: withCandles, publish }: { candles: boolean; publish: boolean }) {
       if (!lead) return;
-      const candles = options.markets.flatMap((spec) => {
-        try {
-          return [{ symbol: spec.symbol, ...lead!.candle(spec.symbol) }];
-        } catch {
-          return [];
-        }
-      });
-      if (candles.length === 0) return;
-      await sql`
+      const usable = <T>(read: (symbol: string) => T): T[] =>
+        options.markets.flatMap((spec) => {
+          try {
+            return [read(spec.symbol)];
+          } catch {
+            return [];
+          }
+        });
+      const candles = withCandles ? usable((symbol) => ({ symbol, ...lead!.candle(symbol) })) : [];
+      const tickers = publish ? usable((symbol) => lead!.ticker(symbol)) : [];
+      const writeCandles = sql`
         insert into paper_candles (symbol, minute, open, high, low, close, volume)
         select symbol, minute, open::numeric, high::numeric, low::numeric, close::numeric, volume::numeric
         from unnest(${candles.map((c) => c.symbol)}::text[], ${candles.map((c) => c.time)}::bigint[], ${candles.map((c) => c.open)}::text[],
                     ${candles.map((c) => c.high)}::text[], ${candles.map((c) => c.low)}::text[], ${candles.map((c) => c.close)}::text[],
                     ${candles.map((c) => c.volume)}::text[]) as x(symbol, minute, open, high, low, close, volume)
-        on conflict (symbol, minute) do update set high = excluded.high, low = excluded.low, close = excluded.close, volume = excluded.volume`.execute(db);
-    },
-    /** The leader writes every ticker, the clock and the replay's position (one statement). */
-    async publish(db: Db) {
-      if (!lead) return;
-      // A symbol without a usable ticker this tick is left as it was (the engine logs its price).
-      const tickers = options.markets.flatMap((spec) => {
-        try {
-          return [lead!.ticker(spec.symbol)];
-        } catch {
-          return [];
-        }
-      });
-      if (tickers.length === 0) return;
+        on conflict (symbol, minute) do update set high = excluded.high, low = excluded.low, close = excluded.close, volume = excluded.volume`;
       const replay = lead.replay?.status() ?? null;
-      await sql`
+      const writePrices = sql`
         insert into paper_prices (symbol, ticker, market_ms, replay, updated_at)
         select symbol, ticker::jsonb, ${lead.now()}, ${replay ? JSON.stringify(replay) : null}::jsonb, now()
         from unnest(${tickers.map((t) => t.symbol)}::text[], ${tickers.map((t) => JSON.stringify(t))}::text[]) as x(symbol, ticker)
-        on conflict (symbol) do update set ticker = excluded.ticker, market_ms = excluded.market_ms, replay = excluded.replay, updated_at = now()`.execute(db);
+        on conflict (symbol) do update set ticker = excluded.ticker, market_ms = excluded.market_ms, replay = excluded.replay, updated_at = now()`;
+      if (candles.length > 0 && tickers.length > 0) {
+        // One round trip a tick: the candles as a data-modifying WITH of the prices' insert.
+        await sql`with candles as (${writeCandles} returning 1) ${writePrices}`.execute(db);
+      } else if (candles.length > 0) await writeCandles.execute(db);
+      else if (tickers.length > 0) await writePrices.execute(db);
     },
     /** A follower reads the leader's last tick; answers whether there was one. */
     async refresh(db: Db): Promise<boolean> {
