@@ -1,5 +1,5 @@
 import { lazy, type ComponentType, type ReactElement } from 'react';
-import type { LocaleCode } from '../api/types';
+import type { Messages } from '../i18n/i18nProvider';
 
 /** A page at its path (spec section 2), with the title key its frame shows. */
 export interface AppRoute {
@@ -23,9 +23,6 @@ export interface MenuEntry {
   /** Position within its place (lower first). */
   order: number;
 }
-
-/** Nested texts per locale; every locale has the same keys (a test checks). */
-export type Messages = Record<LocaleCode, Record<string, unknown>>;
 
 /**
  * What an area of the dashboard brings: its index.ts exports one, and App.tsx
