@@ -1,5 +1,6 @@
 import { lazy, type ComponentType, type ReactElement } from 'react';
 import type { Messages } from '../i18n/i18nProvider';
+import { loadEmbeds, type EmbedLoaders, type EmbedName } from './kit/embeds';
 
 /** A page at its path (spec section 2), with the title key its frame shows. */
 export interface AppRoute {
@@ -22,6 +23,8 @@ export interface MenuEntry {
   place: MenuPlace;
   /** Position within its place (lower first). */
   order: number;
+  /** Shown only to this role (the identity's permissions): the operator console's entries. */
+  role?: string;
 }
 
 /**
@@ -36,15 +39,20 @@ export interface Domain {
   menu?: readonly MenuEntry[];
   /** Texts needed before any signed-in page loads (the guest pages, the menus); the others are in areaTexts.ts. */
   messages?: Messages;
+  /** Mounted by every layout (the main one and the guest pages'): an area's watch over the route. */
+  watchers?: readonly ComponentType[];
+  /** Its parts that other areas' pages show (kit/embeds.ts): a loader each. */
+  embeds?: EmbedLoaders;
 }
 
 /**
  * A page whose code loads on its first visit: a chunk of its own, so the login
  * page downloads none of the signed-in pages. App.tsx shows a progress bar
- * (Suspense) while it loads.
+ * (Suspense) while it loads. `embeds`: the other areas' parts it shows, loaded
+ * with it (kit/embeds.ts).
  */
-export const lazyPage = <M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string): ComponentType =>
-  lazy(() => Promise.all([loadAreaTexts(), load()]).then(([, module]) => ({ default: module[name] as ComponentType })));
+export const lazyPage = <M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string, embeds: readonly EmbedName[] = []): ComponentType =>
+  lazy(() => Promise.all([loadAreaTexts(), loadEmbeds(embeds), load()]).then(([, , module]) => ({ default: module[name] as ComponentType })));
 
 let areaTexts: Promise<void> | undefined;
 /** The signed-in areas' texts (areaTexts.ts), loaded once; a failed load is tried again by the next page. */

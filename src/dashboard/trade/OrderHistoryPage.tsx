@@ -21,8 +21,10 @@ import { Link, useSearchParams } from 'react-router-dom';
 import type { TradeOrder, TradeTask, TradeTaskDetail } from '../../api/trade';
 import { LoadError } from '../kit/LoadError';
 import { Screen } from '../layout/Screen';
-import { DETAIL, ORDERS, TASK_REFRESH_MS, TASKS } from './api';
-import { baseOf, feeText, formatPrice, formatQuantity, formatQuote, formatTime, orderReasonText } from './taskText';
+import { DETAIL, ORDERS, TASKS } from './api';
+import { TASK_REFRESH_MS } from '../kit/queries';
+import { feeText, formatTime, orderReasonText } from './taskText';
+import { baseOf, formatPrice, formatQuantity, formatQuote } from '../kit/money';
 
 const SIDES = ['all', 'buy', 'sell'] as const;
 type SideFilter = (typeof SIDES)[number];

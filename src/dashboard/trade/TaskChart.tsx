@@ -4,19 +4,10 @@ import { useGetList, useTranslate } from 'react-admin';
 import { CANDLE_TIMEFRAMES, type CandleTimeframe, type TradeOrder, type TradeTaskDetail } from '../../api/trade';
 import { LoadError } from '../kit/LoadError';
 import { SectionTitle, sectionSx as section } from '../kit/Section';
-import { ORDERS, TASK_REFRESH_MS, useOhlcv } from './api';
-import {
-  CANDLE_LIMIT,
-  CANDLE_TAIL,
-  candleBars,
-  fillMarkers,
-  ladderLines,
-  mergeCandles,
-  priceLines,
-  priceScale,
-  type ChartColors,
-  type ChartLabels,
-} from './candleChartData';
+import { ORDERS, useOhlcv } from './api';
+import { TASK_REFRESH_MS } from '../kit/queries';
+import { CANDLE_LIMIT, CANDLE_TAIL, candleBars, fillMarkers, ladderLines, mergeCandles, priceLines, type ChartColors, type ChartLabels } from './candleChartData';
+import { priceScale } from '../kit/priceScale';
 
 // The chart library loads with the chart, not with the dashboard.
 const CandleChart = lazy(() => import('./CandleChart'));
