@@ -152,9 +152,11 @@ export const FOLDERS = ['src', 'server/src'] as const;
 
 /**
  * The rules, one line each. The dashboard's areas stand side by side on the
- * kit: an area takes what another area offers only through what App.tsx hands
- * it (src/dashboard/kit/embeds.ts), and the layout asks the areas through the
- * menu and the same registry.
+ * kit: an area shows another's part only through what App.tsx hands over
+ * (src/dashboard/kit/embeds.tsx), and the layout asks the areas for its menu
+ * entries and route watchers (Domain, src/dashboard/domain.ts). A rule for
+ * server/src is one more line of the same kind (noImports from the engine's
+ * folder to the HTTP modules, noCircles under server/src).
  */
 export const RULES: readonly Rule[] = [
   noImportsBetween('a dashboard area imports another area', dashboardArea),

@@ -13,7 +13,7 @@ import { admin, operatorConsole } from './admin';
 import { article } from './article';
 import { auth } from './auth';
 import { backtest } from './backtest';
-import type { Domain } from './domain';
+import { provideAreaTexts, type Domain } from './domain';
 import { exchange } from './exchange';
 import { HomePage, home } from './home';
 import { provideEmbeds } from './kit/embeds';
@@ -39,6 +39,8 @@ export const guestRoutes = domains.flatMap((domain) => domain.guestRoutes ?? [])
 
 // The guest pages' and the menus' texts; the signed-in areas' load with their first page (domain.ts lazyPage).
 for (const domain of domains) if (domain.messages) addMessages(domain.messages);
+// The signed-in areas' texts, a chunk loaded with the first signed-in page (domain.ts lazyPage).
+provideAreaTexts(() => import('./areaTexts').then((module) => module.addAreaTexts()));
 // The parts an area shows in another's pages (kit/embeds.ts).
 for (const domain of domains) if (domain.embeds) provideEmbeds(domain.embeds);
 /** What every layout mounts for the areas (the wizard's draft reset). */

@@ -54,13 +54,16 @@ export interface Domain {
 export const lazyPage = <M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string, embeds: readonly EmbedName[] = []): ComponentType =>
   lazy(() => Promise.all([loadAreaTexts(), loadEmbeds(embeds), load()]).then(([, , module]) => ({ default: module[name] as ComponentType })));
 
+let addAreaTexts: () => Promise<void> = () => Promise.resolve();
+/** App.tsx hands over how the signed-in areas' texts load (areaTexts.ts, a chunk of its own), as it composes the areas. */
+export const provideAreaTexts = (load: () => Promise<void>): void => {
+  addAreaTexts = load;
+};
+
 let areaTexts: Promise<void> | undefined;
 /** The signed-in areas' texts (areaTexts.ts), loaded once; a failed load is tried again by the next page. */
 export const loadAreaTexts = (): Promise<void> =>
-  (areaTexts ??= import('./areaTexts').then(
-    (module) => module.addAreaTexts(),
-    (error: unknown) => {
-      areaTexts = undefined;
-      throw error;
-    },
-  ));
+  (areaTexts ??= addAreaTexts().catch((error: unknown) => {
+    areaTexts = undefined;
+    throw error;
+  }));
