@@ -1,10 +1,20 @@
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { checkRules, circles, importSpecifiers, noCircles, RULES, type ImportGraph } from '../../scripts/importRules';
+import { buildGraph, checkRules, circles, FOLDERS, importSpecifiers, noCircles, RULES, type ImportGraph } from '../../scripts/importRules';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 const graphOf = (edges: Record<string, string[]>): ImportGraph => new Map(Object.entries(edges));
 const broken = (edges: Record<string, string[]>) => checkRules(graphOf(edges));
 
 describe('the layout rules over the imports (scripts/importRules.ts)', () => {
+  it('holds for the code: no area imports another, the layout imports no area, no circle of files in src/', () => {
+    const graph = buildGraph(ROOT, FOLDERS);
+    expect(graph.size).toBeGreaterThan(100);
+    expect(graph.get('src/dashboard/App.tsx')).toContain('src/dashboard/trade/index.ts');
+    expect(checkRules(graph)).toEqual([]);
+  });
+
   it('reads every kind of import: static, type-only, export-from, dynamic and side-effect ones', () => {
     const text = [
       "import { a } from './a';",
