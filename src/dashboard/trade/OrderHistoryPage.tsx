@@ -25,6 +25,7 @@ import { DETAIL, ORDERS, TASKS } from './api';
 import { TASK_REFRESH_MS } from '../kit/queries';
 import { feeText, formatTime, orderReasonText } from './taskText';
 import { baseOf, formatPrice, formatQuantity, formatQuote } from '../kit/money';
+import { useIsPhone } from '../kit/responsive';
 
 const SIDES = ['all', 'buy', 'sell'] as const;
 type SideFilter = (typeof SIDES)[number];
@@ -151,7 +152,7 @@ const OrderTable = ({ taskId }: { taskId: string | null }) => {
   const translate = useTranslate();
   const { data, total, error, refetch, page, perPage, setPage, setPerPage, filterValues, setFilters } = useListContext<TradeOrder>();
   const side: SideFilter = (filterValues as { side?: SideFilter }).side ?? 'all';
-  const isPhone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
+  const isPhone = useIsPhone();
   // Cards below md: a tablet's column is too narrow for the ten columns.
   const asCards = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'), { noSsr: true });
   const rows = data ?? [];
