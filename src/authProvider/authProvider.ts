@@ -2,7 +2,7 @@ import type { AuthProvider } from 'ra-core';
 import type { LoginPayload, RegisterFields, User } from '../api/types';
 import { createApi } from '../dataProvider/api';
 import { isApiError } from '../dataProvider/ApiError';
-import { http as defaultHttp } from '../dataProvider/client';
+import { http as defaultHttp } from './client';
 import { NO_REFRESH_TOKEN, type HttpClient } from '../dataProvider/httpClient';
 import { sessionStore } from './session';
 

@@ -2,7 +2,7 @@ import { useEffect, type ReactNode } from 'react';
 import { Authenticated, useLogout } from 'ra-core';
 import { Navigate } from 'react-router-dom';
 import { guardDecision } from './authProvider';
-import { subscribeSessionExpired } from '../dataProvider/client';
+import { subscribeSessionExpired } from './client';
 import { sessionStore } from './session';
 
 /**

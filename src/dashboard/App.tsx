@@ -5,16 +5,18 @@ import { QueryClient } from '@tanstack/react-query';
 import { Route } from 'react-router-dom';
 import { NOTIFICATION_TIMEOUT_MS } from '../api/defaults';
 import { authProvider as defaultAuthProvider } from '../authProvider/authProvider';
+import { http } from '../authProvider/client';
 import { GuestOnly, Protected } from '../authProvider/guards';
-import { dataProvider as defaultDataProvider } from '../dataProvider/dataProvider';
+import { createDataProvider, type AppDataProvider } from '../dataProvider/dataProvider';
 import { addMessages } from '../i18n/i18nProvider';
 import { admin, operatorConsole } from './admin';
 import { article } from './article';
 import { auth } from './auth';
 import { backtest } from './backtest';
-import type { Domain } from './domain';
+import { provideAreaTexts, type Domain } from './domain';
 import { exchange } from './exchange';
 import { HomePage, home } from './home';
+import { provideEmbeds } from './kit/embeds';
 import { retryTransient } from './kit/retry';
 import { appLayout } from './layout/AppLayout';
 import { AuthLayout } from './layout/AuthLayout';
@@ -22,12 +24,13 @@ import { NotFound } from './layout/NotFound';
 import { themeFor, type ThemeMode } from './layout/theme';
 import { useCurrentLocale, usePriceColors } from './layout/usePriceColors';
 import { profile } from './profile';
+import { returns } from './returns';
 import { strategy } from './strategy';
 import { trade } from './trade';
 import { wallet } from './wallet';
 
 /** The dashboard's areas: each brings its routes, menu entries and texts. */
-export const domains: readonly Domain[] = [home, trade, strategy, backtest, exchange, wallet, profile, article, auth, admin];
+export const domains: readonly Domain[] = [home, trade, strategy, backtest, exchange, wallet, profile, article, returns, auth, admin];
 
 /** Protected routes of spec section 2, at their exact paths, inside the main layout (`/` is react-admin's dashboard slot: the home page). */
 export const protectedRoutes = domains.flatMap((domain) => domain.routes ?? []);
@@ -36,7 +39,13 @@ export const guestRoutes = domains.flatMap((domain) => domain.guestRoutes ?? [])
 
 // The guest pages' and the menus' texts; the signed-in areas' load with their first page (domain.ts lazyPage).
 for (const domain of domains) if (domain.messages) addMessages(domain.messages);
-const AppLayout = appLayout(domains.flatMap((domain) => domain.menu ?? []));
+// The signed-in areas' texts, a chunk loaded with the first signed-in page (domain.ts lazyPage).
+provideAreaTexts(() => import('./areaTexts').then((module) => module.addAreaTexts()));
+// The parts an area shows in another's pages (kit/embeds.ts).
+for (const domain of domains) if (domain.embeds) provideEmbeds(domain.embeds);
+/** What every layout mounts for the areas (the wizard's draft reset). */
+const watchers = domains.flatMap((domain) => domain.watchers ?? []);
+const AppLayout = appLayout(domains.flatMap((domain) => domain.menu ?? []), watchers);
 
 /** A page's own code loads on its first visit (domain.ts lazyPage): a progress bar meanwhile. */
 const page = (Component: ComponentType) => (
@@ -89,7 +98,7 @@ const adminChildren = [
         path={path}
         element={
           <GuestOnly>
-            <AuthLayout>
+            <AuthLayout watchers={watchers}>
               <Component />
             </AuthLayout>
           </GuestOnly>
@@ -111,9 +120,12 @@ const adminChildren = [
   operatorConsole,
 ];
 
+/** The page's data provider: the user API and the console's resources over the page's HTTP client (its session and locale). */
+const defaultDataProvider = createDataProvider(http);
+
 export interface AppProps {
   i18nProvider: I18nProvider;
-  dataProvider?: typeof defaultDataProvider;
+  dataProvider?: AppDataProvider;
   authProvider?: typeof defaultAuthProvider;
 }
 

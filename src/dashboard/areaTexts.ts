@@ -11,9 +11,10 @@ import { messages as wallet } from './wallet/messages';
 
 /**
  * The texts of the signed-in areas, in all three languages: a chunk of their
- * own, loaded with the first signed-in page (domain.ts loadAreaTexts), since
- * the guest pages need none of them. Their pages share texts (the home page
- * shows tasks, the trade wizard the backtest), so they come as one.
+ * own, loaded with the first signed-in page (App.tsx hands it to domain.ts
+ * loadAreaTexts), since the guest pages need none of them. Their pages share
+ * texts (the home page shows tasks, the trade wizard the backtest), so they
+ * come as one.
  */
 export const addAreaTexts = (): void => {
   for (const messages of [home, trade, strategy, backtest, exchange, wallet, profile, article, returns]) addMessages(messages);

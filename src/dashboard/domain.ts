@@ -1,5 +1,6 @@
 import { lazy, type ComponentType, type ReactElement } from 'react';
-import type { LocaleCode } from '../api/types';
+import type { Messages } from '../i18n/i18nProvider';
+import { loadEmbeds, type EmbedLoaders, type EmbedName } from './kit/embeds';
 
 /** A page at its path (spec section 2), with the title key its frame shows. */
 export interface AppRoute {
@@ -22,10 +23,9 @@ export interface MenuEntry {
   place: MenuPlace;
   /** Position within its place (lower first). */
   order: number;
+  /** Shown only to this role (the identity's permissions): the operator console's entries. */
+  role?: string;
 }
-
-/** Nested texts per locale; every locale has the same keys (a test checks). */
-export type Messages = Record<LocaleCode, Record<string, unknown>>;
 
 /**
  * What an area of the dashboard brings: its index.ts exports one, and App.tsx
@@ -39,23 +39,31 @@ export interface Domain {
   menu?: readonly MenuEntry[];
   /** Texts needed before any signed-in page loads (the guest pages, the menus); the others are in areaTexts.ts. */
   messages?: Messages;
+  /** Mounted by every layout (the main one and the guest pages'): an area's watch over the route. */
+  watchers?: readonly ComponentType[];
+  /** Its parts that other areas' pages show (kit/embeds.ts): a loader each. */
+  embeds?: EmbedLoaders;
 }
 
 /**
  * A page whose code loads on its first visit: a chunk of its own, so the login
  * page downloads none of the signed-in pages. App.tsx shows a progress bar
- * (Suspense) while it loads.
+ * (Suspense) while it loads. `embeds`: the other areas' parts it shows, loaded
+ * with it (kit/embeds.ts).
  */
-export const lazyPage = <M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string): ComponentType =>
-  lazy(() => Promise.all([loadAreaTexts(), load()]).then(([, module]) => ({ default: module[name] as ComponentType })));
+export const lazyPage = <M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string, embeds: readonly EmbedName[] = []): ComponentType =>
+  lazy(() => Promise.all([loadAreaTexts(), loadEmbeds(embeds), load()]).then(([, , module]) => ({ default: module[name] as ComponentType })));
+
+let addAreaTexts: () => Promise<void> = () => Promise.resolve();
+/** App.tsx hands over how the signed-in areas' texts load (areaTexts.ts, a chunk of its own), as it composes the areas. */
+export const provideAreaTexts = (load: () => Promise<void>): void => {
+  addAreaTexts = load;
+};
 
 let areaTexts: Promise<void> | undefined;
 /** The signed-in areas' texts (areaTexts.ts), loaded once; a failed load is tried again by the next page. */
 export const loadAreaTexts = (): Promise<void> =>
-  (areaTexts ??= import('./areaTexts').then(
-    (module) => module.addAreaTexts(),
-    (error: unknown) => {
-      areaTexts = undefined;
-      throw error;
-    },
-  ));
+  (areaTexts ??= addAreaTexts().catch((error: unknown) => {
+    areaTexts = undefined;
+    throw error;
+  }));

@@ -3,7 +3,6 @@ import { createConsoleProvider, isConsoleResource } from './consoleProvider';
 import { Endpoint } from '../api/endpoints';
 import type { Page } from '../api/types';
 import { createApi } from './api';
-import { http as defaultHttp } from './client';
 import type { HttpClient, QueryValue } from './httpClient';
 
 /**
@@ -37,7 +36,7 @@ const listQuery = (params: Partial<GetListParams>, extra: Query = {}): Query => 
   ...extra,
 });
 
-export const createDataProvider = (http: HttpClient = defaultHttp) => {
+export const createDataProvider = (http: HttpClient) => {
   const getList = async (resource: string, query: Query, signal?: AbortSignal) => {
     const page = await http.request<Page<any>>('GET', LIST_PATH[resource] ?? path(resource, 'list'), { query, signal });
     return { data: page.list, total: page.total };
@@ -96,4 +95,3 @@ export const createDataProvider = (http: HttpClient = defaultHttp) => {
 };
 
 export type AppDataProvider = ReturnType<typeof createDataProvider>;
-export const dataProvider = createDataProvider();

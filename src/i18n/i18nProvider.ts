@@ -85,11 +85,14 @@ export const createI18nProvider = async (): Promise<I18nProvider> => {
   };
 };
 
+/** Nested texts per locale; every locale has the same keys (a test checks). */
+export type Messages = Record<LocaleCode, Record<string, unknown>>;
+
 /**
  * Adds an area's texts (per locale, nested) to the page's i18next: the
  * dashboard's areas bring their own (src/dashboard/<area>/messages.ts).
  */
-export const addMessages = (messages: Record<LocaleCode, Record<string, unknown>>): void => {
+export const addMessages = (messages: Messages): void => {
   for (const code of SUPPORTED_LOCALES) i18next.addResourceBundle(code, 'translation', messages[code], true, true);
 };
 

@@ -24,7 +24,8 @@ import {
 import type { AdminArticle, ArticleTranslation } from '../../api/admin';
 import type { LocaleCode } from '../../api/types';
 import { LOCALES } from '../../i18n/locales';
-import { DateTimeText, stopRowClick, useDateTime, useDecision, useIsPhone, ConsolePagination } from './common';
+import { DateTimeText, stopRowClick, useDateTime, useDecision, ConsolePagination } from './common';
+import { useIsPhone } from '../kit/responsive';
 
 export const ARTICLES = 'admin/articles';
 

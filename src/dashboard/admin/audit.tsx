@@ -9,7 +9,8 @@ import {
   useTranslate,
 } from 'react-admin';
 import type { AuditEntry } from '../../api/admin';
-import { DateTimeText, useDateTime, useIsPhone, ConsolePagination } from './common';
+import { DateTimeText, useDateTime, ConsolePagination } from './common';
+import { useIsPhone } from '../kit/responsive';
 
 export const AUDIT = 'admin/audit';
 

@@ -7,8 +7,6 @@ import {
   DialogContentText,
   DialogTitle,
   TextField,
-  useMediaQuery,
-  type Theme,
 } from '@mui/material';
 import { useId, useState, type ReactNode } from 'react';
 import { formatAsset, formatPercent } from '../../api/format';
@@ -22,8 +20,6 @@ import { minValue, number, Pagination, regex, required, useLocaleState, useNotif
 export const CONSOLE_ROWS_PER_PAGE = [10, 20, 50, 100];
 export const ConsolePagination = () => <Pagination rowsPerPageOptions={CONSOLE_ROWS_PER_PAGE} />;
 
-/** Phone widths show SimpleList instead of Datagrid. */
-export const useIsPhone = () => useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
 
 /** A date and time in the page's language (the record's ISO time), or a dash. */
 export const useDateTime = () => {

@@ -8,8 +8,9 @@ import SettingsIcon from '@mui/icons-material/Settings';
 import UploadIcon from '@mui/icons-material/Upload';
 import { createElement } from 'react';
 import type { Domain, MenuEntry } from '../domain';
+import { OPERATOR_ROLE } from './loadConsole';
 
-const entry = (to: string, labelKey: string, icon: typeof PeopleIcon, order: number): MenuEntry => ({ to, labelKey, icon: createElement(icon), place: 'operator', order });
+const entry = (to: string, labelKey: string, icon: typeof PeopleIcon, order: number): MenuEntry => ({ to, labelKey, icon: createElement(icon), place: 'operator', order, role: OPERATOR_ROLE });
 
 /** The operator console: its resources, pages and texts load by role (loadConsole.ts); here its menu group (its texts are the frame's). */
 export const admin = {

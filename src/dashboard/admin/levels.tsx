@@ -20,7 +20,8 @@ import {
   useTranslate,
 } from 'react-admin';
 import type { AdminLevel } from '../../api/admin';
-import { count, money, PercentField, UsdtField, useIsPhone, ConsolePagination } from './common';
+import { count, money, PercentField, UsdtField, ConsolePagination } from './common';
+import { useIsPhone } from '../kit/responsive';
 
 export const LEVELS = 'admin/levels';
 

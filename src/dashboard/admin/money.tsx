@@ -25,10 +25,10 @@ import {
   stopRowClick,
   useDecision,
   useDateTime,
-  useIsPhone,
   ConsolePagination,
   UsdtField,
 } from './common';
+import { useIsPhone } from '../kit/responsive';
 
 export const DEPOSITS = 'admin/deposits';
 export const WITHDRAWALS = 'admin/withdrawals';

@@ -26,7 +26,8 @@ import {
 } from 'react-admin';
 import type { AdminUser } from '../../api/admin';
 import { formatAsset } from '../../api/format';
-import { DateTimeText, UsdtField, useDateTime, useIsPhone, ConsolePagination } from './common';
+import { DateTimeText, UsdtField, useDateTime, ConsolePagination } from './common';
+import { useIsPhone } from '../kit/responsive';
 
 export const USERS = 'admin/users';
 

@@ -4,7 +4,8 @@ import { Form, PasswordInput, useNotify, useTranslate } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
 import { useApi } from './api';
 import { useDocumentTitle } from '../layout/Screen';
-import { FormHeading, GuestLink, EmailCodeFields, rules, useServerErrors } from './authForm';
+import { FormHeading, GuestLink, EmailCodeFields } from './authForm';
+import { rules, useServerErrors } from '../kit/forms';
 
 interface ResetForm {
   email: string;

@@ -5,7 +5,8 @@ import { useState } from 'react';
 import { BooleanInput, Form, PasswordInput, TextInput, required, useLogin, useTranslate } from 'react-admin';
 import { useDocumentTitle } from '../layout/Screen';
 import { useApi } from './api';
-import { FormHeading, GuestLink, rules, useServerErrors } from './authForm';
+import { FormHeading, GuestLink } from './authForm';
+import { rules, useServerErrors } from '../kit/forms';
 
 interface LoginForm {
   email: string;

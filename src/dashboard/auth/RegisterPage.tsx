@@ -5,7 +5,8 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import type { RegisterFields } from '../../api/types';
 import type { AppAuthProvider } from '../../authProvider/authProvider';
 import { useDocumentTitle } from '../layout/Screen';
-import { EmailCodeFields, FormHeading, GuestLink, rules, useServerErrors } from './authForm';
+import { EmailCodeFields, FormHeading, GuestLink } from './authForm';
+import { rules, useServerErrors } from '../kit/forms';
 
 /** `/auth/register`: all register fields; the invite code comes from the shared link (`?inviteCode=`, or the older `?invite=`) and stays editable. */
 export const RegisterPage = () => {

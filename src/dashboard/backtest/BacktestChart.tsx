@@ -16,8 +16,8 @@ import { useLocaleState, useTranslate } from 'react-admin';
 import type { BacktestReport } from '../../api/backtest';
 import { CHART_OPTIONS, ChartCredit } from '../kit/ChartCredit';
 import { ladder } from '../../api/strategy';
-import { formatPrice, formatQuote } from '../trade/taskText';
-import { priceScale } from '../trade/candleChartData';
+import { formatPrice, formatQuote } from '../kit/money';
+import { priceScale } from '../kit/priceScale';
 import { markerGroups, type MarkerGroup } from './chartMarkers';
 
 /** The cycle whose ladder the chart draws: a closed one, or the position open at the end. */

@@ -2,9 +2,7 @@ import QueryStatsIcon from '@mui/icons-material/QueryStats';
 import { Box, Button, Collapse, LinearProgress, Stack, Typography } from '@mui/material';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslate } from 'react-admin';
-import type { VariantResult } from '../../api/backtest';
-import type { StrategySettings } from '../../api/strategy';
-import type { BacktestDefaults } from './backtestForm';
+import type { BacktestLauncherProps } from '../kit/embeds';
 
 /** The panel (and with its first result, the chart library) loads when it is opened, never with the page. */
 const BacktestPanel = lazy(() => import('./BacktestPanel').then((module) => ({ default: module.BacktestPanel })));
@@ -14,18 +12,7 @@ const BacktestPanel = lazy(() => import('./BacktestPanel').then((module) => ({ d
  * backtest does and a button that opens the panel in place. `settings` null
  * (a template still being typed) keeps it closed, with the reason.
  */
-export const BacktestLauncher = ({
-  settings,
-  defaults,
-  blockedReason,
-  onApply,
-}: {
-  settings: StrategySettings | null;
-  defaults?: BacktestDefaults;
-  blockedReason?: string;
-  /** "应用到策略" on a compared variant: where its settings go. */
-  onApply?: (variant: VariantResult) => void;
-}) => {
+export const BacktestLauncher = ({ settings, defaults, blockedReason, onApply }: BacktestLauncherProps) => {
   const translate = useTranslate();
   const [open, setOpen] = useState(false);
   const shown = open && settings !== null;

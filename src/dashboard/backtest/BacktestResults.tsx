@@ -18,9 +18,9 @@ import Big from 'big.js';
 import { Component, lazy, Suspense, useState, type ReactNode } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
 import type { BacktestReport } from '../../api/backtest';
-import { Figure } from '../trade/Figure';
+import { Figure } from '../kit/Figure';
 import { formatCount, formatPercent } from '../../api/format';
-import { baseOf, formatPrice, formatQuantity, formatQuote, formatSigned, profitColor, quoteOf } from '../trade/taskText';
+import { baseOf, formatPrice, formatQuantity, formatQuote, formatSigned, profitColor, quoteOf } from '../kit/money';
 import type { ChartCycle } from './BacktestChart';
 
 /** The chart library loads with the first result, never with the page. */

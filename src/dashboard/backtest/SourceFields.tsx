@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { useDataProvider, useLocaleState, useTranslate } from 'react-admin';
 import { HISTORY_INTERVALS, SAMPLE_SYMBOL, type CandleUpload } from '../../api/backtest';
 import type { AppDataProvider } from '../../dataProvider/dataProvider';
-import { useExchangeCatalog } from '../exchange/api';
+import { useExchangeCatalog } from '../kit/queries';
 import { DateInput } from '../kit/DateInput';
 import { dayOf, defaultRange, type BacktestForm } from './backtestForm';
 import { backtestErrorText } from './backtestErrors';

@@ -3,7 +3,7 @@ import { Box, Button, MenuItem, Stack, Table, TableBody, TableCell, TableContain
 import { useLocaleState, useTranslate } from 'react-admin';
 import { MAX_VARIANTS, RANK_BY, type BacktestReport, type BacktestVariant, type RankBy, type SweepNames, type VariantResult } from '../../api/backtest';
 import type { StrategySettings } from '../../api/strategy';
-import { formatQuote, formatSigned, profitColor } from '../trade/taskText';
+import { formatQuote, formatSigned, profitColor } from '../kit/money';
 import { sweepOf, type SweepForm } from './backtestForm';
 
 const FIELDS: { key: keyof SweepForm; label: string; placeholder: string }[] = [

@@ -18,6 +18,7 @@ import {
 } from '../../api/backtest';
 import { UNLIMITED_CYCLES } from '../../api/defaults';
 import type { StrategySettings } from '../../api/strategy';
+import type { BacktestDefaults } from '../kit/embeds';
 
 const DAY = 86_400_000;
 const DECIMAL = /^\d+(\.\d+)?$/;
@@ -42,16 +43,6 @@ export interface BacktestForm {
   amountStep: string;
   minAmount: string;
   minCost: string;
-}
-
-/** What the page the panel sits in already knows. */
-export interface BacktestDefaults {
-  symbol?: string;
-  firstOrderAmount?: string;
-  firstOrderMultiple?: boolean;
-  cycleCount?: number;
-  /** The exchange (ccxt id) of the account a task would run on. */
-  exchange?: string | null;
 }
 
 export const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);

@@ -1,4 +1,4 @@
-import type { Messages } from '../domain';
+import type { Messages } from '../../i18n/i18nProvider';
 
 /** Texts of the backtest panel (strategy editor and the trade wizard's template summary). */
 const enUS = {

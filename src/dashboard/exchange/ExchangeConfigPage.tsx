@@ -24,7 +24,7 @@ import { isApiError } from '../../dataProvider/ApiError';
 import { LoadError } from '../kit/LoadError';
 import { sectionSx as section } from '../kit/Section';
 import { Screen } from '../layout/Screen';
-import { EXCHANGES, useExchangeCatalog } from './api';
+import { EXCHANGES, useExchangeCatalog } from '../kit/queries';
 import { ExchangePicker } from './ExchangePicker';
 import { exchangeLabel, formatBalances, isSecretField, priceSourceLabel, refusalExplanation, suggestedName } from './exchangeText';
 import { PaperPrices } from './PaperPrices';

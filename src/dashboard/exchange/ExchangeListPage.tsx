@@ -10,7 +10,7 @@ import { EmptyPanel, cardGrid } from '../kit/panels';
 import { Screen } from '../layout/Screen';
 import { ExchangeAccountCard } from './ExchangeAccountCard';
 import { exchangeLabel, refusalExplanation } from './exchangeText';
-import { useExchangeCatalog } from './api';
+import { useExchangeCatalog } from '../kit/queries';
 
 
 /** No account yet: the paper account is the way to try everything without real money. */

@@ -1,7 +1,7 @@
 import { Alert, Typography } from '@mui/material';
 import { useLocaleState, useTranslate } from 'react-admin';
 import { SIMULATOR, type PaperPrices as Prices } from '../../api/exchange';
-import { useExchangeCatalog } from './api';
+import { useExchangeCatalog } from '../kit/queries';
 import { exchangeLabel } from './exchangeText';
 
 /**

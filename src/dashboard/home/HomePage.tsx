@@ -15,8 +15,8 @@ import { Protected } from '../../authProvider/guards';
 import { EmptyPanel } from '../kit/panels';
 import { sectionSx as section } from '../kit/Section';
 import { Screen } from '../layout/Screen';
-import { HomeReturns } from '../returns/HomeReturns';
-import { formatPrice, formatQuote, formatSigned, profitColor, taskResult } from '../trade/taskText';
+import { HomeReturns } from '../kit/embeds';
+import { formatPrice, formatQuote, formatSigned, profitColor, taskResult } from '../kit/money';
 import { useAllTasks, useLastPrices, useTodayProfit } from './api';
 import { homeTotals } from './homeFigures';
 

@@ -4,7 +4,7 @@ import { useDataProvider } from 'react-admin';
 import type { TradeTask } from '../../api/trade';
 import type { AppDataProvider } from '../../dataProvider/dataProvider';
 import { browserTimeZone } from '../../dataProvider/timeZone';
-import { TASK_REFRESH_MS } from '../trade/api';
+import { TASK_REFRESH_MS } from '../kit/queries';
 
 const MAX_PAGE_SIZE = 100;
 

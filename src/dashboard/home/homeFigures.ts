@@ -1,6 +1,6 @@
 import Big from 'big.js';
 import type { TradeTask } from '../../api/trade';
-import { taskResult as result } from '../trade/taskText';
+import { taskResult as result } from '../kit/money';
 
 export interface HomeTotals {
   realized: string;

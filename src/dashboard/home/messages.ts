@@ -1,4 +1,4 @@
-import type { Messages as LocaleMessages } from '../domain';
+import type { Messages as LocaleMessages } from '../../i18n/i18nProvider';
 
 /** Texts of the home page. */
 const enUS = {

@@ -1,10 +1,9 @@
 import { BottomNavigation, BottomNavigationAction, Paper, useMediaQuery, type Theme } from '@mui/material';
-import type { ReactNode } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import { AppBar, Layout, LoadingIndicator, Menu, TitlePortal, useTranslate } from 'react-admin';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { SessionExpiryRedirect } from '../../authProvider/guards';
 import { DemoBanner } from '../kit/demo';
-import { WizardRouteWatcher } from '../trade/wizard/navigation';
 import { DisplayMenu } from './DisplayMenu';
 import { LocaleSwitcher } from './LocaleSwitcher';
 import type { MenuEntry } from '../domain';
@@ -70,11 +69,12 @@ const BottomTabs = ({ tabs }: { tabs: readonly MenuEntry[] }) => {
 };
 
 /**
- * The main layout for the areas' menu entries (App.tsx composes them): the
- * four tabs and the further entries in a side menu on desktop, the tabs in a
- * bottom bar at phone widths, and the operator console's group by role.
+ * The main layout for the areas' menu entries and route watchers (App.tsx
+ * composes them): the four tabs and the further entries in a side menu on
+ * desktop, the tabs in a bottom bar at phone widths, and the operator
+ * console's group by role.
  */
-export const appLayout = (menu: readonly MenuEntry[]) => {
+export const appLayout = (menu: readonly MenuEntry[], watchers: readonly ComponentType[] = []) => {
   const byOrder = [...menu].sort((a, b) => a.order - b.order);
   const entries: Entries = {
     tabs: byOrder.filter((entry) => entry.place === 'tab'),
@@ -97,7 +97,9 @@ export const appLayout = (menu: readonly MenuEntry[]) => {
           ...(isPhone ? { '& .RaToolbar-mobileToolbar.RaToolbar-mobileToolbar': { bottom: 'calc(56px + env(safe-area-inset-bottom))' } } : {}),
         }}
       >
-        <WizardRouteWatcher />
+        {watchers.map((Watcher, index) => (
+          <Watcher key={index} />
+        ))}
         <SessionExpiryRedirect />
         <DemoBanner />
         {children}

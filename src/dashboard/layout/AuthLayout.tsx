@@ -1,11 +1,10 @@
 import { Box, Card, CardContent, Stack, Typography } from '@mui/material';
-import type { ReactNode } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import { useTranslate } from 'react-admin';
-import { WizardRouteWatcher } from '../trade/wizard/navigation';
 import { LocaleSwitcher } from './LocaleSwitcher';
 
-/** The separate layout of the guest pages: brand, language switcher, one card. */
-export const AuthLayout = ({ children }: { children: ReactNode }) => {
+/** The separate layout of the guest pages: brand, language switcher, one card; the areas' route watchers (App.tsx). */
+export const AuthLayout = ({ children, watchers = [] }: { children: ReactNode; watchers?: readonly ComponentType[] }) => {
   const translate = useTranslate();
   return (
     <Box
@@ -19,7 +18,9 @@ export const AuthLayout = ({ children }: { children: ReactNode }) => {
         pb: 4,
       }}
     >
-      <WizardRouteWatcher />
+      {watchers.map((Watcher, index) => (
+        <Watcher key={index} />
+      ))}
       <Stack direction="row" sx={{ justifyContent: 'flex-end', width: '100%', maxWidth: 440, pt: 1, color: 'common.white' }}>
         <LocaleSwitcher />
       </Stack>

@@ -1,7 +1,6 @@
 import AdminPanelSettingsIcon from '@mui/icons-material/AdminPanelSettings';
 import { List, ListSubheader } from '@mui/material';
 import { Menu, usePermissions, useSidebarState, useTranslate } from 'react-admin';
-import { OPERATOR_ROLE } from '../admin/loadConsole';
 import type { MenuEntry } from '../domain';
 
 /** The tab a path belongs to (by its first segment), or null for pages outside the tabs (/exchange, /article). */
@@ -10,12 +9,13 @@ export const tabOf = (pathname: string, tabs: readonly MenuEntry[]): string | nu
   return tabs.find((tab) => tab.to === `/${first}`)?.to ?? null;
 };
 
-/** The "Operator console" group of the side menu (the phone's menu drawer too): nothing for other roles. */
+/** The "Operator console" group of the side menu (the phone's menu drawer too): the entries the identity's role may see, or nothing. */
 export const OperatorMenuGroup = ({ entries }: { entries: readonly MenuEntry[] }) => {
   const translate = useTranslate();
   const { permissions } = usePermissions();
   const [open] = useSidebarState();
-  if (permissions !== OPERATOR_ROLE || entries.length === 0) return null;
+  const shown = entries.filter((entry) => entry.role === undefined || entry.role === permissions);
+  if (shown.length === 0) return null;
   return (
     <List
       dense
@@ -30,7 +30,7 @@ export const OperatorMenuGroup = ({ entries }: { entries: readonly MenuEntry[] }
         ) : undefined
       }
     >
-      {entries.map((item) => (
+      {shown.map((item) => (
         <Menu.Item key={item.to} to={item.to} primaryText={translate(item.labelKey)} leftIcon={item.icon} />
       ))}
     </List>

@@ -14,7 +14,7 @@ import { newRequestId } from '../../api/signing';
 import type { WalletBalances } from '../../api/wallet';
 import { isApiError } from '../../dataProvider/ApiError';
 import { Screen } from '../layout/Screen';
-import { formatQuote } from '../trade/taskText';
+import { formatQuote } from '../kit/money';
 import { LoadError, QueryView } from '../kit/LoadError';
 import { profileKeys, useApi, useBalances, useMemberStatus, useRefreshIdentity } from './api';
 import { formatAsset } from '../../api/format';

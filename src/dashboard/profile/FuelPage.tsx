@@ -5,7 +5,7 @@ import { Alert, Box, Button, List, ListItem, ListItemText, Stack, Typography } f
 import { useLocaleState, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { Screen } from '../layout/Screen';
-import { formatSigned, profitColor } from '../trade/taskText';
+import { formatSigned, profitColor } from '../kit/money';
 import { EmptyLine, QueryView } from '../kit/LoadError';
 import { Section } from '../kit/Section';
 import { Stat, statGrid } from '../kit/Stat';

@@ -8,11 +8,9 @@ import { CopyField } from '../kit/copy';
 import { QueryView } from '../kit/LoadError';
 import { Section } from '../kit/Section';
 import { Stat, statGrid } from '../kit/Stat';
+import { inviteLink } from '../kit/queries';
 import { useInviteInfo } from './api';
 import { formatAsset } from '../../api/format';
-
-/** The full invite link: this dashboard's address and the register path the server gives. */
-export const inviteLink = (registerPath: string, origin = window.location.origin) => `${origin.replace(/\/+$/, '')}${registerPath.startsWith('/') ? '' : '/'}${registerPath}`;
 
 /** The invite link as a QR code (an SVG made by the `qrcode` library, loaded only on this page). */
 const QrCode = ({ text, label }: { text: string; label: string }) => {

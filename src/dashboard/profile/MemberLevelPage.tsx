@@ -5,7 +5,7 @@ import Big from 'big.js';
 import { useLocaleState, useTranslate } from 'react-admin';
 import type { MemberLevel, MemberStatus } from '../../api/member';
 import { Screen } from '../layout/Screen';
-import { formatQuote } from '../trade/taskText';
+import { formatQuote } from '../kit/money';
 import { LevelBadge } from './ProfilePage';
 import { EmptyLine, QueryView } from '../kit/LoadError';
 import { Section } from '../kit/Section';

@@ -6,7 +6,7 @@ import { useRef, useState } from 'react';
 import { Form, TextInput, regex, useNotify, useTranslate } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
 import type { User } from '../../api/types';
-import { rules } from '../auth/authForm';
+import { rules } from '../kit/forms';
 import { isDemoEmail } from '../../api/demo';
 import { DemoLocked } from '../kit/demo';
 import { Screen } from '../layout/Screen';

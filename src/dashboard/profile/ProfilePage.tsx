@@ -23,7 +23,7 @@ import { Link } from 'react-router-dom';
 import { ASSETS } from '../../api/wallet';
 import { LocaleSwitcher } from '../layout/LocaleSwitcher';
 import { Screen } from '../layout/Screen';
-import { formatSigned, profitColor } from '../trade/taskText';
+import { formatSigned, profitColor } from '../kit/money';
 import { QueryView } from '../kit/LoadError';
 import { Section } from '../kit/Section';
 import { Stat, statGrid } from '../kit/Stat';

@@ -1,6 +1,6 @@
 import { Box, useTheme } from '@mui/material';
 import { useLocaleState, useTranslate } from 'react-admin';
-import { formatSigned } from '../trade/taskText';
+import { formatSigned } from '../kit/money';
 import { useElementWidth } from '../layout/useElementWidth';
 
 export interface DayPoint {

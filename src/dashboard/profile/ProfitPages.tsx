@@ -25,8 +25,8 @@ import { useLocaleState, useTranslate } from 'react-admin';
 import { Link, useParams } from 'react-router-dom';
 import type { ClosedCycle, ProfitRank } from '../../api/member';
 import { Screen } from '../layout/Screen';
-import { MonthPosterButton } from '../returns/MonthPoster';
-import { formatQuote, formatSigned, profitColor } from '../trade/taskText';
+import { MonthPosterButton } from '../kit/embeds';
+import { formatQuote, formatSigned, profitColor } from '../kit/money';
 import { ProfitBarChart } from './ProfitBarChart';
 import { browserTimeZone } from '../../dataProvider/timeZone';
 import { EmptyLine, QueryView } from '../kit/LoadError';
@@ -96,7 +96,7 @@ export const ProfitDetailPage = () => {
                   <Stat name="cycles" label={translate('profile.profit.cycles')} value={data.cycles} />
                 </Box>
               </Section>
-              <Section name="chart" title={translate('profile.profit.chart', { count: data.daily.length })} action={<MonthPosterButton />}>
+              <Section name="chart" title={translate('profile.profit.chart', { count: data.daily.length })} action={<MonthPosterButton summary={data} />}>
                 {data.daily.length === 0 ? <EmptyLine text={translate('profile.profit.noDays')} /> : <ProfitBarChart days={data.daily} />}
                 <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 1 }}>
                   {translate('profile.profit.timeZone', { timeZone: data.timeZone })}
@@ -279,10 +279,11 @@ export const ProfitRankPage = () => {
   const translate = useTranslate();
   const [period, setPeriod] = useState<'day' | 'all'>('day');
   const rank = useProfitRank(period);
+  const summary = useProfitSummary();
   return (
     <Screen titleKey="page.profitRank">
       <Stack direction="row" sx={{ justifyContent: 'flex-end', mb: 1 }}>
-        <MonthPosterButton rank={rank.data?.me?.rank ?? null} />
+        <MonthPosterButton summary={summary.data} rank={rank.data?.me?.rank ?? null} />
       </Stack>
       <Tabs value={period} onChange={(_, next: 'day' | 'all') => setPeriod(next)} sx={{ mb: 2 }} variant="fullWidth">
         <Tab value="day" label={translate('profile.rank.day')} />

@@ -11,7 +11,7 @@ import { ErrorCode } from '../../api/errors';
 import type { ChangePasswordPayload, UserSession } from '../../api/member';
 import { WIDGET_GRANT_LIMIT, WIDGET_GRANT_NAME_MAX, WIDGET_ORIGIN_MAX, parseWidgetOrigin, type WidgetGrant, type WidgetGrantIssued } from '../../api/widget';
 import { isApiError } from '../../dataProvider/ApiError';
-import { rules, useServerErrors } from '../auth/authForm';
+import { rules, useServerErrors } from '../kit/forms';
 import { CopyField, useCopy } from '../kit/copy';
 import { EmptyLine, QueryView } from '../kit/LoadError';
 import { Section } from '../kit/Section';

@@ -9,6 +9,7 @@ import type { User } from '../../api/types';
 import type { WidgetTokenRequest } from '../../api/widget';
 import type { AppDataProvider } from '../../dataProvider/dataProvider';
 import { browserTimeZone } from '../../dataProvider/timeZone';
+import { inviteKey } from '../kit/queries';
 
 export const useApi = () => useDataProvider<AppDataProvider>();
 
@@ -21,7 +22,7 @@ export const profileKeys = {
   balances: ['profile', 'balances'] as const,
   sessions: ['profile', 'sessions'] as const,
   widgetGrants: ['profile', 'widget-grants'] as const,
-  invite: ['profile', 'invite'] as const,
+  invite: inviteKey,
   community: (query: object) => ['profile', 'community', query] as const,
   profitSummary: (timeZone: string) => ['profile', 'profit-summary', timeZone] as const,
   profitDays: (query: object) => ['profile', 'profit-days', query] as const,

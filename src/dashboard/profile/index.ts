@@ -10,8 +10,8 @@ const MemberLevelPage = lazyPage(() => import('./MemberLevelPage'), 'MemberLevel
 const ProfileEditPage = lazyPage(() => import('./ProfileEditPage'), 'ProfileEditPage');
 const ProfilePage = lazyPage(() => import('./ProfilePage'), 'ProfilePage');
 const DailyProfitDetailPage = lazyPage(() => import('./ProfitPages'), 'DailyProfitDetailPage');
-const ProfitDetailPage = lazyPage(() => import('./ProfitPages'), 'ProfitDetailPage');
-const ProfitRankPage = lazyPage(() => import('./ProfitPages'), 'ProfitRankPage');
+const ProfitDetailPage = lazyPage(() => import('./ProfitPages'), 'ProfitDetailPage', ['MonthPosterButton']);
+const ProfitRankPage = lazyPage(() => import('./ProfitPages'), 'ProfitRankPage', ['MonthPosterButton']);
 const SecurityPage = lazyPage(() => import('./SecurityPage'), 'SecurityPage');
 
 /** The profile area: who I am, activation, level, fuel, security, profit, invites and community. */

@@ -1,10 +1,11 @@
-import { Box, Paper, Skeleton, Stack, Typography, useMediaQuery, type Theme } from '@mui/material';
+import { Box, Paper, Skeleton, Stack, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
 import { sectionSx as section } from '../kit/Section';
 import { useReturnsOverview } from './api';
 import { formatReturn, formatSignedUsdt, formatUsdt, profitColor } from './format';
 import { ProfitCurve } from './ProfitCurve';
+import { useIsPhone } from '../kit/responsive';
 
 const Headline = ({ label, value, color, name, children }: { label: string; value: string; color?: string; name: string; children?: ReactNode }) => (
   <Paper sx={section} data-stat={name}>
@@ -26,7 +27,7 @@ export const HomeReturns = () => {
   const translate = useTranslate();
   const [locale] = useLocaleState();
   const overview = useReturnsOverview();
-  const isPhone = useMediaQuery((t: Theme) => t.breakpoints.down('sm'), { noSsr: true });
+  const isPhone = useIsPhone();
   const data = overview.data;
   if (!data) return overview.isPending ? <Skeleton variant="rounded" height={120} /> : null;
   const missing = data.assets.accounts.filter((account) => account.value === null).map((account) => account.name);

@@ -3,7 +3,7 @@ import { useLocaleState, useTranslate } from 'react-admin';
 import { trend } from '../../api/format';
 import type { ProfitOverview } from '../../api/member';
 import type { ReturnsPoint } from '../../api/returns';
-import { useProfitSummary } from '../profile/api';
+import type { MonthPosterProps } from '../kit/embeds';
 import { formatSignedUsdt } from './format';
 import { PosterButton } from './poster/PosterButton';
 
@@ -17,11 +17,9 @@ export const monthCurve = (daily: ProfitOverview['daily']): ReturnsPoint[] => {
 };
 
 /** The poster of the last 30 days' return (profit and rank pages); with `rank`, the user's place in the title. */
-export const MonthPosterButton = ({ rank }: { rank?: number | null }) => {
+export const MonthPosterButton = ({ summary: data, rank }: MonthPosterProps) => {
   const translate = useTranslate();
   const [locale] = useLocaleState();
-  const summary = useProfitSummary();
-  const data = summary.data;
   const content = () => {
     const s = data!;
     const cycles = s.daily.reduce((n, day) => n + day.cycles, 0);

@@ -13,8 +13,6 @@ import {
   TableRow,
   Tooltip,
   Typography,
-  useMediaQuery,
-  type Theme,
 } from '@mui/material';
 import { trend } from '../../api/format';
 import { useState, type ReactNode } from 'react';
@@ -26,6 +24,7 @@ import { useTaskCycles, useTaskReturns } from './api';
 import { formatDateTime, formatDuration, formatReturn, formatSignedUsdt, formatUsdt, profitColor } from './format';
 import { PosterButton } from './poster/PosterButton';
 import { ProfitCurve } from './ProfitCurve';
+import { useIsPhone } from '../kit/responsive';
 
 export const CYCLES_PAGE_SIZE = 10;
 
@@ -80,7 +79,7 @@ const Cycles = ({ taskId }: { taskId: string }) => {
   const [locale] = useLocaleState();
   const [page, setPage] = useState(1);
   const cycles = useTaskCycles(taskId, page, CYCLES_PAGE_SIZE);
-  const isPhone = useMediaQuery((t: Theme) => t.breakpoints.down('sm'), { noSsr: true });
+  const isPhone = useIsPhone();
   const pages = Math.ceil((cycles.data?.total ?? 0) / CYCLES_PAGE_SIZE);
   const col = (key: string) => translate(`returns.col.${key}`);
   const exit = (row: TaskCycle) => (row.exitReason ? translate(`returns.exit.${row.exitReason}`) : '');
@@ -150,7 +149,7 @@ export const TaskReturns = ({ taskId }: { taskId: string }) => {
   const translate = useTranslate();
   const [locale] = useLocaleState();
   const returns = useTaskReturns(taskId);
-  const isPhone = useMediaQuery((t: Theme) => t.breakpoints.down('sm'), { noSsr: true });
+  const isPhone = useIsPhone();
   const data = returns.data;
 
   const poster = () => {

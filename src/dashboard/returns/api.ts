@@ -2,7 +2,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useDataProvider } from 'react-admin';
 import type { AppDataProvider } from '../../dataProvider/dataProvider';
-import { TASK_REFRESH_MS } from '../trade/api';
+import { TASK_REFRESH_MS } from '../kit/queries';
 
 export const returnsKeys = {
   task: (taskId: string) => ['trade', 'returns', taskId] as const,

@@ -4,7 +4,7 @@
  * values stay decimal strings.
  */
 import { formatPercent } from '../../api/format';
-import { formatQuote, formatSigned, profitColor } from '../trade/taskText';
+import { formatQuote, formatSigned, profitColor } from '../kit/money';
 
 export { formatQuote as formatUsdt, formatSigned as formatSignedUsdt, profitColor };
 

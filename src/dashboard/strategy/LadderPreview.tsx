@@ -1,9 +1,10 @@
-import { Alert, Box, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField, Typography, useMediaQuery, type Theme } from '@mui/material';
+import { Alert, Box, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
 import Big from 'big.js';
 import { formatMoney, formatPercent, formatPrice } from '../../api/format';
 import { ladder, maxCycleFunds, type StrategySettings } from '../../api/strategy';
+import { useIsPhone } from '../kit/responsive';
 
 type LadderRow = ReturnType<typeof ladder>[number];
 const COLUMNS = ['price', 'amount', 'cumulative', 'average', 'takeProfitPrice'] as const;
@@ -30,7 +31,7 @@ export const LadderPreview = ({ settings, tick = null }: { settings: Pick<Strate
   const valid = settings && DECIMAL.test(amount) && DECIMAL.test(price) && Number(amount) > 0 && Number(price) > 0;
   const rows = valid ? ladder(settings, amount, price) : [];
   const [locale] = useLocaleState();
-  const isPhone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
+  const isPhone = useIsPhone();
   const priceTick = tick ?? (valid ? tickOfPrice(price) : null);
   const drop = (percent: string) => formatPercent(`-${percent}`, locale, { signed: true });
   /** The figures of a level, in the table's order: prices to the tick, money to the cent (src/api/format.ts). */

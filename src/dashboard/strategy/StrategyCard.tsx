@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
 import { formatCount, formatMoney, formatPercent } from '../../api/format';
 import { maxCycleFunds, type StrategyTemplate } from '../../api/strategy';
-import { templateLabel } from './strategyText';
+import { templateLabel } from '../kit/templateText';
 
 /** One template at a glance: its ladder's size, its exits and what a cycle can cost. */
 export const StrategyCard = ({ template, actions }: { template: StrategyTemplate; actions: ReactNode }) => {

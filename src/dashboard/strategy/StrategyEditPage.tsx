@@ -18,14 +18,14 @@ import { useFieldArray, useFormContext, useWatch } from 'react-hook-form';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import type { VariantResult } from '../../api/backtest';
 import { strategyProblem, type StrategyTemplate } from '../../api/strategy';
-import { BacktestLauncher } from '../backtest/BacktestLauncher';
+import { BacktestLauncher } from '../kit/embeds';
 import { LoadError } from '../kit/LoadError';
 import { sectionSx as section } from '../kit/Section';
 import { Screen } from '../layout/Screen';
 import { STRATEGIES } from './api';
 import { ScrollToFirstError } from '../kit/ScrollToFirstError';
 import { LadderPreview } from './LadderPreview';
-import { templateLabel } from './strategyText';
+import { templateLabel } from '../kit/templateText';
 import { DEFAULT_DRAFT, draftFrom, generateLevels, generatorFrom, toSettings, type GeneratorInput, type StrategyDraft } from './strategyDraft';
 
 const decimalInput = { htmlInput: { inputMode: 'decimal' as const } };

@@ -6,7 +6,7 @@ import { Link } from 'react-router-dom';
 import type { StrategyTemplate } from '../../api/strategy';
 import { ListState } from '../kit/ListState';
 import { cardGrid } from '../kit/panels';
-import { useSystemTemplates } from './api';
+import { useSystemTemplates } from '../kit/queries';
 import { Screen } from '../layout/Screen';
 import { StrategyCard } from './StrategyCard';
 

@@ -2,7 +2,7 @@ import TuneIcon from '@mui/icons-material/Tune';
 import { createElement } from 'react';
 import { lazyPage, type Domain } from '../domain';
 
-const StrategyEditPage = lazyPage(() => import('./StrategyEditPage'), 'StrategyEditPage');
+const StrategyEditPage = lazyPage(() => import('./StrategyEditPage'), 'StrategyEditPage', ['BacktestLauncher']);
 const StrategyListPage = lazyPage(() => import('./StrategyListPage'), 'StrategyListPage');
 
 /** Strategy templates: the user's and the system's, and the template editor. */

@@ -17,8 +17,9 @@ import {
 } from 'lightweight-charts';
 import { useEffect, useRef } from 'react';
 import { useLocaleState } from 'react-admin';
-import { autoscaleWithLines, barsChange, TOUCH_TRACKING, type PriceScale, type ShownBars } from './candleChartData';
-import { formatPrice } from './taskText';
+import { autoscaleWithLines, barsChange, TOUCH_TRACKING, type ShownBars } from './candleChartData';
+import type { PriceScale } from '../kit/priceScale';
+import { formatPrice } from '../kit/money';
 
 export interface CandleChartProps {
   /** Bars of another key (another timeframe) replace the drawn ones; bars of the same key update the newest. */

@@ -21,8 +21,11 @@ import { Link, useSearchParams } from 'react-router-dom';
 import type { TradeOrder, TradeTask, TradeTaskDetail } from '../../api/trade';
 import { LoadError } from '../kit/LoadError';
 import { Screen } from '../layout/Screen';
-import { DETAIL, ORDERS, TASK_REFRESH_MS, TASKS } from './api';
-import { baseOf, feeText, formatPrice, formatQuantity, formatQuote, formatTime, orderReasonText } from './taskText';
+import { DETAIL, ORDERS, TASKS } from './api';
+import { TASK_REFRESH_MS } from '../kit/queries';
+import { feeText, formatTime, orderReasonText } from './taskText';
+import { baseOf, formatPrice, formatQuantity, formatQuote } from '../kit/money';
+import { useIsPhone } from '../kit/responsive';
 
 const SIDES = ['all', 'buy', 'sell'] as const;
 type SideFilter = (typeof SIDES)[number];
@@ -149,7 +152,7 @@ const OrderTable = ({ taskId }: { taskId: string | null }) => {
   const translate = useTranslate();
   const { data, total, error, refetch, page, perPage, setPage, setPerPage, filterValues, setFilters } = useListContext<TradeOrder>();
   const side: SideFilter = (filterValues as { side?: SideFilter }).side ?? 'all';
-  const isPhone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
+  const isPhone = useIsPhone();
   // Cards below md: a tablet's column is too narrow for the ten columns.
   const asCards = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'), { noSsr: true });
   const rows = data ?? [];

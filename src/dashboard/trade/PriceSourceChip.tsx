@@ -3,7 +3,7 @@ import { Chip } from '@mui/material';
 import { useTranslate } from 'react-admin';
 import { SIMULATOR, type ExchangeCatalogEntry } from '../../api/exchange';
 import type { TradeTask } from '../../api/trade';
-import { useExchangeCatalog } from '../exchange/api';
+import { useExchangeCatalog } from '../kit/queries';
 
 type Translate = (key: string, options?: Record<string, unknown>) => string;
 

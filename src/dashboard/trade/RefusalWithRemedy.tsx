@@ -6,7 +6,7 @@ import { Link } from 'react-router-dom';
 import { ErrorCode } from '../../api/errors';
 import { PAPER_EXCHANGE, type ExchangeAccount } from '../../api/exchange';
 import { isApiError } from '../../dataProvider/ApiError';
-import { EXCHANGES } from '../exchange/api';
+import { EXCHANGES } from '../kit/queries';
 import { refusalText } from './taskText';
 
 /** What the user can do about a refused call: go somewhere, or put a value into the form. */

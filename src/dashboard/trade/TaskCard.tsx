@@ -2,12 +2,13 @@ import { Box, Button, Card, CardActionArea, CardActions, CardContent, Divider, S
 import { useLocaleState, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import type { TradeTask } from '../../api/trade';
-import { templateLabel } from '../strategy/strategyText';
-import { Figure } from './Figure';
+import { templateLabel } from '../kit/templateText';
+import { Figure } from '../kit/Figure';
 import { RunningSwitch } from './RunningSwitch';
 import { PriceSourceChip } from './PriceSourceChip';
 import { TaskStatusChips } from './TaskStatusChips';
-import { baseOf, cycleText, formatPrice, levelsText, formatQuantity, formatSigned, profitColor } from './taskText';
+import { cycleText, levelsText } from './taskText';
+import { baseOf, formatPrice, formatQuantity, formatSigned, profitColor } from '../kit/money';
 
 /** As many columns as fit at 7.5 rem each: two on a phone, so "持仓数量（DOGE）" and a SHIB quantity keep one line. */
 const figures = { display: 'grid', gap: 1.5, gridTemplateColumns: 'repeat(auto-fill, minmax(7.5rem, 1fr))', mt: 1.5 } as const;

@@ -1,22 +1,14 @@
-import { Box, Paper, Skeleton, ToggleButton, ToggleButtonGroup, Typography, useMediaQuery, useTheme, type Theme } from '@mui/material';
+import { Box, Paper, Skeleton, ToggleButton, ToggleButtonGroup, Typography, useTheme } from '@mui/material';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { useGetList, useTranslate } from 'react-admin';
 import { CANDLE_TIMEFRAMES, type CandleTimeframe, type TradeOrder, type TradeTaskDetail } from '../../api/trade';
 import { LoadError } from '../kit/LoadError';
 import { SectionTitle, sectionSx as section } from '../kit/Section';
-import { ORDERS, TASK_REFRESH_MS, useOhlcv } from './api';
-import {
-  CANDLE_LIMIT,
-  CANDLE_TAIL,
-  candleBars,
-  fillMarkers,
-  ladderLines,
-  mergeCandles,
-  priceLines,
-  priceScale,
-  type ChartColors,
-  type ChartLabels,
-} from './candleChartData';
+import { ORDERS, useOhlcv } from './api';
+import { TASK_REFRESH_MS } from '../kit/queries';
+import { CANDLE_LIMIT, CANDLE_TAIL, candleBars, fillMarkers, ladderLines, mergeCandles, priceLines, type ChartColors, type ChartLabels } from './candleChartData';
+import { priceScale } from '../kit/priceScale';
+import { useIsPhone } from '../kit/responsive';
 
 // The chart library loads with the chart, not with the dashboard.
 const CandleChart = lazy(() => import('./CandleChart'));
@@ -41,7 +33,7 @@ const Loading = ({ height, text }: { height: number; text: string }) => (
 export const TaskChart = ({ task }: { task: TradeTaskDetail }) => {
   const translate = useTranslate();
   const { palette } = useTheme();
-  const isPhone = useMediaQuery((t: Theme) => t.breakpoints.down('sm'), { noSsr: true });
+  const isPhone = useIsPhone();
   const height = isPhone ? 280 : 360;
   const [timeframe, setTimeframe] = useState<CandleTimeframe>(DEFAULT_TIMEFRAME);
 

@@ -21,34 +21,20 @@ import type { TradeOrder, TradeTaskDetail } from '../../api/trade';
 import { LoadError } from '../kit/LoadError';
 import { SectionTitle, sectionSx as section } from '../kit/Section';
 import { Screen } from '../layout/Screen';
-import { TaskReturns } from '../returns/TaskReturns';
-import { templateLabel } from '../strategy/strategyText';
+import { TaskReturns } from '../kit/embeds';
+import { templateLabel } from '../kit/templateText';
 import { AttentionPanel } from './AttentionPanel';
 import { ladderLines } from './candleChartData';
-import { Figure } from './Figure';
+import { Figure } from '../kit/Figure';
 import { RunningSwitch } from './RunningSwitch';
 import { PriceSourceChip } from './PriceSourceChip';
 import { replenishPreview } from './replenish';
 import { TaskChart } from './TaskChart';
 import { TaskStatusChips } from './TaskStatusChips';
-import {
-  baseOf,
-  cycleText,
-  eventText,
-  eventTone,
-  feesOf,
-  formatPrice,
-  formatQuantity,
-  formatQuote,
-  formatSigned,
-  formatTime,
-  levelsText,
-  profitColor,
-  quoteOf,
-  refusalText,
-  taskState,
-} from './taskText';
-import { DETAIL, ORDERS, TASK_REFRESH_MS, TASKS, useClosePosition, useTaskAction } from './api';
+import { cycleText, eventText, levelsText, eventTone, feesOf, formatTime, refusalText, taskState } from './taskText';
+import { baseOf, formatPrice, formatQuantity, formatQuote, formatSigned, profitColor, quoteOf } from '../kit/money';
+import { DETAIL, ORDERS, TASKS, useClosePosition, useTaskAction } from './api';
+import { TASK_REFRESH_MS } from '../kit/queries';
 
 const figures = { display: 'grid', gap: 2, gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', sm: 'repeat(3, minmax(0, 1fr))', md: 'repeat(4, minmax(0, 1fr))' } } as const;
 

@@ -21,7 +21,8 @@ import { ListState } from '../kit/ListState';
 import { PagePagination } from '../kit/PagePagination';
 import { EmptyPanel, cardGrid } from '../kit/panels';
 import { Screen } from '../layout/Screen';
-import { TASK_REFRESH_MS, TASKS } from './api';
+import { TASKS } from './api';
+import { TASK_REFRESH_MS } from '../kit/queries';
 import { TaskCard } from './TaskCard';
 
 const PAGE_SIZE = 20;

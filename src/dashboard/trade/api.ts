@@ -9,8 +9,6 @@ import type { CandleTimeframe } from '../../api/trade';
 import type { TradeActionPayload } from '../../api/types';
 import type { AppDataProvider } from '../../dataProvider/dataProvider';
 
-/** Task figures refresh this often while a page shows them. */
-export const TASK_REFRESH_MS = 5_000;
 /** The order history of a task (react-admin resource, GET /api/trade/order-history). */
 export const ORDERS = 'orders';
 /** Trading tasks (react-admin resource: GET /api/trade/list, /api/trade/detail/:id, POST /api/trade/update). */

@@ -2,19 +2,8 @@ import type { UTCTimestamp } from 'lightweight-charts';
 import { describe, expect, it } from 'vitest';
 import type { OhlcvCandle, TradeOrder } from '../../api/trade';
 import { tradeOrder } from '../../testing/tasks';
-import {
-  barsChange,
-  candleAt,
-  candleBars,
-  fillMarkers,
-  ladderLines,
-  mergeCandles,
-  priceLines,
-  pricePrecision,
-  priceScale,
-  type ChartColors,
-  type ChartLabels,
-} from './candleChartData';
+import { barsChange, candleAt, candleBars, fillMarkers, ladderLines, mergeCandles, priceLines, type ChartColors, type ChartLabels } from './candleChartData';
+import { pricePrecision, priceScale } from '../kit/priceScale';
 
 const MINUTE = 60_000;
 const T0 = Date.parse('2026-03-01T08:00:00.000Z');

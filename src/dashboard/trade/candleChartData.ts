@@ -11,7 +11,6 @@ import type { AutoscaleInfo, AutoscaleInfoProvider, CandlestickData, CreatePrice
 import { ladder, type StrategySettings } from '../../api/strategy';
 import { TIMEFRAME_MS, type CandleTimeframe, type OhlcvCandle, type TradeOrder, type TradeTaskDetail } from '../../api/trade';
 import type { DecimalString } from '../../api/types';
-import { decimalsOf } from '../../api/format';
 
 /** Candles asked for at a time (the server's default). */
 export const CANDLE_LIMIT = 200;
@@ -42,36 +41,6 @@ export const candleBars = (candles: readonly OhlcvCandle[]): CandlestickData<UTC
     low: Number(candle.low),
     close: Number(candle.close),
   }));
-
-const decimals = (value: DecimalString) => {
-  const fraction = new Big(value).toFixed().split('.')[1];
-  return fraction ? fraction.length : 0;
-};
-
-/** Decimals the price axis shows: as many as the candles' prices have, 2 to 8. */
-export const pricePrecision = (candles: readonly OhlcvCandle[]): number => {
-  let most = 2;
-  for (const candle of candles) for (const value of [candle.open, candle.high, candle.low, candle.close]) most = Math.max(most, decimals(value));
-  return Math.min(most, 8);
-};
-
-/** The chart's price scale: the decimals and smallest move of its axis and crosshair, and the tick its labels format to. */
-export interface PriceScale {
-  precision: number;
-  minMove: number;
-  tick: DecimalString | null;
-}
-
-/**
- * The market's tick when it is known (a price axis in its steps: '0.01' gives
- * 2 decimals and moves of 0.01, '0.5' one decimal and moves of 0.5); else as
- * many decimals as the candles' prices have (pricePrecision).
- */
-export const priceScale = (tick: DecimalString | null | undefined, candles: readonly OhlcvCandle[]): PriceScale => {
-  if (tick && new Big(tick).gt(0)) return { precision: decimalsOf(tick), minMove: Number(tick), tick };
-  const precision = pricePrecision(candles);
-  return { precision, minMove: 10 ** -precision, tick: null };
-};
 
 /**
  * What the series does with new bars: draw them all again (the first bars,

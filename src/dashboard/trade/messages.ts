@@ -1,4 +1,4 @@
-import type { Messages as LocaleMessages } from '../domain';
+import type { Messages as LocaleMessages } from '../../i18n/i18nProvider';
 
 /** Texts of the task pages (the list, the wizard, a task, the order histories). */
 const enUS = {

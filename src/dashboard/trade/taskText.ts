@@ -4,37 +4,9 @@ import { cycleLabel } from '../../api/cycles';
 import type { TaskEvent, TradeOrder, TradeTask } from '../../api/trade';
 import { ErrorCode } from '../../api/errors';
 import { isApiError } from '../../dataProvider/ApiError';
-import { decimalsOf, formatMoney, formatPercent, formatPrice as formatPriceShared, formatQuantity as formatQuantityShared } from '../../api/format';
+import { formatMoney, formatPercent, formatQuantity as formatQuantityShared } from '../../api/format';
+import { formatPrice, formatQuantity, formatQuote, formatSigned, quoteOf, baseOf } from '../kit/money';
 import { formatDateTime } from '../kit/time';
-import { trendColor } from '../kit/trend';
-
-
-/**
- * The pages' number formats: the shared ones of src/api/format.ts (the
- * widgets use the same), under the names the pages know.
- */
-/** A price: the tick's decimals when known, else six significant digits. */
-export const formatPrice = (value: string | null | undefined, locale: string, tick?: string | null) => formatPriceShared(value, locale, { tick });
-
-/** Quote currency (USDT) amounts: to the cent. */
-export const formatQuote = (value: string | null | undefined, locale: string) => formatMoney(value, locale);
-
-/**
- * Base currency quantities: the step's decimals when known, else up to eight
- * digits, no padding. A quantity off the step (a fee paid in the coin, a
- * remainder below the step) keeps its digits rather than being rounded to it.
- */
-export const formatQuantity = (value: string | null | undefined, locale: string, step?: string | null) =>
-  formatQuantityShared(value, locale, { step: step && value && decimalsOf(value) <= decimalsOf(step) ? step : null });
-
-/** A profit with its sign: "+1.23", "-0.50", "0.00". */
-export const formatSigned = (value: string | null | undefined, locale: string) => formatMoney(value, locale, { signed: true });
-
-/** A profit's colour: up or down by the user's 红涨绿跌 / 绿涨红跌 setting. */
-export const profitColor = trendColor;
-
-export const baseOf = (symbol: string) => symbol.split('/')[0] ?? symbol;
-export const quoteOf = (symbol: string) => symbol.split('/')[1] ?? '';
 
 /** Decimals a fee in the quote shows: a fee is often below a cent. */
 const FEE_DECIMALS = 4;
@@ -89,9 +61,6 @@ export const taskState = (task: Pick<TradeTask, 'finished' | 'running' | 'phase'
   if (!task.running) return 'stopped';
   return task.phase;
 };
-
-/** Realized plus floating: how a task has done so far. */
-export const taskResult = (task: Pick<TradeTask, 'realizedProfit' | 'floatingProfit'>) => new Big(task.realizedProfit).plus(task.floatingProfit);
 
 export const orderReasonText = (order: Pick<TradeOrder, 'reason' | 'level'>, translate: Translate) =>
   translate(`tasks.orders.reasons.${order.reason}`, { level: order.level, _: order.reason });

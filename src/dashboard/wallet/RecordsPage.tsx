@@ -15,8 +15,6 @@ import {
   TableRow,
   TextField,
   Typography,
-  useMediaQuery,
-  type Theme,
 } from '@mui/material';
 import { useLocaleState, useTranslate } from 'react-admin';
 import { useSearchParams } from 'react-router-dom';
@@ -27,6 +25,7 @@ import { useRecords } from './api';
 import { DateInput } from '../kit/DateInput';
 import { RecordDetail } from './RecordDetail';
 import { KINDS_BY_ASSET, amountColor, formatAmount, formatDateTime } from './walletText';
+import { useIsPhone } from '../kit/responsive';
 
 const ROWS_PER_PAGE = [10, 20, 50];
 const DEFAULT_PAGE_SIZE = 20;
@@ -110,7 +109,7 @@ const RecordTable = ({ records }: { records: LedgerRecord[] }) => {
  */
 const RecordsScreen = ({ asset, titleKey }: { asset: Asset; titleKey: string }) => {
   const translate = useTranslate();
-  const isPhone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
+  const isPhone = useIsPhone();
   const [params, setParams] = useSearchParams();
   const kinds = KINDS_BY_ASSET[asset];
   const kindParam = params.get('kind') ?? '';

@@ -15,8 +15,6 @@ import {
   TablePagination,
   TextField,
   Typography,
-  useMediaQuery,
-  type Theme,
 } from '@mui/material';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
@@ -27,6 +25,7 @@ import { LoadError } from '../kit/LoadError';
 import { sectionSx } from '../kit/Section';
 import { useMovements } from './api';
 import { STATUS_COLOR, formatAmount, formatDateTime } from './walletText';
+import { useIsPhone } from '../kit/responsive';
 
 export const mono = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', overflowWrap: 'anywhere' } as const;
 
@@ -226,7 +225,7 @@ const ROWS_PER_PAGE = [10, 20, 50];
 /** The user's deposits or withdrawals, newest first, paged. */
 export const MovementList = ({ kind, title }: { kind: 'deposit' | 'withdrawal'; title: string }) => {
   const translate = useTranslate();
-  const isPhone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
+  const isPhone = useIsPhone();
   const [page, setPage] = useState(0);
   const [pageSize, setPageSize] = useState(10);
   const list = useMovements(kind, page + 1, pageSize);

@@ -7,7 +7,7 @@ import { useDataProvider, useLocaleState, useNotify, useTranslate } from 'react-
 import { upDownColors } from '../../../api/colors';
 import type { AppDataProvider } from '../../../dataProvider/dataProvider';
 import { priceColorsFor } from '../../../i18n/priceColors';
-import { profileKeys } from '../../profile/api';
+import { inviteKey, inviteLink } from '../../kit/queries';
 import type { PosterInput, PosterTexts } from './drawPoster';
 
 /** What a page puts on its poster; the brand, invite code, QR code and date are added here. */
@@ -36,10 +36,9 @@ export const PosterButton = ({ content, disabled }: { content: () => PosterConte
     setBusy(true);
     try {
       const { texts, fileName, ...rest } = content();
-      const [invite, { drawPoster, posterPng }, { inviteLink }] = await Promise.all([
-        queryClient.fetchQuery({ queryKey: profileKeys.invite, queryFn: ({ signal }) => api.inviteInfo(signal) }),
+      const [invite, { drawPoster, posterPng }] = await Promise.all([
+        queryClient.fetchQuery({ queryKey: inviteKey, queryFn: ({ signal }) => api.inviteInfo(signal) }),
         import('./drawPoster'),
-        import('../../profile/InvitePage'),
       ]);
       const canvas = await drawPoster({
         ...rest,

@@ -1,7 +1,7 @@
 import { DEV_SIGN_SECRET } from '../api/signing';
-import { sessionStore } from '../authProvider/session';
+import { sessionStore } from './session';
 import { currentLocale } from '../i18n/i18nProvider';
-import { createHttpClient } from './httpClient';
+import { createHttpClient } from '../dataProvider/httpClient';
 
 export const LOGIN_HASH = '#/auth/login';
 
