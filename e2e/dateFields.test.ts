@@ -31,27 +31,22 @@ describe.each(cases)('date fields at 375 px ($locale)', ({ locale, from, to, sho
     await openAs(j.page, j.server.base, session, '/profile/wallet/usdt-records', locale);
     const days = j.page.locator('form[role="search"] [role="group"]');
     await days.first().waitFor();
-    // Each part of a field (year, month, day, in the page's order) is typed once the one before shows its value:
-    // a key that reaches a field between two of its renders can be lost on a busy machine, and the part is typed again then.
+    // Each field's first part (the year in Chinese, the month in English) takes the whole day typed;
+    // the next field is typed once the first shows its whole day.
+    // A key that reaches a field between two of its renders can be lost on a busy machine: the day is typed once more then.
     for (const [index, typed] of [from, to].entries()) {
-      const parts = shown[index]!.split('/');
-      let at = 0;
-      for (const [k, part] of parts.entries()) {
-        const section = days.nth(index).getByRole('spinbutton').nth(k);
-        const digits = typed.slice(at, at + part.length);
-        at += part.length;
-        const shows = () => expect.poll(() => section.textContent(), { timeout: 5000 }).toBe(part);
-        await section.click();
-        await j.page.keyboard.type(digits);
-        try {
-          await shows();
-        } catch {
-          await section.click();
-          await j.page.keyboard.type(digits);
-          await shows();
-        }
+      const type = async () => {
+        await days.nth(index).getByRole('spinbutton').first().click();
+        await j.page.keyboard.type(typed);
+      };
+      const shows = () => expect.poll(() => days.nth(index).textContent(), { timeout: 5000 }).toContain(shown[index]);
+      await type();
+      try {
+        await shows();
+      } catch {
+        await type();
+        await shows();
       }
-      await expect.poll(() => days.nth(index).textContent()).toContain(shown[index]);
     }
     await expect
       .poll(() => asked.some((url) => url.searchParams.get('from') === '2026-03-01' && url.searchParams.get('to') === '2026-03-31'), { timeout: 15000 })
