@@ -60,8 +60,8 @@ export default defineConfig({
           hookTimeout: 120000,
           // A page under a loaded machine can take seconds to show what a poll waits for (the default is 1 s).
           expect: { poll: { timeout: 10000 } },
-          // One Chromium at a time on two cores.
-          fileParallelism: false,
+          // The journeys share the workers with the other layers (two files at once on two cores), each worker's
+          // journeys driving one Chromium of the global setup in contexts of their own.
         },
       },
     ],

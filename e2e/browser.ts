@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserServer, type LaunchOptions } from 'playwright-core';
+import { inject } from 'vitest';
 
 /** Debian's Chromium (installed by .ci/run); CHROMIUM_PATH overrides it. */
 export const chromiumPath = (): string => {
@@ -9,20 +10,38 @@ export const chromiumPath = (): string => {
   return found;
 };
 
-export const launchChromium = (): Promise<Browser> =>
-  chromium.launch({
-    executablePath: chromiumPath(),
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+const launchOptions = (): LaunchOptions => ({
+  executablePath: chromiumPath(),
+  headless: true,
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+});
+
+export const launchChromium = (): Promise<Browser> => chromium.launch(launchOptions());
+
+/**
+ * A Chromium that outlives the test files (the journeys' global setup starts
+ * one per worker): each journey connects to it and gets contexts of its own,
+ * which the connection's close takes with it.
+ */
+export const launchChromiumServer = (): Promise<BrowserServer> => chromium.launchServer(launchOptions());
+
+/**
+ * This worker's Chromium (of the global setup), through a connection of the
+ * caller's own: closing it closes every context it opened.
+ */
+export const workerChromium = (): Promise<Browser> => {
+  const endpoints = inject('chromiumEndpoints');
+  const worker = Math.max(1, Number(process.env.VITEST_POOL_ID ?? 1));
+  return chromium.connect(endpoints[(worker - 1) % endpoints.length]!);
+};
 
 export const VIEWPORTS = {
   phone: { width: 375, height: 812 },

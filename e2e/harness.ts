@@ -4,12 +4,13 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { inject } from 'vitest';
 import type { ServerConfig } from '../server/src/config';
 import { startServer, type TestServer } from '../server/test/harness';
-import { VIEWPORTS, launchChromium } from './browser';
+import { VIEWPORTS, workerChromium } from './browser';
 
 export const ARTIFACTS = join(process.cwd(), 'e2e', 'artifacts');
 
 export interface Journey {
   server: TestServer;
+  /** A connection to the worker's Chromium: the contexts a journey opens on it close with the journey. */
   browser: Browser;
   context: BrowserContext;
   page: Page;
@@ -24,12 +25,18 @@ export interface Journey {
   close(): Promise<void>;
 }
 
-/** The real server (PGlite, outbox mail) serving the built dashboard, and a Chromium page on it. */
+/** The real server (PGlite, outbox mail) serving the built dashboard, and a page of a new Chromium context on it. */
 export const startJourney = async (
   options: { viewport?: keyof typeof VIEWPORTS; locale?: 'zh-CN' | 'en-US' | 'zh-TW'; config?: Partial<ServerConfig> } = {},
 ): Promise<Journey> => {
-  const server = await startServer('pglite', { dashboardDir: inject('dashboardDir'), ...options.config });
-  const browser = await launchChromium();
+  const [started, connected] = await Promise.allSettled([startServer('pglite', { dashboardDir: inject('dashboardDir'), ...options.config }), workerChromium()]);
+  if (started.status === 'rejected' || connected.status === 'rejected') {
+    if (started.status === 'fulfilled') await started.value.close();
+    if (connected.status === 'fulfilled') await connected.value.close();
+    throw started.status === 'rejected' ? started.reason : (connected as PromiseRejectedResult).reason;
+  }
+  const server = started.value;
+  const browser = connected.value;
   const context = await browser.newContext({ viewport: VIEWPORTS[options.viewport ?? 'desktop'], locale: options.locale ?? 'zh-CN' });
   const cspViolations = await watchCsp(context);
   const page = await context.newPage();

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from './browser';
+import { workerChromium } from './browser';
 import { textFindings } from './pageChecks';
 
 /** The route sweep's text checks on pages made to show each fault, and on one without. */
@@ -9,7 +9,7 @@ describe('text checks of the route sweep', () => {
   let page: Page;
 
   beforeAll(async () => {
-    browser = await launchChromium();
+    browser = await workerChromium();
     page = await browser.newPage({ viewport: { width: 375, height: 812 } });
   }, 60_000);
 

@@ -1,9 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { build } from 'vite';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, inject, it } from 'vitest';
 import { registerUser } from '../server/test/harness';
 import { startJourney, type Journey } from './harness';
 
@@ -14,22 +10,11 @@ import { startJourney, type Journey } from './harness';
  * on another origin still loads the widgets script and its data.
  */
 
-let widgetsDir: string;
 let journey: Journey | undefined;
 let partner: Server | undefined;
 
-beforeAll(async () => {
-  widgetsDir = mkdtempSync(join(tmpdir(), 'qt-widgets-'));
-  // Vitest sets NODE_ENV=test; the partner page gets the production bundle.
-  const nodeEnv = process.env.NODE_ENV;
-  process.env.NODE_ENV = 'production';
-  try {
-    await build({ configFile: join(process.cwd(), 'vite.widgets.config.ts'), mode: 'production', logLevel: 'warn', build: { outDir: widgetsDir, emptyOutDir: true } });
-  } finally {
-    process.env.NODE_ENV = nodeEnv;
-  }
-});
-afterAll(() => rmSync(widgetsDir, { recursive: true, force: true }));
+// The widgets bundle a partner gets, built once for every journey (e2e/globalSetup.ts).
+const widgetsDir = inject('widgetsDir');
 afterEach(async () => {
   await journey?.close();
   journey = undefined;
@@ -64,11 +49,11 @@ describe('security headers in Chromium', () => {
     expect(j.cspViolations).toEqual([]);
 
     // What an injection would do: the script does not run, and the violation is seen.
-    const ran = await j.page.evaluate(async () => {
+    const ran = await j.page.evaluate(() => {
       const script = document.createElement('script');
       script.textContent = 'window.__injected = true';
+      // An inline script runs as it is inserted, or never.
       document.body.append(script);
-      await new Promise((resolve) => setTimeout(resolve, 100));
       return (window as unknown as { __injected?: boolean }).__injected === true;
     });
     expect(ran).toBe(false);

@@ -1,9 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { build } from 'vite';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, inject, it } from 'vitest';
 import { adjustBalance, registerUser } from '../server/test/harness';
 import { VIEWPORTS } from './browser';
 import { openAs, startJourney, type Journey } from './harness';
@@ -16,22 +12,11 @@ import { openAs, startJourney, type Journey } from './harness';
  * refused-origin error and no data; revoking the grant ends it at once.
  */
 
-let widgetsDir: string;
 let journey: Journey | undefined;
 const sites: Server[] = [];
 
-beforeAll(async () => {
-  widgetsDir = mkdtempSync(join(tmpdir(), 'qt-widgets-'));
-  // Vitest sets NODE_ENV=test; the page gets the production bundle a site gets.
-  const nodeEnv = process.env.NODE_ENV;
-  process.env.NODE_ENV = 'production';
-  try {
-    await build({ configFile: join(process.cwd(), 'vite.widgets.config.ts'), mode: 'production', logLevel: 'warn', build: { outDir: widgetsDir, emptyOutDir: true } });
-  } finally {
-    process.env.NODE_ENV = nodeEnv;
-  }
-});
-afterAll(() => rmSync(widgetsDir, { recursive: true, force: true }));
+// The widgets bundle a partner gets, built once for every journey (e2e/globalSetup.ts).
+const widgetsDir = inject('widgetsDir');
 afterEach(async () => {
   await journey?.close();
   journey = undefined;

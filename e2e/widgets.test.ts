@@ -1,8 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { build } from 'vite';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, inject, it } from 'vitest';
 import { createWidgetTokens } from '../server/src/widget/tokens';
 import { registerUser } from '../server/test/harness';
 import { openAs, startJourney, type Journey } from './harness';
@@ -13,26 +9,10 @@ import { openAs, startJourney, type Journey } from './harness';
  * The three elements render their data inside open shadow roots, and the
  * page's hostile `* { color: red !important }` does not reach inside.
  */
-let widgetsDir: string;
 let journey: Journey | undefined;
 
-beforeAll(async () => {
-  widgetsDir = mkdtempSync(join(tmpdir(), 'qt-widgets-'));
-  // Vitest sets NODE_ENV=test; the page gets the production bundle a partner gets.
-  const nodeEnv = process.env.NODE_ENV;
-  process.env.NODE_ENV = 'production';
-  try {
-    await build({
-      configFile: join(process.cwd(), 'vite.widgets.config.ts'),
-      mode: 'production',
-      logLevel: 'warn',
-      build: { outDir: widgetsDir, emptyOutDir: true },
-    });
-  } finally {
-    process.env.NODE_ENV = nodeEnv;
-  }
-});
-afterAll(() => rmSync(widgetsDir, { recursive: true, force: true }));
+// The widgets bundle a partner gets, built once for every journey (e2e/globalSetup.ts).
+const widgetsDir = inject('widgetsDir');
 afterEach(async () => {
   await journey?.close();
   journey = undefined;

@@ -1,3 +1,3 @@
 import { sweepRoutes } from './routeSweep';
 
-sweepRoutes('en-US', 'phone');
+sweepRoutes('zh-CN', 2);

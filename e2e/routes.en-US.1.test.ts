@@ -1,3 +1,3 @@
 import { sweepRoutes } from './routeSweep';
 
-sweepRoutes('zh-TW', 'phone');
+sweepRoutes('en-US', 1);

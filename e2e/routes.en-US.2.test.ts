@@ -1,3 +1,3 @@
 import { sweepRoutes } from './routeSweep';
 
-sweepRoutes('zh-TW', 'desktop');
+sweepRoutes('en-US', 2);

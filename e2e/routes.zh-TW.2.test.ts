@@ -1,3 +1,3 @@
 import { sweepRoutes } from './routeSweep';
 
-sweepRoutes('zh-CN', 'phone');
+sweepRoutes('zh-TW', 2);

@@ -1,3 +1,3 @@
 import { sweepRoutes } from './routeSweep';
 
-sweepRoutes('en-US', 'desktop');
+sweepRoutes('zh-TW', 1);

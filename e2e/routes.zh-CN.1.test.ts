@@ -1,3 +1,3 @@
 import { sweepRoutes } from './routeSweep';
 
-sweepRoutes('zh-CN', 'desktop');
+sweepRoutes('zh-CN', 1);

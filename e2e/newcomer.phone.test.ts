@@ -1,0 +1,3 @@
+import { newcomersFirstHour } from './newcomerJourney';
+
+newcomersFirstHour('phone');
