@@ -154,14 +154,18 @@ export const FOLDERS = ['src', 'server/src'] as const;
  * The rules, one line each. The dashboard's areas stand side by side on the
  * kit: an area shows another's part only through what App.tsx hands over
  * (src/dashboard/kit/embeds.tsx), and the layout asks the areas for its menu
- * entries and route watchers (Domain, src/dashboard/domain.ts). A rule for
- * server/src is one more line of the same kind (noImports from the engine's
- * folder to the HTTP modules, noCircles under server/src).
+ * entries and route watchers (Domain, src/dashboard/domain.ts). The engine
+ * imports no HTTP module nor other domain of the server: what it needs of
+ * them is given to it (server/src/engineDomains.ts); only the database's
+ * types and handle are its own to import (engine/imports.test.ts holds the
+ * order of its four parts).
  */
 export const RULES: readonly Rule[] = [
   noImportsBetween('a dashboard area imports another area', dashboardArea),
   noImports('the layout imports an area', under('src/dashboard/layout'), (file) => dashboardArea(file) !== undefined),
   noCircles('a circle of files in src/', under('src')),
+  noImports('the engine imports an HTTP module or another domain', under('server/src/engine'), (file) => file.startsWith('server/src/') && !under('server/src/engine')(file) && !under('server/src/db')(file)),
+  noCircles('a circle of files in server/src/', under('server/src')),
 ];
 
 /** Every broken rule, with its lines; empty when the code keeps them all. */
