@@ -2,7 +2,6 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { precompressPlugin } from './scripts/precompress.js';
-import SlowestFirst from './scripts/testSequencer';
 
 // The dashboard: a react-admin single page app mounted at "/" (hash routes).
 // Vitest shares this file so tests see the same module resolution as the build.
@@ -28,8 +27,6 @@ export default defineConfig({
     // The default report, then the slowest files and the per-file limit (scripts/testTimeBudget.ts).
     reporters: ['default', './scripts/testTimeBudget.ts'],
     testTimeout: 20000,
-    // The slowest files start first, so no long file is left to run alone at the end (scripts/testSequencer.ts).
-    sequence: { sequencer: SlowestFirst },
     projects: [
       {
         extends: true,

@@ -1,8 +1,5 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { budgetReport } from '../../scripts/testTimeBudget';
-import { MEASURED_SECONDS, slowestFirst } from '../../scripts/testSequencer';
 
 describe('the suite time budget (scripts/testTimeBudget.ts)', () => {
   const times = Array.from({ length: 12 }, (_, index) => ({ file: `f${index}.test.ts`, project: 'server', seconds: index * 7 }));
@@ -25,16 +22,5 @@ describe('the suite time budget (scripts/testTimeBudget.ts)', () => {
     expect(allowed.over).toEqual([]);
     expect(allowed.failing).toEqual([]);
     expect(allowed.lines.join('\n')).toContain('over, allowed: a reason');
-  });
-});
-
-describe('the order files start in (scripts/testSequencer.ts)', () => {
-  it('starts the measured slowest files first, longest first, and keeps the order of the others', () => {
-    const files = ['a.test.ts', 'replay.test.ts', 'b.test.ts', 'cluster.test.ts', 'c.test.ts'];
-    expect(slowestFirst(files, (file) => file, { 'cluster.test.ts': 40, 'replay.test.ts': 80 })).toEqual(['replay.test.ts', 'cluster.test.ts', 'a.test.ts', 'b.test.ts', 'c.test.ts']);
-  });
-
-  it('names files that exist', () => {
-    for (const file of Object.keys(MEASURED_SECONDS)) expect(existsSync(join(process.cwd(), file)), file).toBe(true);
   });
 });
