@@ -26,6 +26,7 @@ import type { PriceSources } from './venues/paper/priceSources';
 import { createExchangeClients, type ExchangeClientsOptions } from './venues/exchangeClients';
 import { paperMarketInfo, type PaperMarketInfo } from './venues/paper/exchange';
 import { createSharedMarket } from './venues/paper/sharedMarket';
+import { toMarketInfo } from './venues/paperClient';
 import { PAPER_MARKETS } from './venues/paper/market';
 import type { CommandKind, CommandResult, LiveTask, Runner } from './runner/runner';
 import { createEngineStore, shardOf } from './store/journal';
@@ -103,14 +104,7 @@ export const createEngineFacade = ({ db, log, runner, paperFeeRate, seed, exchan
     }
     return { symbol, timestamp: ticker.timestamp, bid: ticker.bid, ask: ticker.ask, last: ticker.last, change24h: ticker.percentage, quoteVolume24h: ticker.quoteVolume };
   };
-  const paperInfos: MarketInfo[] = markets.map((m) => ({
-    symbol: m.symbol,
-    base: m.base,
-    quote: m.quote,
-    precision: { amount: m.precision.amount, price: m.precision.price },
-    limits: { amount: { min: m.limits.amount.min }, cost: { min: m.limits.cost.min } },
-    taker: m.taker,
-  }));
+  const paperInfos: MarketInfo[] = markets.map(toMarketInfo);
   const notHere = async (): Promise<never> => {
     throw new ExchangeClientError({ kind: 'refused' }, 'the API reads paper accounts; the engine trades them');
   };

@@ -1,6 +1,16 @@
 import { ExchangeClientError, fromPaperFailure, type ExchangeClient, type MarketInfo, type MarketOrderRequest, type Order, type Ticker } from './exchangeClient';
-import { PaperExchangeError, type PaperOrder } from './paper/exchange';
+import { PaperExchangeError, type PaperMarketInfo, type PaperOrder } from './paper/exchange';
 import type { PaperVenue } from './paperVenues';
+
+/** A paper market as the venue interface describes markets (also what the facade answers for processes without an engine). */
+export const toMarketInfo = (m: PaperMarketInfo): MarketInfo => ({
+  symbol: m.symbol,
+  base: m.base,
+  quote: m.quote,
+  precision: { amount: m.precision.amount, price: m.precision.price },
+  limits: { amount: { min: m.limits.amount.min }, cost: { min: m.limits.cost.min } },
+  taker: m.taker,
+});
 
 const toOrder = (order: PaperOrder): Order => ({
   id: order.id,
@@ -55,15 +65,7 @@ export const paperClient = (venue: PaperVenue, accountId: string): ExchangeClien
     );
   return {
     placeInTick,
-    loadMarkets: async (): Promise<MarketInfo[]> =>
-      paper.fetchMarkets().map((m) => ({
-        symbol: m.symbol,
-        base: m.base,
-        quote: m.quote,
-        precision: { amount: m.precision.amount, price: m.precision.price },
-        limits: { amount: { min: m.limits.amount.min }, cost: { min: m.limits.cost.min } },
-        taker: m.taker,
-      })),
+    loadMarkets: async (): Promise<MarketInfo[]> => paper.fetchMarkets().map(toMarketInfo),
     fetchTicker: async (symbol) => ticker(symbol),
     fetchTickers: async (symbols) => symbols.map(ticker),
     fetchOHLCV: async () => {
