@@ -6,7 +6,7 @@ import { PAPER_EXCHANGE, type ExchangeAccount } from '../../api/exchange';
 import { formatBalances } from './exchangeText';
 import { PaperPrices } from './PaperPrices';
 
-/** One bound account: which exchange, its name, the masked key (or the paper badge, virtual funds and prices) and when it was added. */
+/** One bound account: which exchange, its name (cut to one line, whole in its tooltip), the masked key (or the paper badge, virtual funds and prices) and when it was added. */
 export const ExchangeAccountCard = ({ account, exchangeName, actions }: { account: ExchangeAccount; exchangeName: string; actions: ReactNode }) => {
   const translate = useTranslate();
   const [locale] = useLocaleState();
@@ -19,7 +19,7 @@ export const ExchangeAccountCard = ({ account, exchangeName, actions }: { accoun
             {paper ? <ScienceIcon /> : exchangeName.charAt(0).toUpperCase()}
           </Avatar>
           <Box sx={{ minWidth: 0, flexGrow: 1 }}>
-            <Typography variant="h6" component="h2" noWrap sx={{ fontWeight: 600, lineHeight: 1.3 }}>
+            <Typography variant="h6" component="h2" noWrap title={account.name} sx={{ fontWeight: 600, lineHeight: 1.3 }}>
               {account.name}
             </Typography>
             <Typography variant="body2" color="text.secondary" noWrap>
