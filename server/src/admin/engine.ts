@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { ok } from '../http/envelope';
+import { engineRoutesSchema } from './schemas';
 
 /**
  * The engine's health for operators: ticks, lag, tasks in trouble, unusable
@@ -9,5 +10,5 @@ import { ok } from '../http/envelope';
  */
 export const engineStatusRoutes: FastifyPluginAsync = async (app) => {
   const engine = app.engineFacade;
-  app.get('/api/engine/status', { schema: { summary: "The trading engine's health (operators)", security: [{ bearer: [] }] } }, async () => ok(await engine.status()));
+  app.get('/api/engine/status', { schema: engineRoutesSchema.status }, async () => ok(await engine.status()));
 };
