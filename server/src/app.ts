@@ -5,15 +5,8 @@ import swagger from '@fastify/swagger';
 import Fastify, { type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { ServerConfig } from './config';
 import { migrate, openDatabase, type Db } from './db/database';
-import { createRunner, type Runner } from './engine/runner/runner';
-import { engineDomains } from './engineDomains';
-import { engineRoutes } from './admin/engine';
-import { createEngineFacade } from './engine/facade';
-import type { SimulatedMarket } from './engine/venues/paper/market';
-import { createPriceSources } from './engine/venues/paper/priceSources';
-import { createTickerFeed, type TickerFeed } from './engine/venues/tickerFeed';
-import { exchangeRoutes } from './exchange/routes';
-import type { ExchangeFactory } from './engine/venues/exchangeAccess';
+import { exchangeDomain } from './exchange/routes';
+import { enginePlugin, type EnginePluginOptions } from './enginePlugin';
 import { createAccessTokens, registerAuth } from './http/auth';
 import { registerCors } from './http/cors';
 import { registerDrain } from './http/drain';
@@ -31,7 +24,6 @@ import { profitDomain } from './profit/routes';
 import { sharedServices } from './shared/services';
 import { strategyDomain } from './strategy/routes';
 import { tradeDomain } from './trade/routes';
-import { profileDomain } from './user/profileRoutes';
 import { userDomain } from './user/routes';
 import { walletDomain } from './wallet/routes';
 import { widgetDomain } from './widget/routes';
@@ -41,42 +33,15 @@ import { isGrantOrigin, widgetAuthentication } from './widget/service';
 import { createWidgetTokens } from './widget/tokens';
 import { setCacheHeaders } from './http/staticCache';
 import { allowCrossOriginEmbedding, registerSecurityHeaders, trimSubresourceHeaders } from './http/securityHeaders';
-import { DEFAULT_FEE_RATE } from '../../src/api/strategy';
 
-export interface BuildOptions {
+/** The engine's options (enginePlugin.ts: the exchange factories tests inject, the paper market, cluster) and the app's own. */
+export interface BuildOptions extends EnginePluginOptions {
   /** An opened, migrated database (tests); otherwise one is opened from the configuration. */
   db?: Db;
   /** Where log lines go (tests capture them); default stdout. */
   logStream?: NodeJS.WritableStream;
   now?: () => number;
-  /** Builds the ccxt instances that check API keys (tests replay recorded exchange answers). */
-  exchangeFactory?: ExchangeFactory;
-  /** Live websocket prices of real exchanges; default: ccxt's streams, none when an exchange factory is given. */
-  tickerFeed?: TickerFeed | null;
-  /** The paper market (tests inject faults into it); default: the random walk, or the replay PAPER_REPLAY asks for. */
-  market?: SimulatedMarket;
-  /**
-   * Builds the keyless ccxt instances that read real exchanges' public markets
-   * for paper accounts; default: ccxt itself (tests: recorded answers, or none).
-   */
-  publicExchangeFactory?: ExchangeFactory;
-  /**
-   * The engine shares the database with other processes (leased shards, the
-   * shared market, commands): default on PostgreSQL (`DATABASE_URL`), off on
-   * the embedded database; tests on PostgreSQL turn it on.
-   */
-  cluster?: boolean;
 }
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** This process's trading engine (absent with ENGINE=off). */
-    engine: Runner;
-  }
-}
-
-/** Fee of the paper exchange, per fill: the usual taker rate, the one the task wizard warns with. */
-const PAPER_FEE_RATE = DEFAULT_FEE_RATE;
 
 
 /** The app factory: every part wired, nothing listening yet. */
@@ -124,80 +89,37 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
   registerSignatureCheck(app, db, config.signSecret, options.now);
 
   const mailer = createMailer({ smtpUrl: config.smtpUrl, outboxDir: join(config.dataDir, 'outbox'), from: config.mailFrom, log: app.log });
+  // Closed last, after the engine has stopped (onClose hooks run in the reverse order of their adding).
+  app.addHook('onClose', async () => {
+    mailer.close();
+    if (ownDb) await db.destroy();
+  });
   // The database, the configuration, the mailer and the throttle, shared by every domain as decorators (shared/services.ts).
   await app.register(sharedServices, { db, config, mailer });
   const sessions = createSessions(db, tokens, config);
   const demo = demoAccountDecision(config, process.env.NODE_ENV).create ? { email: DEMO_EMAIL, password: DEMO_PASSWORD } : null;
 
-  // Real exchanges' public markets that paper accounts trade on, shared by the engine and the API.
-  // Their websocket ticker streams, shared with the engine's real-exchange tasks; recorded exchanges
-  // (tests) answer REST only: no streams for them.
-  const tickerFeed =
-    options.tickerFeed !== undefined ? options.tickerFeed : options.exchangeFactory || options.publicExchangeFactory ? null : createTickerFeed({ log: app.log });
-  const priceSources = createPriceSources({ log: app.log, createExchange: options.publicExchangeFactory, stream: tickerFeed });
-
-  // The trading engine: the market and the tasks, one tick a second (a replay: one candle per
-  // tick, PAPER_REPLAY_SPEED ticks a second). None with ENGINE=off: another process drives the tasks.
-  const replay = config.paperReplay;
-  const engine: Runner | null =
-    config.engine === 'off'
-      ? null
-      : createRunner({
-          domains: engineDomains,
-          db,
-          log: app.log,
-          seed: config.paperSeed,
-          cluster: options.cluster ?? Boolean(config.databaseUrl),
-          ...(replay
-            ? {
-                replay: { symbol: replay.symbol, candles: replay.candles, interval: replay.interval },
-                tickMs: config.engineTickMs === 0 ? 0 : replay.speed === 'max' ? 1000 : Math.max(1, Math.round(1000 / replay.speed)),
-                continuous: config.engineTickMs > 0 && replay.speed === 'max',
-              }
-            : { tickMs: config.engineTickMs, ...(options.market ? { market: options.market } : {}) }),
-          feeRate: PAPER_FEE_RATE,
-          priceSources,
-          exchangeMasterKey: config.exchangeMasterKey,
-          ...(options.exchangeFactory ? { createExchange: options.exchangeFactory } : {}),
-          tickerFeed,
-        });
-  const facade = createEngineFacade({
-    db,
-    log: app.log,
-    runner: engine,
-    paperFeeRate: PAPER_FEE_RATE,
-    seed: config.paperSeed,
-    exchangeMasterKey: config.exchangeMasterKey,
-    createExchange: options.exchangeFactory,
-    priceSources,
+  // The trading engine, its price sources and the facade the domains ask it through (enginePlugin.ts).
+  await app.register(enginePlugin, {
+    exchangeFactory: options.exchangeFactory,
+    publicExchangeFactory: options.publicExchangeFactory,
+    tickerFeed: options.tickerFeed,
+    market: options.market,
+    cluster: options.cluster,
   });
-  if (engine) app.decorate('engine', engine);
 
   // The domains: each one plugin with its routes, its schemas and its service.
   await app.register(userDomain, { sessions, demo });
-  // Edited or removed keys: the engine drops the account's client and builds it again from the stored keys.
-  await app.register(
-    exchangeRoutes({
-      db,
-      config,
-      createExchange: options.exchangeFactory,
-      onKeysChanged: (id) => facade.keysChanged(id),
-      pricesOf: (source) => facade.pricesOf(source),
-      warmSource: (source) => facade.warmSource(source),
-      freeBalance: (account, asset) => facade.freeBalance(account, asset),
-    }),
-  );
+  await app.register(exchangeDomain, { createExchange: options.exchangeFactory });
   await app.register(strategyDomain);
-  await app.register(tradeDomain, { engine: facade });
-  await app.register(engineRoutes(facade));
-  await app.register(backtestDomain, { paperMarkets: facade.paperMarkets, ...(options.exchangeFactory ? { createExchange: options.exchangeFactory } : {}) });
+  await app.register(tradeDomain);
+  await app.register(backtestDomain, { createExchange: options.exchangeFactory });
   // Membership, fuel, invites, and the profit pages.
-  await app.register(memberDomain, { engine: facade });
+  await app.register(memberDomain);
   await app.register(profitDomain);
-  await app.register(profileDomain);
   await app.register(walletDomain);
   await app.register(widgetDomain, { tokens: widgetTokens });
-  // Articles for users; the operator console (its resources in ra-data-simple-rest's dialect, and the settings).
+  // Articles for users; the operator console (its resources in ra-data-simple-rest's dialect, the settings and the engine's health).
   await app.register(articleDomain);
   await app.register(adminDomain, { sessions });
 
@@ -227,15 +149,9 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
   const examplesDir = join(process.cwd(), 'examples');
   if (existsSync(examplesDir)) await app.register(fastifyStatic, { root: examplesDir, prefix: '/examples/', decorateReply: false, ...staticOptions });
 
-  app.addHook('onReady', async () => engine?.start());
-  app.addHook('onClose', async () => {
-    await drained(10_000);
-    await engine?.stop();
-    priceSources.stop();
-    await tickerFeed?.close();
-    mailer.close();
-    if (ownDb) await db.destroy();
-  });
+  // Runs first when the app closes (Fastify runs the onClose hooks in the reverse order of their adding):
+  // the handlers still running finish, then the engine stops (enginePlugin.ts), then the mailer and the database close.
+  app.addHook('onClose', async () => drained(10_000));
 
   return app;
 };

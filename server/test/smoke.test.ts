@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEV_SIGN_SECRET, signBody } from '../../src/api/signing';
+import { createTickerFeed } from '../src/engine/venues/tickerFeed';
 import { BACKENDS, registerUser, startServer, type TestServer } from './harness';
 
 describe.each(BACKENDS)('accounts smoke (%s)', (backend) => {
@@ -35,6 +36,55 @@ describe.each(BACKENDS)('shutdown (%s)', (backend) => {
     await server.app.close();
     const sessionsAfter = await server.db.selectFrom('sessions').select(server.db.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     expect(Number(sessionsAfter.n)).toBe(Number(sessionsBefore.n) + 1);
+    await server.close();
+  });
+
+  it('closes in order: the requests still running, then the engine, then the ticker streams', async () => {
+    // The login's signature check reads the clock: then the request is running.
+    let arrived = () => {};
+    const loginRunning = new Promise<void>((resolve) => (arrived = resolve));
+    let watching = false;
+    const now = () => {
+      if (watching) arrived();
+      return Date.now();
+    };
+    const feed = createTickerFeed({
+      createExchange: () => {
+        throw new Error('no exchange in this test');
+      },
+    });
+    const atFeedClose: { engineRunning: boolean; sessions: number }[] = [];
+    const sessions = async () => Number((await server.db.selectFrom('sessions').select(server.db.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const server = await startServer(
+      backend,
+      { scryptCost: 2 ** 15 },
+      {
+        now,
+        tickerFeed: {
+          ...feed,
+          close: async () => {
+            atFeedClose.push({ engineRunning: server.app.engine.status().running, sessions: await sessions() });
+            await feed.close();
+          },
+        },
+      },
+    );
+    const { password } = await registerUser(server, { email: 'order@example.com' });
+    const before = await sessions();
+    expect(server.app.engine.status().running).toBe(true);
+    watching = true;
+    // Injected, not over a socket: the server need not wait for the client's kept-alive connection.
+    const login = server.app.inject({
+      method: 'POST',
+      url: '/api/user/login',
+      payload: signBody('POST', '/api/user/login', { email: 'order@example.com', password }, DEV_SIGN_SECRET),
+    });
+    await loginRunning;
+    await server.app.close();
+    expect((await login).json()).toMatchObject({ code: 0 });
+    // The engine's stop closes the streams too: each close found the login done and the engine stopped.
+    expect(atFeedClose.length).toBeGreaterThan(0);
+    for (const seen of atFeedClose) expect(seen).toEqual({ engineRunning: false, sessions: before + 1 });
     await server.close();
   });
 });

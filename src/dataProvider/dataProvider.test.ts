@@ -1,5 +1,6 @@
 import { describe, it, expect, vi } from 'vitest';
 import type { AdminArticle, AdminUser } from '../api/admin';
+import type { Article } from '../api/article';
 import type { RefreshResponse } from '../api/types';
 import { computeSign } from '../api/signing';
 import { ApiError } from './ApiError';
@@ -17,6 +18,8 @@ const ID = {
   task1: 'a0000000-0000-4000-8000-000000000001',
   strategy: 'b0000000-0000-4000-8000-000000000001',
 };
+/** An article as the server answers it. */
+const publishedArticle = (id: string): Article => ({ id, locale: 'zh-CN', title: 'hello', summary: '', body: '<p>hello</p>', publishedAt: '2026-01-01T00:00:00.000Z' });
 /** A token pair as the server answers it. */
 const TOKENS = { accessToken: 'at-9', refreshToken: 'rt-9.0123456789abcdefgh' };
 /** A whole task change, as the server takes it. */
@@ -101,14 +104,14 @@ describe('dataProvider: react-admin CRUD verbs', () => {
   });
 
   it('getOne -> GET /api/<res>/detail/<id>', async () => {
-    const { dataProvider, only } = setup({ 'GET /api/article/detail/17': () => ok({ id: 17, title: 'hello' }) });
-    await expect(dataProvider.getOne('article', { id: 17 })).resolves.toEqual({ data: { id: 17, title: 'hello' } });
+    const { dataProvider, only } = setup({ 'GET /api/article/detail/17': () => ok(publishedArticle('17')) });
+    await expect(dataProvider.getOne('article', { id: 17 })).resolves.toEqual({ data: publishedArticle('17') });
     expect(only().method).toBe('GET');
   });
 
   it('getOne encodes the id into the path', async () => {
-    const { dataProvider, only } = setup({ 'GET /api/article/detail/a%2Fb': () => ok({ id: 'a/b' }) });
-    await expect(dataProvider.getOne('article', { id: 'a/b' })).resolves.toEqual({ data: { id: 'a/b' } });
+    const { dataProvider, only } = setup({ 'GET /api/article/detail/a%2Fb': () => ok(publishedArticle('a/b')) });
+    await expect(dataProvider.getOne('article', { id: 'a/b' })).resolves.toEqual({ data: publishedArticle('a/b') });
     expect(only().path).toBe('/api/article/detail/a%2Fb');
   });
 

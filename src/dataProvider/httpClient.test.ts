@@ -144,14 +144,14 @@ describe('httpClient: headers and body', () => {
   });
 
   it('sends no Authorization header when auth is false, even with a token present', async () => {
-    const { http, server } = setup({ 'GET /api/article/list': () => ok([]) });
+    const { http, server } = setup({ 'GET /api/article/list': () => ok({ list: [], total: 0 }) });
     await http.request('GET', '/api/article/list', { auth: false });
     expect(server.requests[0]!.headers).not.toHaveProperty('Authorization');
     expect(server.requests[0]!.headers['Accept-Language']).toBe('zh-CN');
   });
 
   it('sends no Authorization header when there is no access token', async () => {
-    const { http, server } = setup({ 'GET /api/article/list': () => ok([]) }, { tokens: memoryTokens(null, null) });
+    const { http, server } = setup({ 'GET /api/article/list': () => ok({ list: [], total: 0 }) }, { tokens: memoryTokens(null, null) });
     await http.request('GET', '/api/article/list');
     expect(server.requests[0]!.headers).not.toHaveProperty('Authorization');
   });

@@ -17,9 +17,9 @@ import openapi from './openapi.json';
  * parameter the route does not declare is refused (the server may ignore it,
  * which is drift all the same).
  *
- * Success answers are checked against the route's response schema where the
- * document has one (not every route declares one yet), with the properties it
- * lists as the only ones allowed, since the server sends no others.
+ * Success answers are checked against the route's response schema (every
+ * route declares one), with the properties it lists as the only ones allowed,
+ * since the server sends no others.
  */
 
 interface Schema {

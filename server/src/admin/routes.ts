@@ -18,6 +18,7 @@ import {
   userRoutesSchema,
   withdrawalRoutesSchema,
 } from './schemas';
+import { engineStatusRoutes } from './engine';
 import { editSettings } from './settings';
 import * as users from './users';
 
@@ -27,10 +28,11 @@ const ARTICLE_BODY_LIMIT = 1024 * 1024;
 /**
  * The operator console's calls under /api/admin/ (operators only: 11005 for
  * anyone else, and nothing changes): its resources in ra-data-simple-rest's
- * dialect (users, deposits, withdrawals, articles, levels, audit; rest.ts)
- * and the settings. Every change writes its audit line in the transaction
- * that makes it. The routes parse and answer; schemas.ts holds their field
- * rules and answers, a service per resource the rest.
+ * dialect (users, deposits, withdrawals, articles, levels, audit; rest.ts),
+ * the settings, and the engine's health at /api/engine/status (engine.ts).
+ * Every change writes its audit line in the transaction that makes it. The
+ * routes parse and answer; schemas.ts holds their field rules and answers, a
+ * service per resource the rest.
  */
 export const adminDomain: FastifyPluginAsync<{ sessions: Sessions }> = async (instance, { sessions }) => {
   const app = typed(instance);
@@ -94,4 +96,7 @@ export const adminDomain: FastifyPluginAsync<{ sessions: Sessions }> = async (in
 
   app.get('/api/admin/settings', { schema: settingsRoutesSchema.read }, async () => ok(await readSettings(db)));
   app.post('/api/admin/settings/edit', { schema: settingsRoutesSchema.edit }, async (request) => ok(await editSettings(db, request.user!.id, request.body)));
+
+  // The engine's health, /api/engine/status, behind the same operators-only hooks.
+  await app.register(engineStatusRoutes);
 };

@@ -2,6 +2,7 @@ import type { Static, TProperties, TSchema } from 'typebox';
 import type { AdminArticle, AdminLevel, AdminUser, ArticleTranslation, AuditEntry, ServiceSettings } from '../../../src/api/admin';
 import { ASSETS } from '../../../src/api/wallet';
 import { ARTICLE_LOCALES, translationSchema } from '../article/articles';
+import type { EngineFacade } from '../engine/facade';
 import { Body, SameShape, StringEnum, Type, envelope, type Same } from '../http/schemas';
 import { NullableString, memberLevelSchema } from '../member/schemas';
 import { levelChangeSchema, levelFieldsSchema, settingsChangeSchema } from '../settings';
@@ -129,6 +130,39 @@ export const auditListQuery = listQuerystring(AUDIT_SORTS, {
   targetId: Type.Optional(Type.String({ maxLength: 100 })),
 });
 
+/** The engine's health (engine.ts): the runner's status and the cluster's nodes and shards, or only that the engine is off here. */
+const engineReplaySchema = Type.Object({
+  symbol: Type.String(),
+  total: Type.Integer(),
+  played: Type.Integer(),
+  candleTime: Type.String(),
+  started: Type.Boolean(),
+  done: Type.Boolean(),
+});
+const engineClusterSchema = Type.Object({
+  self: Type.String(),
+  nodes: Type.Array(Type.Object({ owner: Type.String(), seenAt: Type.String(), shards: Type.Array(Type.Integer()), market: Type.Boolean() })),
+  unheldShards: Type.Array(Type.Integer()),
+});
+const engineRunsHereSchema = Type.Object({
+  running: Type.Boolean(),
+  startedAt: NullableString(),
+  ticks: Type.Integer(),
+  tickMs: Type.Number(),
+  lastTickAt: NullableString(),
+  lastTickMs: Type.Number(),
+  maxTickMs: Type.Number(),
+  lagMs: Type.Number(),
+  failedTicks: Type.Integer(),
+  marketTime: Type.String(),
+  tasks: Type.Object({ loaded: Type.Integer(), running: Type.Integer(), attention: Type.Integer(), failing: Type.Integer() }),
+  unusablePrices: Type.Array(Type.String()),
+  replay: Type.Union([engineReplaySchema, Type.Null()]),
+  cluster: Type.Union([engineClusterSchema, Type.Null()]),
+});
+const engineOffSchema = Type.Object({ running: Type.Boolean(), engine: Type.Literal('off') });
+export const engineStatusSchema = Type.Union([engineRunsHereSchema, engineOffSchema]);
+
 // The contract (src/api/admin.ts, what the console reads and sends) and these schemas describe the same values.
 SameShape<Same<Static<typeof adminUserSchema>, AdminUser>>();
 SameShape<Same<Static<typeof adminArticleSchema>, AdminArticle>>();
@@ -138,6 +172,8 @@ SameShape<Same<Static<typeof auditEntrySchema>, AuditEntry>>();
 SameShape<Same<Static<typeof settingsSchema>, ServiceSettings>>();
 SameShape<Same<Static<typeof userChangeBody>, Partial<Pick<AdminUser, 'level' | 'activated' | 'disabled'>>>>();
 SameShape<Same<Static<typeof articleAddBody>, { translations: ArticleTranslation[]; published?: boolean }>>();
+// The engine's answer as the facade gives it (EngineStatus of src/api/trade.ts, with the cluster), every field listed.
+SameShape<Same<Static<typeof engineStatusSchema>, Awaited<ReturnType<EngineFacade['status']>>>>();
 
 /* ---------- Routes ---------- */
 
@@ -212,6 +248,10 @@ export const levelRoutesSchema = {
 
 export const auditRoutesSchema = {
   list: { summary: 'The operators’ audit log, newest first', security, querystring: auditListQuery, response: listAnswer(auditEntrySchema) },
+};
+
+export const engineRoutesSchema = {
+  status: { summary: "The trading engine's health (operators)", security, response: answer(engineStatusSchema) },
 };
 
 export const settingsRoutesSchema = {

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { PaperMarketInfo } from '../engine/venues/paper/exchange';
 import { createCatalog } from '../exchange/catalog';
 import { createCcxtExchange, type ExchangeFactory } from '../engine/venues/exchangeAccess';
 import { ok } from '../http/envelope';
@@ -10,16 +9,17 @@ import { cancelSchema, runIdSchema, runSchema, UPLOAD_BODY_LIMIT, uploadSchema, 
 import { createBacktestService } from './service';
 
 export interface BacktestOptions {
-  /** The paper exchange's markets: the rules of the sample and of uploads. */
-  paperMarkets: () => PaperMarketInfo[];
   /** Builds ccxt instances for exchange history (tests replay recorded answers). */
-  createExchange?: ExchangeFactory;
+  createExchange?: ExchangeFactory | undefined;
 }
 
-/** Backtests of strategy templates: `/api/strategy/backtest` and its runs and candle files (README "Backtests"). */
+/**
+ * Backtests of strategy templates: `/api/strategy/backtest` and its runs and candle files (README "Backtests").
+ * The paper exchange's markets (the engine's, `engineFacade`) give the rules of the sample and of uploads.
+ */
 export const backtestDomain: FastifyPluginAsync<BacktestOptions> = async (instance, deps) => {
   const app = typed(instance);
-  const { db, config, throttle } = instance;
+  const { db, config, throttle, engineFacade } = instance;
   const catalog = createCatalog(config.paperStartUsdt);
   const service = createBacktestService({
     db,
@@ -27,7 +27,7 @@ export const backtestDomain: FastifyPluginAsync<BacktestOptions> = async (instan
     log: app.log,
     pool: createWorkerPool({ log: app.log }),
     history: createHistory({ db, createExchange: deps.createExchange ?? createCcxtExchange }),
-    paperMarkets: deps.paperMarkets,
+    paperMarkets: engineFacade.paperMarkets,
     exchangeKind: (id) => catalog.find(id).kind,
   });
   app.addHook('onRequest', app.authenticate);

@@ -1,7 +1,19 @@
 import type { Static, TProperties, TSchema } from 'typebox';
-import { FEE_ASSETS, FILL_MODELS, HISTORY_INTERVALS, MAX_VARIANTS, RANK_BY } from '../../../src/api/backtest';
-import { Body, IdParams, SafeText, StringEnum, Type, Uuid } from '../http/schemas';
-import { settingsProperties } from '../strategy/schemas';
+import {
+  FEE_ASSETS,
+  FILL_MODELS,
+  HISTORY_INTERVALS,
+  MAX_VARIANTS,
+  RANK_BY,
+  type BacktestFigures,
+  type BacktestJob,
+  type BacktestReport,
+  type CandleUpload,
+} from '../../../src/api/backtest';
+import type { Page } from '../../../src/api/types';
+import { Answer, DecimalText, Nullable, PageOf } from '../http/answers';
+import { Body, IdParams, SafeText, SameShape, StringEnum, Type, Uuid, type Same } from '../http/schemas';
+import { settingsAnswerProperties, settingsProperties } from '../strategy/schemas';
 
 /** Amounts, steps and minimums: plain decimals, up to 8 places. */
 const decimal = Type.String({ pattern: '^\\d{1,12}(\\.\\d{1,8})?$' });
@@ -59,17 +71,142 @@ const runBody = body(
 /** A backtest as the call takes it, checked: the source's fields its kind needs are checked by the service. */
 export type RunBody = Static<typeof runBody>;
 
+/* ---------- Answers: the contract's types (src/api/backtest.ts), checked at compile time below ---------- */
+
+const text = DecimalText();
+const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+const marketRulesSchema = Type.Object({ feeRate: text, feeAsset: StringEnum(FEE_ASSETS), amountStep: text, minAmount: text, minCost: text });
+const openPositionSchema = Type.Object({
+  quantity: text,
+  cost: text,
+  averagePrice: text,
+  price: text,
+  value: text,
+  floatingProfit: text,
+  levelsFilled: Type.Integer(),
+  inCycle: Type.Boolean(),
+  openedAt: Nullable('integer'),
+});
+const stopSchema = Type.Object({
+  reason: StringEnum(['below_min_amount', 'below_min_cost', 'insufficient_funds', 'order_refused'] as const),
+  side: StringEnum(['buy', 'sell'] as const),
+  level: Type.Integer(),
+  time: Type.Integer(),
+  price: text,
+});
+const figuresSchema = Type.Object({
+  cycles: Type.Integer(),
+  realizedProfit: text,
+  fees: text,
+  buys: Type.Integer(),
+  sells: Type.Integer(),
+  maxFundsInUse: text,
+  maxDrawdown: text,
+  maxDrawdownPercent: text,
+  timeInPositionPercent: text,
+  openPosition: nullable(openPositionSchema),
+  returnPercent: text,
+  realizedReturnPercent: text,
+  // Absent in runs stored before they were kept.
+  annualizedReturnPercent: Type.Optional(text),
+  holdReturnPercent: Type.Optional(text),
+  holdProfit: Type.Optional(text),
+  stopped: nullable(stopSchema),
+});
+const cycleSchema = Type.Object({
+  cycle: Type.Integer(),
+  openedAt: Nullable('integer'),
+  closedAt: Type.Integer(),
+  levelsFilled: Type.Integer(),
+  firstPrice: Nullable('string'),
+  buyCost: text,
+  proceeds: text,
+  profit: text,
+  fees: text,
+  exitReason: StringEnum(['take_profit', 'stop_loss', 'close'] as const),
+});
+const tradeSchema = Type.Object({
+  time: Type.Integer(),
+  side: StringEnum(['buy', 'sell'] as const),
+  reason: StringEnum(['first', 'replenish', 'take_profit', 'stop_loss'] as const),
+  cycle: Type.Integer(),
+  level: Type.Integer(),
+  price: text,
+  amount: text,
+  cost: text,
+  fee: text,
+  feeCurrency: Type.String(),
+});
+const chartSchema = Type.Object({
+  interval: Type.Integer(),
+  candles: Type.Array(Type.Tuple([Type.Integer(), text, text, text, text])),
+  equity: Type.Array(Type.Tuple([Type.Integer(), text])),
+});
+const settingsAnswer = Type.Object(settingsAnswerProperties);
+const variantResultSchema = Type.Object({ index: Type.Integer(), label: Type.String(), settings: settingsAnswer, figures: figuresSchema });
+const reportSchema = Type.Object({
+  symbol: Type.String(),
+  // Absent in runs stored before it was kept.
+  tickSize: Type.Optional(text),
+  interval: Type.Integer(),
+  from: Type.Integer(),
+  to: Type.Integer(),
+  candles: Type.Integer(),
+  fill: StringEnum(FILL_MODELS),
+  market: marketRulesSchema,
+  settings: settingsAnswer,
+  firstOrderAmount: text,
+  firstOrderMultiple: Type.Boolean(),
+  cycleCount: Type.Integer(),
+  figures: figuresSchema,
+  cycles: Type.Array(cycleSchema),
+  trades: Type.Array(tradeSchema),
+  chart: chartSchema,
+  variants: nullable(Type.Array(variantResultSchema)),
+  rankBy: StringEnum(RANK_BY),
+});
+const jobSchema = Type.Object({
+  id: Type.String(),
+  status: StringEnum(['queued', 'loading', 'running', 'done', 'failed', 'canceled'] as const),
+  progress: Type.Object({ done: Type.Integer(), total: Type.Integer() }),
+  createdAt: Type.String(),
+  result: nullable(reportSchema),
+  error: nullable(Type.Object({ code: Type.Integer(), message: Type.String(), data: Type.Unknown() })),
+});
+const candleUploadSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  candles: Type.Integer(),
+  interval: Type.Integer(),
+  from: Type.Integer(),
+  to: Type.Integer(),
+  createdAt: Type.String(),
+});
+const uploadPage = PageOf(candleUploadSchema);
+
+// The contract (src/api/backtest.ts, what the panel reads) and these schemas describe the same values.
+SameShape<Same<Static<typeof figuresSchema>, BacktestFigures>>();
+SameShape<Same<Static<typeof reportSchema>, BacktestReport>>();
+SameShape<Same<Static<typeof jobSchema>, BacktestJob>>();
+SameShape<Same<Static<typeof candleUploadSchema>, CandleUpload>>();
+SameShape<Same<Static<typeof uploadPage>, Page<CandleUpload>>>();
+
+/* ---------- Routes ---------- */
+
 export const runSchema = {
   summary: 'Backtest a strategy template on recorded candles (long runs continue in the background: poll the run)',
   body: runBody,
+  response: { 200: Answer(jobSchema) },
 };
 
 export const runIdSchema = {
   summary: 'A backtest run: its progress, then its report or its error',
   params: IdParams(),
+  response: { 200: Answer(jobSchema) },
 };
 
-export const cancelSchema = { summary: 'Stop a backtest run', body: Body({ id: Uuid() }) };
+export const cancelSchema = { summary: 'Stop a backtest run', body: Body({ id: Uuid() }), response: { 200: Answer(jobSchema) } };
 
 /** A year of minutes as six plain columns is about 35 MB. */
 export const UPLOAD_BODY_LIMIT = 40 * 1024 * 1024;
@@ -77,6 +214,7 @@ export const UPLOAD_BODY_LIMIT = 40 * 1024 * 1024;
 export const uploadSchema = {
   summary: 'Upload candles (Binance klines CSV: open_time, open, high, low, close, volume) for backtests',
   body: Body({ name: SafeText({ minLength: 1, maxLength: 120 }), csv: Type.String({ minLength: 1, maxLength: UPLOAD_BODY_LIMIT }) }),
+  response: { 200: Answer(candleUploadSchema) },
 };
 
-export const uploadsSchema = { summary: 'The candle files the user uploaded, newest first' };
+export const uploadsSchema = { summary: 'The candle files the user uploaded, newest first', response: { 200: Answer(uploadPage) } };

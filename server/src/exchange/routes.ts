@@ -1,26 +1,43 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ExchangeFactory } from '../engine/venues/exchangeAccess';
 import { ok } from '../http/envelope';
 import { typed } from '../http/schemas';
 import { addSchema, balanceSchema, catalogSchema, deleteSchema, detailSchema, editSchema, listSchema } from './schemas';
-import { createExchangeService, type ExchangeDeps } from './service';
+import { createExchangeService } from './service';
 
-/** The user's exchange accounts, /api/exchange/*: the routes parse and answer, service.ts holds the rules. */
-export const exchangeRoutes = (deps: ExchangeDeps) => async (app: FastifyInstance) => {
-  const exchange = createExchangeService(deps);
+export interface ExchangeOptions {
+  /** Builds the ccxt instances that check API keys (tests replay recorded exchange answers). */
+  createExchange?: ExchangeFactory | undefined;
+}
 
-  app.register(async (plain) => {
-    const scope = typed(plain);
-    scope.addHook('onRequest', app.authenticate);
+/**
+ * The user's exchange accounts, /api/exchange/*: the routes parse and answer,
+ * service.ts holds the rules. The engine (the app's `engineFacade`) gives the
+ * live prices and balances, and drops an account's client when its keys are
+ * edited or the account removed, so that it is built again from the stored keys.
+ */
+export const exchangeDomain: FastifyPluginAsync<ExchangeOptions> = async (instance, { createExchange }) => {
+  const app = typed(instance);
+  const { db, config, engineFacade: engine } = instance;
+  const exchange = createExchangeService({
+    db,
+    config,
+    createExchange,
+    onKeysChanged: (id) => engine.keysChanged(id),
+    pricesOf: (source) => engine.pricesOf(source),
+    warmSource: (source) => engine.warmSource(source),
+    freeBalance: (account, asset) => engine.freeBalance(account, asset),
+  });
+  app.addHook('onRequest', app.authenticate);
 
-    scope.get('/api/exchange/catalog', { schema: catalogSchema }, async () => ok(exchange.catalog()));
-    scope.get('/api/exchange/list', { schema: listSchema }, async (request) => ok(await exchange.list(request.user!.id, request.query)));
-    scope.get('/api/exchange/detail/:id', { schema: detailSchema }, async (request) => ok(await exchange.detail(request.user!.id, request.params.id)));
-    scope.get('/api/exchange/balance/:id', { schema: balanceSchema }, async (request) => ok(await exchange.balance(request.user!.id, request.params.id)));
-    scope.post('/api/exchange/add', { schema: addSchema }, async (request) => ok(await exchange.add(request.user!.id, request.body, request.log)));
-    scope.post('/api/exchange/edit', { schema: editSchema }, async (request) => ok(await exchange.edit(request.user!.id, request.body, request.log)));
-    scope.post('/api/exchange/delete', { schema: deleteSchema }, async (request) => {
-      await exchange.remove(request.user!.id, request.body.id, request.log);
-      return ok(null);
-    });
+  app.get('/api/exchange/catalog', { schema: catalogSchema }, async () => ok(exchange.catalog()));
+  app.get('/api/exchange/list', { schema: listSchema }, async (request) => ok(await exchange.list(request.user!.id, request.query)));
+  app.get('/api/exchange/detail/:id', { schema: detailSchema }, async (request) => ok(await exchange.detail(request.user!.id, request.params.id)));
+  app.get('/api/exchange/balance/:id', { schema: balanceSchema }, async (request) => ok(await exchange.balance(request.user!.id, request.params.id)));
+  app.post('/api/exchange/add', { schema: addSchema }, async (request) => ok(await exchange.add(request.user!.id, request.body, request.log)));
+  app.post('/api/exchange/edit', { schema: editSchema }, async (request) => ok(await exchange.edit(request.user!.id, request.body, request.log)));
+  app.post('/api/exchange/delete', { schema: deleteSchema }, async (request) => {
+    await exchange.remove(request.user!.id, request.body.id, request.log);
+    return ok(null);
   });
 };

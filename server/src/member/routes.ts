@@ -1,19 +1,13 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { EngineFacade } from '../engine/facade';
 import { ok } from '../http/envelope';
 import { typed } from '../http/schemas';
 import { activateSchema, communitySchema, fuelSchema, inviteInfoRouteSchema, statusSchema } from './schemas';
 import * as member from './service';
 
-export interface MemberOptions {
-  /** The engine: which tasks wait for fuel. */
-  engine: Pick<EngineFacade, 'fuelWaiting'>;
-}
-
-/** Membership (status, activation, fuel) and invitations (info, community), README "Membership". */
-export const memberDomain: FastifyPluginAsync<MemberOptions> = async (instance, { engine }) => {
+/** Membership (status, activation, fuel) and invitations (info, community), README "Membership". The engine (`engineFacade`) says which tasks wait for fuel. */
+export const memberDomain: FastifyPluginAsync = async (instance) => {
   const app = typed(instance);
-  const { db } = instance;
+  const { db, engineFacade: engine } = instance;
   app.addHook('onRequest', app.authenticate);
 
   app.get('/api/member/status', { schema: statusSchema }, async (request) => ok(await member.memberStatus(db, request.user!.id)));

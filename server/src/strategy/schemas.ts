@@ -38,17 +38,22 @@ export type StrategyBody = Static<typeof addBody>;
 export type StrategyEditBody = Static<typeof editBody>;
 export type StrategyListQuery = Static<typeof listQuery>;
 
-/** A template as answered. */
-const templateSchema = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  system: Type.Boolean(),
+/** A template's settings as answered: here and in backtest reports (backtest/schemas.ts). */
+export const settingsAnswerProperties = {
   levels: Type.Array(Type.Object({ dropPercent: DecimalText(), multiple: DecimalText() })),
   takeProfitPercent: DecimalText(),
   takeProfitCallbackPercent: DecimalText(),
   replenishCallbackPercent: DecimalText(),
   stopLossPercent: Nullable('string'),
   cooldownSeconds: Type.Integer(),
+};
+
+/** A template as answered. */
+const templateSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  system: Type.Boolean(),
+  ...settingsAnswerProperties,
 });
 const templatePage = PageOf(templateSchema);
 

@@ -1,21 +1,19 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { TASKS_CHANNEL } from '../db/migrations/017_change_notices';
 import { createUserCache } from '../db/userCache';
-import type { EngineFacade } from '../engine/facade';
 import { JSON_TYPE, ok } from '../http/envelope';
 import { typed } from '../http/schemas';
 import { returnsRoutes } from './returnsRoutes';
 import { schemas } from './schemas';
 import { createTradeService } from './service';
 
-export interface TradeOptions {
-  engine: EngineFacade;
-}
-
-/** Trading tasks, their orders and the market data the wizard needs (spec section 7); their returns (returnsRoutes.ts). */
-export const tradeDomain: FastifyPluginAsync<TradeOptions> = async (instance, { engine }) => {
+/**
+ * Trading tasks, their orders and the market data the wizard needs (spec section 7); their returns (returnsRoutes.ts).
+ * The engine is the app's `engineFacade`.
+ */
+export const tradeDomain: FastifyPluginAsync = async (instance) => {
   const app = typed(instance);
-  const deps = { db: instance.db, engine };
+  const deps = { db: instance.db, engine: instance.engineFacade };
   // The stored part of task lists and details kept per user, dropped on every change to it (db/userCache.ts).
   const listCache = createUserCache(deps.db, TASKS_CHANNEL, app.log);
   app.addHook('onClose', () => listCache.close());

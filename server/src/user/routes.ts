@@ -3,8 +3,23 @@ import type { DemoAccount } from '../../../src/api/demo';
 import { ok } from '../http/envelope';
 import { requestLocale } from '../http/locale';
 import { typed } from '../http/schemas';
-import { demoSchema, loginSchema, logoutSchema, meSchema, refreshSchema, registerSchema, resetPasswordSchema, verifyCodeSchema } from './schemas';
+import {
+  changePasswordSchema,
+  demoSchema,
+  loginSchema,
+  logoutSchema,
+  meSchema,
+  PROFILE_BODY_LIMIT,
+  profileEditSchema,
+  refreshSchema,
+  registerSchema,
+  resetPasswordSchema,
+  revokeSessionSchema,
+  sessionsSchema,
+  verifyCodeSchema,
+} from './schemas';
 import { createVerificationCodes } from './codes';
+import { createProfile } from './profileService';
 import { type Caller, createAccounts } from './service';
 import type { Sessions } from './sessions';
 
@@ -23,17 +38,17 @@ export interface UserOptions {
 }
 
 /**
- * The user domain: registration, login, codes, password reset, token
- * rotation, logout and the identity call, /api/user/* (README "Accounts
- * (server rules)"). The profile, password change and login sessions are its
- * second plugin (profileRoutes.ts), registered where the published document
- * lists them.
+ * The user domain, /api/user/*: registration, login, codes, password reset,
+ * token rotation, logout and the identity call (service.ts, README "Accounts
+ * (server rules)"); the profile, password change and login sessions
+ * (profileService.ts, README "Membership, fuel, invites, profit", Security).
  */
 export const userDomain: FastifyPluginAsync<UserOptions> = async (instance, { sessions, demo }) => {
   const app = typed(instance);
   const { db, config, mailer, throttle } = instance;
   const deps = { db, sessions, codes: createVerificationCodes(db, config.tokenSecret), throttle, mailer, scryptCost: config.scryptCost, demo };
   const accounts = createAccounts(deps);
+  const profile = createProfile({ db, throttle, scryptCost: config.scryptCost });
 
   app.post('/api/user/verify-code', { schema: verifyCodeSchema }, async (request) => ok(await accounts.sendCode(request.body, caller(request))));
 
@@ -59,7 +74,8 @@ export const userDomain: FastifyPluginAsync<UserOptions> = async (instance, { se
     return ok(null);
   });
 
-  app.register(async (protectedScope) => {
+  app.register(async (plain) => {
+    const protectedScope = typed(plain);
     protectedScope.addHook('onRequest', app.authenticate);
 
     protectedScope.post('/api/user/logout', { schema: logoutSchema }, async (request) => {
@@ -68,5 +84,21 @@ export const userDomain: FastifyPluginAsync<UserOptions> = async (instance, { se
     });
 
     protectedScope.get('/api/user/me', { schema: meSchema }, async (request) => ok(await accounts.me(request.user!.id)));
+
+    protectedScope.post('/api/user/profile', { bodyLimit: PROFILE_BODY_LIMIT, schema: profileEditSchema }, async (request) =>
+      ok(await profile.edit(request.user!.id, request.body)),
+    );
+
+    protectedScope.post('/api/user/change-password', { schema: changePasswordSchema }, async (request) => {
+      await profile.changePassword(request.user!, request.body);
+      return ok(null);
+    });
+
+    protectedScope.get('/api/user/sessions', { schema: sessionsSchema }, async (request) => ok(await profile.sessions(request.user!)));
+
+    protectedScope.post('/api/user/sessions/revoke', { schema: revokeSessionSchema }, async (request) => {
+      await profile.revokeSession(request.user!, request.body.id);
+      return ok(null);
+    });
   });
 };

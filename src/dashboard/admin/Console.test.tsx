@@ -269,6 +269,8 @@ describe('engine', () => {
           tasks: { loaded: 12, running: 10, attention: 2, failing: 1 },
           unusablePrices: ['ETH/USDT'],
           replay: { symbol: 'BTC/USDT', total: 30240, played: 7500, candleTime: '2023-03-05T12:00:00.000Z', started: true, done: false },
+          // One process on the embedded database: no cluster.
+          cluster: null,
         }),
     });
     await findHeading('交易引擎');

@@ -8,7 +8,6 @@ import {
   TableCell,
   TableContainer,
   TableHead,
-  TablePagination,
   TableRow,
   ToggleButton,
   ToggleButtonGroup,
@@ -25,11 +24,10 @@ import { DETAIL, ORDERS, TASKS } from './api';
 import { TASK_REFRESH_MS } from '../kit/queries';
 import { feeText, formatTime, orderReasonText } from './taskText';
 import { baseOf, formatPrice, formatQuantity, formatQuote } from '../kit/money';
-import { useIsPhone } from '../kit/responsive';
+import { TablePager } from '../kit/TablePager';
 
 const SIDES = ['all', 'buy', 'sell'] as const;
 type SideFilter = (typeof SIDES)[number];
-const ROWS_PER_PAGE = [10, 20, 50];
 
 /**
  * A table wider than its box scrolls sideways; shadows at its edges (drawn
@@ -152,7 +150,6 @@ const OrderTable = ({ taskId }: { taskId: string | null }) => {
   const translate = useTranslate();
   const { data, total, error, refetch, page, perPage, setPage, setPerPage, filterValues, setFilters } = useListContext<TradeOrder>();
   const side: SideFilter = (filterValues as { side?: SideFilter }).side ?? 'all';
-  const isPhone = useIsPhone();
   // Cards below md: a tablet's column is too narrow for the ten columns.
   const asCards = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'), { noSsr: true });
   const rows = data ?? [];
@@ -233,19 +230,7 @@ const OrderTable = ({ taskId }: { taskId: string | null }) => {
         </Table>
       </TableContainer>
       )}
-      <TablePagination
-        component="div"
-        count={total ?? 0}
-        page={page - 1}
-        rowsPerPage={perPage}
-        // On phones the size choice goes: the range and the arrows keep one line.
-        rowsPerPageOptions={isPhone ? [] : ROWS_PER_PAGE}
-        // The dashboard's words (a full-width colon in Chinese), not MUI's language pack's.
-        labelRowsPerPage={translate('ra.navigation.page_rows_per_page')}
-        onPageChange={(_, next) => setPage(next + 1)}
-        onRowsPerPageChange={(event) => setPerPage(Number(event.target.value))}
-        sx={{ '& .MuiTablePagination-toolbar': { flexWrap: 'wrap', rowGap: 0.5, pl: { xs: 1.5, md: 2 } } }}
-      />
+      <TablePager count={total ?? 0} page={page - 1} pageSize={perPage} onPage={(next) => setPage(next + 1)} onPageSize={setPerPage} edgeToEdge />
     </Paper>
   );
 };

@@ -11,7 +11,6 @@ import {
   TableCell,
   TableContainer,
   TableHead,
-  TablePagination,
   TableRow,
   TextField,
   Typography,
@@ -26,8 +25,8 @@ import { DateInput } from '../kit/DateInput';
 import { RecordDetail } from './RecordDetail';
 import { KINDS_BY_ASSET, amountColor, formatAmount, formatDateTime } from './walletText';
 import { useIsPhone } from '../kit/responsive';
+import { ROWS_PER_PAGE, TablePager } from '../kit/TablePager';
 
-const ROWS_PER_PAGE = [10, 20, 50];
 const DEFAULT_PAGE_SIZE = 20;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -215,16 +214,14 @@ const RecordsScreen = ({ asset, titleKey }: { asset: Asset; titleKey: string }) 
           ) : (
             <RecordTable records={rows} />
           ))}
-        <TablePagination
-          component="div"
+        <TablePager
           count={records.data?.total ?? 0}
           page={records.data ? Math.min(page - 1, Math.max(0, Math.ceil(records.data.total / pageSize) - 1)) : 0}
-          rowsPerPage={pageSize}
-          rowsPerPageOptions={isPhone ? [] : ROWS_PER_PAGE}
-          labelRowsPerPage={translate('wallet.recordsPage.perPage')}
-          onPageChange={(_, next) => change({ page: next + 1 })}
-          onRowsPerPageChange={(event) => change({ pageSize: Number(event.target.value) })}
-          sx={{ '& .MuiTablePagination-toolbar': { flexWrap: 'wrap', rowGap: 0.5, pl: { xs: 1.5, md: 2 } } }}
+          pageSize={pageSize}
+          label={translate('wallet.recordsPage.perPage')}
+          onPage={(next) => change({ page: next + 1 })}
+          onPageSize={(next) => change({ pageSize: next })}
+          edgeToEdge
         />
       </Paper>
     </Screen>

@@ -12,7 +12,6 @@ import {
   Paper,
   Skeleton,
   Stack,
-  TablePagination,
   TextField,
   Typography,
 } from '@mui/material';
@@ -25,7 +24,7 @@ import { LoadError } from '../kit/LoadError';
 import { sectionSx } from '../kit/Section';
 import { useMovements } from './api';
 import { STATUS_COLOR, formatAmount, formatDateTime } from './walletText';
-import { useIsPhone } from '../kit/responsive';
+import { TablePager } from '../kit/TablePager';
 
 export const mono = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', overflowWrap: 'anywhere' } as const;
 
@@ -220,12 +219,9 @@ export const MovementRow = ({ kind, item }: { kind: 'deposit' | 'withdrawal'; it
   );
 };
 
-const ROWS_PER_PAGE = [10, 20, 50];
-
 /** The user's deposits or withdrawals, newest first, paged. */
 export const MovementList = ({ kind, title }: { kind: 'deposit' | 'withdrawal'; title: string }) => {
   const translate = useTranslate();
-  const isPhone = useIsPhone();
   const [page, setPage] = useState(0);
   const [pageSize, setPageSize] = useState(10);
   const list = useMovements(kind, page + 1, pageSize);
@@ -254,17 +250,13 @@ export const MovementList = ({ kind, title }: { kind: 'deposit' | 'withdrawal'; 
         </Box>
       )}
       {list.data && list.data.total > pageSize && (
-        <TablePagination
-          component="div"
+        <TablePager
           count={list.data.total}
           page={page}
-          rowsPerPage={pageSize}
-          rowsPerPageOptions={isPhone ? [] : ROWS_PER_PAGE}
-          // The dashboard's words (a full-width colon in Chinese), not MUI's language pack's.
-          labelRowsPerPage={translate('ra.navigation.page_rows_per_page')}
-          onPageChange={(_, next) => setPage(next)}
-          onRowsPerPageChange={(event) => {
-            setPageSize(Number(event.target.value));
+          pageSize={pageSize}
+          onPage={setPage}
+          onPageSize={(next) => {
+            setPageSize(next);
             setPage(0);
           }}
         />
