@@ -51,15 +51,22 @@ describe('route table', () => {
     expect(new Set(protectedRoutes.map((r) => r.titleKey)).size).toBe(protectedRoutes.length);
   });
 
-  it.each(protectedRoutes.filter((r) => r.path !== '/profile/daily-profit-detail/:date'))(
-    'renders $path with its own title ($titleKey) for a signed-in user',
-    async ({ path, titleKey }) => {
-      signIn();
-      await renderApp(samplePath(path), identity);
-      expect(await findHeading(titleOf(titleKey))).toBeInTheDocument();
-      expect(document.querySelector(`[data-title-key="${titleKey}"]`)).not.toBeNull();
-    },
-  );
+  // One app, moved through every route as its links do (the route sweep loads each one in Chromium, in
+  // every language and at both widths): each page shows its own title and marks its section with its key.
+  it('renders every protected route with its own title for a signed-in user', async () => {
+    signIn();
+    const app = await renderApp('/', identity);
+    await findHeading('首页');
+    for (const { path, titleKey } of protectedRoutes.filter((r) => r.path !== '/profile/daily-profit-detail/:date')) {
+      await app.goTo(samplePath(path));
+      const heading = await findHeading(titleOf(titleKey)).catch((error: Error) => {
+        throw new Error(`${path}: no heading ${titleOf(titleKey)} (${titleKey})\n${error.message}`);
+      });
+      expect(heading, path).toBeInTheDocument();
+      expect(app.pathname(), path).toBe(samplePath(path));
+      expect(document.querySelector(`[data-title-key="${titleKey}"]`), path).not.toBeNull();
+    }
+  }, 60_000);
 
   it('passes the date of /profile/daily-profit-detail/:date to its title', async () => {
     signIn();

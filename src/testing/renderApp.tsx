@@ -1,5 +1,7 @@
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { TestMemoryRouter } from 'react-admin';
+import type { NavigateFunction } from 'react-router-dom';
 import { vi } from 'vitest';
 import { App } from '../dashboard/App';
 import { createI18nProvider } from '../i18n/i18nProvider';
@@ -15,15 +17,21 @@ export const renderApp = async (path: string, routes: Record<string, Handler> = 
   const i18nProvider = await createI18nProvider();
   let pathname = '';
   let location = { pathname: '', search: '' };
+  let navigate: NavigateFunction | undefined;
   const view = render(
     <TestMemoryRouter initialEntries={[path]} locationCallback={(next) => {
         pathname = next.pathname;
         location = { pathname: next.pathname, search: next.search };
-      }}>
+      }}
+      navigateCallback={(next) => (navigate = next)}>
       <App i18nProvider={i18nProvider} />
     </TestMemoryRouter>,
   );
-  return { ...view, server, pathname: () => pathname, location: () => location };
+  /** Moves to a path inside the app, as a link does: the app stays mounted. */
+  const goTo = (to: string) => act(async () => {
+    await navigate!(to);
+  });
+  return { ...view, server, pathname: () => pathname, location: () => location, goTo };
 };
 
 /** The page heading (h1) once it shows the expected text. */
@@ -47,4 +55,15 @@ export const startSignedInZhCN = async () => {
   const provider = await createI18nProvider();
   if (provider.getLocale() !== 'zh-CN') await provider.changeLocale('zh-CN');
   signIn();
+};
+
+/**
+ * Replaces a text field's value as a user does who pastes it: focused, emptied and filled in one input event.
+ * For tests where what matters is the value the form gets, not each keystroke: `userEvent.type` clicks first
+ * (user-event's pointer-events check walks every ancestor's computed style, slow on MUI pages in jsdom) and
+ * renders the form once a character.
+ */
+export const enterText = async (input: HTMLElement, text: string) => {
+  await userEvent.clear(input);
+  await userEvent.paste(text);
 };

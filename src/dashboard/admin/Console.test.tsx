@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AdminDeposit } from '../../api/admin';
 import { ok, okRange, type RecordedRequest } from '../../testing/fakeServer';
-import { findHeading, renderApp, startSignedInZhCN } from '../../testing/renderApp';
+import { enterText, findHeading, renderApp, startSignedInZhCN } from '../../testing/renderApp';
 import { asRole, deposit, settings, user, withdrawal } from './consoleFixtures';
 
 type App = Awaited<ReturnType<typeof renderApp>>;
@@ -63,7 +63,7 @@ describe('who sees the operator console', () => {
   it('filters users by search text', async () => {
     const app = await renderApp('/admin/users', { ...asRole('operator'), 'GET /api/admin/users': okRange('users', [user]) });
     await screen.findByText('bob@example.com');
-    await userEvent.type(screen.getByPlaceholderText('邮箱或昵称'), 'bob');
+    await enterText(screen.getByPlaceholderText('邮箱或昵称'), 'bob');
     await waitFor(
       () => {
         const last = adminCalls(app).filter((r) => r.path === '/api/admin/users').at(-1)!;
@@ -126,7 +126,7 @@ describe('deposits and withdrawals', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: '驳回' }));
     expect(await within(dialog).findByText('必填')).toBeInTheDocument();
     expect(bodies(app, '/api/admin/withdrawals/w1', 'PUT')).toHaveLength(0);
-    await userEvent.type(within(dialog).getByRole('textbox', { name: /原因/ }), '地址不在白名单');
+    await enterText(within(dialog).getByRole('textbox', { name: /原因/ }), '地址不在白名单');
     await userEvent.click(within(dialog).getByRole('button', { name: '驳回' }));
     await waitFor(() => expect(bodies(app, '/api/admin/withdrawals/w1', 'PUT')).toEqual([{ status: 'rejected', reason: '地址不在白名单' }]));
   });
@@ -174,10 +174,10 @@ describe('member levels', () => {
     const volume = await screen.findByRole('textbox', { name: /团队业绩/ });
     expect(volume).toHaveValue('10000');
     await userEvent.clear(volume);
-    await userEvent.type(volume, '12000.5');
+    await enterText(volume, '12000.5');
     const limit = screen.getByRole('spinbutton', { name: /任务上限/ });
     await userEvent.clear(limit);
-    await userEvent.type(limit, '12');
+    await enterText(limit, '12');
     // The top level may be removed; the form shows the button only there.
     expect(await screen.findByRole('button', { name: '删除' })).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: '保存' }));
@@ -201,7 +201,7 @@ describe('member levels', () => {
       [/任务上限/, '40'],
     ];
     for (const [name, value] of values) {
-      await userEvent.type(await field(name), value);
+      await enterText(await field(name), value);
     }
     await userEvent.click(screen.getByRole('button', { name: '保存' }));
     await waitFor(() =>
@@ -233,7 +233,7 @@ describe('settings', () => {
     const fee = await screen.findByRole('textbox', { name: /提现手续费/ });
     expect(fee).toHaveValue('1');
     await userEvent.clear(fee);
-    await userEvent.type(fee, '2.5');
+    await enterText(fee, '2.5');
     await userEvent.click(screen.getByRole('button', { name: '保存修改' }));
     await waitFor(() => expect(bodies(app, '/api/admin/settings/edit')).toEqual([{ withdrawFee: '2.5' }]));
     expect(await screen.findByText('设置已保存')).toBeInTheDocument();
@@ -243,7 +243,7 @@ describe('settings', () => {
     const app = await renderApp('/admin/settings', { ...asRole('operator'), 'GET /api/admin/settings': () => ok(settings) });
     const min = await screen.findByRole('textbox', { name: /最低提现/ });
     await userEvent.clear(min);
-    await userEvent.type(min, '1e3');
+    await enterText(min, '1e3');
     await userEvent.click(screen.getByRole('button', { name: '保存修改' }));
     expect(await screen.findByText('请输入非负数，例如 10 或 0.5')).toBeInTheDocument();
     expect(bodies(app, '/api/admin/settings/edit')).toHaveLength(0);

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CommunityMember } from '../../api/member';
 import type { Deposit, LedgerRecord, WalletBalances, WalletConfig, Withdrawal } from '../../api/wallet';
 import { fail, ok, type Handler, type RecordedRequest } from '../../testing/fakeServer';
-import { findHeading, identityRoute, renderApp, startSignedInZhCN } from '../../testing/renderApp';
+import { enterText, findHeading, identityRoute, renderApp, startSignedInZhCN } from '../../testing/renderApp';
 
 const balances: WalletBalances = {
   balances: [
@@ -173,28 +173,28 @@ describe('recharge', () => {
   it('files a pending deposit with an idempotency key, checks the amount first, and refreshes the list', async () => {
     const app = await renderApp('/profile/wallet/recharge', wallet({ 'POST /api/wallet/recharge': (r) => ok({ ...deposit, id: 'd-2', amount: r.body?.amount }) }));
     await screen.findByText(ADDRESS);
-    await userEvent.type(amountInput(), 'abc');
+    await enterText(amountInput(), 'abc');
     await userEvent.click(screen.getByRole('button', { name: '提交充值' }));
     expect(await screen.findByText('请输入数字，例如 10 或 10.5')).toBeInTheDocument();
     await userEvent.clear(amountInput());
-    await userEvent.type(amountInput(), '1.123456789');
+    await enterText(amountInput(), '1.123456789');
     await userEvent.click(screen.getByRole('button', { name: '提交充值' }));
     expect(await screen.findByText('最多 8 位小数')).toBeInTheDocument();
     await userEvent.clear(amountInput());
-    await userEvent.type(amountInput(), '0');
+    await enterText(amountInput(), '0');
     await userEvent.click(screen.getByRole('button', { name: '提交充值' }));
     expect(await screen.findByText('数量必须大于 0')).toBeInTheDocument();
     expect(bodies(app, '/api/wallet/recharge')).toHaveLength(0);
 
     await userEvent.clear(amountInput());
-    await userEvent.type(amountInput(), '100.50');
+    await enterText(amountInput(), '100.50');
     const hash = screen.getByRole('textbox', { name: /交易哈希/ });
-    await userEvent.type(hash, '0xabc');
+    await enterText(hash, '0xabc');
     await userEvent.click(screen.getByRole('button', { name: '提交充值' }));
     expect(await screen.findByText('交易哈希为 64 位十六进制字符（可带 0x）')).toBeInTheDocument();
     expect(bodies(app, '/api/wallet/recharge')).toHaveLength(0);
     await userEvent.clear(hash);
-    await userEvent.type(hash, ` ${HASH} `);
+    await enterText(hash, ` ${HASH} `);
     const listsBefore = sent(app, 'GET', '/api/wallet/deposits').length;
     await userEvent.click(screen.getByRole('button', { name: '提交充值' }));
     expect(await screen.findByText('充值已提交，确认后到账。')).toBeInTheDocument();
@@ -209,9 +209,9 @@ describe('withdraw', () => {
   const fillAndReview = async (address: string, amount: string) => {
     const addressInput = screen.getByRole('textbox', { name: /^提现地址/ });
     await userEvent.clear(addressInput);
-    await userEvent.type(addressInput, address);
+    await enterText(addressInput, address);
     await userEvent.clear(amountInput());
-    await userEvent.type(amountInput(), amount);
+    await enterText(amountInput(), amount);
     await userEvent.click(screen.getByRole('button', { name: '提现' }));
   };
 
@@ -226,7 +226,7 @@ describe('withdraw', () => {
     expect(summary.querySelector('[data-summary="fee"]')).toHaveTextContent('手续费1.00 USDT');
     expect(summary.querySelector('[data-summary="min"]')).toHaveTextContent('最小提现10.00 USDT');
     await waitFor(() => expect(screen.getByText('可用 1,234.50 USDT')).toBeInTheDocument());
-    await userEvent.type(amountInput(), '50');
+    await enterText(amountInput(), '50');
     expect(summary.querySelector('[data-summary="arrives"]')).toHaveTextContent('实际到账50.00 USDT');
     expect(summary.querySelector('[data-summary="held"]')).toHaveTextContent('审核期间冻结51.00 USDT');
     // The user's withdrawals, with status and reason.
@@ -269,11 +269,11 @@ describe('withdraw', () => {
     let dialog = within(await screen.findByRole('dialog'));
     expect(dialog.getByText(`确定提现 50.00 USDT 到 ${OUT} 吗？`)).toBeInTheDocument();
     expect(dialog.getByText('将冻结 51.00 USDT（含手续费 1.00 USDT）。')).toBeInTheDocument();
-    await userEvent.type(dialog.getByLabelText(/^登录密码/), 'wrong-one');
+    await enterText(dialog.getByLabelText(/^登录密码/), 'wrong-one');
     await userEvent.click(dialog.getByRole('button', { name: '确认提现' }));
     expect(await dialog.findByText('密码错误')).toBeInTheDocument();
 
-    await userEvent.type(dialog.getByLabelText(/^登录密码/), 'Right-Password-1');
+    await enterText(dialog.getByLabelText(/^登录密码/), 'Right-Password-1');
     await userEvent.click(dialog.getByRole('button', { name: '确认提现' }));
     expect(await screen.findByText('提现已提交，等待审核。')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -286,7 +286,7 @@ describe('withdraw', () => {
     // The same figures again are a new withdrawal: a new key.
     await fillAndReview(OUT, '50');
     dialog = within(await screen.findByRole('dialog'));
-    await userEvent.type(dialog.getByLabelText(/^登录密码/), 'Right-Password-1');
+    await enterText(dialog.getByLabelText(/^登录密码/), 'Right-Password-1');
     await userEvent.click(dialog.getByRole('button', { name: '确认提现' }));
     expect(await dialog.findByText('余额不足')).toBeInTheDocument();
     const third = bodies(app, '/api/wallet/withdraw')[2]!;
@@ -308,10 +308,10 @@ describe('withdraw', () => {
     await screen.findByText('可用 1,234.50 USDT');
     await fillAndReview(OUT, '50');
     const dialog = within(await screen.findByRole('dialog'));
-    await userEvent.type(dialog.getByLabelText(/^登录密码/), 'Right-Password-1');
+    await enterText(dialog.getByLabelText(/^登录密码/), 'Right-Password-1');
     await userEvent.click(dialog.getByRole('button', { name: '确认提现' }));
     expect(await dialog.findByText('这是你自己的充值地址，请提现到钱包以外的地址。')).toBeInTheDocument();
-    await userEvent.type(dialog.getByLabelText(/^登录密码/), 'Right-Password-1');
+    await enterText(dialog.getByLabelText(/^登录密码/), 'Right-Password-1');
     await userEvent.click(dialog.getByRole('button', { name: '确认提现' }));
     expect(await screen.findByText('该地址属于本平台的其他用户：已即时入账给对方，不收手续费。')).toBeInTheDocument();
     expect(bodies(app, '/api/wallet/withdraw')).toHaveLength(2);
@@ -321,7 +321,7 @@ describe('withdraw', () => {
 /** The open confirmation of a transfer: types the login password and confirms. */
 const confirmWithPassword = async (password = 'Right-Password-1') => {
   const dialog = within(await screen.findByRole('dialog'));
-  await userEvent.type(dialog.getByLabelText(/^登录密码/), password);
+  await enterText(dialog.getByLabelText(/^登录密码/), password);
   await userEvent.click(dialog.getByRole('button', { name: '确认转账' }));
 };
 
@@ -330,9 +330,9 @@ describe('transfer', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     const recipient = screen.getByRole('textbox', { name: /^收款人/ });
     await userEvent.clear(recipient);
-    await userEvent.type(recipient, to);
+    await enterText(recipient, to);
     await userEvent.clear(amountInput());
-    await userEvent.type(amountInput(), amount);
+    await enterText(amountInput(), amount);
     await userEvent.click(screen.getByRole('button', { name: '转账' }));
     await confirmWithPassword();
   };
@@ -386,8 +386,8 @@ describe('transfer', () => {
       }),
     );
     await screen.findByText(/可用 1,234.50 USDT/);
-    await userEvent.type(screen.getByRole('textbox', { name: /^收款人/ }), 'friend@example.com');
-    await userEvent.type(amountInput(), '12.5');
+    await enterText(screen.getByRole('textbox', { name: /^收款人/ }), 'friend@example.com');
+    await enterText(amountInput(), '12.5');
     await userEvent.click(screen.getByRole('button', { name: '转账' }));
     const dialog = within(await screen.findByRole('dialog'));
     expect(dialog.getByText('确定向 friend@example.com 转账 12.50 USDT 吗？转账后无法撤回。')).toBeInTheDocument();
@@ -395,7 +395,7 @@ describe('transfer', () => {
     expect(await dialog.findByText('必填')).toBeInTheDocument();
     expect(bodies(app, '/api/wallet/transfer')).toHaveLength(0);
 
-    await userEvent.type(dialog.getByLabelText(/^登录密码/), 'wrong-one');
+    await enterText(dialog.getByLabelText(/^登录密码/), 'wrong-one');
     await userEvent.click(dialog.getByRole('button', { name: '确认转账' }));
     expect(await dialog.findByText('密码错误')).toBeInTheDocument();
     expect(dialog.getByLabelText(/^登录密码/)).toHaveValue('');
@@ -444,14 +444,14 @@ describe('points transfer', () => {
     expect(screen.getByText(/积分只能转给自己的下级/)).toBeInTheDocument();
     await screen.findByText(/可用 88.25 积分/);
     const recipient = screen.getByRole('textbox', { name: /^下级成员/ });
-    await userEvent.type(recipient, 'stranger@example.com');
-    await userEvent.type(amountInput(), '5');
+    await enterText(recipient, 'stranger@example.com');
+    await enterText(amountInput(), '5');
     await userEvent.click(await screen.findByRole('button', { name: '转账' }, { timeout: 5_000 }));
     await confirmWithPassword();
     expect(await screen.findByText('积分只能转给下级')).toBeInTheDocument();
 
     await userEvent.clear(recipient);
-    await userEvent.type(recipient, 'demo@example.com');
+    await enterText(recipient, 'demo@example.com');
     await userEvent.click(await screen.findByRole('button', { name: '转账' }, { timeout: 5_000 }));
     await confirmWithPassword();
     expect(await screen.findByText('不能转给自己')).toBeInTheDocument();
@@ -477,7 +477,7 @@ describe('swap', () => {
     await findHeading('兑换');
     const receive = () => document.querySelector('[data-field="receive"]');
     expect(await screen.findByText('1 USDT = 1 燃料')).toBeInTheDocument();
-    await userEvent.type(spendInput(), '12.345');
+    await enterText(spendInput(), '12.345');
     expect(receive()).toHaveTextContent('12.345 燃料');
 
     // USDT -> activation cards at 0.01: 100 USDT a card.
@@ -485,12 +485,12 @@ describe('swap', () => {
     await userEvent.click(await screen.findByRole('option', { name: 'USDT → 激活卡' }));
     expect(screen.getByText('1 USDT = 0.01 张')).toBeInTheDocument();
     await userEvent.clear(spendInput());
-    await userEvent.type(spendInput(), '150');
+    await enterText(spendInput(), '150');
     expect(receive()).toHaveTextContent('1 张');
     expect(screen.getByText('激活卡只能按整数兑换：请支付 100 USDT 的整数倍。')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: '兑换' })).toBeDisabled();
     await userEvent.clear(spendInput());
-    await userEvent.type(spendInput(), '300');
+    await enterText(spendInput(), '300');
     expect(receive()).toHaveTextContent('3 张');
 
     // One tap only asks: the rate, what is given and got, and that it cannot be undone; cancelling sends nothing.
@@ -517,7 +517,7 @@ describe('swap', () => {
     // Points to fuel at 0.5.
     await userEvent.click(screen.getByRole('combobox', { name: '兑换方向' }));
     await userEvent.click(await screen.findByRole('option', { name: '积分 → 燃料' }));
-    await userEvent.type(spendInput(), '0.3');
+    await enterText(spendInput(), '0.3');
     expect(receive()).toHaveTextContent('0.15 燃料');
   }, 60_000);
 });
@@ -528,7 +528,7 @@ describe('swap: balance first', () => {
     await findHeading('兑换');
     expect(await screen.findByText('1 USDT = 1 燃料')).toBeInTheDocument();
     await screen.findByText(/可用 1,234.50/);
-    await userEvent.type(spendInput(), '2000');
+    await enterText(spendInput(), '2000');
     await userEvent.click(screen.getByRole('button', { name: '兑换' }));
     expect(await screen.findByText(/超过可用余额 1,234.50/)).toBeInTheDocument();
     expect(bodies(app, '/api/wallet/exchange')).toHaveLength(0);
