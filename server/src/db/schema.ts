@@ -395,7 +395,7 @@ export interface WidgetGrantsTable {
 export interface TelegramLinksTable {
   user_id: string;
   chat_id: string;
-  linked_at: CreatedAt;
+  linked_at: ColumnType<Date, Date | string | undefined, Date | string>;
   disabled_reason: string | null;
 }
 
