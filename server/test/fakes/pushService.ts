@@ -1,6 +1,7 @@
 import { createDecipheriv, createECDH, createHmac, randomBytes, type ECDH } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders } from 'node:https';
+import type { IncomingHttpHeaders } from 'node:http';
+import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
