@@ -35,6 +35,8 @@ import { profileDomain } from './user/profileRoutes';
 import { userDomain } from './user/routes';
 import { walletDomain } from './wallet/routes';
 import { widgetDomain } from './widget/routes';
+import { notifyChannelRoutes } from './notify/channelRoutes';
+import { createNotifyChannels } from './notify/channelSet';
 import { DEMO_EMAIL, DEMO_PASSWORD, demoAccountDecision } from './demo/account';
 import { createSessions } from './user/sessions';
 import { isGrantOrigin, widgetAuthentication } from './widget/service';
@@ -197,6 +199,11 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
   await app.register(profileDomain);
   await app.register(walletDomain);
   await app.register(widgetDomain, { tokens: widgetTokens });
+  // Telegram, web push and webhooks (issue 25); Telegram's long polling runs while the server does.
+  const notifyChannels = createNotifyChannels(config, app.log);
+  await app.register(notifyChannelRoutes, { channels: notifyChannels });
+  app.addHook('onReady', () => notifyChannels.start(db));
+  app.addHook('onClose', () => notifyChannels.stop());
   // Articles for users; the operator console (its resources in ra-data-simple-rest's dialect, and the settings).
   await app.register(articleDomain);
   await app.register(adminDomain, { sessions });

@@ -47,8 +47,7 @@ export const pushPayload = (message: OutgoingMessage, publicUrl?: string): PushP
   tag: message.eventIds[0] ?? message.kind,
 });
 
-/** A VAPID key pair, base64url as browsers take the public one. */
-export const generateVapidKeys = (): VapidKeys => webpush.generateVAPIDKeys();
+export { generateVapidKeys } from './vapid';
 
 type One = { ok: true } | { ok: false; gone: boolean; retry: boolean; retryAfterMs?: number; error: string };
 
