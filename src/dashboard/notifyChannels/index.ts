@@ -8,9 +8,4 @@ const ChannelsPage = lazyPage(() => import('./ChannelsPage'), 'ChannelsPage');
 export const notifyChannels = {
   routes: [{ path: '/profile/notification-channels', titleKey: 'page.notifyChannels', Component: ChannelsPage }],
   menu: [{ to: '/profile/notification-channels', labelKey: 'page.notifyChannels', icon: createElement(NotificationsActiveIcon), place: 'more', order: 75 }],
-  messages: {
-    'zh-CN': { page: { notifyChannels: '通知渠道' } },
-    'en-US': { page: { notifyChannels: 'Notification channels' } },
-    'zh-TW': { page: { notifyChannels: '通知管道' } },
-  },
 } satisfies Domain;
