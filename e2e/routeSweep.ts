@@ -118,6 +118,7 @@ export const PROTECTED: readonly Visit[] = [
   visit('/profile/wallet/usdt-records', 'page.usdtRecords'),
   visit('/profile/wallet/card-records', 'page.cardRecords'),
   visit('/profile/wallet/points-records', 'page.pointsRecords'),
+  visit('/profile/notification-channels', 'page.notifyChannels'),
   visit('/no/such/page', 'page.notFound'),
 ];
 

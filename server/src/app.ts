@@ -27,6 +27,8 @@ import { tradeDomain } from './trade/routes';
 import { userDomain } from './user/routes';
 import { walletDomain } from './wallet/routes';
 import { widgetDomain } from './widget/routes';
+import { notifyChannelRoutes } from './notify/channelRoutes';
+import { createNotifyChannels } from './notify/channelSet';
 import { DEMO_EMAIL, DEMO_PASSWORD, demoAccountDecision } from './demo/account';
 import { createSessions } from './user/sessions';
 import { isGrantOrigin, widgetAuthentication } from './widget/service';
@@ -119,6 +121,11 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
   await app.register(profitDomain);
   await app.register(walletDomain);
   await app.register(widgetDomain, { tokens: widgetTokens });
+  // Telegram, web push and webhooks (issue 25); Telegram's long polling runs while the server does.
+  const notifyChannels = createNotifyChannels(config, app.log);
+  await app.register(notifyChannelRoutes, { channels: notifyChannels });
+  app.addHook('onReady', () => notifyChannels.start(db));
+  app.addHook('onClose', () => notifyChannels.stop());
   // Articles for users; the operator console (its resources in ra-data-simple-rest's dialect, the settings and the engine's health).
   await app.register(articleDomain);
   await app.register(adminDomain, { sessions });

@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join, resolve } from 'node:path';
 import { DEV_SIGN_SECRET } from '../../src/api/signing';
 import type { OhlcvCandle } from '../../src/api/trade';
+import { generateVapidKeys } from './notify/channels/vapid';
 
 export interface ServerConfig {
   port: number;
@@ -45,6 +46,16 @@ export interface ServerConfig {
    * processes need PostgreSQL; the embedded database is one process's.
    */
   engine?: 'on' | 'off' | 'only';
+  /** The dashboard's public address (PUBLIC_URL), for absolute links in notifications; unset: none. */
+  publicUrl?: string | undefined;
+  /** TELEGRAM_BOT_TOKEN: unset, no Telegram channel anywhere. */
+  telegramBotToken?: string | undefined;
+  /** The Bot API's root (TELEGRAM_API_ROOT; tests point it at a local fake). */
+  telegramApiRoot?: string | undefined;
+  /** Web push's VAPID key pair (VAPID_PUBLIC_KEY/VAPID_PRIVATE_KEY, else generated into the data folder). */
+  vapidKeys?: { publicKey: string; privateKey: string } | undefined;
+  /** Lets webhooks and push endpoints reach loopback and private addresses (tests, closed networks); never with NODE_ENV=production. */
+  webhookAllowPrivateAddresses?: boolean;
 }
 
 export interface PaperReplay {
@@ -100,15 +111,36 @@ const url = (env: NodeJS.ProcessEnv, name: string, protocols: string[]): string 
 };
 
 /** A secret from the environment, else one generated on first run into the data folder (owner-only). */
-export const persistentSecret = (dataDir: string, name: string): string => {
+export const persistentSecret = (dataDir: string, name: string, generate: () => string = () => randomBytes(32).toString('hex')): string => {
   const dir = join(dataDir, 'secrets');
   const file = join(dir, name);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const secret = randomBytes(32).toString('hex');
+  const secret = generate();
   writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
   chmodSync(file, 0o600);
   return secret;
+};
+
+/** VAPID keys from the environment (both or neither), else a pair generated on first run into the data folder. */
+const vapidKeys = (env: NodeJS.ProcessEnv, dataDir: string): { publicKey: string; privateKey: string } => {
+  const base64url = /^[A-Za-z0-9_-]{40,100}$/;
+  if (env.VAPID_PUBLIC_KEY || env.VAPID_PRIVATE_KEY) {
+    const publicKey = env.VAPID_PUBLIC_KEY ?? '';
+    const privateKey = env.VAPID_PRIVATE_KEY ?? '';
+    if (!base64url.test(publicKey) || !base64url.test(privateKey)) throw new ConfigError('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must both be set, base64url (npx web-push generate-vapid-keys)');
+    return { publicKey, privateKey };
+  }
+  const stored = persistentSecret(dataDir, 'vapid-keys', () => JSON.stringify(generateVapidKeys()));
+  try {
+    const keys = JSON.parse(stored) as { publicKey?: unknown; privateKey?: unknown };
+    if (typeof keys.publicKey === 'string' && typeof keys.privateKey === 'string' && base64url.test(keys.publicKey) && base64url.test(keys.privateKey)) {
+      return { publicKey: keys.publicKey, privateKey: keys.privateKey };
+    }
+  } catch {
+    // Reported below.
+  }
+  throw new ConfigError(`${join(dataDir, 'secrets', 'vapid-keys')} must hold the JSON of a VAPID key pair ({"publicKey","privateKey"})`);
 };
 
 const engineMode = (env: NodeJS.ProcessEnv): 'on' | 'off' | 'only' => {
@@ -160,7 +192,21 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env, root: string = 
     throw new ConfigError(`PAPER_START_USDT must be a positive decimal number with at most 8 decimals, got "${paperStartUsdt}"`);
   }
 
+  const telegramBotToken = env.TELEGRAM_BOT_TOKEN || undefined;
+  if (telegramBotToken && !/^\d{3,20}:[A-Za-z0-9_-]{20,100}$/.test(telegramBotToken)) {
+    throw new ConfigError('TELEGRAM_BOT_TOKEN must be a bot token as @BotFather gives it (<digits>:<letters>)');
+  }
+  const webhookAllowPrivateAddresses = bool(env, 'WEBHOOK_ALLOW_PRIVATE_ADDRESSES', false);
+  if (webhookAllowPrivateAddresses && env.NODE_ENV === 'production') {
+    throw new ConfigError('WEBHOOK_ALLOW_PRIVATE_ADDRESSES cannot be set with NODE_ENV=production');
+  }
+
   return {
+    publicUrl: url(env, 'PUBLIC_URL', ['http:', 'https:']),
+    telegramBotToken,
+    telegramApiRoot: url(env, 'TELEGRAM_API_ROOT', ['http:', 'https:']),
+    vapidKeys: vapidKeys(env, dataDir),
+    webhookAllowPrivateAddresses,
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '127.0.0.1',
     dataDir,

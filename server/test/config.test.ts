@@ -19,6 +19,19 @@ describe('configuration', () => {
     expect(loadConfig({}, root).tokenSecret).toBe(config.tokenSecret);
   });
 
+  it('generates the VAPID key pair into the data folder once; no bot token, no Telegram', () => {
+    const config = loadConfig({}, fresh());
+    expect(config.vapidKeys?.publicKey).toMatch(/^[A-Za-z0-9_-]{80,}$/);
+    const file = join(root, 'data', 'secrets', 'vapid-keys');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(loadConfig({}, root).vapidKeys).toEqual(config.vapidKeys);
+    expect(config).toMatchObject({ telegramBotToken: undefined, webhookAllowPrivateAddresses: false });
+    expect(loadConfig({ TELEGRAM_BOT_TOKEN: '123456:AAH-abcdefghijklmnopqrstuv', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' }, root)).toMatchObject({
+      telegramBotToken: '123456:AAH-abcdefghijklmnopqrstuv',
+      webhookAllowPrivateAddresses: true,
+    });
+  });
+
   it.each([
     [{ PORT: 'eighty' }, /PORT must be an integer/],
     [{ PORT: '70000' }, /PORT must be an integer between 0 and 65535/],
@@ -30,6 +43,10 @@ describe('configuration', () => {
     [{ TOKEN_SECRET: 'short' }, /TOKEN_SECRET must be at least 32 characters/],
     [{ SCRYPT_COST: '3000' }, /SCRYPT_COST must be a power of two/],
     [{ DEMO_ACCOUNT: 'maybe' }, /DEMO_ACCOUNT must be true or false/],
+    [{ TELEGRAM_BOT_TOKEN: 'not-a-token' }, /TELEGRAM_BOT_TOKEN must be a bot token/],
+    [{ TELEGRAM_API_ROOT: 'ftp://x' }, /TELEGRAM_API_ROOT must start with http:/],
+    [{ VAPID_PUBLIC_KEY: 'B'.repeat(87) }, /VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must both be set/],
+    [{ WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true', NODE_ENV: 'production' }, /cannot be set with NODE_ENV=production/],
   ])('refuses %j with a clear message', (env, message) => {
     expect(() => loadConfig(env as NodeJS.ProcessEnv, fresh())).toThrow(ConfigError);
     expect(() => loadConfig(env as NodeJS.ProcessEnv, root)).toThrow(message);

@@ -23,6 +23,7 @@ import { AuthLayout } from './layout/AuthLayout';
 import { NotFound } from './layout/NotFound';
 import { themeFor, type ThemeMode } from './layout/theme';
 import { useCurrentLocale, usePriceColors } from './layout/usePriceColors';
+import { notifyChannels } from './notifyChannels';
 import { profile } from './profile';
 import { returns } from './returns';
 import { strategy } from './strategy';
@@ -30,7 +31,7 @@ import { trade } from './trade';
 import { wallet } from './wallet';
 
 /** The dashboard's areas: each brings its routes, menu entries and texts. */
-export const domains: readonly Domain[] = [home, trade, strategy, backtest, exchange, wallet, profile, article, returns, auth, admin];
+export const domains: readonly Domain[] = [home, trade, strategy, backtest, exchange, wallet, profile, notifyChannels, article, returns, auth, admin];
 
 /** Protected routes of spec section 2, at their exact paths, inside the main layout (`/` is react-admin's dashboard slot: the home page). */
 export const protectedRoutes = domains.flatMap((domain) => domain.routes ?? []);

@@ -3,6 +3,7 @@ import { messages as article } from './article/messages';
 import { messages as backtest } from './backtest/messages';
 import { messages as exchange } from './exchange/messages';
 import { messages as home } from './home/messages';
+import { messages as notifyChannels } from './notifyChannels/messages';
 import { messages as profile } from './profile/messages';
 import { messages as returns } from './returns/messages';
 import { messages as strategy } from './strategy/messages';
@@ -17,5 +18,5 @@ import { messages as wallet } from './wallet/messages';
  * come as one.
  */
 export const addAreaTexts = (): void => {
-  for (const messages of [home, trade, strategy, backtest, exchange, wallet, profile, article, returns]) addMessages(messages);
+  for (const messages of [home, trade, strategy, backtest, exchange, wallet, profile, article, returns, notifyChannels]) addMessages(messages);
 };

@@ -1,4 +1,13 @@
 import { Endpoint } from '../api/endpoints';
+import {
+  NotifyChannelEndpoint,
+  type NotifyChannelsState,
+  type PushSubscriptionPayload,
+  type TelegramLinkAnswer,
+  type WebhookSaveAnswer,
+  type WebhookSavePayload,
+  type WebhookTestAnswer,
+} from '../api/notifyChannels';
 import type { DemoAccount } from '../api/demo';
 import type { BacktestJob, BacktestRequest, CandleUpload } from '../api/backtest';
 import type { StrategyTemplate } from '../api/strategy';
@@ -183,6 +192,16 @@ export const createApi = (http: HttpClient) => ({
   adminSettings: (signal?: AbortSignal) => http.request<ServiceSettings>('GET', Endpoint.adminSettings, { signal }),
   adminSettingsEdit: (payload: Partial<ServiceSettings>) =>
     http.request<ServiceSettings>('POST', Endpoint.adminSettingsEdit, { body: payload }),
+
+  /** The external notification channels (Telegram, web push, webhook). */
+  notifyChannels: (signal?: AbortSignal) => http.request<NotifyChannelsState>('GET', NotifyChannelEndpoint.state, { signal }),
+  telegramLink: () => http.request<TelegramLinkAnswer>('POST', NotifyChannelEndpoint.telegramLink, { body: {} }),
+  telegramUnlink: () => http.request<null>('POST', NotifyChannelEndpoint.telegramUnlink, { body: {} }),
+  pushSubscribe: (payload: PushSubscriptionPayload) => http.request<null>('POST', NotifyChannelEndpoint.pushSubscribe, { body: payload }),
+  pushUnsubscribe: (endpoint: string) => http.request<null>('POST', NotifyChannelEndpoint.pushUnsubscribe, { body: { endpoint } }),
+  webhookSave: (payload: WebhookSavePayload) => http.request<WebhookSaveAnswer>('POST', NotifyChannelEndpoint.webhookSave, { body: payload }),
+  webhookDelete: () => http.request<null>('POST', NotifyChannelEndpoint.webhookDelete, { body: {} }),
+  webhookTest: () => http.request<WebhookTestAnswer>('POST', NotifyChannelEndpoint.webhookTest, { body: {} }),
 });
 
 export type Api = ReturnType<typeof createApi>;

@@ -391,6 +391,40 @@ export interface WidgetGrantsTable {
   embed_hash: string | null;
 }
 
+/** A user's linked Telegram chat (migration 023). */
+export interface TelegramLinksTable {
+  user_id: string;
+  chat_id: string;
+  linked_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  disabled_reason: string | null;
+}
+
+/** A one-time code of a Telegram deep link, kept as its SHA-256 hash. */
+export interface TelegramLinkCodesTable {
+  code_hash: string;
+  user_id: string;
+  expires_at: Timestamp;
+}
+
+export interface PushSubscriptionsTable {
+  id: Generated<string>;
+  user_id: string;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  created_at: CreatedAt;
+}
+
+/** A user's webhook; the secret sealed under the exchange master key. */
+export interface WebhooksTable {
+  user_id: string;
+  url: string;
+  secret_ciphertext: string;
+  enabled: Generated<boolean>;
+  disabled_reason: string | null;
+  created_at: CreatedAt;
+}
+
 export interface Database {
   users: UsersTable;
   verification_codes: VerificationCodesTable;
@@ -425,4 +459,8 @@ export interface Database {
   backtest_candle_sets: BacktestCandleSetsTable;
   market_candles: MarketCandlesTable;
   widget_grants: WidgetGrantsTable;
+  telegram_links: TelegramLinksTable;
+  telegram_link_codes: TelegramLinkCodesTable;
+  push_subscriptions: PushSubscriptionsTable;
+  webhooks: WebhooksTable;
 }

@@ -1,0 +1,141 @@
+import type { Messages as LocaleMessages } from '../../i18n/i18nProvider';
+
+/** Texts of the notification channels page. */
+const enUS = {
+  notifyChannels: {
+    intro: 'Besides the app, notifications can reach you on Telegram, in this browser, or at your own server.',
+    telegram: {
+      title: 'Telegram',
+      linked: 'Linked since {{time}}',
+      notLinked: 'Not linked',
+      link: 'Link Telegram',
+      open: 'Open in Telegram',
+      linkHint: 'Open the link and press Start in the chat with the bot. The link works once, until {{time}}.',
+      waiting: 'Waiting for the chat to be linked…',
+      unlink: 'Unlink',
+      linkAddress: 'Link',
+      turnedOff: 'Turned off: {{reason}}. Link again to turn it back on.',
+    },
+    push: {
+      title: 'Browser notifications',
+      enable: 'Turn on in this browser',
+      disable: 'Turn off in this browser',
+      on: 'On in this browser',
+      browsers: 'Browsers receiving notifications: {{count}}',
+      unsupported: 'This browser cannot receive push notifications (on iPhone, add the site to the home screen first).',
+      denied: 'Notifications are blocked for this site in the browser settings.',
+      failed: 'This browser could not subscribe: {{reason}}',
+    },
+    webhook: {
+      title: 'Webhook',
+      hint: 'Each event is POSTed as JSON { id, kind, createdAt, data }, signed in the X-QT-Signature header (HMAC-SHA256 of the body with your secret); X-QT-Event-Id identifies it.',
+      url: 'Address (https://…)',
+      save: 'Save',
+      saved: 'Webhook saved',
+      secret: 'Secret',
+      secretOnce: 'Copy the secret now: it is shown only once.',
+      newSecret: 'New secret',
+      test: 'Send test',
+      testOk: 'Your server answered the test with success.',
+      testFailed: 'The test failed: {{error}}',
+      remove: 'Remove',
+      turnedOff: 'Turned off: {{reason}}. Save it again to turn it back on.',
+      privateAddress: 'This address is on a private, local or reserved network; webhooks go only to public addresses.',
+      unresolved: 'This host name cannot be found.',
+    },
+  },
+};
+
+type Texts = typeof enUS;
+
+const zhCN: Texts = {
+  notifyChannels: {
+    intro: '除应用内通知外，还可以通过 Telegram、本浏览器或您自己的服务器接收通知。',
+    telegram: {
+      title: 'Telegram',
+      linked: '已绑定（{{time}}）',
+      notLinked: '未绑定',
+      link: '绑定 Telegram',
+      open: '在 Telegram 中打开',
+      linkHint: '打开链接，并在与机器人的对话中点击“开始”。链接只能使用一次，有效期至 {{time}}。',
+      waiting: '正在等待绑定完成…',
+      unlink: '解除绑定',
+      linkAddress: '链接',
+      turnedOff: '已停用：{{reason}}。重新绑定即可恢复。',
+    },
+    push: {
+      title: '浏览器通知',
+      enable: '在本浏览器开启',
+      disable: '在本浏览器关闭',
+      on: '本浏览器已开启',
+      browsers: '接收通知的浏览器：{{count}}',
+      unsupported: '本浏览器无法接收推送通知（iPhone 需先将网站添加到主屏幕）。',
+      denied: '浏览器设置已禁止本网站的通知。',
+      failed: '本浏览器订阅失败：{{reason}}',
+    },
+    webhook: {
+      title: 'Webhook',
+      hint: '每个事件以 JSON { id, kind, createdAt, data } 通过 POST 发送，X-QT-Signature 头为签名（用您的密钥对正文做 HMAC-SHA256），X-QT-Event-Id 为事件编号。',
+      url: '地址（https://…）',
+      save: '保存',
+      saved: 'Webhook 已保存',
+      secret: '密钥',
+      secretOnce: '请立即复制密钥：它只显示这一次。',
+      newSecret: '更换密钥',
+      test: '发送测试',
+      testOk: '您的服务器已成功接收测试。',
+      testFailed: '测试失败：{{error}}',
+      remove: '删除',
+      turnedOff: '已停用：{{reason}}。重新保存即可恢复。',
+      privateAddress: '该地址属于内网、本机或保留网段；Webhook 只能发送到公网地址。',
+      unresolved: '找不到该主机名。',
+    },
+  },
+};
+
+const zhTW: Texts = {
+  notifyChannels: {
+    intro: '除應用程式內通知外，也可以透過 Telegram、本瀏覽器或您自己的伺服器接收通知。',
+    telegram: {
+      title: 'Telegram',
+      linked: '已綁定（{{time}}）',
+      notLinked: '未綁定',
+      link: '綁定 Telegram',
+      open: '在 Telegram 中開啟',
+      linkHint: '開啟連結，並在與機器人的對話中點選「開始」。連結只能使用一次，有效至 {{time}}。',
+      waiting: '正在等待綁定完成…',
+      unlink: '解除綁定',
+      linkAddress: '連結',
+      turnedOff: '已停用：{{reason}}。重新綁定即可恢復。',
+    },
+    push: {
+      title: '瀏覽器通知',
+      enable: '在本瀏覽器開啟',
+      disable: '在本瀏覽器關閉',
+      on: '本瀏覽器已開啟',
+      browsers: '接收通知的瀏覽器：{{count}}',
+      unsupported: '本瀏覽器無法接收推播通知（iPhone 需先將網站加入主畫面）。',
+      denied: '瀏覽器設定已封鎖本網站的通知。',
+      failed: '本瀏覽器訂閱失敗：{{reason}}',
+    },
+    webhook: {
+      title: 'Webhook',
+      hint: '每個事件以 JSON { id, kind, createdAt, data } 透過 POST 傳送，X-QT-Signature 標頭為簽章（以您的密鑰對內文做 HMAC-SHA256），X-QT-Event-Id 為事件編號。',
+      url: '位址（https://…）',
+      save: '儲存',
+      saved: 'Webhook 已儲存',
+      secret: '密鑰',
+      secretOnce: '請立即複製密鑰：它只會顯示這一次。',
+      newSecret: '更換密鑰',
+      test: '傳送測試',
+      testOk: '您的伺服器已成功接收測試。',
+      testFailed: '測試失敗：{{error}}',
+      remove: '刪除',
+      turnedOff: '已停用：{{reason}}。重新儲存即可恢復。',
+      privateAddress: '此位址屬於內網、本機或保留網段；Webhook 只能傳送到公網位址。',
+      unresolved: '找不到此主機名稱。',
+    },
+  },
+};
+
+export const messages = { 'zh-CN': zhCN, 'en-US': enUS, 'zh-TW': zhTW } satisfies LocaleMessages;
