@@ -27,6 +27,7 @@ import { adminDomain } from './admin/routes';
 import { articleDomain } from './article/routes';
 import { backtestDomain } from './backtest/routes';
 import { memberDomain } from './member/routes';
+import { notifyDomain } from './notify/routes';
 import { profitDomain } from './profit/routes';
 import { sharedServices } from './shared/services';
 import { strategyDomain } from './strategy/routes';
@@ -194,6 +195,7 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
   // Membership, fuel, invites, and the profit pages.
   await app.register(memberDomain, { engine: facade });
   await app.register(profitDomain);
+  await app.register(notifyDomain, { senders: [] });
   await app.register(profileDomain);
   await app.register(walletDomain);
   await app.register(widgetDomain, { tokens: widgetTokens });

@@ -1,0 +1,39 @@
+/** Notifications (issue 25): the inbox, its unread count and the preferences per kind and channel. */
+
+export const NOTIFICATION_KINDS = ['trade.fill', 'trade.cycle_closed', 'trade.stop_loss', 'trade.attention', 'member.fuel_empty'] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+
+export const NOTIFICATION_CHANNELS = ['inapp', 'email', 'telegram', 'push', 'webhook'] as const;
+export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];
+
+/** One event of the inbox; its figures are decimal strings in `payload`. */
+export interface Notification {
+  id: string;
+  kind: NotificationKind;
+  taskId: string | null;
+  payload: Record<string, unknown>;
+  createdAt: string;
+  read: boolean;
+}
+
+export interface UnreadCount {
+  count: number;
+}
+
+/** Marks the given events read, or all of the caller's. */
+export interface MarkReadRequest {
+  ids?: string[];
+  all?: boolean;
+}
+
+export interface NotificationPreference {
+  kind: NotificationKind;
+  channel: NotificationChannel;
+  enabled: boolean;
+}
+
+/** The preferences table; `channels` are those the user may choose (in-app, e-mail, and those linked). */
+export interface NotificationPreferences {
+  channels: NotificationChannel[];
+  list: NotificationPreference[];
+}
