@@ -74,6 +74,7 @@ const enUS = {
     usdtRecords: 'USDT records',
     cardRecords: 'Card records',
     pointsRecords: 'Points records',
+    notifications: 'Notifications',
     login: 'Log in',
     register: 'Sign up',
     forgotPassword: 'Reset password',

@@ -76,6 +76,7 @@ const zhCN: AppMessages = {
     usdtRecords: 'USDT 记录',
     cardRecords: '激活卡记录',
     pointsRecords: '积分记录',
+    notifications: '通知',
     login: '登录',
     register: '注册',
     forgotPassword: '找回密码',

@@ -76,6 +76,7 @@ const zhTW: AppMessages = {
     usdtRecords: 'USDT 紀錄',
     cardRecords: '啟用卡紀錄',
     pointsRecords: '點數紀錄',
+    notifications: '通知',
     login: '登入',
     register: '註冊',
     forgotPassword: '找回密碼',
