@@ -195,7 +195,8 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
   // Membership, fuel, invites, and the profit pages.
   await app.register(memberDomain, { engine: facade });
   await app.register(profitDomain);
-  await app.register(notifyDomain, { senders: [] });
+  // The channels of part 2 (Telegram, web push, webhooks) join `senders`; the outbox worker runs where the engine ticks on its own (not in tests).
+  await app.register(notifyDomain, { senders: [], publicUrl: config.publicUrl, outboxPollMs: config.engineTickMs > 0 ? 5_000 : 0 });
   await app.register(profileDomain);
   await app.register(walletDomain);
   await app.register(widgetDomain, { tokens: widgetTokens });

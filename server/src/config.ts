@@ -14,6 +14,8 @@ export interface ServerConfig {
   tokenSecret: string;
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** PUBLIC_URL: the dashboard's public address, for the links in notifications (unset: paths only). */
+  publicUrl?: string | undefined;
   /** Origins allowed to call the API from a browser (partner sites embedding the widgets). */
   corsOrigins: string[];
   accessTokenTtlSeconds: number;
@@ -169,6 +171,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env, root: string = 
     tokenSecret,
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom: env.MAIL_FROM || 'Quant Trader <no-reply@quant-trader.local>',
+    publicUrl: url(env, 'PUBLIC_URL', ['http:', 'https:']),
     corsOrigins,
     accessTokenTtlSeconds: integer(env, 'ACCESS_TOKEN_TTL', 15 * 60, 5, 24 * 3600),
     refreshTokenTtlDays: integer(env, 'REFRESH_TOKEN_TTL_DAYS', 30, 1, 365),

@@ -439,6 +439,7 @@ export interface NotificationEventsTable {
   payload: ColumnType<Record<string, unknown>, string | undefined, string>;
   created_at: CreatedAt;
   read_at: NullableTimestamp;
+  planned_at: NullableTimestamp;
 }
 
 export interface NotificationDeliveriesTable {

@@ -20,9 +20,12 @@ export const up = async (db: Kysely<unknown>): Promise<void> => {
     .addColumn('payload', 'jsonb', (c) => c.notNull().defaultTo(sql`'{}'::jsonb`))
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn('read_at', 'timestamptz')
+    // When the outbox queued its deliveries (null: not yet, it waits for the user's burst to settle).
+    .addColumn('planned_at', 'timestamptz')
     .execute();
   await db.schema.createIndex('notification_events_user_idx').on('notification_events').columns(['user_id', 'id']).execute();
   await sql`create index notification_events_unread_idx on notification_events (user_id) where read_at is null`.execute(db);
+  await sql`create index notification_events_unplanned_idx on notification_events (user_id, created_at) where planned_at is null`.execute(db);
 
   await db.schema
     .createTable('notification_deliveries')

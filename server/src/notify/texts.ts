@@ -1,0 +1,80 @@
+/** The notifications' texts for the channels outside the dashboard (e-mail, and the senders of part 2), in the user's language. */
+import type { NotifyLocale } from './channel';
+
+type Fields = Record<string, unknown>;
+
+const field = (payload: Fields, name: string) => {
+  const value = payload[name];
+  return value === null || value === undefined ? '' : String(value);
+};
+const fill = (template: string, payload: Fields) => template.replace(/\{(\w+)\}/g, (_, name: string) => (name === 'levelNo' ? String(Number(payload['level'] ?? 0) + 1) : field(payload, name)));
+
+const TEXTS: Record<NotifyLocale, Record<string, string>> = {
+  'en-US': {
+    'trade.fill.buy': '{symbol} bought level {levelNo}: {amount} USDT at {price}',
+    'trade.fill.sell': '{symbol} sold {quantity} at {price}: {amount} USDT',
+    'trade.cycle_closed': '{symbol} cycle {cycle} closed: {profit} USDT ({roi} %)',
+    'trade.stop_loss': '{symbol} stop-loss at {price}: {profit} USDT',
+    'trade.attention': '{symbol} stopped and needs attention ({reason})',
+    'member.fuel_empty': '{symbol} waits for fuel to open cycle {cycle}',
+    fills: '{symbol}: {count} fills',
+    more: 'and {count} more',
+    unsubscribe: 'Stop these e-mails',
+    open: 'Open',
+  },
+  'zh-CN': {
+    'trade.fill.buy': '{symbol} 第 {levelNo} 档买入：{amount} USDT，价格 {price}',
+    'trade.fill.sell': '{symbol} 卖出 {quantity}，价格 {price}：{amount} USDT',
+    'trade.cycle_closed': '{symbol} 第 {cycle} 轮完成：{profit} USDT（{roi}%）',
+    'trade.stop_loss': '{symbol} 止损，价格 {price}：{profit} USDT',
+    'trade.attention': '{symbol} 已暂停，需要处理（{reason}）',
+    'member.fuel_empty': '{symbol} 等待燃料以开始第 {cycle} 轮',
+    fills: '{symbol} {count} 笔成交',
+    more: '另有 {count} 条',
+    unsubscribe: '不再接收此类邮件',
+    open: '查看',
+  },
+  'zh-TW': {
+    'trade.fill.buy': '{symbol} 第 {levelNo} 檔買入：{amount} USDT，價格 {price}',
+    'trade.fill.sell': '{symbol} 賣出 {quantity}，價格 {price}：{amount} USDT',
+    'trade.cycle_closed': '{symbol} 第 {cycle} 輪完成：{profit} USDT（{roi}%）',
+    'trade.stop_loss': '{symbol} 停損，價格 {price}：{profit} USDT',
+    'trade.attention': '{symbol} 已暫停，需要處理（{reason}）',
+    'member.fuel_empty': '{symbol} 等待燃料以開始第 {cycle} 輪',
+    fills: '{symbol} {count} 筆成交',
+    more: '另有 {count} 則',
+    unsubscribe: '不再接收此類郵件',
+    open: '查看',
+  },
+};
+
+export const notifyLocale = (locale: string): NotifyLocale => (locale === 'en-US' || locale === 'zh-TW' ? locale : 'zh-CN');
+
+export const uiText = (locale: NotifyLocale, key: 'unsubscribe' | 'open') => TEXTS[locale][key]!;
+
+/** One event as a line of text. */
+export const eventLine = (locale: NotifyLocale, kind: string, payload: Fields): string => {
+  const key = kind === 'trade.fill' ? `trade.fill.${payload['side'] === 'sell' ? 'sell' : 'buy'}` : kind;
+  return fill(TEXTS[locale][key] ?? kind, payload);
+};
+
+/**
+ * Several events of one user as one message: fills of a pair folded into a
+ * count ("BTC/USDT 12 笔成交"), the other events a line each; the title is
+ * the lines joined, cut after two.
+ */
+export const coalescedText = (locale: NotifyLocale, events: readonly { kind: string; payload: Fields }[]): { title: string; text: string } => {
+  const lines: string[] = [];
+  const fills = new Map<string, Fields[]>();
+  for (const event of events) {
+    if (event.kind === 'trade.fill') {
+      const symbol = field(event.payload, 'symbol');
+      fills.set(symbol, [...(fills.get(symbol) ?? []), event.payload]);
+    }
+  }
+  for (const [symbol, list] of fills) lines.push(list.length === 1 ? eventLine(locale, 'trade.fill', list[0]!) : fill(TEXTS[locale]['fills']!, { symbol, count: list.length }));
+  for (const event of events) if (event.kind !== 'trade.fill') lines.push(eventLine(locale, event.kind, event.payload));
+  const separator = locale === 'en-US' ? '; ' : '，';
+  const title = lines.length > 2 ? `${lines.slice(0, 2).join(separator)}${separator}${fill(TEXTS[locale]['more']!, { count: lines.length - 2 })}` : lines.join(separator);
+  return { title, text: lines.join('\n') };
+};
