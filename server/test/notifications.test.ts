@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordEngineEvents } from '../src/notify/events';
+import { confirmDeposit } from '../src/wallet/service';
 import { BACKENDS, addPaperTask, registerUser, startServer, type TestServer } from './harness';
 
 describe.each(BACKENDS)('notifications (%s)', (backend) => {
@@ -88,5 +89,20 @@ describe.each(BACKENDS)('notifications (%s)', (backend) => {
     const bad = await call('PUT', '/api/notifications/preferences', { list: [{ kind: 'trade.cycle_closed', channel: 'pigeon', enabled: true }] });
     expect(bad.body.code).not.toBe(0);
     expect(enabled('trade.cycle_closed', 'email', (await call('GET', '/api/notifications/preferences')).body.data.list)).toBe(false);
+  });
+
+  it("tells of a deposit credited in the credit's transaction, and of none when the credit is refused", async () => {
+    const operator = await registerUser(server, { email: 'operator@example.com' });
+    const deposit = await server.db
+      .insertInto('deposits')
+      .values({ user_id: userId, amount: '25.5', address: 'TXYZ', tx_hash: null, reason: null, transaction_id: null, decided_by: null })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const credited = () => server.db.selectFrom('notification_events').select(['kind', 'payload']).where('user_id', '=', userId).where('kind', '=', 'wallet.deposit_credited').execute();
+    await confirmDeposit(server.db, operator.user.id, deposit.id);
+    expect(await credited()).toEqual([{ kind: 'wallet.deposit_credited', payload: { depositId: deposit.id, amount: '25.5', asset: 'USDT' } }]);
+    // Confirmed already: refused, and nothing more is told.
+    await expect(confirmDeposit(server.db, operator.user.id, deposit.id)).rejects.toThrow();
+    expect(await credited()).toHaveLength(1);
   });
 });

@@ -1,6 +1,16 @@
 /** Notifications (issue 25): the inbox, its unread count and the preferences per kind and channel. */
 
-export const NOTIFICATION_KINDS = ['trade.fill', 'trade.cycle_closed', 'trade.stop_loss', 'trade.attention', 'member.fuel_empty'] as const;
+export const NOTIFICATION_KINDS = [
+  'trade.fill',
+  'trade.cycle_closed',
+  'trade.stop_loss',
+  'trade.attention',
+  'member.fuel_empty',
+  'wallet.deposit_credited',
+  'wallet.withdrawal_approved',
+  'wallet.withdrawal_refused',
+  'wallet.transfer_received',
+] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 export const NOTIFICATION_CHANNELS = ['inapp', 'email', 'telegram', 'push', 'webhook'] as const;

@@ -11,6 +11,10 @@ const fill = (template: string, payload: Fields) => template.replace(/\{(\w+)\}/
 
 const TEXTS: Record<NotifyLocale, Record<string, string>> = {
   'en-US': {
+    'wallet.deposit_credited': 'Deposit credited: {amount} {asset}',
+    'wallet.withdrawal_approved': 'Withdrawal sent: {amount} {asset}',
+    'wallet.withdrawal_refused': 'Withdrawal refused ({reason}): {amount} {asset} back in your wallet',
+    'wallet.transfer_received': 'Received {amount} {asset} from {from}',
     'trade.fill.buy': '{symbol} bought level {levelNo}: {amount} USDT at {price}',
     'trade.fill.sell': '{symbol} sold {quantity} at {price}: {amount} USDT',
     'trade.cycle_closed': '{symbol} cycle {cycle} closed: {profit} USDT ({roi} %)',
@@ -23,6 +27,10 @@ const TEXTS: Record<NotifyLocale, Record<string, string>> = {
     open: 'Open',
   },
   'zh-CN': {
+    'wallet.deposit_credited': '充值到账：{amount} {asset}',
+    'wallet.withdrawal_approved': '提现已发出：{amount} {asset}',
+    'wallet.withdrawal_refused': '提现被拒绝（{reason}）：{amount} {asset} 已退回钱包',
+    'wallet.transfer_received': '收到 {from} 转账 {amount} {asset}',
     'trade.fill.buy': '{symbol} 第 {levelNo} 档买入：{amount} USDT，价格 {price}',
     'trade.fill.sell': '{symbol} 卖出 {quantity}，价格 {price}：{amount} USDT',
     'trade.cycle_closed': '{symbol} 第 {cycle} 轮完成：{profit} USDT（{roi}%）',
@@ -35,6 +43,10 @@ const TEXTS: Record<NotifyLocale, Record<string, string>> = {
     open: '查看',
   },
   'zh-TW': {
+    'wallet.deposit_credited': '儲值到帳：{amount} {asset}',
+    'wallet.withdrawal_approved': '提領已送出：{amount} {asset}',
+    'wallet.withdrawal_refused': '提領被拒絕（{reason}）：{amount} {asset} 已退回錢包',
+    'wallet.transfer_received': '收到 {from} 轉帳 {amount} {asset}',
     'trade.fill.buy': '{symbol} 第 {levelNo} 檔買入：{amount} USDT，價格 {price}',
     'trade.fill.sell': '{symbol} 賣出 {quantity}，價格 {price}：{amount} USDT',
     'trade.cycle_closed': '{symbol} 第 {cycle} 輪完成：{profit} USDT（{roi}%）',

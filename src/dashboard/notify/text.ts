@@ -10,7 +10,7 @@ const field = (payload: Record<string, unknown>, name: string) => {
 /** One notification as a line of text, figures as the server wrote them (decimal strings). */
 export const notificationText = (item: Notification, translate: Translate): string => {
   const p = item.payload;
-  const values = Object.fromEntries(['symbol', 'level', 'amount', 'price', 'quantity', 'cycle', 'profit', 'roi', 'reason'].map((name) => [name, field(p, name)]));
+  const values = Object.fromEntries(['symbol', 'level', 'amount', 'price', 'quantity', 'cycle', 'profit', 'roi', 'reason', 'asset', 'from'].map((name) => [name, field(p, name)]));
   // The kind's second part: its namespace (trade, member) is not a text key.
   switch (item.kind.slice(item.kind.indexOf('.') + 1)) {
     case 'fill':
@@ -23,6 +23,14 @@ export const notificationText = (item: Notification, translate: Translate): stri
       return translate('notify.text.attention', values);
     case 'fuel_empty':
       return translate('notify.text.fuelEmpty', values);
+    case 'deposit_credited':
+      return translate('notify.text.depositCredited', values);
+    case 'withdrawal_approved':
+      return translate('notify.text.withdrawalApproved', values);
+    case 'withdrawal_refused':
+      return translate('notify.text.withdrawalRefused', values);
+    case 'transfer_received':
+      return translate('notify.text.transferReceived', values);
     default:
       return item.kind;
   }
