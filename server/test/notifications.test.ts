@@ -105,4 +105,19 @@ describe.each(BACKENDS)('notifications (%s)', (backend) => {
     await expect(confirmDeposit(server.db, operator.user.id, deposit.id)).rejects.toThrow();
     expect(await credited()).toHaveLength(1);
   });
+
+  it('tells of a sign-in from a device not seen before, once, and of a changed password; these always go by e-mail', async () => {
+    const kinds = async () =>
+      (await server.db.selectFrom('notification_events').select('kind').where('user_id', '=', userId).where('kind', 'like', 'user.%').orderBy('id').execute()).map((r) => r.kind);
+    const login = (agent: string) => server.call('POST', '/api/user/login', { email: 'bell@example.com', password: 'Sturdy-Passw0rd!' }, { headers: { 'user-agent': agent } });
+    expect((await login('Phone/1.0')).body.code).toBe(0);
+    expect(await kinds()).toEqual(['user.new_login']);
+    expect((await login('Phone/1.0')).body.code).toBe(0);
+    expect(await kinds()).toEqual(['user.new_login']);
+    const changed = await call('POST', '/api/user/change-password', { oldPassword: 'Sturdy-Passw0rd!', newPassword: 'Sturdy-Passw0rd!2', secondPassword: 'Sturdy-Passw0rd!2' });
+    expect(changed.body.code).toBe(0);
+    expect(await kinds()).toEqual(['user.new_login', 'user.password_changed']);
+    const prefs = (await call('GET', '/api/notifications/preferences')).body.data.list;
+    expect(prefs.find((p: { kind: string; channel: string }) => p.kind === 'user.new_login' && p.channel === 'email').enabled).toBe(true);
+  });
 });

@@ -10,8 +10,13 @@ export const NOTIFICATION_KINDS = [
   'wallet.withdrawal_approved',
   'wallet.withdrawal_refused',
   'wallet.transfer_received',
+  'user.new_login',
+  'user.password_changed',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+
+/** Security notices always go by e-mail: that choice cannot be turned off. */
+export const isAlwaysByEmail = (kind: string) => kind.startsWith('user.');
 
 export const NOTIFICATION_CHANNELS = ['inapp', 'email', 'telegram', 'push', 'webhook'] as const;
 export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];

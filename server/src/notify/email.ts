@@ -5,6 +5,7 @@
  * server's secret).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { isAlwaysByEmail } from '../../../src/api/notify';
 import type { Db } from '../db/database';
 import type { Mailer } from '../mail/mailer';
 import type { ChannelSender } from './channel';
@@ -33,7 +34,7 @@ export const emailSender = (mailer: Mailer, options: { secret: string; publicUrl
       const kinds = [...new Set([message.kind, ...((message.data['events'] as { kind: string }[] | undefined) ?? []).map((e) => e.kind)])];
       const lines = [message.text, ''];
       if (message.link) lines.push(`${uiText(message.locale, 'open')}: ${base}/${message.link}`);
-      for (const kind of kinds) lines.push(`${uiText(message.locale, 'unsubscribe')} (${kind}): ${base}${unsubscribePath(options.secret, message.userId, kind)}`);
+      for (const kind of kinds.filter((k) => !isAlwaysByEmail(k))) lines.push(`${uiText(message.locale, 'unsubscribe')} (${kind}): ${base}${unsubscribePath(options.secret, message.userId, kind)}`);
       try {
         await mailer.send({ to: user.email, subject: message.title, text: lines.join('\n') });
         return { ok: true };

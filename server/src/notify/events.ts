@@ -6,7 +6,7 @@
  */
 import Big from 'big.js';
 import { sql } from 'kysely';
-import type { NotificationKind } from '../../../src/api/notify';
+import { isAlwaysByEmail, type NotificationKind } from '../../../src/api/notify';
 import type { Db } from '../db/database';
 import type { CycleInsert, EventInsert } from '../engine/store/journal';
 import type { NotifyChannel } from './channel';
@@ -16,6 +16,7 @@ export type NotifyKind = NotificationKind;
 /** Default preferences: fills in-app only; cycles, attention and money on every linked channel; security always by e-mail. */
 export const defaultEnabled = (kind: string, channel: NotifyChannel): boolean => {
   if (channel === 'inapp') return true;
+  if (channel === 'email' && isAlwaysByEmail(kind)) return true;
   if (kind === 'trade.fill') return false;
   return true;
 };

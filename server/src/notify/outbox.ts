@@ -22,6 +22,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import { listenChanges } from '../db/database';
 import { NOTIFY_CHANNEL } from '../db/migrations/022_notifications';
+import { isAlwaysByEmail } from '../../../src/api/notify';
 import type { ChannelSender, DeliveryOutcome, NotifyChannel, OutgoingMessage } from './channel';
 import { defaultEnabled } from './events';
 import { coalescedText, notifyLocale } from './texts';
@@ -63,7 +64,9 @@ export const planDeliveries = async (db: Db, options: OutboxOptions): Promise<nu
     for (const user of users) {
       const mine = events.filter((e) => e.user_id === user);
       for (const sender of options.senders) {
-        const wanted = mine.filter((e) => stored.get(`${user} ${e.kind} ${sender.channel}`) ?? defaultEnabled(e.kind, sender.channel));
+        const wanted = mine.filter(
+          (e) => (sender.channel === 'email' && isAlwaysByEmail(e.kind)) || (stored.get(`${user} ${e.kind} ${sender.channel}`) ?? defaultEnabled(e.kind, sender.channel)),
+        );
         if (wanted.length === 0 || !(await sender.isLinked(trx, user))) continue;
         rows.push({ message_key: wanted[0]!.id, event_ids: wanted.map((e) => e.id), user_id: user, channel: sender.channel });
       }

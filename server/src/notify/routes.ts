@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { ErrorCode } from '../../../src/api/errors';
-import type { NotificationChannel } from '../../../src/api/notify';
+import { isAlwaysByEmail, type NotificationChannel } from '../../../src/api/notify';
 import { ok } from '../http/envelope';
 import { fail } from '../http/errors';
 import { typed } from '../http/schemas';
@@ -38,7 +38,7 @@ export const notifyDomain: FastifyPluginAsync<NotifyOptions> = async (instance, 
     const app = typed(scope);
     app.get('/api/notifications/unsubscribe', { schema: schemas.unsubscribe }, async (request) => {
       const { user, kind, token } = request.query;
-      if (!checkUnsubscribeToken(config.signSecret, user, kind, token)) return fail(ErrorCode.INVALID, 'the unsubscribe link is not valid', { field: 'token' });
+      if (isAlwaysByEmail(kind) || !checkUnsubscribeToken(config.signSecret, user, kind, token)) return fail(ErrorCode.INVALID, 'the unsubscribe link is not valid', { field: 'token' });
       const exists = await db.selectFrom('users').select('id').where('id', '=', user).executeTakeFirst();
       if (!exists) return fail(ErrorCode.INVALID, 'the unsubscribe link is not valid', { field: 'user' });
       await notify.setPreferences(db, user, { list: [{ kind, channel: 'email', enabled: false }] }, []);

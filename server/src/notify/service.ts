@@ -1,7 +1,7 @@
 /** The inbox (in-app channel) and the preferences of the caller. */
 import { sql } from 'kysely';
 import { ErrorCode } from '../../../src/api/errors';
-import { NOTIFICATION_KINDS, type Notification, type NotificationChannel, type NotificationKind, type NotificationPreferences } from '../../../src/api/notify';
+import { NOTIFICATION_KINDS, isAlwaysByEmail, type Notification, type NotificationChannel, type NotificationKind, type NotificationPreferences } from '../../../src/api/notify';
 import type { Page } from '../../../src/api/types';
 import type { Db } from '../db/database';
 import { fail } from '../http/errors';
@@ -61,7 +61,11 @@ export const preferences = async (db: Db, userId: string, linked: readonly Notif
   return {
     channels,
     list: NOTIFICATION_KINDS.flatMap((kind) =>
-      channels.map((channel) => ({ kind, channel, enabled: stored.get(`${kind} ${channel}`) ?? defaultEnabled(kind, channel) })),
+      channels.map((channel) => ({
+        kind,
+        channel,
+        enabled: (channel === 'email' && isAlwaysByEmail(kind)) || (stored.get(`${kind} ${channel}`) ?? defaultEnabled(kind, channel)),
+      })),
     ),
   };
 };

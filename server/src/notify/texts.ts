@@ -11,6 +11,8 @@ const fill = (template: string, payload: Fields) => template.replace(/\{(\w+)\}/
 
 const TEXTS: Record<NotifyLocale, Record<string, string>> = {
   'en-US': {
+    'user.new_login': 'New sign-in to your account from {ip} ({userAgent}). Not you? Change your password now.',
+    'user.password_changed': 'Your password was changed. Not you? Reset it now.',
     'wallet.deposit_credited': 'Deposit credited: {amount} {asset}',
     'wallet.withdrawal_approved': 'Withdrawal sent: {amount} {asset}',
     'wallet.withdrawal_refused': 'Withdrawal refused ({reason}): {amount} {asset} back in your wallet',
@@ -27,6 +29,8 @@ const TEXTS: Record<NotifyLocale, Record<string, string>> = {
     open: 'Open',
   },
   'zh-CN': {
+    'user.new_login': '你的账户在新设备登录：{ip}（{userAgent}）。如非本人操作，请立即修改密码。',
+    'user.password_changed': '你的密码已修改。如非本人操作，请立即重置。',
     'wallet.deposit_credited': '充值到账：{amount} {asset}',
     'wallet.withdrawal_approved': '提现已发出：{amount} {asset}',
     'wallet.withdrawal_refused': '提现被拒绝（{reason}）：{amount} {asset} 已退回钱包',
@@ -43,6 +47,8 @@ const TEXTS: Record<NotifyLocale, Record<string, string>> = {
     open: '查看',
   },
   'zh-TW': {
+    'user.new_login': '你的帳戶在新裝置登入：{ip}（{userAgent}）。如非本人操作，請立即修改密碼。',
+    'user.password_changed': '你的密碼已修改。如非本人操作，請立即重設。',
     'wallet.deposit_credited': '儲值到帳：{amount} {asset}',
     'wallet.withdrawal_approved': '提領已送出：{amount} {asset}',
     'wallet.withdrawal_refused': '提領被拒絕（{reason}）：{amount} {asset} 已退回錢包',

@@ -23,7 +23,7 @@ import {
 import { useState } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
-import { NOTIFICATION_KINDS, type NotificationKind } from '../../api/notify';
+import { NOTIFICATION_KINDS, isAlwaysByEmail, type NotificationKind } from '../../api/notify';
 import { EmptyLine, QueryView } from '../kit/LoadError';
 import { formatDateTime } from '../kit/time';
 import { Screen } from '../layout/Screen';
@@ -155,12 +155,14 @@ const Preferences = () => {
                         {translate(kindLabelKey(kind))}
                       </TableCell>
                       {data.channels.map((channel) => {
-                        const enabled = data.list.find((p) => p.kind === kind && p.channel === channel)?.enabled ?? false;
+                        const fixed = channel === 'email' && isAlwaysByEmail(kind);
+                        const enabled = fixed || (data.list.find((p) => p.kind === kind && p.channel === channel)?.enabled ?? false);
                         return (
                           <TableCell key={channel} align="center" padding="checkbox">
                             <Checkbox
                               checked={enabled}
-                              disabled={save.isPending}
+                              disabled={save.isPending || fixed}
+                              title={fixed ? translate('notify.alwaysByEmail') : undefined}
                               slotProps={{ input: { 'aria-label': `${translate(kindLabelKey(kind))} · ${translate(`notify.channel.${channel}`)}` } }}
                               onChange={(_, checked) => save.mutate({ kind, channel, enabled: checked })}
                             />

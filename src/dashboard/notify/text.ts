@@ -10,7 +10,7 @@ const field = (payload: Record<string, unknown>, name: string) => {
 /** One notification as a line of text, figures as the server wrote them (decimal strings). */
 export const notificationText = (item: Notification, translate: Translate): string => {
   const p = item.payload;
-  const values = Object.fromEntries(['symbol', 'level', 'amount', 'price', 'quantity', 'cycle', 'profit', 'roi', 'reason', 'asset', 'from'].map((name) => [name, field(p, name)]));
+  const values = Object.fromEntries(['symbol', 'level', 'amount', 'price', 'quantity', 'cycle', 'profit', 'roi', 'reason', 'asset', 'from', 'ip', 'userAgent'].map((name) => [name, field(p, name)]));
   // The kind's second part: its namespace (trade, member) is not a text key.
   switch (item.kind.slice(item.kind.indexOf('.') + 1)) {
     case 'fill':
@@ -31,6 +31,10 @@ export const notificationText = (item: Notification, translate: Translate): stri
       return translate('notify.text.withdrawalRefused', values);
     case 'transfer_received':
       return translate('notify.text.transferReceived', values);
+    case 'new_login':
+      return translate('notify.text.newLogin', values);
+    case 'password_changed':
+      return translate('notify.text.passwordChanged', values);
     default:
       return item.kind;
   }
