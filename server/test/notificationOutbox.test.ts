@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Mail, Mailer } from '../src/mail/mailer';
 import type { ChannelSender, DeliveryOutcome, OutgoingMessage } from '../src/notify/channel';
 import { emailSender, unsubscribePath } from '../src/notify/email';
 import { recordEvents, type NotifyEvent } from '../src/notify/events';
-import { claimDeliveries, runOutboxOnce, type OutboxOptions } from '../src/notify/outbox';
+import { claimDeliveries, runOutboxOnce, startOutboxWorker, type OutboxOptions } from '../src/notify/outbox';
 import { BACKENDS, registerUser, startServer, type TestServer } from './harness';
 
 /** A channel that answers what the test says, and keeps what it was given. */
@@ -142,5 +142,17 @@ describe.each(BACKENDS)('the notifications outbox (%s)', (backend) => {
     expect(await server.db.selectFrom('notification_preferences').select(['kind', 'channel', 'enabled']).execute()).toEqual([
       { kind: 'trade.cycle_closed', channel: 'email', enabled: false },
     ]);
+  });
+
+  it('the worker sends on its own, and stops', async () => {
+    const push = fakeSender('push');
+    const worker = startOutboxWorker(server.db, { senders: [push.sender], pollMs: 50, quietMs: 0 });
+    try {
+      await record([closed()]);
+      await vi.waitFor(() => expect(push.sent).toHaveLength(1), { timeout: 5000, interval: 50 });
+    } finally {
+      await worker.stop();
+    }
+    expect((await deliveries()).map((d) => d.status)).toEqual(['sent']);
   });
 });
