@@ -20,6 +20,7 @@ import { adminDomain } from './admin/routes';
 import { articleDomain } from './article/routes';
 import { backtestDomain } from './backtest/routes';
 import { memberDomain } from './member/routes';
+import { notifyDomain } from './notify/routes';
 import { profitDomain } from './profit/routes';
 import { sharedServices } from './shared/services';
 import { strategyDomain } from './strategy/routes';
@@ -119,13 +120,16 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
   // Membership, fuel, invites, and the profit pages.
   await app.register(memberDomain);
   await app.register(profitDomain);
-  await app.register(walletDomain);
-  await app.register(widgetDomain, { tokens: widgetTokens });
-  // Telegram, web push and webhooks (issue 25); Telegram's long polling runs while the server does.
+  // Notifications (issue 25): the inbox, preferences, e-mail and the outbox, which delivers through
+  // Telegram, web push and webhooks too; Telegram's long polling runs while the server does.
+  // The outbox worker runs where the engine ticks on its own (not in tests).
   const notifyChannels = createNotifyChannels(config, app.log);
+  await app.register(notifyDomain, { senders: notifyChannels.senders, publicUrl: config.publicUrl, outboxPollMs: config.engineTickMs > 0 ? 5_000 : 0 });
   await app.register(notifyChannelRoutes, { channels: notifyChannels });
   app.addHook('onReady', () => notifyChannels.start(db));
   app.addHook('onClose', () => notifyChannels.stop());
+  await app.register(walletDomain);
+  await app.register(widgetDomain, { tokens: widgetTokens });
   // Articles for users; the operator console (its resources in ra-data-simple-rest's dialect, the settings and the engine's health).
   await app.register(articleDomain);
   await app.register(adminDomain, { sessions });

@@ -202,7 +202,6 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env, root: string = 
   }
 
   return {
-    publicUrl: url(env, 'PUBLIC_URL', ['http:', 'https:']),
     telegramBotToken,
     telegramApiRoot: url(env, 'TELEGRAM_API_ROOT', ['http:', 'https:']),
     vapidKeys: vapidKeys(env, dataDir),
@@ -215,6 +214,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env, root: string = 
     tokenSecret,
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom: env.MAIL_FROM || 'Quant Trader <no-reply@quant-trader.local>',
+    publicUrl: url(env, 'PUBLIC_URL', ['http:', 'https:']),
     corsOrigins,
     accessTokenTtlSeconds: integer(env, 'ACCESS_TOKEN_TTL', 15 * 60, 5, 24 * 3600),
     refreshTokenTtlDays: integer(env, 'REFRESH_TOKEN_TTL_DAYS', 30, 1, 365),

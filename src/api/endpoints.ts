@@ -63,6 +63,11 @@ export const Endpoint = {
   profitDailyDetail: '/api/profit/daily-detail',
   profitRank: '/api/profit/rank',
 
+  notifications: '/api/notifications',
+  notificationsUnreadCount: '/api/notifications/unread-count',
+  notificationsRead: '/api/notifications/read',
+  notificationPreferences: '/api/notifications/preferences',
+
   articleList: '/api/article/list',
   articleDetail: (id: string) => `/api/article/detail/${encodeURIComponent(id)}`,
 

@@ -24,6 +24,7 @@ import { NotFound } from './layout/NotFound';
 import { themeFor, type ThemeMode } from './layout/theme';
 import { useCurrentLocale, usePriceColors } from './layout/usePriceColors';
 import { notifyChannels } from './notifyChannels';
+import { notify } from './notify';
 import { profile } from './profile';
 import { returns } from './returns';
 import { strategy } from './strategy';
@@ -31,7 +32,7 @@ import { trade } from './trade';
 import { wallet } from './wallet';
 
 /** The dashboard's areas: each brings its routes, menu entries and texts. */
-export const domains: readonly Domain[] = [home, trade, strategy, backtest, exchange, wallet, profile, notifyChannels, article, returns, auth, admin];
+export const domains: readonly Domain[] = [home, trade, strategy, backtest, exchange, wallet, profile, notifyChannels, article, returns, notify, auth, admin];
 
 /** Protected routes of spec section 2, at their exact paths, inside the main layout (`/` is react-admin's dashboard slot: the home page). */
 export const protectedRoutes = domains.flatMap((domain) => domain.routes ?? []);
@@ -46,7 +47,11 @@ provideAreaTexts(() => import('./areaTexts').then((module) => module.addAreaText
 for (const domain of domains) if (domain.embeds) provideEmbeds(domain.embeds);
 /** What every layout mounts for the areas (the wizard's draft reset). */
 const watchers = domains.flatMap((domain) => domain.watchers ?? []);
-const AppLayout = appLayout(domains.flatMap((domain) => domain.menu ?? []), watchers);
+const AppLayout = appLayout(
+  domains.flatMap((domain) => domain.menu ?? []),
+  watchers,
+  domains.flatMap((domain) => domain.appBar ?? []),
+);
 
 /** A page's own code loads on its first visit (domain.ts lazyPage): a progress bar meanwhile. */
 const page = (Component: ComponentType) => (

@@ -41,6 +41,8 @@ export interface Domain {
   messages?: Messages;
   /** Mounted by every layout (the main one and the guest pages'): an area's watch over the route. */
   watchers?: readonly ComponentType[];
+  /** Its parts in the main layout's app bar, before the display menu (the notifications' bell). */
+  appBar?: readonly ComponentType[];
   /** Its parts that other areas' pages show (kit/embeds.ts): a loader each. */
   embeds?: EmbedLoaders;
 }

@@ -15,6 +15,7 @@ import type { CandleTimeframe, CloseResult, EngineStatus, OhlcvAnswer, ProfitSum
 import type { ExchangeBalance, ExchangeCatalogEntry } from '../api/exchange';
 import type { Article, ArticleSummary } from '../api/article';
 import type { ServiceSettings } from '../api/admin';
+import type { MarkReadRequest, Notification, NotificationPreference, NotificationPreferences, UnreadCount } from '../api/notify';
 import type {
   ActivatePayload,
   ChangePasswordPayload,
@@ -182,6 +183,13 @@ export const createApi = (http: HttpClient) => ({
     http.request<DailyProfitDetail>('GET', Endpoint.profitDailyDetail, { query: { date, timeZone }, signal }),
   profitRank: (period: 'day' | 'all', timeZone: string, signal?: AbortSignal) =>
     http.request<ProfitRank>('GET', Endpoint.profitRank, { query: { period, timeZone }, signal }),
+
+  notifications: (query: Query = {}, signal?: AbortSignal) => http.request<Page<Notification>>('GET', Endpoint.notifications, { query, signal }),
+  notificationsUnreadCount: (signal?: AbortSignal) => http.request<UnreadCount>('GET', Endpoint.notificationsUnreadCount, { signal }),
+  notificationsRead: (body: MarkReadRequest) => http.request<UnreadCount>('POST', Endpoint.notificationsRead, { body }),
+  notificationPreferences: (signal?: AbortSignal) => http.request<NotificationPreferences>('GET', Endpoint.notificationPreferences, { signal }),
+  notificationPreferencesSave: (list: NotificationPreference[]) =>
+    http.request<NotificationPreferences>('PUT', Endpoint.notificationPreferences, { body: { list } }),
 
   articleList: (query: Query = {}, signal?: AbortSignal) =>
     http.request<Page<ArticleSummary>>('GET', Endpoint.articleList, { query, signal }),

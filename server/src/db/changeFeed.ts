@@ -3,6 +3,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { AUTH_CHANNEL, TASKS_CHANNEL } from './migrations/017_change_notices';
 import { WALLET_CHANNEL } from './migrations/020_wallet_notices';
+import { NOTIFY_CHANNEL } from './migrations/022_notifications';
 
 /**
  * The database's change notices (the triggers of migrations 017, 019 and 020) as one feed per
@@ -46,8 +47,8 @@ export interface ChangeSubscription {
 
 /** Channel of the feed's own markers (sync). */
 const SYNC_CHANNEL = 'qt_sync';
-/** The channels of the triggers' messages (migrations 017, 019, 020). */
-const NOTICE_CHANNELS = [AUTH_CHANNEL, TASKS_CHANNEL, WALLET_CHANNEL];
+/** The channels of the triggers' messages (migrations 017, 019, 020, 022). */
+const NOTICE_CHANNELS = [AUTH_CHANNEL, TASKS_CHANNEL, WALLET_CHANNEL, NOTIFY_CHANNEL];
 const CHANNELS = [...NOTICE_CHANNELS, SYNC_CHANNEL];
 /** Wait before reconnecting a lost listening connection. */
 const RECONNECT_MS = 500;

@@ -22,6 +22,7 @@ import * as throttleCounters from './migrations/018_throttle_counters';
 import * as taskEventNotices from './migrations/019_task_event_notices';
 import * as walletNotices from './migrations/020_wallet_notices';
 import * as widgetGrantOrigins from './migrations/021_widget_grant_origins';
+import * as notifications from './migrations/022_notifications';
 import * as notificationChannels from './migrations/023_notification_channels';
 import type { Database } from './schema';
 import { subscribe, type ChangeHandlers, type ChangeSubscription, type FeedSource } from './changeFeed';
@@ -45,6 +46,7 @@ const migrations: Record<string, Migration> = {
   '019_task_event_notices': taskEventNotices,
   '020_wallet_notices': walletNotices,
   '021_widget_grant_origins': widgetGrantOrigins,
+  '022_notifications': notifications,
   '023_notification_channels': notificationChannels,
 };
 const provider: MigrationProvider = { getMigrations: async () => migrations };

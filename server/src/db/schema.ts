@@ -463,4 +463,40 @@ export interface Database {
   telegram_link_codes: TelegramLinkCodesTable;
   push_subscriptions: PushSubscriptionsTable;
   webhooks: WebhooksTable;
+  notification_events: NotificationEventsTable;
+  notification_deliveries: NotificationDeliveriesTable;
+  notification_preferences: NotificationPreferencesTable;
+}
+
+export interface NotificationEventsTable {
+  id: Generated<string>;
+  user_id: string;
+  kind: string;
+  task_id: string | null;
+  /** The event's figures, decimals as strings. */
+  payload: ColumnType<Record<string, unknown>, string | undefined, string>;
+  created_at: CreatedAt;
+  read_at: NullableTimestamp;
+  planned_at: NullableTimestamp;
+}
+
+export interface NotificationDeliveriesTable {
+  id: Generated<string>;
+  message_key: string;
+  event_ids: string[];
+  user_id: string;
+  channel: string;
+  status: Generated<'pending' | 'sent' | 'dead'>;
+  attempts: Generated<number>;
+  next_attempt_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  last_error: string | null;
+  sent_at: NullableTimestamp;
+  created_at: CreatedAt;
+}
+
+export interface NotificationPreferencesTable {
+  user_id: string;
+  kind: string;
+  channel: string;
+  enabled: boolean;
 }

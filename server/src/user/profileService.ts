@@ -4,6 +4,7 @@ import type { UserSession } from '../../../src/api/member';
 import type { User } from '../../../src/api/types';
 import type { Db } from '../db/database';
 import { fail } from '../http/errors';
+import { recordEvents } from '../notify/events';
 import { isDemoUser, refuseDemoUser } from '../shared/demoGuard';
 import { hashPassword, verifyPassword } from '../shared/passwords';
 import type { ChangePasswordBody, ProfileEditBody } from './schemas';
@@ -100,6 +101,7 @@ export const createProfile = (deps: ProfileDeps) => {
       const passwordHash = await hashPassword(body.newPassword, deps.scryptCost);
       await db.transaction().execute(async (trx) => {
         await trx.updateTable('users').set({ password_hash: passwordHash, password_changed_at: new Date() }).where('id', '=', userId).execute();
+        await recordEvents(trx, [{ userId, kind: 'user.password_changed', taskId: null, payload: {} }]);
         // Every other session ends now; this one stays.
         await trx
           .updateTable('sessions')

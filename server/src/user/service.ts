@@ -15,6 +15,7 @@ import { decoyHash, hashPassword, hashQueue, passwordProblem, verifyPassword } f
 import type { LoginBody, RegisterBody, ResetPasswordBody, VerifyCodeBody } from './schemas';
 import type { Sessions } from './sessions';
 import type { Limit, Throttle } from '../shared/throttle';
+import { recordEvents } from '../notify/events';
 
 /**
  * The account calls' rules (README "Accounts (server rules)"): registration, login, codes,
@@ -255,6 +256,7 @@ export const createAccounts = (deps: UserDeps) => {
           .executeTakeFirst();
         if (!user) throw new BusinessError(ErrorCode.CAPTCHA_EXPIRED, 'verification code does not exist or has expired');
         await sessions.revokeAllOf(trx, user.id);
+        await recordEvents(trx, [{ userId: user.id, kind: 'user.password_changed', taskId: null, payload: {} }]);
       });
       await throttle.clear(`login:email:${email}`);
     },

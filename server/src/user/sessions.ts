@@ -5,9 +5,28 @@ import type { RefreshResponse } from '../../../src/api/types';
 import type { Db } from '../db/database';
 import type { AccessTokens } from '../http/auth';
 import { fail } from '../http/errors';
+import { recordEvents } from '../notify/events';
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 const newRefreshToken = () => randomBytes(32).toString('base64url');
+
+/**
+ * A sign-in from a device not seen before tells its user (by e-mail, always):
+ * "new" is a user agent and address pair that none of the user's sessions
+ * (ended ones included) had; the first session of an account tells nothing.
+ */
+const noticeNewDevice = async (trx: Db, userId: string, meta: { userAgent?: string | undefined; ip?: string | undefined }) => {
+  const userAgent = meta.userAgent?.slice(0, 300) ?? null;
+  const ip = meta.ip ?? null;
+  const seen = await trx
+    .selectFrom('sessions')
+    .select((eb) => [eb.fn.countAll<string>().as('all'), eb.fn.count<string>(sql`case when user_agent is not distinct from ${userAgent} and ip is not distinct from ${ip} then 1 end`).as('same')])
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  if (Number(seen.all) > 0 && Number(seen.same) === 0) {
+    await recordEvents(trx, [{ userId, kind: 'user.new_login', taskId: null, payload: { userAgent: userAgent?.slice(0, 120) ?? '', ip: ip ?? '' } }]);
+  }
+};
 
 export interface SessionOptions {
   refreshTokenTtlDays: number;
@@ -48,6 +67,7 @@ export const createSessions = (db: Db, tokens: AccessTokens, options: SessionOpt
   return {
     async start(trx: Db, user: { id: string; role: 'user' | 'operator' }, meta: { userAgent?: string | undefined; ip?: string | undefined }) {
       const sessionId = randomUUID();
+      await noticeNewDevice(trx, user.id, meta);
       await trx
         .insertInto('sessions')
         .values({ id: sessionId, user_id: user.id, user_agent: meta.userAgent?.slice(0, 300) ?? null, ip: meta.ip ?? null, last_seen_at: sql<Date>`now()` })

@@ -23,6 +23,7 @@ import {
 import { recordAudit } from '../shared/audit';
 import type { Db } from '../db/database';
 import { fail } from '../http/errors';
+import { recordEvents } from '../notify/events';
 import { readSettings } from '../settings';
 import { DEMO_EMAIL } from '../../../src/api/demo';
 import { depositAddressFor, isTronAddress } from './address';
@@ -430,6 +431,7 @@ export const transfer = async (deps: WalletDeps, userId: string, payload: Transf
       moves: [{ from: user(userId, 'USDT'), to: user(target.id, 'USDT'), amount: dec(amount) }],
       memo: { fromUserId: userId, toUserId: target.id },
     });
+    await recordEvents(trx, [{ userId: target.id, kind: 'wallet.transfer_received', taskId: null, payload: { amount: dec(amount), asset: 'USDT', from: maskEmail((await trx.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirstOrThrow()).email) } }]);
     return recordOf(trx, userId, transaction, 'USDT');
   });
 };
@@ -581,6 +583,7 @@ export const confirmDeposit = async (db: Db, operatorId: string, id: string): Pr
       .where('id', '=', id)
       .execute();
     await recordAudit(trx, { operatorId, action: 'deposit.confirm', targetType: 'deposit', targetId: id, data: { userId: row.user_id, amount } });
+    await recordEvents(trx, [{ userId: row.user_id, kind: 'wallet.deposit_credited', taskId: null, payload: { depositId: row.id, amount, asset: 'USDT' } }]);
     return adminDeposit(trx, id);
   });
 
@@ -610,6 +613,9 @@ export const approveWithdrawal = async (db: Db, operatorId: string, id: string, 
       .set({ status: 'approved', tx_hash: hash, decided_by: operatorId, decided_at: new Date() })
       .where('id', '=', id)
       .execute();
+    await recordEvents(trx, [
+      { userId: row.user_id, kind: 'wallet.withdrawal_approved', taskId: null, payload: { withdrawalId: row.id, amount: dec(row.amount), fee: dec(row.fee), asset: 'USDT', txHash: hash } },
+    ]);
     await recordAudit(trx, {
       operatorId,
       action: 'withdrawal.approve',
@@ -637,6 +643,7 @@ export const rejectWithdrawal = async (db: Db, operatorId: string, id: string, r
       .set({ status: 'rejected', reason, decided_by: operatorId, decided_at: new Date() })
       .where('id', '=', id)
       .execute();
+    await recordEvents(trx, [{ userId: row.user_id, kind: 'wallet.withdrawal_refused', taskId: null, payload: { withdrawalId: row.id, amount: total, asset: 'USDT', reason } }]);
     await recordAudit(trx, {
       operatorId,
       action: 'withdrawal.reject',

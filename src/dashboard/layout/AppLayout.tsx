@@ -27,10 +27,13 @@ const AppMenu = ({ tabs, more, operator }: Entries) => {
   );
 };
 
-const AppAppBar = () => (
+const AppAppBar = ({ items }: { items: readonly ComponentType[] }) => (
   <AppBar
     toolbar={
       <>
+        {items.map((Item, index) => (
+          <Item key={index} />
+        ))}
         <LocaleSwitcher compact />
         <DisplayMenu />
         <LoadingIndicator />
@@ -69,12 +72,12 @@ const BottomTabs = ({ tabs }: { tabs: readonly MenuEntry[] }) => {
 };
 
 /**
- * The main layout for the areas' menu entries and route watchers (App.tsx
+ * The main layout for the areas' menu entries, route watchers and app bar parts (App.tsx
  * composes them): the four tabs and the further entries in a side menu on
  * desktop, the tabs in a bottom bar at phone widths, and the operator
  * console's group by role.
  */
-export const appLayout = (menu: readonly MenuEntry[], watchers: readonly ComponentType[] = []) => {
+export const appLayout = (menu: readonly MenuEntry[], watchers: readonly ComponentType[] = [], appBarItems: readonly ComponentType[] = []) => {
   const byOrder = [...menu].sort((a, b) => a.order - b.order);
   const entries: Entries = {
     tabs: byOrder.filter((entry) => entry.place === 'tab'),
@@ -82,11 +85,12 @@ export const appLayout = (menu: readonly MenuEntry[], watchers: readonly Compone
     operator: byOrder.filter((entry) => entry.place === 'operator'),
   };
   const SideMenu = () => <AppMenu {...entries} />;
+  const TopBar = () => <AppAppBar items={appBarItems} />;
   const AppLayout = ({ children }: { children: ReactNode }) => {
     const isPhone = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'), { noSsr: true });
     return (
       <Layout
-        appBar={AppAppBar}
+        appBar={TopBar}
         menu={SideMenu}
         sx={{
           // react-admin sizes the layout to its widest content; pages scroll their own wide parts (tables) instead.

@@ -75,6 +75,7 @@ const enUS = {
     cardRecords: 'Card records',
     pointsRecords: 'Points records',
     notifyChannels: 'Notification channels',
+    notifications: 'Notifications',
     login: 'Log in',
     register: 'Sign up',
     forgotPassword: 'Reset password',

@@ -77,6 +77,7 @@ const zhCN: AppMessages = {
     cardRecords: '激活卡记录',
     pointsRecords: '积分记录',
     notifyChannels: '通知渠道',
+    notifications: '通知',
     login: '登录',
     register: '注册',
     forgotPassword: '找回密码',

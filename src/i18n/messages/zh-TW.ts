@@ -77,6 +77,7 @@ const zhTW: AppMessages = {
     cardRecords: '啟用卡紀錄',
     pointsRecords: '點數紀錄',
     notifyChannels: '通知管道',
+    notifications: '通知',
     login: '登入',
     register: '註冊',
     forgotPassword: '找回密碼',

@@ -46,6 +46,8 @@ export interface EngineDomains {
   /** Charges each due in the caller's transaction; answers the fuel charged, in the same order. */
   chargeFuel: (trx: Db, dues: FuelDue[]) => Promise<string[]>;
   strategyOf: (row: StrategyColumns) => StrategySettings;
+  /** Writes the users' notifications of one commit's events and closed cycles, in the caller's transaction (notify); none when absent. */
+  recordEvents?: (trx: Db, events: readonly EventInsert[], cycles: readonly CycleInsert[]) => Promise<void>;
 }
 
 export interface StoredTask {
@@ -346,6 +348,7 @@ export const createEngineStore = (db: Db, domains: EngineDomains | null = null) 
       await writeOutcomes(trx, writes.outcomes);
       await insertEvents(trx, writes.events, at);
       await insertCycles(trx, writes.cycles, at);
+      if (domains?.recordEvents && (writes.events.length > 0 || writes.cycles.length > 0)) await domains.recordEvents(trx, writes.events, writes.cycles);
       await writeStates(trx, writes.states);
       await writeBalances(trx, writes.balances);
       await finishCommands(trx, writes.commands);

@@ -1,0 +1,96 @@
+/**
+ * The notifications' events: what a user is told about, written in the
+ * transaction of the change it reports (a rolled-back change leaves no
+ * event). The engine hands its tick's journal rows here (engineDomains.ts);
+ * they become at most one multi-row insert per tick commit.
+ */
+import Big from 'big.js';
+import { sql } from 'kysely';
+import { isAlwaysByEmail, type NotificationKind } from '../../../src/api/notify';
+import type { Db } from '../db/database';
+import type { CycleInsert, EventInsert } from '../engine/store/journal';
+import type { NotifyChannel } from './channel';
+
+export type NotifyKind = NotificationKind;
+
+/** Default preferences: fills in-app only; cycles, attention and money on every linked channel; security always by e-mail. */
+export const defaultEnabled = (kind: string, channel: NotifyChannel): boolean => {
+  if (channel === 'inapp') return true;
+  if (channel === 'email' && isAlwaysByEmail(kind)) return true;
+  if (kind === 'trade.fill') return false;
+  return true;
+};
+
+export interface NotifyEvent {
+  userId: string;
+  kind: NotifyKind;
+  taskId: string | null;
+  /** Figures as decimal strings. */
+  payload: Record<string, unknown>;
+}
+
+/** A task event of the engine, as a notification (kind and payload), or null when it is not one. */
+const fromTaskEvent = (event: EventInsert): { kind: NotifyKind; payload: Record<string, unknown> } | null => {
+  const data = event.data;
+  switch (event.kind) {
+    case 'cycle_started':
+    case 'replenished':
+      return { kind: 'trade.fill', payload: { side: 'buy', level: data['level'], price: data['price'], amount: data['amount'], cycle: data['cycle'] } };
+    case 'sold':
+      return { kind: 'trade.fill', payload: { side: 'sell', price: data['price'], amount: data['proceeds'], quantity: data['sold'], cycle: data['cycle'] } };
+    case 'stop_loss':
+      return { kind: 'trade.stop_loss', payload: { price: data['price'], amount: data['proceeds'], profit: data['profit'], cycle: data['cycle'] } };
+    case 'paused':
+      return { kind: 'trade.attention', payload: { reason: data['reason'] } };
+    case 'error':
+      // An error the task stops on (attention): lack of funds for a level, a refused key, ...
+      return data['attention'] ? { kind: 'trade.attention', payload: { reason: data['attention'], level: data['level'] ?? null } } : null;
+    case 'fuel_empty':
+      return { kind: 'member.fuel_empty', payload: { cycle: data['cycle'] } };
+    default:
+      return null;
+  }
+};
+
+/** A closed cycle as a notification: profit, ROI (profit / buy cost, percent, 2 places) and duration in seconds. */
+const fromCycle = (cycle: CycleInsert): { kind: NotifyKind; payload: Record<string, unknown> } => {
+  const cost = new Big(cycle.closed.buyCost);
+  const roi = cost.gt(0) ? new Big(cycle.closed.realizedProfit).div(cost).times(100).round(2).toFixed(2) : null;
+  return {
+    kind: 'trade.cycle_closed',
+    payload: { cycle: cycle.closed.cycle, profit: cycle.closed.realizedProfit, buyCost: cycle.closed.buyCost, roi, seconds: cycle.seconds, exitReason: cycle.closed.exitReason },
+  };
+};
+
+/**
+ * Writes the notifications of one engine commit in its transaction: one
+ * statement, the owner read from the task. Nothing when none of the rows is
+ * a notification.
+ */
+export const recordEngineEvents = async (trx: Db, events: readonly EventInsert[], cycles: readonly CycleInsert[]): Promise<void> => {
+  const rows: { taskId: string; kind: string; payload: string }[] = [];
+  for (const event of events) {
+    const notice = fromTaskEvent(event);
+    if (notice) rows.push({ taskId: event.taskId, kind: notice.kind, payload: JSON.stringify(notice.payload) });
+  }
+  for (const cycle of cycles) {
+    const notice = fromCycle(cycle);
+    rows.push({ taskId: cycle.taskId, kind: notice.kind, payload: JSON.stringify(notice.payload) });
+  }
+  if (rows.length === 0) return;
+  await sql`
+    insert into notification_events (user_id, kind, task_id, payload)
+    select t.user_id, x.kind, x.task, (x.payload::jsonb || jsonb_build_object('symbol', t.symbol))
+    from unnest(${rows.map((r) => r.taskId)}::uuid[], ${rows.map((r) => r.kind)}::text[], ${rows.map((r) => r.payload)}::text[]) with ordinality as x(task, kind, payload, n)
+    join trade_tasks t on t.id = x.task
+    order by x.n`.execute(trx);
+};
+
+/** Writes events of other domains (wallet, user) in the caller's transaction: one statement. */
+export const recordEvents = async (trx: Db, events: readonly NotifyEvent[]): Promise<void> => {
+  if (events.length === 0) return;
+  await trx
+    .insertInto('notification_events')
+    .values(events.map((e) => ({ user_id: e.userId, kind: e.kind, task_id: e.taskId, payload: JSON.stringify(e.payload) })))
+    .execute();
+};

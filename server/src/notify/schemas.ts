@@ -1,0 +1,60 @@
+/** The schemas of the notification calls: validation, the OpenAPI document and the handlers' types. */
+import type { Static } from 'typebox';
+import { NOTIFICATION_CHANNELS, NOTIFICATION_KINDS, type Notification, type NotificationPreferences, type UnreadCount } from '../../../src/api/notify';
+import type { Page } from '../../../src/api/types';
+import { Answer, PageOf } from '../http/answers';
+import { Body, Query, SameShape, StringEnum, Type, pagingProperties, type Same } from '../http/schemas';
+
+const listQuery = Query({
+  ...pagingProperties(),
+  unread: Type.Optional(Type.Boolean()),
+  kind: Type.Optional(StringEnum(NOTIFICATION_KINDS)),
+  // react-admin sends these; the inbox is always newest first.
+  sort: Type.Optional(Type.String({ maxLength: 40 })),
+  order: Type.Optional(Type.String({ maxLength: 4 })),
+});
+const readBody = Body({
+  ids: Type.Optional(Type.Array(Type.String({ pattern: '^[1-9][0-9]{0,18}$' }), { minItems: 1, maxItems: 100 })),
+  all: Type.Optional(Type.Boolean()),
+});
+const preferenceItem = Type.Object({ kind: StringEnum(NOTIFICATION_KINDS), channel: StringEnum(NOTIFICATION_CHANNELS), enabled: Type.Boolean() });
+const preferencesBody = Body({ list: Type.Array(preferenceItem, { minItems: 1, maxItems: 100 }) });
+
+const unsubscribeQuery = Query({
+  user: Type.String({ format: 'uuid' }),
+  kind: StringEnum(NOTIFICATION_KINDS),
+  token: Type.String({ pattern: '^[A-Za-z0-9_-]{43}$' }),
+});
+export type UnsubscribeQuery = Static<typeof unsubscribeQuery>;
+export type ListQuery = Static<typeof listQuery>;
+export type ReadBody = Static<typeof readBody>;
+export type PreferencesBody = Static<typeof preferencesBody>;
+
+const notification = Type.Object({
+  id: Type.String(),
+  kind: StringEnum(NOTIFICATION_KINDS),
+  taskId: Type.Union([Type.String(), Type.Null()]),
+  payload: Type.Record(Type.String(), Type.Unknown()),
+  createdAt: Type.String(),
+  read: Type.Boolean(),
+});
+const page = PageOf(notification);
+const unread = Type.Object({ count: Type.Integer({ minimum: 0 }) });
+const preferences = Type.Object({ channels: Type.Array(StringEnum(NOTIFICATION_CHANNELS)), list: Type.Array(preferenceItem) });
+
+SameShape<Same<Static<typeof page>, Page<Notification>>>();
+SameShape<Same<Static<typeof unread>, UnreadCount>>();
+SameShape<Same<Static<typeof preferences>, NotificationPreferences>>();
+
+export const schemas = {
+  list: { summary: "The caller's notifications, newest first (filters: unread, kind)", querystring: listQuery, response: { 200: Answer(page) } },
+  unreadCount: { summary: "How many of the caller's notifications are unread", response: { 200: Answer(unread) } },
+  read: { summary: 'Marks the given notifications read, or all of them (`all: true`)', body: readBody, response: { 200: Answer(unread) } },
+  preferences: { summary: 'Which kinds of notification reach the caller on which channel', response: { 200: Answer(preferences) } },
+  unsubscribe: {
+    summary: "An e-mail's unsubscribe link: turns that kind's e-mail off for its user, without signing in (a signed token)",
+    querystring: unsubscribeQuery,
+    response: { 200: Answer(Type.Object({ kind: StringEnum(NOTIFICATION_KINDS), channel: Type.Literal('email'), enabled: Type.Boolean() })) },
+  },
+  setPreferences: { summary: 'Changes the caller’s notification preferences (only the rows given)', body: preferencesBody, response: { 200: Answer(preferences) } },
+};

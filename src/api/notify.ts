@@ -1,0 +1,54 @@
+/** Notifications (issue 25): the inbox, its unread count and the preferences per kind and channel. */
+
+export const NOTIFICATION_KINDS = [
+  'trade.fill',
+  'trade.cycle_closed',
+  'trade.stop_loss',
+  'trade.attention',
+  'member.fuel_empty',
+  'wallet.deposit_credited',
+  'wallet.withdrawal_approved',
+  'wallet.withdrawal_refused',
+  'wallet.transfer_received',
+  'user.new_login',
+  'user.password_changed',
+] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+
+/** Security notices always go by e-mail: that choice cannot be turned off. */
+export const isAlwaysByEmail = (kind: string) => kind.startsWith('user.');
+
+export const NOTIFICATION_CHANNELS = ['inapp', 'email', 'telegram', 'push', 'webhook'] as const;
+export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];
+
+/** One event of the inbox; its figures are decimal strings in `payload`. */
+export interface Notification {
+  id: string;
+  kind: NotificationKind;
+  taskId: string | null;
+  payload: Record<string, unknown>;
+  createdAt: string;
+  read: boolean;
+}
+
+export interface UnreadCount {
+  count: number;
+}
+
+/** Marks the given events read, or all of the caller's. */
+export interface MarkReadRequest {
+  ids?: string[];
+  all?: boolean;
+}
+
+export interface NotificationPreference {
+  kind: NotificationKind;
+  channel: NotificationChannel;
+  enabled: boolean;
+}
+
+/** The preferences table; `channels` are those the user may choose (in-app, e-mail, and those linked). */
+export interface NotificationPreferences {
+  channels: NotificationChannel[];
+  list: NotificationPreference[];
+}

@@ -1,0 +1,91 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Notification } from '../../api/notify';
+import { ok, type Handler } from '../../testing/fakeServer';
+import { findHeading, identityRoute, renderApp, startSignedInZhCN } from '../../testing/renderApp';
+
+const TASK = 'a0000000-0000-4000-8000-000000000001';
+const fill: Notification = {
+  id: '2',
+  kind: 'trade.fill',
+  taskId: TASK,
+  payload: { side: 'buy', level: 0, price: '58480.12', amount: '10', cycle: 1, symbol: 'BTC/USDT' },
+  createdAt: '2026-01-10T10:00:00.000Z',
+  read: false,
+};
+const closed: Notification = {
+  id: '1',
+  kind: 'trade.cycle_closed',
+  taskId: TASK,
+  payload: { cycle: 3, profit: '1.82', roi: '0.91', seconds: 3600, symbol: 'BTC/USDT' },
+  createdAt: '2026-01-10T09:00:00.000Z',
+  read: true,
+};
+
+const inbox = () => {
+  let items = [fill, closed];
+  const unread = () => ({ count: items.filter((item) => !item.read).length });
+  const preferences = { channels: ['inapp', 'email'], list: [{ kind: 'trade.fill', channel: 'email', enabled: false }] };
+  const routes: Record<string, Handler> = {
+    ...identityRoute,
+    'GET /api/notifications/unread-count': () => ok(unread()),
+    'GET /api/notifications': (request) => {
+      const query = new URL(request.url, 'http://localhost').searchParams;
+      const list = items.filter((item) => (query.get('unread') === 'true' ? !item.read : true) && (query.get('kind') ? item.kind === query.get('kind') : true));
+      return ok({ list, total: list.length });
+    },
+    'POST /api/notifications/read': (request) => {
+      const ids = (request.body?.['ids'] as string[] | undefined) ?? items.map((item) => item.id);
+      items = items.map((item) => (ids.includes(item.id) ? { ...item, read: true } : item));
+      return ok(unread());
+    },
+    'GET /api/notifications/preferences': () => ok(preferences),
+    'PUT /api/notifications/preferences': (request) => {
+      const [change] = request.body?.['list'] as { kind: string; channel: string; enabled: boolean }[];
+      preferences.list = [change!];
+      return ok(preferences);
+    },
+  };
+  return routes;
+};
+
+beforeEach(async () => {
+  localStorage.clear();
+  await startSignedInZhCN();
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('notifications', () => {
+  it('counts the unread in the bell, lists them with a link to the task, marks them read', async () => {
+    const { server } = await renderApp('/notifications', inbox());
+    await findHeading('通知');
+    expect(await screen.findByRole('button', { name: '通知，1 条未读' })).toBeInTheDocument();
+    expect(await screen.findByText('BTC/USDT 第 1 档买入：10 USDT，价格 58480.12')).toBeInTheDocument();
+    expect(screen.getByText('BTC/USDT 第 3 轮完成：1.82 USDT（0.91%）')).toBeInTheDocument();
+    const links = screen.getAllByRole('link', { name: '查看任务' });
+    expect(links[0]).toHaveAttribute('href', expect.stringContaining(`/trade/detail/${TASK}`));
+
+    await userEvent.click(screen.getByRole('button', { name: '标为已读' }));
+    await waitFor(() => expect(screen.getByRole('button', { name: '通知，0 条未读' })).toBeInTheDocument());
+    expect(server.requests.find((r) => r.path === '/api/notifications/read')?.body).toEqual({ ids: ['2'] });
+    expect(screen.queryByRole('button', { name: '标为已读' })).toBeNull();
+  });
+
+  it('filters by unread, and changes a preference', async () => {
+    const { server } = await renderApp('/notifications', inbox());
+    await findHeading('通知');
+    await screen.findByText('BTC/USDT 第 3 轮完成：1.82 USDT（0.91%）');
+    await userEvent.click(screen.getByRole('switch', { name: '仅未读' }));
+    await waitFor(() => expect(screen.queryByText('BTC/USDT 第 3 轮完成：1.82 USDT（0.91%）')).toBeNull());
+    expect(screen.getByText('BTC/USDT 第 1 档买入：10 USDT，价格 58480.12')).toBeInTheDocument();
+
+    const table = await screen.findByRole('table');
+    expect(within(table).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['', '站内', '邮件']);
+    const fillByMail = within(table).getByRole('checkbox', { name: '订单成交 · 邮件' });
+    expect(fillByMail).not.toBeChecked();
+    await userEvent.click(fillByMail);
+    await waitFor(() => expect(within(table).getByRole('checkbox', { name: '订单成交 · 邮件' })).toBeChecked());
+    expect(server.requests.find((r) => r.method === 'PUT')?.body).toEqual({ list: [{ kind: 'trade.fill', channel: 'email', enabled: true }] });
+  });
+});

@@ -1,0 +1,192 @@
+import {
+  Box,
+  Button,
+  Card,
+  CardContent,
+  Checkbox,
+  FormControlLabel,
+  List,
+  ListItem,
+  ListItemText,
+  MenuItem,
+  Pagination,
+  Stack,
+  Switch,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  TextField,
+  Typography,
+} from '@mui/material';
+import { useState } from 'react';
+import { useLocaleState, useTranslate } from 'react-admin';
+import { Link } from 'react-router-dom';
+import { NOTIFICATION_KINDS, isAlwaysByEmail, type NotificationKind } from '../../api/notify';
+import { EmptyLine, QueryView } from '../kit/LoadError';
+import { formatDateTime } from '../kit/time';
+import { Screen } from '../layout/Screen';
+import { useMarkRead, useNotifications, usePreferences, useSavePreference } from './api';
+import { kindLabelKey, notificationText } from './text';
+
+const PAGE_SIZE = 20;
+
+const Inbox = () => {
+  const translate = useTranslate();
+  const [locale] = useLocaleState();
+  const [unread, setUnread] = useState(false);
+  const [kind, setKind] = useState<NotificationKind | ''>('');
+  const [page, setPage] = useState(1);
+  const query = useNotifications({ unread, kind, page }, PAGE_SIZE);
+  const markRead = useMarkRead();
+  return (
+    <Stack spacing={2}>
+      <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1, alignItems: 'center' }}>
+        <TextField
+          select
+          size="small"
+          label={translate('notify.kindFilter')}
+          value={kind}
+          onChange={(event) => {
+            setKind(event.target.value as NotificationKind | '');
+            setPage(1);
+          }}
+          sx={{ minWidth: 160 }}
+        >
+          <MenuItem value="">{translate('notify.all')}</MenuItem>
+          {NOTIFICATION_KINDS.map((value) => (
+            <MenuItem key={value} value={value}>
+              {translate(kindLabelKey(value))}
+            </MenuItem>
+          ))}
+        </TextField>
+        <FormControlLabel
+          control={
+            <Switch
+              checked={unread}
+              onChange={(_, checked) => {
+                setUnread(checked);
+                setPage(1);
+              }}
+            />
+          }
+          label={translate('notify.unread')}
+        />
+        <Box sx={{ flexGrow: 1 }} />
+        <Button onClick={() => markRead.mutate({ all: true })} disabled={markRead.isPending}>
+          {translate('notify.markAllRead')}
+        </Button>
+      </Stack>
+      <QueryView query={query}>
+        {(data) =>
+          data.list.length === 0 ? (
+            <EmptyLine text={translate('notify.empty')} />
+          ) : (
+            <>
+              <List disablePadding>
+                {data.list.map((item) => (
+                  <ListItem
+                    key={item.id}
+                    divider
+                    data-read={item.read}
+                    sx={{ flexWrap: 'wrap', gap: 1, bgcolor: item.read ? undefined : 'action.hover' }}
+                  >
+                    <ListItemText
+                      primary={notificationText(item, translate)}
+                      secondary={`${translate(kindLabelKey(item.kind))} · ${formatDateTime(item.createdAt, locale)}`}
+                      sx={{ minWidth: 0, overflowWrap: 'anywhere', fontWeight: item.read ? undefined : 600 }}
+                      slotProps={{ primary: { sx: { fontWeight: item.read ? 400 : 600 } } }}
+                    />
+                    <Stack direction="row" spacing={1}>
+                      {item.taskId && (
+                        <Button size="small" component={Link} to={`/trade/detail/${item.taskId}`}>
+                          {translate('notify.openTask')}
+                        </Button>
+                      )}
+                      {!item.read && (
+                        <Button size="small" onClick={() => markRead.mutate({ ids: [item.id] })} disabled={markRead.isPending}>
+                          {translate('notify.markRead')}
+                        </Button>
+                      )}
+                    </Stack>
+                  </ListItem>
+                ))}
+              </List>
+              {data.total > PAGE_SIZE && (
+                <Pagination count={Math.ceil(data.total / PAGE_SIZE)} page={page} onChange={(_, next) => setPage(next)} sx={{ alignSelf: 'center' }} />
+              )}
+            </>
+          )
+        }
+      </QueryView>
+    </Stack>
+  );
+};
+
+const Preferences = () => {
+  const translate = useTranslate();
+  const query = usePreferences();
+  const save = useSavePreference();
+  return (
+    <Card variant="outlined">
+      <CardContent>
+        <Typography variant="h6" component="h2" gutterBottom>
+          {translate('notify.preferences')}
+        </Typography>
+        <QueryView query={query}>
+          {(data) => (
+            <Box sx={{ overflowX: 'auto' }}>
+              <Table size="small">
+                <TableHead>
+                  <TableRow>
+                    <TableCell />
+                    {data.channels.map((channel) => (
+                      <TableCell key={channel} align="center">
+                        {translate(`notify.channel.${channel}`)}
+                      </TableCell>
+                    ))}
+                  </TableRow>
+                </TableHead>
+                <TableBody>
+                  {NOTIFICATION_KINDS.map((kind) => (
+                    <TableRow key={kind}>
+                      <TableCell component="th" scope="row">
+                        {translate(kindLabelKey(kind))}
+                      </TableCell>
+                      {data.channels.map((channel) => {
+                        const fixed = channel === 'email' && isAlwaysByEmail(kind);
+                        const enabled = fixed || (data.list.find((p) => p.kind === kind && p.channel === channel)?.enabled ?? false);
+                        return (
+                          <TableCell key={channel} align="center" padding="checkbox">
+                            <Checkbox
+                              checked={enabled}
+                              disabled={save.isPending || fixed}
+                              title={fixed ? translate('notify.alwaysByEmail') : undefined}
+                              slotProps={{ input: { 'aria-label': `${translate(kindLabelKey(kind))} · ${translate(`notify.channel.${channel}`)}` } }}
+                              onChange={(_, checked) => save.mutate({ kind, channel, enabled: checked })}
+                            />
+                          </TableCell>
+                        );
+                      })}
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            </Box>
+          )}
+        </QueryView>
+      </CardContent>
+    </Card>
+  );
+};
+
+/** The inbox (filters, mark read, links to the task) and the preferences per kind and channel. */
+export const NotificationsPage = () => (
+  <Screen titleKey="page.notifications">
+    <Stack spacing={3}>
+      <Inbox />
+      <Preferences />
+    </Stack>
+  </Screen>
+);

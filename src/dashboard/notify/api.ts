@@ -1,0 +1,66 @@
+/** The notification calls: query keys and hooks. */
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useDataProvider, useGetIdentity } from 'react-admin';
+import type { MarkReadRequest, NotificationKind, NotificationPreference } from '../../api/notify';
+import type { AppDataProvider } from '../../dataProvider/dataProvider';
+
+/** The bell asks again this often while the page is visible (the inbox also on every change it makes). */
+export const UNREAD_REFRESH_MS = 15_000;
+
+export const notifyKeys = {
+  all: ['notify'] as const,
+  unread: ['notify', 'unread'] as const,
+  list: (filter: { unread: boolean; kind: NotificationKind | '' ; page: number }) => ['notify', 'list', filter] as const,
+  preferences: ['notify', 'preferences'] as const,
+};
+
+/** The unread count, for a signed-in user only (a guest on the not-found page asks nothing). */
+export const useUnreadCount = () => {
+  const api = useDataProvider<AppDataProvider>();
+  const { identity } = useGetIdentity();
+  return useQuery({
+    queryKey: notifyKeys.unread,
+    enabled: identity !== undefined,
+    queryFn: ({ signal }) => api.notificationsUnreadCount(signal),
+    refetchInterval: UNREAD_REFRESH_MS,
+    refetchIntervalInBackground: false,
+  });
+};
+
+export const useNotifications = (filter: { unread: boolean; kind: NotificationKind | ''; page: number }, pageSize = 20) => {
+  const api = useDataProvider<AppDataProvider>();
+  return useQuery({
+    queryKey: notifyKeys.list(filter),
+    queryFn: ({ signal }) =>
+      api.notifications({ page: filter.page, pageSize, ...(filter.unread ? { unread: true } : {}), ...(filter.kind ? { kind: filter.kind } : {}) }, signal),
+    placeholderData: keepPreviousData,
+    refetchInterval: UNREAD_REFRESH_MS,
+    refetchIntervalInBackground: false,
+  });
+};
+
+export const useMarkRead = () => {
+  const api = useDataProvider<AppDataProvider>();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (request: MarkReadRequest) => api.notificationsRead(request),
+    onSuccess: (answer) => {
+      client.setQueryData(notifyKeys.unread, answer);
+      void client.invalidateQueries({ queryKey: notifyKeys.all });
+    },
+  });
+};
+
+export const usePreferences = () => {
+  const api = useDataProvider<AppDataProvider>();
+  return useQuery({ queryKey: notifyKeys.preferences, queryFn: ({ signal }) => api.notificationPreferences(signal) });
+};
+
+export const useSavePreference = () => {
+  const api = useDataProvider<AppDataProvider>();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (preference: NotificationPreference) => api.notificationPreferencesSave([preference]),
+    onSuccess: (answer) => client.setQueryData(notifyKeys.preferences, answer),
+  });
+};

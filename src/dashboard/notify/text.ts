@@ -1,0 +1,44 @@
+import type { Notification } from '../../api/notify';
+
+type Translate = (key: string, options?: Record<string, unknown>) => string;
+
+const field = (payload: Record<string, unknown>, name: string) => {
+  const value = payload[name];
+  return value === null || value === undefined ? '' : String(value);
+};
+
+/** One notification as a line of text, figures as the server wrote them (decimal strings). */
+export const notificationText = (item: Notification, translate: Translate): string => {
+  const p = item.payload;
+  const values = Object.fromEntries(['symbol', 'level', 'amount', 'price', 'quantity', 'cycle', 'profit', 'roi', 'reason', 'asset', 'from', 'ip', 'userAgent'].map((name) => [name, field(p, name)]));
+  // The kind's second part: its namespace (trade, member) is not a text key.
+  switch (item.kind.slice(item.kind.indexOf('.') + 1)) {
+    case 'fill':
+      return translate(p['side'] === 'sell' ? 'notify.text.fillSell' : 'notify.text.fillBuy', { ...values, level: Number(p['level'] ?? 0) + 1 });
+    case 'cycle_closed':
+      return translate('notify.text.cycleClosed', values);
+    case 'stop_loss':
+      return translate('notify.text.stopLoss', values);
+    case 'attention':
+      return translate('notify.text.attention', values);
+    case 'fuel_empty':
+      return translate('notify.text.fuelEmpty', values);
+    case 'deposit_credited':
+      return translate('notify.text.depositCredited', values);
+    case 'withdrawal_approved':
+      return translate('notify.text.withdrawalApproved', values);
+    case 'withdrawal_refused':
+      return translate('notify.text.withdrawalRefused', values);
+    case 'transfer_received':
+      return translate('notify.text.transferReceived', values);
+    case 'new_login':
+      return translate('notify.text.newLogin', values);
+    case 'password_changed':
+      return translate('notify.text.passwordChanged', values);
+    default:
+      return item.kind;
+  }
+};
+
+/** The text key of a kind's name (notify.kind.<namespace>_<name>). */
+export const kindLabelKey = (kind: string) => `notify.kind.${kind.replace('.', '_')}`;
