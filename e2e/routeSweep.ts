@@ -119,6 +119,7 @@ export const PROTECTED: readonly Visit[] = [
   visit('/profile/wallet/card-records', 'page.cardRecords'),
   visit('/profile/wallet/points-records', 'page.pointsRecords'),
   visit('/profile/notification-channels', 'page.notifyChannels'),
+  visit('/notifications', 'page.notifications'),
   visit('/no/such/page', 'page.notFound'),
 ];
 
