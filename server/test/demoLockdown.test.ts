@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../src/api/errors';
 import { hashPassword } from '../src/shared/passwords';
 import { DEMO_EMAIL, DEMO_PASSWORD, ensureDemoAccount } from '../src/demo/account';
+import { NotifyChannelEndpoint } from '../../src/api/notifyChannels';
 import { BACKENDS, startServer, type TestServer } from './harness';
 
 /**
@@ -83,6 +84,25 @@ describe.each(BACKENDS)('the shared demo account cannot be taken over (%s)', (ba
     // Her own session she may end.
     expect((await alice.call('POST', '/api/user/sessions/revoke', { id: seen[0]!.id })).body.code).toBe(0);
     expect((await alice.call('GET', '/api/user/me')).status).toBe(401);
+  });
+
+  it("shows no visitor's sign-in to the others and links no notification channel: its preferences stay everyone's", async () => {
+    await visit('Alice Browser');
+    const bob = await visit('Bob Browser on another device');
+    const inbox = (await bob.call('GET', '/api/notifications')).body;
+    expect(inbox.code).toBe(0);
+    expect(JSON.stringify(inbox.data)).not.toContain('Alice Browser');
+    expect(await server.db.selectFrom('notification_events').select('kind').where('kind', '=', 'user.new_login').execute()).toEqual([]);
+
+    const before = (await bob.call('GET', '/api/notifications/preferences')).body.data;
+    expect((await bob.call('PUT', '/api/notifications/preferences', { list: [{ kind: 'trade.cycle_closed', channel: 'email', enabled: false }] })).body).toMatchObject(demoRefusal);
+    expect((await bob.call('GET', '/api/notifications/preferences')).body.data).toEqual(before);
+    expect((await bob.call('POST', NotifyChannelEndpoint.webhookSave, { url: 'https://hooks.example.com/demo' })).body).toMatchObject(demoRefusal);
+    expect((await bob.call('POST', NotifyChannelEndpoint.pushSubscribe, { endpoint: 'https://push.example.com/x', keys: { p256dh: 'B'.repeat(87), auth: 'A'.repeat(22) } })).body).toMatchObject(demoRefusal);
+    expect(await server.db.selectFrom('webhooks').select('url').execute()).toEqual([]);
+    expect(await server.db.selectFrom('push_subscriptions').select('endpoint').execute()).toEqual([]);
+    // Reading stays open: the channels' state answers.
+    expect((await bob.call('GET', NotifyChannelEndpoint.state)).body.code).toBe(0);
   });
 
   it("one visitor's wrong passwords lock nobody out, and there is no cap on the account's logins", async () => {

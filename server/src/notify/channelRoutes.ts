@@ -4,6 +4,7 @@ import { ErrorCode } from '../../../src/api/errors';
 import { NotifyChannelEndpoint as Path, type NotifyChannelsState } from '../../../src/api/notifyChannels';
 import type { Db } from '../db/database';
 import { ok } from '../http/envelope';
+import { refuseDemoUser } from '../shared/demoGuard';
 import { fail } from '../http/errors';
 import { typed } from '../http/schemas';
 import { checkWebhookHost } from './channels/addressGuard';
@@ -58,6 +59,10 @@ export const notifyChannelRoutes: FastifyPluginAsync<{ channels: NotifyChannels 
   const app = typed(instance);
   const { db, config } = instance;
   app.addHook('onRequest', app.authenticate);
+  // The shared demo account links no channel: its events would reach one visitor's chat, browser or server.
+  app.addHook('preHandler', async (request) => {
+    if (request.method !== 'GET') await refuseDemoUser(db, request.user!.id, 'link notification channels');
+  });
 
   app.get(Path.state, { schema: stateSchema }, async (request) => ok(await state(db, channels, request.user!.id)));
 

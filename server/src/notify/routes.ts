@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { ErrorCode } from '../../../src/api/errors';
 import { isAlwaysByEmail, type NotificationChannel } from '../../../src/api/notify';
 import { ok } from '../http/envelope';
+import { refuseDemoUser } from '../shared/demoGuard';
 import { fail } from '../http/errors';
 import { typed } from '../http/schemas';
 import type { ChannelSender } from './channel';
@@ -61,8 +62,10 @@ export const notifyDomain: FastifyPluginAsync<NotifyOptions> = async (instance, 
     app.get('/api/notifications/preferences', { schema: schemas.preferences }, async (request) =>
       ok(await notify.preferences(db, request.user!.id, await linked(request.user!.id))),
     );
-    app.put('/api/notifications/preferences', { schema: schemas.setPreferences }, async (request) =>
-      ok(await notify.setPreferences(db, request.user!.id, request.body, await linked(request.user!.id))),
-    );
+    // The shared demo account's choices are everyone's: nobody changes them for the others.
+    app.put('/api/notifications/preferences', { schema: schemas.setPreferences }, async (request) => {
+      await refuseDemoUser(db, request.user!.id, 'change its notification preferences');
+      return ok(await notify.setPreferences(db, request.user!.id, request.body, await linked(request.user!.id)));
+    });
   });
 };

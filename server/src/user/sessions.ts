@@ -6,6 +6,7 @@ import type { Db } from '../db/database';
 import type { AccessTokens } from '../http/auth';
 import { fail } from '../http/errors';
 import { recordEvents } from '../notify/events';
+import { isDemoUser } from '../shared/demoGuard';
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 const newRefreshToken = () => randomBytes(32).toString('base64url');
@@ -13,7 +14,9 @@ const newRefreshToken = () => randomBytes(32).toString('base64url');
 /**
  * A sign-in from a device not seen before tells its user (by e-mail, always):
  * "new" is a user agent and address pair that none of the user's sessions
- * (ended ones included) had; the first session of an account tells nothing.
+ * (ended ones included) had; the first session of an account tells nothing,
+ * nor does the shared demo account (its inbox would show each visitor's
+ * address to every other visitor).
  */
 const noticeNewDevice = async (trx: Db, userId: string, meta: { userAgent?: string | undefined; ip?: string | undefined }) => {
   const userAgent = meta.userAgent?.slice(0, 300) ?? null;
@@ -23,7 +26,7 @@ const noticeNewDevice = async (trx: Db, userId: string, meta: { userAgent?: stri
     .select((eb) => [eb.fn.countAll<string>().as('all'), eb.fn.count<string>(sql`case when user_agent is not distinct from ${userAgent} and ip is not distinct from ${ip} then 1 end`).as('same')])
     .where('user_id', '=', userId)
     .executeTakeFirstOrThrow();
-  if (Number(seen.all) > 0 && Number(seen.same) === 0) {
+  if (Number(seen.all) > 0 && Number(seen.same) === 0 && !(await isDemoUser(trx, userId))) {
     await recordEvents(trx, [{ userId, kind: 'user.new_login', taskId: null, payload: { userAgent: userAgent?.slice(0, 120) ?? '', ip: ip ?? '' } }]);
   }
 };
