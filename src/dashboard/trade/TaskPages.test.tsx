@@ -202,6 +202,8 @@ describe('task list', () => {
         'GET /api/exchange/catalog': () => ok({ list: catalog, total: catalog.length }),
       }),
     );
+    // The page first (signed-in app, then the list): the cards' texts are looked up only once it stands.
+    await findHeading('交易任务');
     const prices = async (symbol: string) => ((await screen.findByText(symbol)).closest('[data-task]') as HTMLElement).querySelector('[data-prices]');
     await waitFor(async () => expect((await prices('SOL/USDT'))?.textContent).toBe('Binance 实时行情'));
     expect((await prices('SOL/USDT'))).toHaveAttribute('data-prices', 'live');
