@@ -4,6 +4,7 @@ import { AppBar, Layout, LoadingIndicator, Menu, TitlePortal, useTranslate } fro
 import { useLocation, useNavigate } from 'react-router-dom';
 import { SessionExpiryRedirect } from '../../authProvider/guards';
 import { DemoBanner } from '../kit/demo';
+import { useIsPhone } from '../kit/responsive';
 import { DisplayMenu } from './DisplayMenu';
 import { LocaleSwitcher } from './LocaleSwitcher';
 import type { MenuEntry } from '../domain';
@@ -27,31 +28,40 @@ const AppMenu = ({ tabs, more, operator }: Entries) => {
   );
 };
 
-const AppAppBar = ({ items }: { items: readonly ComponentType[] }) => (
-  <AppBar
-    toolbar={
-      <>
-        {items.map((Item, index) => (
-          <Item key={index} />
-        ))}
-        <LocaleSwitcher compact />
-        <DisplayMenu />
-        <LoadingIndicator />
-      </>
-    }
-  >
-    {/* On a phone the icons leave little room: a long title (English) takes two smaller lines instead of being cut. */}
-    <TitlePortal
-      sx={{
-        whiteSpace: { xs: 'normal', sm: 'nowrap' },
-        fontSize: { xs: '1rem', sm: '1.25rem' },
-        lineHeight: { xs: 1.2, sm: 1.6 },
-        overflowWrap: 'break-word',
-        minWidth: 0,
-      }}
-    />
-  </AppBar>
-);
+/**
+ * The app bar: the areas' items (the notifications bell), the language, the
+ * display and the refresh button. On a phone the refresh button gives its
+ * room to the title (the browser's own reload stands in for it; the pages
+ * refetch when shown again).
+ */
+const AppAppBar = ({ items }: { items: readonly ComponentType[] }) => {
+  const isPhone = useIsPhone();
+  return (
+    <AppBar
+      toolbar={
+        <>
+          {items.map((Item, index) => (
+            <Item key={index} />
+          ))}
+          <LocaleSwitcher compact />
+          <DisplayMenu />
+          {!isPhone && <LoadingIndicator />}
+        </>
+      }
+    >
+      {/* On a phone the icons leave little room: a long title (English) takes two smaller lines instead of being cut. */}
+      <TitlePortal
+        sx={{
+          whiteSpace: { xs: 'normal', sm: 'nowrap' },
+          fontSize: { xs: '1rem', sm: '1.25rem' },
+          lineHeight: { xs: 1.2, sm: 1.6 },
+          overflowWrap: 'break-word',
+          minWidth: 0,
+        }}
+      />
+    </AppBar>
+  );
+};
 
 const BottomTabs = ({ tabs }: { tabs: readonly MenuEntry[] }) => {
   const translate = useTranslate();

@@ -205,7 +205,8 @@ describe('task list', () => {
     // The page first (signed-in app, then the list): the cards' texts are looked up only once it stands.
     await findHeading('交易任务');
     const prices = async (symbol: string) => ((await screen.findByText(symbol)).closest('[data-task]') as HTMLElement).querySelector('[data-prices]');
-    await waitFor(async () => expect((await prices('SOL/USDT'))?.textContent).toBe('Binance 实时行情'));
+    // The exchange's name comes with the catalog, which may answer after the list.
+    await waitFor(async () => expect((await prices('SOL/USDT'))?.textContent).toBe('Binance 实时行情'), { timeout: 5000 });
     expect((await prices('SOL/USDT'))).toHaveAttribute('data-prices', 'live');
     expect((await prices('DOGE/USDT'))?.textContent).toBe('模拟行情');
     expect((await prices('BTC/USDT'))?.textContent).toBe('模拟行情');

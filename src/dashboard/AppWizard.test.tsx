@@ -1,0 +1,118 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { WIZARD_STORAGE_KEY, defaultWizardDraft } from '../api/defaults';
+import { createI18nProvider } from '../i18n/i18nProvider';
+import { ok } from '../testing/fakeServer';
+import { findHeading, identityRoute, renderApp, signIn } from '../testing/renderApp';
+import { resetWizardNavigationTracker } from './trade/wizard/navigation';
+import { wizardDraft } from './trade/wizard/draftStore';
+
+const identity = identityRoute;
+const pair = (symbol: string) => ({ id: symbol, symbol, base: symbol.split('/')[0], quote: 'USDT', price: '100', change24h: '1.5', quoteVolume24h: '1000000', minCost: '5', tickSize: '0.01', amountStep: '0.00001' });
+const market = {
+  ...identity,
+  'GET /api/trade/pairs': () => ok({ list: ['BTC/USDT', 'ETH/USDT', 'SOL/USDT'].map(pair), total: 3 }),
+  'GET /api/trade/hot-pairs': () => ok([pair('BTC/USDT')]),
+};
+
+
+beforeEach(async () => {
+  const provider = await createI18nProvider();
+  if (provider.getLocale() !== 'zh-CN') await provider.changeLocale('zh-CN');
+  localStorage.clear();
+  wizardDraft.reset();
+  resetWizardNavigationTracker();
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('trade wizard draft', () => {
+  const stored = () => JSON.parse(sessionStorage.getItem(WIZARD_STORAGE_KEY) ?? 'null');
+
+  it('is saved to session storage under wizard-trade on every change', async () => {
+    signIn();
+    await renderApp('/trade/add', identity);
+    const amount = await screen.findByRole('textbox', { name: /首单金额/ });
+    await userEvent.clear(amount);
+    await userEvent.type(amount, '25.5');
+    expect(stored()).toMatchObject({ firstOrderAmount: '25.5', cycleTimes: 9999, running: true, status: 'replenish_open' });
+    await userEvent.click(screen.getByRole('switch', { name: '首单加倍' }));
+    expect(stored().firstOrderLeverage).toBe(true);
+  });
+
+  it('survives moving between /trade/add and /trade/pair-select, and resets when leaving them', async () => {
+    signIn();
+    await renderApp('/trade/add', market);
+    wizardDraft.update({ selectedApi: 'e0000000-0000-4000-8000-000000000001', selectedPairs: ['BTC/USDT', { id: 'ETH/USDT' }] });
+    await userEvent.click(await screen.findByRole('link', { name: '选择交易对' }));
+    expect(await findHeading('选择交易对')).toBeInTheDocument();
+    expect(await screen.findByRole('checkbox', { name: 'ETH/USDT' })).toBeChecked();
+    expect(screen.getByRole('checkbox', { name: 'SOL/USDT' })).not.toBeChecked();
+    expect(stored().selectedPairs).toHaveLength(2);
+
+    await userEvent.click(screen.getByRole('menuitem', { name: '交易' }));
+    await findHeading('交易任务');
+    expect(wizardDraft.get()).toEqual(defaultWizardDraft());
+    expect(sessionStorage.getItem(WIZARD_STORAGE_KEY)).toBeNull();
+  });
+
+  it('is reset on a first load of another page while pairs are selected', async () => {
+    sessionStorage.setItem(WIZARD_STORAGE_KEY, JSON.stringify({ ...defaultWizardDraft(), selectedPairs: ['SOL/USDT'] }));
+    wizardDraft.reload();
+    signIn();
+    await renderApp('/strategy', identity);
+    await findHeading('策略');
+    await waitFor(() => expect(wizardDraft.get().selectedPairs).toEqual([]));
+    expect(sessionStorage.getItem(WIZARD_STORAGE_KEY)).toBeNull();
+  });
+
+  it('is kept on a first load of the wizard itself', async () => {
+    sessionStorage.setItem(WIZARD_STORAGE_KEY, JSON.stringify({ ...defaultWizardDraft(), selectedApi: 'e0000000-0000-4000-8000-000000000001', selectedPairs: ['SOL/USDT'] }));
+    wizardDraft.reload();
+    signIn();
+    await renderApp('/trade/pair-select', market);
+    await findHeading('选择交易对');
+    expect(await screen.findByRole('checkbox', { name: 'SOL/USDT' })).toBeChecked();
+    expect(stored().selectedPairs).toEqual(['SOL/USDT']);
+  });
+});
+
+describe('wizard submission', () => {
+  it("refuses an incomplete form with '表单未填写完整' and sends nothing", async () => {
+    signIn();
+    const app = await renderApp('/trade/add', identity);
+    await userEvent.click(await screen.findByRole('button', { name: '创建任务' }));
+    expect(await screen.findByText('表单未填写完整')).toBeInTheDocument();
+    expect(app.server.requests.filter((r) => r.path === '/api/trade/add')).toHaveLength(0);
+  });
+
+  it("creates the tasks, toasts '创建交易成功' and clears the draft", async () => {
+    signIn();
+    wizardDraft.update({ selectedApi: 'e0000000-0000-4000-8000-000000000001', selectedApiName: 'Paper', selectedPairs: ['BTC/USDT', { id: 'ETH/USDT' }], selectedTemplate: 'b0000000-0000-4000-8000-000000000001', templateName: 'Balanced' });
+    const app = await renderApp('/trade/add', { ...identity, 'POST /api/trade/add': () => ok([{ id: 'a0000000-0000-4000-8000-000000000011' }, { id: 'a0000000-0000-4000-8000-000000000012' }]) });
+    await userEvent.click(await screen.findByRole('button', { name: '创建任务' }));
+    expect(await screen.findByText('创建交易成功')).toBeInTheDocument();
+    const sent = app.server.requests.find((r) => r.path === '/api/trade/add');
+    expect(sent?.body).toEqual({
+      exchangeId: 'e0000000-0000-4000-8000-000000000001',
+      coinIdList: ['BTC/USDT', 'ETH/USDT'],
+      cycleCount: 9999,
+      firstOrderAmount: '10',
+      firstOrderMultiple: false,
+      running: true,
+      replenishStatus: 'replenish_open',
+      strategyId: 'b0000000-0000-4000-8000-000000000001',
+    });
+    await waitFor(() => expect(app.pathname()).toBe('/trade'));
+    expect(sessionStorage.getItem(WIZARD_STORAGE_KEY)).toBeNull();
+  });
+
+  it('shows the localized text of a server error code and keeps the draft', async () => {
+    signIn();
+    wizardDraft.update({ selectedApi: 'e0000000-0000-4000-8000-000000000001', selectedPairs: ['BTC/USDT'], selectedTemplate: 'b0000000-0000-4000-8000-000000000001' });
+    await renderApp('/trade/add', { ...identity, 'POST /api/trade/add': () => ({ body: { code: 14001, message: 'max 3', data: null } }) });
+    await userEvent.click(await screen.findByRole('button', { name: '创建任务' }));
+    expect(await screen.findByText('每个币种最多 3 个任务')).toBeInTheDocument();
+    expect(wizardDraft.get().selectedPairs).toEqual(['BTC/USDT']);
+  });
+});
