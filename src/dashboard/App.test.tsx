@@ -1,11 +1,9 @@
 import { screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createI18nProvider } from '../i18n/i18nProvider';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import zhCN from '../i18n/messages/zh-CN';
 import { findHeading, identityRoute, renderApp, signIn } from '../testing/renderApp';
 import { guestRoutes, protectedRoutes } from './App';
-import { resetWizardNavigationTracker } from './trade/wizard/navigation';
-import { wizardDraft } from './trade/wizard/draftStore';
+import { resetApp, restoreGlobals } from './appTestKit';
 
 const identity = identityRoute;
 
@@ -15,14 +13,8 @@ const titleOf = (key: string) => {
 };
 const samplePath = (path: string) => path.replace(':id', 'a0000000-0000-4000-8000-000000000042').replace(':date', '2026-11-20');
 
-beforeEach(async () => {
-  const provider = await createI18nProvider();
-  if (provider.getLocale() !== 'zh-CN') await provider.changeLocale('zh-CN');
-  localStorage.clear();
-  wizardDraft.reset();
-  resetWizardNavigationTracker();
-});
-afterEach(() => vi.unstubAllGlobals());
+beforeEach(resetApp);
+afterEach(restoreGlobals);
 
 describe('route table', () => {
   it('registers every protected route of the spec at its exact path', () => {

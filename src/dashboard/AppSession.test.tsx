@@ -1,13 +1,12 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createI18nProvider } from '../i18n/i18nProvider';
 import zhCN from '../i18n/messages/zh-CN';
 import { ok, unauthorized } from '../testing/fakeServer';
 import { findHeading, identityRoute, renderApp, signIn } from '../testing/renderApp';
 import { guestRoutes } from './App';
-import { resetWizardNavigationTracker } from './trade/wizard/navigation';
-import { wizardDraft } from './trade/wizard/draftStore';
+import { createI18nProvider } from '../i18n/i18nProvider';
+import { resetApp, restoreGlobals } from './appTestKit';
 
 const identity = identityRoute;
 
@@ -16,14 +15,8 @@ const titleOf = (key: string) => {
   return String((zhCN[group] as Record<string, string>)[name]);
 };
 
-beforeEach(async () => {
-  const provider = await createI18nProvider();
-  if (provider.getLocale() !== 'zh-CN') await provider.changeLocale('zh-CN');
-  localStorage.clear();
-  wizardDraft.reset();
-  resetWizardNavigationTracker();
-});
-afterEach(() => vi.unstubAllGlobals());
+beforeEach(resetApp);
+afterEach(restoreGlobals);
 
 describe('navigation guard', () => {
   it('protected route with an access token: allowed', async () => {

@@ -1,11 +1,10 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WIZARD_STORAGE_KEY, defaultWizardDraft } from '../api/defaults';
-import { createI18nProvider } from '../i18n/i18nProvider';
 import { ok } from '../testing/fakeServer';
 import { findHeading, identityRoute, renderApp, signIn } from '../testing/renderApp';
-import { resetWizardNavigationTracker } from './trade/wizard/navigation';
+import { resetApp, restoreGlobals } from './appTestKit';
 import { wizardDraft } from './trade/wizard/draftStore';
 
 const identity = identityRoute;
@@ -17,14 +16,8 @@ const market = {
 };
 
 
-beforeEach(async () => {
-  const provider = await createI18nProvider();
-  if (provider.getLocale() !== 'zh-CN') await provider.changeLocale('zh-CN');
-  localStorage.clear();
-  wizardDraft.reset();
-  resetWizardNavigationTracker();
-});
-afterEach(() => vi.unstubAllGlobals());
+beforeEach(resetApp);
+afterEach(restoreGlobals);
 
 describe('trade wizard draft', () => {
   const stored = () => JSON.parse(sessionStorage.getItem(WIZARD_STORAGE_KEY) ?? 'null');

@@ -1,83 +1,10 @@
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Deposit, WalletBalances, WalletConfig, Withdrawal } from '../../api/wallet';
-import { fail, ok, type Handler } from '../../testing/fakeServer';
-import { enterText, findHeading, identityRoute, renderApp, startSignedInZhCN } from '../../testing/renderApp';
-
-const balances: WalletBalances = {
-  balances: [
-    { asset: 'USDT', available: '1234.5', held: '21' },
-    { asset: 'CARD', available: '2', held: '0' },
-    { asset: 'POINTS', available: '88.25', held: '0' },
-    { asset: 'FUEL', available: '10', held: '0' },
-  ],
-};
-
-const config: WalletConfig = {
-  depositNetwork: 'TRC20',
-  withdrawFee: '1',
-  withdrawMin: '10',
-  transferMin: '1',
-  swapRates: [
-    { from: 'USDT', to: 'FUEL', rate: '1' },
-    { from: 'USDT', to: 'CARD', rate: '0.01' },
-    { from: 'POINTS', to: 'FUEL', rate: '0.5' },
-  ],
-};
-
-const ADDRESS = 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE';
-const OUT = 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7';
-const HASH = '0xabababababababababababababababababababababababababababababababab';
-
-const deposit: Deposit = {
-  id: 'd-1',
-  asset: 'USDT',
-  amount: '100',
-  address: ADDRESS,
-  txHash: '0xfeed',
-  status: 'pending',
-  reason: null,
-  createdAt: '2026-03-02T08:00:00.000Z',
-  decidedAt: null,
-};
-const withdrawal: Withdrawal = {
-  id: 'w-1',
-  asset: 'USDT',
-  amount: '20',
-  fee: '1',
-  address: 'TXYZ-out',
-  status: 'rejected',
-  reason: 'address on a blocked list',
-  createdAt: '2026-03-01T08:00:00.000Z',
-  decidedAt: '2026-03-01T09:00:00.000Z',
-};
-
-
-const page = <T,>(list: T[], total = list.length) => ok({ list, total });
-
-const wallet = (extra: Record<string, Handler> = {}): Record<string, Handler> => ({
-  ...identityRoute,
-  'GET /api/wallet/balances': () => ok(balances),
-  'GET /api/wallet/config': () => ok(config),
-  'GET /api/wallet/deposit-address': () => ok({ asset: 'USDT', network: 'TRC20', address: ADDRESS }),
-  'GET /api/wallet/deposits': () => page([deposit]),
-  'GET /api/wallet/withdrawals': () => page([withdrawal]),
-  ...extra,
-});
-
-type App = Awaited<ReturnType<typeof renderApp>>;
-const sent = (app: App, method: string, path: string) => app.server.requests.filter((r) => r.method === method && r.path === path);
-const bodies = (app: App, path: string) => sent(app, 'POST', path).map((r) => r.body!);
-const KEY = /^[0-9a-f]{32}$/;
-
-/** Answers one after another (the last one repeats). */
-const answers = (...list: ReturnType<Handler>[]): Handler => {
-  let n = 0;
-  return () => list[Math.min(n++, list.length - 1)]!;
-};
-
-const amountInput = () => screen.getByRole('textbox', { name: /^数量/ });
+import type { Withdrawal } from '../../api/wallet';
+import { fail, ok } from '../../testing/fakeServer';
+import { enterText, findHeading, renderApp, startSignedInZhCN } from '../../testing/renderApp';
+import { balances, ADDRESS, OUT, HASH, deposit, withdrawal, page, wallet, sent, bodies, KEY, answers, amountInput } from './walletTestKit';
 
 // Whole-app renders on a busy machine: give every wait some slack.
 configure({ asyncUtilTimeout: 5000 });
