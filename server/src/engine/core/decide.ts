@@ -468,6 +468,13 @@ export const quietBounds = (params: TaskParams, strategy: StrategySettings, stat
   return range.above < range.below ? { above: range.above, below: range.below } : null;
 };
 
+/** The decision when no cycle is open to price (stopped, waiting on an order, finished, between cycles), else null. */
+const decideUnlessOpen = (params: TaskParams, state: CycleState, nowMs: number, mayOpenCycle: boolean): Decision | null => {
+  if (!params.running || state.pendingOrder || state.phase === 'finished') return { state, actions: NO_ACTIONS };
+  if (state.phase !== 'open') return decideBetweenCycles(params, state, nowMs, mayOpenCycle);
+  return null;
+};
+
 /**
  * The strategy's decision for one task at one price. `mayOpenCycle` false
  * (no fuel left, the task being stopped) lets an open cycle finish but opens
@@ -484,8 +491,8 @@ export const decide = (
   nowMs: number,
   mayOpenCycle: boolean,
 ): Decision => {
-  if (!params.running || state.pendingOrder || state.phase === 'finished') return { state, actions: NO_ACTIONS };
-  if (state.phase !== 'open') return decideBetweenCycles(params, state, nowMs, mayOpenCycle);
+  const early = decideUnlessOpen(params, state, nowMs, mayOpenCycle);
+  if (early) return early;
   const range = cachedRange(params, strategy, state);
   const p = +price;
   if (p > range.above && p < range.below) return range.idle;
@@ -501,8 +508,4 @@ export const decideExact = (
   price: DecimalString,
   nowMs: number,
   mayOpenCycle: boolean,
-): Decision => {
-  if (!params.running || state.pendingOrder || state.phase === 'finished') return { state, actions: NO_ACTIONS };
-  if (state.phase !== 'open') return decideBetweenCycles(params, state, nowMs, mayOpenCycle);
-  return decideOpen(params, strategy, state, price);
-};
+): Decision => decideUnlessOpen(params, state, nowMs, mayOpenCycle) ?? decideOpen(params, strategy, state, price);

@@ -66,8 +66,19 @@ export interface StoredTask {
   attention: TaskAttention | null;
 }
 
+/** What the exchange answered for an order (absent on a real order's intent). */
+interface OrderResult {
+  exchangeOrderId?: string | null;
+  price?: DecimalString | null;
+  filled?: DecimalString;
+  cost?: DecimalString;
+  fee?: DecimalString;
+  feeCurrency?: string | null;
+  error?: string | null;
+}
+
 /** An order row: a paper order written whole with its outcome, or a real order's intent. */
-export interface OrderInsert {
+export interface OrderInsert extends OrderResult {
   taskId: string;
   userId: string;
   accountId: string;
@@ -79,26 +90,12 @@ export interface OrderInsert {
   reason: string;
   status: 'intent' | 'closed' | 'failed';
   requested: DecimalString;
-  exchangeOrderId?: string | null;
-  price?: DecimalString | null;
-  filled?: DecimalString;
-  cost?: DecimalString;
-  fee?: DecimalString;
-  feeCurrency?: string | null;
-  error?: string | null;
 }
 
 /** A real order's outcome, written over its intent. */
-export interface OrderOutcome {
+export interface OrderOutcome extends OrderResult {
   clientOrderId: string;
   status: 'closed' | 'failed';
-  exchangeOrderId?: string | null;
-  price?: DecimalString | null;
-  filled?: DecimalString;
-  cost?: DecimalString;
-  fee?: DecimalString;
-  feeCurrency?: string | null;
-  error?: string | null;
 }
 
 export interface EventInsert {
