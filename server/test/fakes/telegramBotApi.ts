@@ -37,6 +37,8 @@ export const FAULTS = {
 export interface BotCall {
   method: string;
   body: Record<string, any>;
+  /** When the call arrived (Date.now()). */
+  at: number;
 }
 
 export const startFakeBotApi = async (token: string) => {
@@ -62,7 +64,7 @@ export const startFakeBotApi = async (token: string) => {
       const method = match[2]!;
       const text = Buffer.concat(chunks).toString('utf8');
       const body = (text ? JSON.parse(text) : {}) as Record<string, any>;
-      calls.push({ method, body });
+      calls.push({ method, body, at: Date.now() });
       switch (method) {
         case 'getMe':
           return answer(response, { ok: true, result: BOT } as never);
