@@ -11,6 +11,7 @@ import { emailSender } from '../src/notify/email';
 import { recordEvents } from '../src/notify/events';
 import { startOutboxWorker } from '../src/notify/outbox';
 import * as inbox from '../src/notify/service';
+import { eventLine } from '../src/notify/texts';
 import { FAULTS, startFakeBotApi } from './fakes/telegramBotApi';
 import { startWebhookReceiver } from './fakes/webhookReceiver';
 import { BACKENDS } from './harness';
@@ -127,7 +128,7 @@ describe.each(BACKENDS)('notification faults through the outbox worker (%s)', (b
     }
   }, 20_000);
 
-  it("Telegram: a 429 waits its retry_after, then delivers once; a 403 turns the chat off and stops the attempts", async () => {
+  it('Telegram: a 429 waits its retry_after, then delivers once; a 403 turns the chat off, the inbox says so, and the attempts stop', async () => {
     const api = await startFakeBotApi(TOKEN);
     const telegram = createTelegramChannel({ token: TOKEN, apiRoot: api.apiRoot, timeoutSeconds: 2 });
     await fixture.db.insertInto('telegram_links').values({ user_id: fixture.userId, chat_id: '4242', linked_at: new Date(), disabled_reason: null }).execute();
@@ -150,6 +151,11 @@ describe.each(BACKENDS)('notification faults through the outbox worker (%s)', (b
         const link = await fixture.db.selectFrom('telegram_links').select('disabled_reason').executeTakeFirstOrThrow();
         expect(link.disabled_reason).toBe('telegram 403: Forbidden: bot was blocked by the user');
         expect(await telegram.sender.isLinked(fixture.db, fixture.userId)).toBe(false);
+        // The inbox says so, once.
+        const off = await inbox.list(fixture.db, fixture.userId, { page: 1, pageSize: 10, kind: 'user.channel_off' } as never);
+        expect(off.list.map((item) => item.payload)).toEqual([{ channel: 'telegram', reason: 'telegram 403: Forbidden: bot was blocked by the user' }]);
+        expect(eventLine('zh-CN', 'user.channel_off', off.list[0]!.payload)).toBe('Telegram 通知已关闭：消息被拒收（机器人被屏蔽或订阅已失效）。请在通知设置中重新绑定。');
+        expect(eventLine('en-US', 'user.channel_off', { channel: 'push' })).toMatch(/^Push notifications are turned off: /);
 
         // The next events: in the inbox, and no message queued for the turned-off chat.
         await record([closed(fixture.userId, 3)]);
@@ -158,7 +164,12 @@ describe.each(BACKENDS)('notification faults through the outbox worker (%s)', (b
       });
       expect(sends()).toHaveLength(3);
       expect(await deliveries('telegram')).toHaveLength(2);
-      expect((await inbox.list(fixture.db, fixture.userId, { page: 1, pageSize: 10 } as never)).total).toBe(3);
+      expect((await inbox.list(fixture.db, fixture.userId, { page: 1, pageSize: 10 } as never)).list.map((item) => item.kind)).toEqual([
+        'trade.cycle_closed',
+        'user.channel_off',
+        'trade.cycle_closed',
+        'trade.cycle_closed',
+      ]);
     } finally {
       await api.close();
       await fixture.db.deleteFrom('telegram_links').execute();
