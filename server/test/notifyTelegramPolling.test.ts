@@ -1,3 +1,5 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type Db } from '../src/db/database';
 import { createTelegramChannel, type TelegramChannel } from '../src/notify/channels/telegram';
@@ -18,8 +20,10 @@ describe.skipIf(!url)('Telegram long polling shared by processes on PostgreSQL',
   let fixture: Awaited<ReturnType<typeof channelDb>> | undefined;
   let other: Db | undefined;
   const channels: TelegramChannel[] = [];
+  const children: ChildProcess[] = [];
   let api: Awaited<ReturnType<typeof startFakeBotApi>> | undefined;
   afterAll(async () => {
+    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     for (const channel of channels) await channel.stop();
     await api?.close();
     await other?.destroy();
@@ -76,4 +80,32 @@ describe.skipIf(!url)('Telegram long polling shared by processes on PostgreSQL',
     expect((await fixture.db.selectFrom('telegram_links').select('chat_id').executeTakeFirstOrThrow()).chat_id).toBe('5151');
     expect(api.conflicts()).toBe(conflicts);
   }, 30_000);
+
+  it('a polling process killed with SIGKILL: its lock goes with its connection, and another process polls', async () => {
+    // The first test's channels have stopped; a new process polls first.
+    for (const each of channels.splice(0)) await each.stop();
+    const child = spawn(process.execPath, ['--import', 'tsx', join('server', 'test', 'telegramPollerProcess.ts')], {
+      cwd: process.cwd(),
+      env: { ...process.env, POLLER_DATABASE_URL: url, POLLER_SCHEMA: fixture!.schema, POLLER_TOKEN: TOKEN, POLLER_API_ROOT: api!.apiRoot },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    let output = '';
+    child.stdout!.on('data', (chunk) => (output += String(chunk)));
+    child.stderr!.on('data', (chunk) => (output += String(chunk)));
+    await vi.waitFor(() => expect(output).toContain('"ready"'), { timeout: 20_000, interval: 50 });
+    expect(JSON.parse(output.split('\n').find((line) => line.includes('"ready"'))!)).toMatchObject({ polling: true });
+
+    const here = channel(true);
+    await here.start(other!);
+    expect(here.polling()).toBe(false);
+    const conflicts = api!.conflicts();
+    child.kill('SIGKILL');
+    await vi.waitFor(() => expect(here.polling()).toBe(true), { timeout: 5000, interval: 20 });
+    const link = await here.createLink(other!, fixture!.userId);
+    api!.userWrites(6161, `/start ${link.code}`);
+    await vi.waitFor(() => expect(replies(6161)).toHaveLength(1), { timeout: 5000, interval: 20 });
+    expect(replies(6161)[0]).toContain('已绑定');
+    expect(api!.conflicts()).toBe(conflicts);
+  }, 40_000);
 });
