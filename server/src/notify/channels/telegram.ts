@@ -149,7 +149,9 @@ export const createTelegramChannel = (options: TelegramOptions): TelegramChannel
           }
           try {
             await startPolling();
-            options.log?.info({}, 'telegram polling: this process polls the bot');
+            // Stopped while polling began: end it here (stop() found nothing running yet).
+            if (stopping) await bot.stop();
+            else options.log?.info({}, 'telegram polling: this process polls the bot');
             firstTry();
             await polling?.catch(() => undefined);
           } finally {
