@@ -25,27 +25,12 @@ import Big from 'big.js';
 import Fastify from 'fastify';
 import { sql } from 'kysely';
 import { applyBuyFill, decide, initialCycleState, type TaskParams } from '../server/src/engine/core/decide';
-import { PAPER_MARKETS } from '../server/src/engine/venues/paper/market';
 import { SHARD_COUNT } from '../server/src/engine/store/journal';
 import { createRunner } from '../server/src/engine/runner/runner';
 import { engineDomains } from '../server/src/engineDomains';
 import { dropSchema, migrate, openDatabase, type Db } from '../server/src/db/database';
-import { post, system, user as ledgerUser } from '../server/src/wallet/ledger';
-import type { StrategySettings } from '../src/api/strategy';
+import { seed, strategy } from './paperTasks';
 
-const strategy: StrategySettings = {
-  levels: [
-    { dropPercent: '1', multiple: '1' },
-    { dropPercent: '2.5', multiple: '2' },
-    { dropPercent: '4.75', multiple: '4' },
-    { dropPercent: '8.125', multiple: '8' },
-  ],
-  takeProfitPercent: '1.5',
-  takeProfitCallbackPercent: '0.3',
-  replenishCallbackPercent: '0.2',
-  stopLossPercent: null,
-  cooldownSeconds: 60,
-};
 const params: TaskParams = { firstOrderAmount: '10', firstOrderMultiple: false, cycleCount: 9999, replenishStatus: 'replenish_open', running: true, feeRate: '0.001' };
 
 const decisions = () => {
@@ -77,109 +62,6 @@ const decisions = () => {
   const walking = walk / ((performance.now() - t) / 1000);
   if (idle !== n || orders === 0) throw new Error('the decision benchmark did no work');
   return { quietPerSecond: Math.round(quiet), quietEvaluations: n, randomWalkPerSecond: Math.round(walking), randomWalkOrders: orders, cyclesOnTheWalk: state.cyclesDone };
-};
-
-/** Ladders from tight (trades within minutes of the simulated market) to the system templates' own. */
-const LADDERS: { name: string; settings: StrategySettings }[] = [
-  {
-    name: 'tight',
-    settings: {
-      levels: [
-        { dropPercent: '0.1', multiple: '1' },
-        { dropPercent: '0.25', multiple: '2' },
-        { dropPercent: '0.5', multiple: '4' },
-      ],
-      takeProfitPercent: '0.3',
-      takeProfitCallbackPercent: '0',
-      replenishCallbackPercent: '0',
-      stopLossPercent: null,
-      cooldownSeconds: 5,
-    },
-  },
-  {
-    name: 'trailing',
-    settings: {
-      levels: [
-        { dropPercent: '0.2', multiple: '1' },
-        { dropPercent: '0.5', multiple: '1.5' },
-        { dropPercent: '1', multiple: '2.25' },
-      ],
-      takeProfitPercent: '0.4',
-      takeProfitCallbackPercent: '0.1',
-      replenishCallbackPercent: '0.05',
-      stopLossPercent: null,
-      cooldownSeconds: 30,
-    },
-  },
-  { name: 'balanced', settings: strategy },
-];
-
-const USERS = 100;
-
-/** Users activated and fuelled, one paper account each with funds for all its tasks, and the tasks spread over the symbols and ladders. */
-const seed = async (db: Db, taskCount: number) => {
-  const strategyIds: string[] = [];
-  const owners: { userId: string; accountId: string }[] = [];
-  const perUser = Math.ceil(taskCount / USERS);
-  for (let u = 0; u < USERS; u += 1) {
-    const owner = await db
-      .insertInto('users')
-      .values({ email: `bench${u}@example.com`, nickname: `Bench ${u}`, password_hash: 'x', invite_code: `BENCH${u}`, inviter_id: null, avatar: null, activated: true } as never)
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await db.transaction().execute((trx) =>
-      post(trx, { kind: 'adjustment', userId: null, moves: [{ from: system('adjustments', 'FUEL'), to: ledgerUser(owner.id, 'FUEL'), amount: '1000000' }], memo: { reason: 'bench' } }),
-    );
-    const account = await db
-      .insertInto('exchange_accounts')
-      .values({ user_id: owner.id, exchange: 'paper', name: 'Bench', paper_balances: JSON.stringify({ USDT: String(perUser * 400) }) } as never)
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    owners.push({ userId: owner.id, accountId: account.id });
-    if (u === 0) {
-      for (const ladder of LADDERS) {
-        const row = await db
-          .insertInto('strategies')
-          .values({
-            user_id: owner.id,
-            name: ladder.name,
-            levels: JSON.stringify(ladder.settings.levels),
-            take_profit_percent: ladder.settings.takeProfitPercent,
-            take_profit_callback_percent: ladder.settings.takeProfitCallbackPercent,
-            replenish_callback_percent: ladder.settings.replenishCallbackPercent,
-            stop_loss_percent: ladder.settings.stopLossPercent,
-            cooldown_seconds: ladder.settings.cooldownSeconds,
-          } as never)
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        strategyIds.push(row.id);
-      }
-    }
-  }
-  for (let offset = 0; offset < taskCount; offset += 1000) {
-    await db
-      .insertInto('trade_tasks')
-      .values(
-        Array.from({ length: Math.min(1000, taskCount - offset) }, (_, j) => {
-          const i = offset + j;
-          const owner = owners[i % USERS]!;
-          return {
-            user_id: owner.userId,
-            exchange_account_id: owner.accountId,
-            symbol: PAPER_MARKETS[Math.floor(i / USERS) % PAPER_MARKETS.length]!.symbol,
-            strategy_id: strategyIds[i % strategyIds.length]!,
-            // 10 to 20 USDT, so that tasks of one symbol do not all act on the same tick.
-            first_order_amount: String(10 + (i % 11)),
-            first_order_multiple: false,
-            cycle_count: 9999,
-            running: true,
-            replenish_status: 'replenish_open' as const,
-            state: JSON.stringify(initialCycleState()),
-          };
-        }),
-      )
-      .execute();
-  }
 };
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;

@@ -4,7 +4,7 @@ import type { OutgoingMessage } from '../src/notify/channel';
 import { filePglite, migrateFresh } from './harness';
 
 /** A fresh migrated schema on the file's PGlite (or PostgreSQL) with one user, for the channel senders' tests. */
-export const channelDb = async (backend: 'pglite' | 'postgres'): Promise<{ db: Db; userId: string; close: () => Promise<void> }> => {
+export const channelDb = async (backend: 'pglite' | 'postgres'): Promise<{ db: Db; schema: string; userId: string; close: () => Promise<void> }> => {
   const schema = `t_${randomBytes(6).toString('hex')}`;
   let db: Db;
   if (backend === 'postgres') {
@@ -22,6 +22,7 @@ export const channelDb = async (backend: 'pglite' | 'postgres'): Promise<{ db: D
     .executeTakeFirstOrThrow();
   return {
     db,
+    schema,
     userId: user.id,
     close: async () => {
       await dropSchema(db, schema);

@@ -12,6 +12,7 @@ export const NOTIFICATION_KINDS = [
   'wallet.transfer_received',
   'user.new_login',
   'user.password_changed',
+  'user.channel_off',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

@@ -33,7 +33,14 @@ export const createNotifyChannels = (config: ServerConfig, log: Log): NotifyChan
   const publicUrl = config.publicUrl ? { publicUrl: config.publicUrl } : {};
   const vapid = config.vapidKeys ?? generateVapidKeys();
   const telegram = config.telegramBotToken
-    ? createTelegramChannel({ token: config.telegramBotToken, ...(config.telegramApiRoot ? { apiRoot: config.telegramApiRoot } : {}), ...publicUrl, log })
+    ? createTelegramChannel({
+        token: config.telegramBotToken,
+        ...(config.telegramApiRoot ? { apiRoot: config.telegramApiRoot } : {}),
+        ...publicUrl,
+        // Several processes may share PostgreSQL: one polls the bot at a time (Telegram answers the others 409).
+        exclusivePolling: Boolean(config.databaseUrl),
+        log,
+      })
     : null;
   const push = createPushSender({ vapid, subject: vapidSubject(config), allowPrivateAddresses, ...publicUrl });
   const webhook = createWebhookSender({ masterKey: config.exchangeMasterKey, allowPrivateAddresses });

@@ -24,7 +24,7 @@ import { listenChanges } from '../db/database';
 import { NOTIFY_CHANNEL } from '../db/migrations/022_notifications';
 import { isAlwaysByEmail } from '../../../src/api/notify';
 import type { ChannelSender, DeliveryOutcome, NotifyChannel, OutgoingMessage } from './channel';
-import { defaultEnabled } from './events';
+import { defaultEnabled, recordEvents } from './events';
 import { coalescedText, notifyLocale } from './texts';
 
 export interface OutboxOptions {
@@ -136,9 +136,18 @@ const settle = async (db: Db, claimed: Claimed, outcome: DeliveryOutcome, option
     return;
   }
   const error = outcome.error.slice(0, 500);
+  if (!outcome.retry && outcome.disable) {
+    // The channel refuses the user for good (a blocked bot, gone subscriptions): turned off, and the inbox says so, once.
+    await db.transaction().execute(async (trx) => {
+      await trx.updateTable('notification_deliveries').where('id', '=', claimed.id).set({ status: 'dead', last_error: error }).execute();
+      const wasLinked = await sender.isLinked(trx, claimed.user_id);
+      await sender.disable(trx, claimed.user_id, error);
+      if (wasLinked) await recordEvents(trx, [{ userId: claimed.user_id, kind: 'user.channel_off', taskId: null, payload: { channel: sender.channel, reason: error } }]);
+    });
+    return;
+  }
   if (!outcome.retry || claimed.attempts >= maxAttempts) {
     await update.set({ status: 'dead', last_error: error }).execute();
-    if (!outcome.retry && outcome.disable) await sender.disable(db, claimed.user_id, error);
     return;
   }
   const waitMs = outcome.retryAfterMs ?? Math.min(baseBackoffMs * 2 ** (claimed.attempts - 1), 3_600_000);

@@ -13,6 +13,7 @@ const TEXTS: Record<NotifyLocale, Record<string, string>> = {
   'en-US': {
     'user.new_login': 'New sign-in to your account from {ip} ({userAgent}). Not you? Change your password now.',
     'user.password_changed': 'Your password was changed. Not you? Reset it now.',
+    'user.channel_off': '{channelName} notifications are turned off: it refused our messages (the bot blocked, or the subscription gone). Link it again in the notification settings.',
     'wallet.deposit_credited': 'Deposit credited: {amount} {asset}',
     'wallet.withdrawal_approved': 'Withdrawal sent: {amount} {asset}',
     'wallet.withdrawal_refused': 'Withdrawal refused ({reason}): {amount} {asset} back in your wallet',
@@ -27,10 +28,14 @@ const TEXTS: Record<NotifyLocale, Record<string, string>> = {
     more: 'and {count} more',
     unsubscribe: 'Stop these e-mails',
     open: 'Open',
+    'channel.telegram': 'Telegram',
+    'channel.push': 'Push',
+    'channel.webhook': 'Webhook',
   },
   'zh-CN': {
     'user.new_login': '你的账户在新设备登录：{ip}（{userAgent}）。如非本人操作，请立即修改密码。',
     'user.password_changed': '你的密码已修改。如非本人操作，请立即重置。',
+    'user.channel_off': '{channelName} 通知已关闭：消息被拒收（机器人被屏蔽或订阅已失效）。请在通知设置中重新绑定。',
     'wallet.deposit_credited': '充值到账：{amount} {asset}',
     'wallet.withdrawal_approved': '提现已发出：{amount} {asset}',
     'wallet.withdrawal_refused': '提现被拒绝（{reason}）：{amount} {asset} 已退回钱包',
@@ -45,10 +50,14 @@ const TEXTS: Record<NotifyLocale, Record<string, string>> = {
     more: '另有 {count} 条',
     unsubscribe: '不再接收此类邮件',
     open: '查看',
+    'channel.telegram': 'Telegram',
+    'channel.push': '推送',
+    'channel.webhook': 'Webhook',
   },
   'zh-TW': {
     'user.new_login': '你的帳戶在新裝置登入：{ip}（{userAgent}）。如非本人操作，請立即修改密碼。',
     'user.password_changed': '你的密碼已修改。如非本人操作，請立即重設。',
+    'user.channel_off': '{channelName} 通知已關閉：訊息被拒收（機器人被封鎖或訂閱已失效）。請在通知設定中重新綁定。',
     'wallet.deposit_credited': '儲值到帳：{amount} {asset}',
     'wallet.withdrawal_approved': '提領已送出：{amount} {asset}',
     'wallet.withdrawal_refused': '提領被拒絕（{reason}）：{amount} {asset} 已退回錢包',
@@ -63,6 +72,9 @@ const TEXTS: Record<NotifyLocale, Record<string, string>> = {
     more: '另有 {count} 則',
     unsubscribe: '不再接收此類郵件',
     open: '查看',
+    'channel.telegram': 'Telegram',
+    'channel.push': '推播',
+    'channel.webhook': 'Webhook',
   },
 };
 
@@ -73,7 +85,8 @@ export const uiText = (locale: NotifyLocale, key: 'unsubscribe' | 'open') => TEX
 /** One event as a line of text. */
 export const eventLine = (locale: NotifyLocale, kind: string, payload: Fields): string => {
   const key = kind === 'trade.fill' ? `trade.fill.${payload['side'] === 'sell' ? 'sell' : 'buy'}` : kind;
-  return fill(TEXTS[locale][key] ?? kind, payload);
+  const channelName = TEXTS[locale][`channel.${field(payload, 'channel')}`] ?? field(payload, 'channel');
+  return fill(TEXTS[locale][key] ?? kind, { ...payload, channelName });
 };
 
 /**

@@ -32,18 +32,22 @@ export const FAULTS = {
   blocked: { ok: false, error_code: 403, description: 'Forbidden: bot was blocked by the user' },
   chatNotFound: { ok: false, error_code: 400, description: 'Bad Request: chat not found' },
   unauthorized: { ok: false, error_code: 401, description: 'Unauthorized' },
+  conflict: { ok: false, error_code: 409, description: 'Conflict: terminated by other getUpdates request; make sure that only one bot instance is running' },
 };
 
 export interface BotCall {
   method: string;
   body: Record<string, any>;
+  /** When the call arrived (Date.now()). */
+  at: number;
 }
 
 export const startFakeBotApi = async (token: string) => {
   const calls: BotCall[] = [];
   const faults: (object | 'hang')[] = [];
   const updates: object[] = [];
-  const waiting = new Set<() => void>();
+  const waiting = new Set<(fault?: object) => void>();
+  let conflicts = 0;
   let updateId = 500_000_000;
   let messageId = 10;
 
@@ -62,7 +66,7 @@ export const startFakeBotApi = async (token: string) => {
       const method = match[2]!;
       const text = Buffer.concat(chunks).toString('utf8');
       const body = (text ? JSON.parse(text) : {}) as Record<string, any>;
-      calls.push({ method, body });
+      calls.push({ method, body, at: Date.now() });
       switch (method) {
         case 'getMe':
           return answer(response, { ok: true, result: BOT } as never);
@@ -72,13 +76,21 @@ export const startFakeBotApi = async (token: string) => {
           const offset = Number(body.offset ?? 0);
           const ready = () => updates.filter((update) => (update as { update_id: number }).update_id >= offset);
           const reply = () => answer(response, { ok: true, result: ready() } as never);
+          // As the real API: a second poller ends the one waiting with 409 Conflict (a moment later: a
+          // poller that just aborted its call to stop, then confirms with a last call, is not a second one).
+          const others = [...waiting];
+          if (others.length > 0) setTimeout(() => others.forEach((other) => other(FAULTS.conflict)), 20);
           if (ready().length > 0 || !body.timeout) return reply();
-          const wake = () => {
+          const wake = (fault?: object) => {
+            if (!waiting.has(wake)) return;
             clearTimeout(timer);
             waiting.delete(wake);
-            if (!response.writableEnded && !response.destroyed) reply();
+            if (response.writableEnded || response.destroyed) return;
+            if (!fault) return reply();
+            conflicts += 1;
+            answer(response, fault as never);
           };
-          const timer = setTimeout(wake, Number(body.timeout) * 1000);
+          const timer = setTimeout(() => wake(), Number(body.timeout) * 1000);
           waiting.add(wake);
           request.socket.on('close', () => {
             clearTimeout(timer);
@@ -112,6 +124,8 @@ export const startFakeBotApi = async (token: string) => {
   return {
     apiRoot: `http://127.0.0.1:${port}`,
     calls,
+    /** How many waiting getUpdates calls another poller ended with 409. */
+    conflicts: () => conflicts,
     /** The next sendMessage answers this fault (or never answers: 'hang'). */
     fault: (next: object | 'hang') => faults.push(next),
     /** A user writes to the bot in a private chat. */

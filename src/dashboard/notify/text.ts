@@ -35,6 +35,8 @@ export const notificationText = (item: Notification, translate: Translate): stri
       return translate('notify.text.newLogin', values);
     case 'password_changed':
       return translate('notify.text.passwordChanged', values);
+    case 'channel_off':
+      return translate('notify.text.channelOff', { channel: translate(`notify.channel.${field(p, 'channel')}`) });
     default:
       return item.kind;
   }

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Bot, GrammyError, HttpError } from 'grammy';
+import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import type { ChannelSender, DeliveryOutcome, NotifyLocale, OutgoingMessage } from '../channel';
 
@@ -11,6 +12,12 @@ import type { ChannelSender, DeliveryOutcome, NotifyLocale, OutgoingMessage } fr
  * Messages go out with sendMessage: 429 is retried after its retry_after,
  * 403 (the user blocked the bot) turns the channel off, network faults and
  * timeouts are retried.
+ *
+ * Telegram answers 409 Conflict when two processes poll one bot, so on
+ * PostgreSQL with several processes (`exclusivePolling`) only the process
+ * holding a session advisory lock polls, on a connection it keeps while it
+ * does; the others try again every `lockRetryMs` and take over when it stops
+ * or dies (its connection closes, the lock goes with it).
  */
 export interface TelegramOptions {
   token: string;
@@ -24,9 +31,15 @@ export interface TelegramOptions {
   codeTtlMs?: number;
   /** Seconds a getUpdates call waits for updates (long polling). */
   pollSeconds?: number;
+  /** Poll only while holding the bot's advisory lock (PostgreSQL shared by several processes; never on PGlite, one process). */
+  exclusivePolling?: boolean;
+  /** How often a process without the lock tries to take it. */
+  lockRetryMs?: number;
   log?: { warn: (object: object, message: string) => void; info: (object: object, message: string) => void };
   now?: () => Date;
 }
+
+const LOCK_RETRY_MS = 30_000;
 
 const CODE_TTL_MS = 15 * 60 * 1000;
 
@@ -74,8 +87,10 @@ export interface TelegramChannel {
   createLink(db: Db, userId: string): Promise<{ code: string; url: string; expiresAt: Date }>;
   /** Links the chat to the code's user; false for an unknown or expired code. */
   linkChat(db: Db, code: string, chatId: string): Promise<boolean>;
-  /** Starts long polling for `/start <code>` (resolves once polling began). */
+  /** Starts long polling for `/start <code>` (resolves once polling began, or, with exclusivePolling, once another process was found polling). */
   start(db: Db): Promise<void>;
+  /** Whether this process polls now. */
+  polling(): boolean;
   stop(): Promise<void>;
 }
 
@@ -90,6 +105,76 @@ export const createTelegramChannel = (options: TelegramOptions): TelegramChannel
     throw error;
   }));
   let polling: Promise<void> | undefined;
+  let handled = false;
+  let stopping = false;
+  let exclusive: { started: Promise<void>; stop: () => Promise<void> } | undefined;
+
+  /** Long polling until stopped or failed; resolves once it began. */
+  const startPolling = () =>
+    new Promise<void>((resolve, reject) => {
+      polling = bot
+        .start({ timeout: options.pollSeconds ?? 30, allowed_updates: ['message'], onStart: () => resolve() })
+        .catch((error: unknown) => {
+          // 401 (a wrong token) or 409 (another process polls the same bot): polling ends, sending goes on.
+          options.log?.warn({ err: { message: (error as Error).message } }, 'telegram polling stopped');
+          reject(error as Error);
+        });
+    });
+
+  /**
+   * Polls while holding the bot's advisory lock (per schema and bot) on a
+   * connection of its own; without it, tries again later. `started` settles
+   * on the first try: polling began, or another process holds the lock.
+   */
+  const pollExclusively = (db: Db) => {
+    const key = `telegram-poll:${options.token.split(':')[0]}`;
+    let timer: NodeJS.Timeout | undefined;
+    let attempt: Promise<void> = Promise.resolve();
+    let settle: { resolve: () => void; reject: (error: Error) => void } | undefined;
+    const started = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
+    const firstTry = (error?: Error) => {
+      if (error) settle?.reject(error);
+      else settle?.resolve();
+      settle = undefined;
+    };
+    const once = async () => {
+      timer = undefined;
+      if (stopping) return firstTry();
+      try {
+        await db.connection().execute(async (connection) => {
+          const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_lock(hashtext(current_schema() || ':' || ${key})) as locked`.execute(connection);
+          if (!rows[0]?.locked || stopping) {
+            if (rows[0]?.locked) await sql`select pg_advisory_unlock(hashtext(current_schema() || ':' || ${key}))`.execute(connection);
+            return;
+          }
+          try {
+            await startPolling();
+            // Stopped while polling began: end it here (stop() found nothing running yet).
+            if (stopping) await bot.stop();
+            else options.log?.info({}, 'telegram polling: this process polls the bot');
+            firstTry();
+            await polling?.catch(() => undefined);
+          } finally {
+            polling = undefined;
+            await sql`select pg_advisory_unlock(hashtext(current_schema() || ':' || ${key}))`.execute(connection).catch(() => undefined);
+          }
+        });
+        firstTry();
+      } catch (error) {
+        firstTry(error as Error);
+      }
+      if (!stopping) timer = setTimeout(() => void (attempt = once()), options.lockRetryMs ?? LOCK_RETRY_MS).unref();
+    };
+    attempt = once();
+    return {
+      started,
+      stop: async () => {
+        if (timer) clearTimeout(timer);
+        timer = undefined;
+        await attempt;
+      },
+    };
+  };
 
   const linkChat = async (db: Db, code: string, chatId: string): Promise<boolean> =>
     db.transaction().execute(async (trx) => {
@@ -140,39 +225,41 @@ export const createTelegramChannel = (options: TelegramOptions): TelegramChannel
     },
     linkChat,
     start: async (db) => {
-      if (polling) return;
+      if (polling || exclusive) return;
       await init();
-      bot.command('start', async (ctx) => {
-        const chatId = String(ctx.chat.id);
-        const code = ctx.match.trim();
-        const linked = code ? await linkChat(db, code, chatId) : false;
-        let locale: NotifyLocale = localeOf(ctx.from?.language_code === 'en' ? 'en-US' : undefined);
-        if (linked) {
-          const user = await db
-            .selectFrom('telegram_links')
-            .innerJoin('users', 'users.id', 'telegram_links.user_id')
-            .select('users.locale')
-            .where('telegram_links.chat_id', '=', chatId)
-            .executeTakeFirst();
-          locale = localeOf(user?.locale);
-        }
-        await ctx.reply(REPLIES[locale][linked ? 'linked' : code ? 'unknown' : 'hello']);
-      });
-      bot.catch((error) => options.log?.warn({ err: { message: error.message } }, 'telegram update failed'));
-      await new Promise<void>((resolve, reject) => {
-        polling = bot
-          .start({ timeout: options.pollSeconds ?? 30, allowed_updates: ['message'], onStart: () => resolve() })
-          .catch((error: unknown) => {
-            // 401 (a wrong token) or 409 (another process polls the same bot): polling ends, sending goes on.
-            options.log?.warn({ err: { message: (error as Error).message } }, 'telegram polling stopped');
-            reject(error as Error);
-          });
-      });
+      if (!handled) {
+        handled = true;
+        bot.command('start', async (ctx) => {
+          const chatId = String(ctx.chat.id);
+          const code = ctx.match.trim();
+          const linked = code ? await linkChat(db, code, chatId) : false;
+          let locale: NotifyLocale = localeOf(ctx.from?.language_code === 'en' ? 'en-US' : undefined);
+          if (linked) {
+            const user = await db
+              .selectFrom('telegram_links')
+              .innerJoin('users', 'users.id', 'telegram_links.user_id')
+              .select('users.locale')
+              .where('telegram_links.chat_id', '=', chatId)
+              .executeTakeFirst();
+            locale = localeOf(user?.locale);
+          }
+          await ctx.reply(REPLIES[locale][linked ? 'linked' : code ? 'unknown' : 'hello']);
+        });
+        bot.catch((error) => options.log?.warn({ err: { message: error.message } }, 'telegram update failed'));
+      }
+      if (!options.exclusivePolling) return startPolling();
+      stopping = false;
+      exclusive = pollExclusively(db);
+      await exclusive.started;
     },
+    polling: () => bot.isRunning(),
     stop: async () => {
+      stopping = true;
       if (bot.isRunning()) await bot.stop();
       await polling?.catch(() => undefined);
       polling = undefined;
+      await exclusive?.stop();
+      exclusive = undefined;
     },
   };
 };
