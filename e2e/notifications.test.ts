@@ -143,7 +143,7 @@ describe('notifications in the browser (desktop, zh-CN)', () => {
     await shot('bell');
     await bell.click();
     await expect.poll(() => hashPath(page)).toBe('/notifications');
-    const fill = page.getByRole('listitem').filter({ hasText: /^BTC\/USDT 第 1 档买入：[\d.]+ USDT，价格 [\d.]+/ });
+    const fill = page.getByRole('listitem').filter({ hasText: /^BTC\/USDT 第 1 档买入：\d+\.\d{2} USDT，价格 \d{1,3}(,\d{3})*\.\d{2}/ });
     await fill.first().waitFor();
     await shot('inbox');
     await fill.first().getByRole('link', { name: '查看任务' }).click();
@@ -170,7 +170,7 @@ describe('notifications in the browser (desktop, zh-CN)', () => {
     const mails = server.outbox().slice(mailsBefore).map(decodeMail);
     expect(mails).toHaveLength(1);
     expect(mails[0]).toContain('To: notified@example.com');
-    expect(mails[0]).toMatch(/BTC\/USDT 第 1 轮完成：[\d.]+ USDT（[\d.]+%）/);
+    expect(mails[0]).toMatch(/BTC\/USDT 第 1 轮完成：\+\d+\.\d{2} USDT（\+\d+\.\d{2}%）/);
     expect(mails[0]).toContain(`查看: /#/trade/detail/${task.id}`);
     expect(mails[0]).toMatch(/不再接收此类邮件 \(trade\.cycle_closed\): \/api\/notifications\/unsubscribe\?user=[\w-]+&kind=trade\.cycle_closed&token=[\w-]+/);
 
@@ -178,7 +178,7 @@ describe('notifications in the browser (desktop, zh-CN)', () => {
     const sent = bot.calls.filter((call) => call.method === 'sendMessage').slice(1);
     expect(sent).toHaveLength(1);
     expect(sent[0]!.body.chat_id).toBe(String(CHAT));
-    expect(sent[0]!.body.text).toMatch(/BTC\/USDT 第 1 轮完成：[\d.]+ USDT（[\d.]+%）/);
+    expect(sent[0]!.body.text).toMatch(/BTC\/USDT 第 1 轮完成：\+\d+\.\d{2} USDT（\+\d+\.\d{2}%）/);
 
     // Web push: encrypted for this browser; decrypted with its keys, it is what the service worker shows.
     expect(pushService.received).toHaveLength(1);

@@ -1,4 +1,5 @@
 /** The notifications' texts for the channels outside the dashboard (e-mail, and the senders of part 2), in the user's language. */
+import { notificationFigures } from '../../../src/api/notifyFigures';
 import type { NotifyLocale } from './channel';
 
 type Fields = Record<string, unknown>;
@@ -73,7 +74,7 @@ export const uiText = (locale: NotifyLocale, key: 'unsubscribe' | 'open') => TEX
 /** One event as a line of text. */
 export const eventLine = (locale: NotifyLocale, kind: string, payload: Fields): string => {
   const key = kind === 'trade.fill' ? `trade.fill.${payload['side'] === 'sell' ? 'sell' : 'buy'}` : kind;
-  return fill(TEXTS[locale][key] ?? kind, payload);
+  return fill(TEXTS[locale][key] ?? kind, { ...payload, ...notificationFigures(payload, locale) });
 };
 
 /**
