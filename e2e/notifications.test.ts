@@ -8,6 +8,7 @@ import { runOutboxOnce } from '../server/src/notify/outbox';
 import { browserKeys, decryptPush, PUSH_SERVICE_CA, startPushService } from '../server/test/fakes/pushService';
 import { startFakeBotApi } from '../server/test/fakes/telegramBotApi';
 import { decodeMail, registerUser } from '../server/test/harness';
+import { VIEWPORTS } from './browser';
 import { firstRobotSteps } from './firstBotSteps';
 import { hashPath, startJourney, type Journey } from './harness';
 
@@ -86,19 +87,20 @@ describe('notifications in the browser (desktop, zh-CN)', () => {
     await context.addInitScript(
       ([address, p256dh, auth]) => {
         if (!('PushManager' in window)) return;
-        let current: object | null = null;
+        // Kept across loads, as a browser keeps its subscription.
+        const KEY = 'test-push-subscribed';
         const subscription = () => ({
           endpoint: address,
           expirationTime: null,
           toJSON: () => ({ endpoint: address, expirationTime: null, keys: { p256dh, auth } }),
-          unsubscribe: async () => ((current = null), true),
+          unsubscribe: async () => (localStorage.removeItem(KEY), true),
         });
         PushManager.prototype.subscribe = async function () {
-          current = subscription();
-          return current as PushSubscription;
+          localStorage.setItem(KEY, '1');
+          return subscription() as unknown as PushSubscription;
         };
         PushManager.prototype.getSubscription = async function () {
-          return current as PushSubscription | null;
+          return (localStorage.getItem(KEY) ? subscription() : null) as unknown as PushSubscription | null;
         };
       },
       [endpoint, keys.p256dh, keys.authText],
@@ -201,7 +203,22 @@ describe('notifications in the browser (desktop, zh-CN)', () => {
 
     // In the app the cycle is in the inbox too.
     await page.goto(j.url('/notifications'));
-    await page.getByRole('listitem').filter({ hasText: /^BTC\/USDT 第 1 轮完成/ }).first().waitFor();
+    const cycle = page.getByRole('listitem').filter({ hasText: /^BTC\/USDT 第 1 轮完成：\+\d+\.\d{2} USDT（\+\d+\.\d{2}%）/ });
+    await cycle.first().waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+
+    // At a phone's width the inbox, the preferences (four channels linked: they scroll inside their card) and the channels fit.
+    await page.setViewportSize(VIEWPORTS.phone);
+    // A fresh load at that width (turning a desktop window narrow keeps react-admin's open sidebar as a modal drawer).
+    await page.reload();
+    await cycle.first().waitFor();
+    await page.getByRole('checkbox', { name: '一轮完成 · 推送' }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await j.shot('notifications-inbox-phone');
+    await page.goto(j.url('/profile/notification-channels'));
+    await telegram.getByText(/^已绑定（/).waitFor();
+    await push.getByText('本浏览器已开启').waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await j.shot('notifications-channels-phone');
   });
 });
