@@ -60,7 +60,7 @@ afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 
-describe('notifications in the browser (desktop, zh-CN)', () => {
+describe('notifications in the browser (zh-CN, desktop, then a phone)', () => {
   it('rings the bell for a fill, links the inbox to the task, and sends the closed cycle by e-mail, to Telegram and as a decrypted push', { timeout: 90_000 }, async () => {
     const bot = await startFakeBotApi(TOKEN);
     closers.push(bot.close);
@@ -130,7 +130,7 @@ describe('notifications in the browser (desktop, zh-CN)', () => {
     const push = page.locator('[data-section="push"]');
     await push.getByRole('button', { name: '在本浏览器开启' }).click();
     await push.getByText('本浏览器已开启').waitFor();
-    expect((await server.db.selectFrom('push_subscriptions').select(['endpoint', 'p256dh', 'auth']).execute())).toEqual([{ endpoint, p256dh: keys.p256dh, auth: keys.authText }]);
+    expect(await server.db.selectFrom('push_subscriptions').select(['endpoint', 'p256dh', 'auth']).execute()).toEqual([{ endpoint, p256dh: keys.p256dh, auth: keys.authText }]);
     await page.reload();
     await push.getByText('接收通知的浏览器：1').waitFor();
     await shot('channels');
@@ -141,7 +141,10 @@ describe('notifications in the browser (desktop, zh-CN)', () => {
     await page.goto(j.url('/'));
     await page.reload();
     const bell = page.getByRole('button', { name: /^通知，\d+ 条未读$/ });
-    await expect.poll(async () => Number(/(\d+)/.exec((await bell.getAttribute('aria-label')) ?? '')?.[1])).toBeGreaterThanOrEqual(1);
+    const unread = (await server.call('GET', '/api/notifications/unread-count', undefined, { token })).body.data.count as number;
+    expect(unread).toBeGreaterThanOrEqual(1);
+    await expect.poll(() => bell.getAttribute('aria-label')).toBe(`通知，${unread} 条未读`);
+    expect(await bell.innerText()).toBe(String(unread));
     await shot('bell');
     await bell.click();
     await expect.poll(() => hashPath(page)).toBe('/notifications');
