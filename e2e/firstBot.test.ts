@@ -1,7 +1,8 @@
 import type { Locator } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { registerUser } from '../server/test/harness';
-import { hashPath, openAs, startJourney, type Journey } from './harness';
+import { firstRobotSteps } from './firstBotSteps';
+import { startJourney, type Journey } from './harness';
 
 /**
  * The first robot of a user who just registered, in zh-CN (phone and desktop): the
@@ -30,30 +31,19 @@ describe.each(['phone', 'desktop'] as const)('the first robot (%s, zh-CN)', (vie
       taps += 1;
     };
 
-    await openAs(page, j.server.base, session, '/exchange/add');
-    await page.getByText('行情来源').first().waitFor();
-    expect(page.viewportSize()?.width).toBe(width);
+    const steps = firstRobotSteps(j, tap);
 
     // 1: save the paper account the form has chosen.
-    await tap(page.getByRole('button', { name: '保存' }));
-    await expect.poll(() => hashPath(page), { timeout: 15_000 }).toBe('/exchange');
-    const next = page.locator('[data-next-step]');
-    await next.waitFor();
+    await steps.saveAccount(session);
+    expect(page.viewportSize()?.width).toBe(width);
     await shot('next-step');
 
-    // 2: the next step, offered at once.
-    await tap(next.getByRole('link', { name: '创建任务' }));
-    await expect.poll(() => hashPath(page)).toBe('/trade/add');
-    // The only account and the recommended template are chosen already.
-    await expect.poll(() => page.getByRole('combobox', { name: '交易所 API' }).innerText()).toContain('模拟账户');
-    await expect.poll(() => page.getByRole('combobox', { name: '策略模板' }).innerText()).toContain('稳健型');
+    // 2: the next step, offered at once: the only account and the recommended template are chosen already.
+    await steps.openWizard();
+    await shot('wizard');
 
     // 3: a popular pair.
-    const picks = page.getByRole('group', { name: '热门：' });
-    await picks.getByRole('button', { name: 'BTC/USDT' }).waitFor({ timeout: 15_000 });
-    await shot('wizard');
-    await tap(picks.getByRole('button', { name: 'BTC/USDT' }));
-    await page.getByText(/1 个交易对共/).waitFor();
+    await steps.pickPopular('BTC/USDT');
 
     // A first order the account cannot carry: what a cycle needs and what is free, under the field, before any submit.
     const amount = page.getByRole('textbox', { name: /首单金额/ });
@@ -69,9 +59,7 @@ describe.each(['phone', 'desktop'] as const)('the first robot (%s, zh-CN)', (vie
     await warning.waitFor({ state: 'detached' });
 
     // 4: create.
-    await tap(page.getByRole('button', { name: '创建任务' }));
-    await page.getByText('创建交易成功').waitFor();
-    await expect.poll(() => hashPath(page)).toBe('/trade');
+    await steps.create();
     expect(taps).toBe(4);
 
     const tasks = (await j.server.call('GET', '/api/trade/list', undefined, { token })).body.data.list as { id: string; symbol: string; running: boolean; strategyName: string }[];

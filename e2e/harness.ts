@@ -27,9 +27,15 @@ export interface Journey {
 
 /** The real server (PGlite, outbox mail) serving the built dashboard, and a page of a new Chromium context on it. */
 export const startJourney = async (
-  options: { viewport?: keyof typeof VIEWPORTS; locale?: 'zh-CN' | 'en-US' | 'zh-TW'; config?: Partial<ServerConfig> } = {},
+  options: {
+    viewport?: keyof typeof VIEWPORTS;
+    locale?: 'zh-CN' | 'en-US' | 'zh-TW';
+    config?: Partial<ServerConfig>;
+    /** What the server is built with besides its configuration (a paper market the test moves, say). */
+    build?: Parameters<typeof startServer>[2];
+  } = {},
 ): Promise<Journey> => {
-  const [started, connected] = await Promise.allSettled([startServer('pglite', { dashboardDir: inject('dashboardDir'), ...options.config }), workerChromium()]);
+  const [started, connected] = await Promise.allSettled([startServer('pglite', { dashboardDir: inject('dashboardDir'), ...options.config }, options.build), workerChromium()]);
   if (started.status === 'rejected' || connected.status === 'rejected') {
     if (started.status === 'fulfilled') await started.value.close();
     if (connected.status === 'fulfilled') await connected.value.close();

@@ -65,11 +65,11 @@ describe.each(BACKENDS)('the notifications outbox (%s)', (backend) => {
 
     await run(senders);
     expect(push.sent).toHaveLength(1);
-    expect(push.sent[0]).toMatchObject({ userId, locale: 'zh-CN', kind: 'trade.fill', title: 'BTC/USDT 3 笔成交，BTC/USDT 第 3 轮完成：1.82 USDT（0.91%）' });
+    expect(push.sent[0]).toMatchObject({ userId, locale: 'zh-CN', kind: 'trade.fill', title: 'BTC/USDT 3 笔成交，BTC/USDT 第 3 轮完成：+1.82 USDT（+0.91%）' });
     expect(push.sent[0]!.eventIds).toHaveLength(4);
     // Fills do not go by e-mail by default: the mail carries the closed cycle only, with its unsubscribe link.
     expect(mails).toHaveLength(1);
-    expect(mails[0]).toMatchObject({ to: 'outbox@example.com', subject: 'BTC/USDT 第 3 轮完成：1.82 USDT（0.91%）' });
+    expect(mails[0]).toMatchObject({ to: 'outbox@example.com', subject: 'BTC/USDT 第 3 轮完成：+1.82 USDT（+0.91%）' });
     expect(mails[0]!.text).toContain(`https://app.example${unsubscribePath('test-secret', userId, 'trade.cycle_closed')}`);
     expect((await deliveries()).map((d) => [d.channel, d.status])).toEqual([
       ['email', 'sent'],

@@ -1,4 +1,5 @@
 /** The notifications' texts for the channels outside the dashboard (e-mail, and the senders of part 2), in the user's language. */
+import { notificationFigures } from '../../../src/api/notifyFigures';
 import type { NotifyLocale } from './channel';
 
 type Fields = Record<string, unknown>;
@@ -86,7 +87,7 @@ export const uiText = (locale: NotifyLocale, key: 'unsubscribe' | 'open') => TEX
 export const eventLine = (locale: NotifyLocale, kind: string, payload: Fields): string => {
   const key = kind === 'trade.fill' ? `trade.fill.${payload['side'] === 'sell' ? 'sell' : 'buy'}` : kind;
   const channelName = TEXTS[locale][`channel.${field(payload, 'channel')}`] ?? field(payload, 'channel');
-  return fill(TEXTS[locale][key] ?? kind, { ...payload, channelName });
+  return fill(TEXTS[locale][key] ?? kind, { ...payload, ...notificationFigures(payload, locale), channelName });
 };
 
 /**

@@ -61,8 +61,8 @@ describe('notifications', () => {
     const { server } = await renderApp('/notifications', inbox());
     await findHeading('通知');
     expect(await screen.findByRole('button', { name: '通知，1 条未读' })).toBeInTheDocument();
-    expect(await screen.findByText('BTC/USDT 第 1 档买入：10 USDT，价格 58480.12')).toBeInTheDocument();
-    expect(screen.getByText('BTC/USDT 第 3 轮完成：1.82 USDT（0.91%）')).toBeInTheDocument();
+    expect(await screen.findByText('BTC/USDT 第 1 档买入：10.00 USDT，价格 58,480.12')).toBeInTheDocument();
+    expect(screen.getByText('BTC/USDT 第 3 轮完成：+1.82 USDT（+0.91%）')).toBeInTheDocument();
     const links = screen.getAllByRole('link', { name: '查看任务' });
     expect(links[0]).toHaveAttribute('href', expect.stringContaining(`/trade/detail/${TASK}`));
 
@@ -75,10 +75,10 @@ describe('notifications', () => {
   it('filters by unread, and changes a preference', async () => {
     const { server } = await renderApp('/notifications', inbox());
     await findHeading('通知');
-    await screen.findByText('BTC/USDT 第 3 轮完成：1.82 USDT（0.91%）');
+    await screen.findByText('BTC/USDT 第 3 轮完成：+1.82 USDT（+0.91%）');
     await userEvent.click(screen.getByRole('switch', { name: '仅未读' }));
-    await waitFor(() => expect(screen.queryByText('BTC/USDT 第 3 轮完成：1.82 USDT（0.91%）')).toBeNull());
-    expect(screen.getByText('BTC/USDT 第 1 档买入：10 USDT，价格 58480.12')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByText('BTC/USDT 第 3 轮完成：+1.82 USDT（+0.91%）')).toBeNull());
+    expect(screen.getByText('BTC/USDT 第 1 档买入：10.00 USDT，价格 58,480.12')).toBeInTheDocument();
 
     const table = await screen.findByRole('table');
     expect(within(table).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['', '站内', '邮件']);

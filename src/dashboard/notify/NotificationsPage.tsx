@@ -93,7 +93,7 @@ const Inbox = () => {
                     sx={{ flexWrap: 'wrap', gap: 1, bgcolor: item.read ? undefined : 'action.hover' }}
                   >
                     <ListItemText
-                      primary={notificationText(item, translate)}
+                      primary={notificationText(item, translate, locale)}
                       secondary={`${translate(kindLabelKey(item.kind))} · ${formatDateTime(item.createdAt, locale)}`}
                       sx={{ minWidth: 0, overflowWrap: 'anywhere', fontWeight: item.read ? undefined : 600 }}
                       slotProps={{ primary: { sx: { fontWeight: item.read ? 400 : 600 } } }}
@@ -124,6 +124,9 @@ const Inbox = () => {
   );
 };
 
+/** The kinds stay in view while a phone scrolls the channels sideways. */
+const kindCellSx = { position: 'sticky', left: 0, zIndex: 1, bgcolor: 'background.paper' } as const;
+
 const Preferences = () => {
   const translate = useTranslate();
   const query = usePreferences();
@@ -140,9 +143,9 @@ const Preferences = () => {
               <Table size="small">
                 <TableHead>
                   <TableRow>
-                    <TableCell />
+                    <TableCell sx={kindCellSx} />
                     {data.channels.map((channel) => (
-                      <TableCell key={channel} align="center">
+                      <TableCell key={channel} align="center" sx={{ whiteSpace: 'nowrap', px: 1 }}>
                         {translate(`notify.channel.${channel}`)}
                       </TableCell>
                     ))}
@@ -151,7 +154,7 @@ const Preferences = () => {
                 <TableBody>
                   {NOTIFICATION_KINDS.map((kind) => (
                     <TableRow key={kind}>
-                      <TableCell component="th" scope="row">
+                      <TableCell component="th" scope="row" sx={kindCellSx}>
                         {translate(kindLabelKey(kind))}
                       </TableCell>
                       {data.channels.map((channel) => {

@@ -1,4 +1,5 @@
 import type { Notification } from '../../api/notify';
+import { notificationFigures } from '../../api/notifyFigures';
 
 type Translate = (key: string, options?: Record<string, unknown>) => string;
 
@@ -7,10 +8,13 @@ const field = (payload: Record<string, unknown>, name: string) => {
   return value === null || value === undefined ? '' : String(value);
 };
 
-/** One notification as a line of text, figures as the server wrote them (decimal strings). */
-export const notificationText = (item: Notification, translate: Translate): string => {
+/** One notification as a line of text, its figures in the number format of the reader's language. */
+export const notificationText = (item: Notification, translate: Translate, locale: string): string => {
   const p = item.payload;
-  const values = Object.fromEntries(['symbol', 'level', 'amount', 'price', 'quantity', 'cycle', 'profit', 'roi', 'reason', 'asset', 'from', 'ip', 'userAgent'].map((name) => [name, field(p, name)]));
+  const values = {
+    ...Object.fromEntries(['symbol', 'level', 'amount', 'price', 'quantity', 'cycle', 'profit', 'roi', 'reason', 'asset', 'from', 'ip', 'userAgent'].map((name) => [name, field(p, name)])),
+    ...notificationFigures(p, locale),
+  };
   // The kind's second part: its namespace (trade, member) is not a text key.
   switch (item.kind.slice(item.kind.indexOf('.') + 1)) {
     case 'fill':

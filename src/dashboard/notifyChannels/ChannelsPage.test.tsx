@@ -38,6 +38,23 @@ describe('/profile/notification-channels', () => {
     expect(screen.getByRole('button', { name: '解除绑定' })).toBeInTheDocument();
   });
 
+  it('links another chat when one is linked: the new link waits until that chat is linked', async () => {
+    let current = state({ telegram: { linked: true, linkedAt: '2026-11-26T09:00:00.000Z', disabledReason: null } });
+    const link = { url: 'https://t.me/qt_notify_bot?start=ZyXwVuTsRqPoNmLkJiHg', expiresAt: '2026-11-26T10:15:00.000Z' };
+    await renderApp('/profile/notification-channels', {
+      ...identityRoute,
+      [`GET ${Path.state}`]: () => ok(current),
+      [`POST ${Path.telegramLink}`]: () => ok(link),
+    });
+    fireEvent.click(await screen.findByRole('button', { name: '绑定 Telegram' }, { timeout: 5000 }));
+    expect(await screen.findByText(link.url)).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('正在等待绑定完成');
+
+    current = state({ telegram: { linked: true, linkedAt: '2026-11-26T10:01:00.000Z', disabledReason: null } });
+    await waitFor(() => expect(screen.queryByText(link.url)).toBeNull(), { timeout: 5000 });
+    expect(screen.getByRole('button', { name: '解除绑定' })).toBeInTheDocument();
+  });
+
   it('offers no Telegram without a bot; says when this browser cannot receive push', async () => {
     await renderApp('/profile/notification-channels', { ...identityRoute, [`GET ${Path.state}`]: () => ok(state({ telegram: null })) });
     expect(await screen.findByText(/本浏览器无法接收推送通知/, undefined, { timeout: 5000 })).toBeInTheDocument();

@@ -28,10 +28,19 @@ const TelegramSection = ({ state, link, onLink }: { state: NonNullable<NotifyCha
   const [locale] = useLocaleState();
   const create = useChannelAction((api) => api.telegramLink());
   const unlink = useChannelAction((api) => api.telegramUnlink());
+  // When the link was made: a chat linked since then (a new linkedAt) ends the wait, also when another chat was linked before.
+  const [linkedBefore, setLinkedBefore] = useState<string | null>(null);
   useEffect(() => {
-    if (state.linked && link) onLink(null);
-  }, [state.linked, link, onLink]);
-  const start = () => create.mutate(undefined, { onSuccess: onLink, onError: (error) => notify(errorText(error, translate), { type: 'error' }) });
+    if (link && state.linked && state.linkedAt !== linkedBefore) onLink(null);
+  }, [state.linked, state.linkedAt, linkedBefore, link, onLink]);
+  const start = () =>
+    create.mutate(undefined, {
+      onSuccess: (answer) => {
+        setLinkedBefore(state.linkedAt);
+        onLink(answer);
+      },
+      onError: (error) => notify(errorText(error, translate), { type: 'error' }),
+    });
   return (
     <Section name="telegram" title={translate('notifyChannels.telegram.title')}>
       <Stack spacing={1.5}>
@@ -39,7 +48,7 @@ const TelegramSection = ({ state, link, onLink }: { state: NonNullable<NotifyCha
         <Box>
           <Chip color={state.linked ? 'success' : 'default'} label={state.linked ? translate('notifyChannels.telegram.linked', { time: formatDateTime(state.linkedAt, locale) }) : translate('notifyChannels.telegram.notLinked')} />
         </Box>
-        {link && !state.linked ? (
+        {link ? (
           <Stack spacing={1} data-state="waiting">
             <Typography variant="body2">{translate('notifyChannels.telegram.linkHint', { time: formatDateTime(link.expiresAt, locale) })}</Typography>
             <CopyField name="telegram-link" mono label={translate('notifyChannels.telegram.linkAddress')} value={link.url} />
