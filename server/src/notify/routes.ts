@@ -8,6 +8,7 @@ import { typed } from '../http/schemas';
 import type { ChannelSender } from './channel';
 import { checkUnsubscribeToken, emailSender } from './email';
 import { startOutboxWorker } from './outbox';
+import { createNotifyHub } from './stream';
 import { schemas } from './schemas';
 import * as notify from './service';
 
@@ -25,6 +26,10 @@ export const notifyDomain: FastifyPluginAsync<NotifyOptions> = async (instance, 
   const { db, config } = instance;
   const others = options.senders ?? [];
   const senders = [emailSender(instance.mailer, { secret: config.signSecret, publicUrl: options.publicUrl }), ...others];
+
+  // Live updates of the open pages; their streams end before the server stops listening (Ctrl-C stops at once).
+  const hub = createNotifyHub(db, { log: instance.log });
+  instance.addHook('preClose', async () => hub.close());
 
   if (options.outboxPollMs) {
     let worker: ReturnType<typeof startOutboxWorker> | undefined;
@@ -58,6 +63,10 @@ export const notifyDomain: FastifyPluginAsync<NotifyOptions> = async (instance, 
 
     app.get('/api/notifications', { schema: schemas.list }, async (request) => ok(await notify.list(db, request.user!.id, request.query)));
     app.get('/api/notifications/unread-count', { schema: schemas.unreadCount }, async (request) => ok(await notify.unreadCount(db, request.user!.id)));
+    app.get('/api/notifications/stream', { schema: schemas.stream }, async (request, reply) => {
+      reply.header('content-type', 'text/event-stream; charset=utf-8').header('cache-control', 'no-store').header('x-accel-buffering', 'no');
+      return reply.send(hub.open(request.user!.id, config.accessTokenTtlSeconds * 1000));
+    });
     app.post('/api/notifications/read', { schema: schemas.read }, async (request) => ok(await notify.markRead(db, request.user!.id, request.body)));
     app.get('/api/notifications/preferences', { schema: schemas.preferences }, async (request) =>
       ok(await notify.preferences(db, request.user!.id, await linked(request.user!.id))),

@@ -49,6 +49,11 @@ SameShape<Same<Static<typeof preferences>, NotificationPreferences>>();
 export const schemas = {
   list: { summary: "The caller's notifications, newest first (filters: unread, kind)", querystring: listQuery, response: { 200: Answer(page) } },
   unreadCount: { summary: "How many of the caller's notifications are unread", response: { 200: Answer(unread) } },
+  stream: {
+    summary:
+      "Server-Sent Events while a page is open: `unread` ({count}) at once and whenever the caller's unread count changes; a comment line every 25 s; the stream ends when the access token would expire (the page opens a new one)",
+    response: { 200: { description: 'text/event-stream', content: { 'text/event-stream': { schema: { type: 'string' } } } } },
+  },
   read: { summary: 'Marks the given notifications read, or all of them (`all: true`)', body: readBody, response: { 200: Answer(unread) } },
   preferences: { summary: 'Which kinds of notification reach the caller on which channel', response: { 200: Answer(preferences) } },
   unsubscribe: {

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Notification } from '../../api/notify';
-import { ok, type Handler } from '../../testing/fakeServer';
+import { eventStream, ok, type Handler } from '../../testing/fakeServer';
 import { findHeading, identityRoute, renderApp, startSignedInZhCN } from '../../testing/renderApp';
 
 const TASK = 'a0000000-0000-4000-8000-000000000001';
@@ -23,8 +23,7 @@ const closed: Notification = {
   read: true,
 };
 
-const inbox = () => {
-  let items = [fill, closed];
+const inbox = (items = [fill, closed]) => {
   const unread = () => ({ count: items.filter((item) => !item.read).length });
   const preferences = { channels: ['inapp', 'email'], list: [{ kind: 'trade.fill', channel: 'email', enabled: false }] };
   const routes: Record<string, Handler> = {
@@ -87,5 +86,26 @@ describe('notifications', () => {
     await userEvent.click(fillByMail);
     await waitFor(() => expect(within(table).getByRole('checkbox', { name: '订单成交 · 邮件' })).toBeChecked());
     expect(server.requests.find((r) => r.method === 'PUT')?.body).toEqual({ list: [{ kind: 'trade.fill', channel: 'email', enabled: true }] });
+  });
+
+  it('updates the bell and the inbox from the live stream, without waiting for the poll', async () => {
+    const stream = eventStream();
+    const items = [fill, closed];
+    const routes = inbox(items);
+    const { server } = await renderApp('/notifications', { ...routes, 'GET /api/notifications/stream': () => stream.answer() });
+    await findHeading('通知');
+    expect(await screen.findByRole('button', { name: '通知，1 条未读' })).toBeInTheDocument();
+    await waitFor(() => expect(stream.opened()).toBe(1));
+    const asked = server.requests.filter((r) => r.path === '/api/notifications').length;
+
+    // A deposit credited elsewhere: the stream says the count changed.
+    items.unshift({ id: '3', kind: 'wallet.deposit_credited', taskId: null, payload: { amount: '25', asset: 'USDT' }, createdAt: '2026-01-10T11:00:00.000Z', read: false });
+    stream.send('unread', { count: 2 });
+    expect(await screen.findByRole('button', { name: '通知，2 条未读' }, { timeout: 2_000 })).toBeInTheDocument();
+    expect(await screen.findByText('充值到账：25 USDT', {}, { timeout: 2_000 })).toBeInTheDocument();
+    expect(server.requests.filter((r) => r.path === '/api/notifications').length).toBeGreaterThan(asked);
+    // The stream carried the count: the bell did not ask for it again.
+    expect(server.requests.filter((r) => r.path === '/api/notifications/unread-count')).toHaveLength(1);
+    expect(server.requests.find((r) => r.path === '/api/notifications/stream')?.headers['Authorization']).toMatch(/^Bearer /);
   });
 });

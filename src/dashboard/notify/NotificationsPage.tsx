@@ -28,6 +28,7 @@ import { EmptyLine, QueryView } from '../kit/LoadError';
 import { formatDateTime } from '../kit/time';
 import { Screen } from '../layout/Screen';
 import { useMarkRead, useNotifications, usePreferences, useSavePreference } from './api';
+import { useNotifyPollMs } from './liveNotifications';
 import { kindLabelKey, notificationText } from './text';
 
 const PAGE_SIZE = 20;
@@ -38,7 +39,7 @@ const Inbox = () => {
   const [unread, setUnread] = useState(false);
   const [kind, setKind] = useState<NotificationKind | ''>('');
   const [page, setPage] = useState(1);
-  const query = useNotifications({ unread, kind, page }, PAGE_SIZE);
+  const query = useNotifications({ unread, kind, page }, PAGE_SIZE, useNotifyPollMs());
   const markRead = useMarkRead();
   return (
     <Stack spacing={2}>
