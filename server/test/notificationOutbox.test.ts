@@ -113,6 +113,14 @@ describe.each(BACKENDS)('the notifications outbox (%s)', (backend) => {
     await run([blocked.sender]);
     expect(blocked.disabled).toEqual([userId]);
     expect((await deliveries())[0]).toMatchObject({ status: 'dead', attempts: 1 });
+    // The inbox says which channel went off; the notice goes by e-mail too, whatever the preferences, with how to fix it.
+    const notice = await server.db.selectFrom('notification_events').select(['kind', 'payload']).where('kind', '=', 'user.channel_disabled').execute();
+    expect(notice).toEqual([{ kind: 'user.channel_disabled', payload: { channel: 'telegram' } }]);
+    await server.db.insertInto('notification_preferences').values({ user_id: userId, kind: 'user.channel_disabled', channel: 'email', enabled: false }).execute();
+    const { mailer, mails } = fakeMailer();
+    await run([emailSender(mailer, { secret: 'test-secret' })]);
+    expect(mails.map((mail) => mail.text)).toEqual([expect.stringContaining('请解除屏蔽，再到通知渠道中重新绑定 Telegram')]);
+    expect(mails[0]!.text).not.toContain('unsubscribe');
   });
 
   it('hands each due delivery to one worker only when two claim at once', async () => {

@@ -17,6 +17,8 @@ export const NOTIFICATION_KINDS = [
   'user.email_changed',
   'user.security_changed',
   'user.widget_grant_created',
+  // A channel turned off by a fault (a blocked bot, a subscription or webhook gone): the inbox and e-mail say which and how to fix it.
+  'user.channel_disabled',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

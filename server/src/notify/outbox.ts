@@ -24,7 +24,7 @@ import { listenChanges } from '../db/database';
 import { NOTIFY_CHANNEL } from '../db/migrations/022_notifications';
 import { isAlwaysByEmail } from '../../../src/api/notify';
 import type { ChannelSender, DeliveryOutcome, NotifyChannel, OutgoingMessage } from './channel';
-import { defaultEnabled } from './events';
+import { defaultEnabled, recordEvents } from './events';
 import { coalescedText, notifyLocale } from './texts';
 
 export interface OutboxOptions {
@@ -137,8 +137,16 @@ const settle = async (db: Db, claimed: Claimed, outcome: DeliveryOutcome, option
   }
   const error = outcome.error.slice(0, 500);
   if (!outcome.retry || claimed.attempts >= maxAttempts) {
+    if (!outcome.retry && outcome.disable) {
+      // The channel off and the notice saying so (in the app, and by e-mail) land together.
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable('notification_deliveries').set({ status: 'dead', last_error: error }).where('id', '=', claimed.id).execute();
+        await sender.disable(trx, claimed.user_id, error);
+        await recordEvents(trx, [{ userId: claimed.user_id, kind: 'user.channel_disabled', taskId: null, payload: { channel: sender.channel } }]);
+      });
+      return;
+    }
     await update.set({ status: 'dead', last_error: error }).execute();
-    if (!outcome.retry && outcome.disable) await sender.disable(db, claimed.user_id, error);
     return;
   }
   const waitMs = outcome.retryAfterMs ?? Math.min(baseBackoffMs * 2 ** (claimed.attempts - 1), 3_600_000);

@@ -27,6 +27,10 @@ const TEXTS: Record<NotifyLocale, Record<string, string>> = {
     'trade.ladder_full': '{symbol} filled its last level ({levels}) in cycle {cycle}: no funds will be added to this position',
     'user.email_changed': 'The e-mail address of your account was changed. Not you? Reset your password now.',
     'user.security_changed': 'The security settings of your account were changed. Not you? Reset your password now.',
+    'user.channel_disabled.telegram': 'Telegram notifications are off: the bot could not reach your chat (blocked?). Unblock the bot, then link Telegram again in the notification channels.',
+    'user.channel_disabled.push': 'Web push is off: this browser\'s subscription ended. Turn push on again in the notification channels.',
+    'user.channel_disabled.webhook': 'Your webhook is off: its address answered that it is gone. Save a working address in the notification channels.',
+    'user.channel_disabled.email': 'E-mail notifications could not be delivered.',
     'user.widget_grant_created': 'A widget grant was created for {origin} ("{name}"). Not you? Revoke it in the widget settings.',
     fills: '{symbol}: {count} fills',
     more: 'and {count} more',
@@ -50,6 +54,10 @@ const TEXTS: Record<NotifyLocale, Record<string, string>> = {
     'trade.ladder_full': '{symbol} 第 {cycle} 轮已买满最后一档（共 {levels} 档），不会再补仓',
     'user.email_changed': '你的账户邮箱已修改。如非本人操作，请立即重置密码。',
     'user.security_changed': '你的账户安全设置已修改。如非本人操作，请立即重置密码。',
+    'user.channel_disabled.telegram': 'Telegram 通知已关闭：机器人无法联系你的会话（可能已被屏蔽）。请解除屏蔽，再到通知渠道中重新绑定 Telegram。',
+    'user.channel_disabled.push': '推送已关闭：此浏览器的订阅已失效。请到通知渠道中重新开启推送。',
+    'user.channel_disabled.webhook': 'Webhook 已关闭：该地址回复已不存在。请到通知渠道中保存可用的地址。',
+    'user.channel_disabled.email': '邮件通知无法送达。',
     'user.widget_grant_created': '已为 {origin}（“{name}”）创建小组件授权。如非本人操作，请在小组件设置中撤销。',
     fills: '{symbol} {count} 笔成交',
     more: '另有 {count} 条',
@@ -73,6 +81,10 @@ const TEXTS: Record<NotifyLocale, Record<string, string>> = {
     'trade.ladder_full': '{symbol} 第 {cycle} 輪已買滿最後一檔（共 {levels} 檔），不會再補倉',
     'user.email_changed': '你的帳戶信箱已修改。如非本人操作，請立即重設密碼。',
     'user.security_changed': '你的帳戶安全設定已修改。如非本人操作，請立即重設密碼。',
+    'user.channel_disabled.telegram': 'Telegram 通知已關閉：機器人無法聯繫你的對話（可能已被封鎖）。請解除封鎖，再到通知管道中重新綁定 Telegram。',
+    'user.channel_disabled.push': '推播已關閉：此瀏覽器的訂閱已失效。請到通知管道中重新開啟推播。',
+    'user.channel_disabled.webhook': 'Webhook 已關閉：該位址回覆已不存在。請到通知管道中儲存可用的位址。',
+    'user.channel_disabled.email': '郵件通知無法送達。',
     'user.widget_grant_created': '已為 {origin}（「{name}」）建立小工具授權。如非本人操作，請在小工具設定中撤銷。',
     fills: '{symbol} {count} 筆成交',
     more: '另有 {count} 則',
@@ -87,7 +99,8 @@ export const uiText = (locale: NotifyLocale, key: 'unsubscribe' | 'open') => TEX
 
 /** One event as a line of text. */
 export const eventLine = (locale: NotifyLocale, kind: string, payload: Fields): string => {
-  const key = kind === 'trade.fill' ? `trade.fill.${payload['side'] === 'sell' ? 'sell' : 'buy'}` : kind;
+  const key =
+    kind === 'trade.fill' ? `trade.fill.${payload['side'] === 'sell' ? 'sell' : 'buy'}` : kind === 'user.channel_disabled' ? `${kind}.${field(payload, 'channel')}` : kind;
   return fill(TEXTS[locale][key] ?? kind, payload);
 };
 

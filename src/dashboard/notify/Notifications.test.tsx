@@ -108,4 +108,18 @@ describe('notifications', () => {
     expect(server.requests.filter((r) => r.path === '/api/notifications/unread-count')).toHaveLength(1);
     expect(server.requests.find((r) => r.path === '/api/notifications/stream')?.headers['Authorization']).toMatch(/^Bearer /);
   });
+
+  it('says which channel a fault turned off and how to fix it, with a link to the channels', async () => {
+    const off: Notification = { id: '4', kind: 'user.channel_disabled', taskId: null, payload: { channel: 'telegram' }, createdAt: '2026-01-10T12:00:00.000Z', read: false };
+    const channels = { telegram: { linked: false, linkedAt: '2026-01-01T00:00:00.000Z', disabledReason: 'telegram 403: Forbidden: bot was blocked by the user' }, push: { publicKey: 'BPk', subscriptions: 0 }, webhook: { url: 'https://hooks.example/qt', enabled: false, disabledReason: 'webhook answered 410 (gone)' } };
+    await renderApp('/notifications', { ...inbox([off, fill]), 'GET /api/notifications/channels': () => ok(channels) });
+    await findHeading('通知');
+    const telegram = await screen.findByText('Telegram 通知已关闭：机器人无法联系你的会话（可能已被屏蔽）。请解除屏蔽后重新绑定 Telegram。', { selector: '[data-channel-off] *' });
+    expect(within(telegram.closest('[data-channel-off]') as HTMLElement).getByRole('link', { name: '通知渠道' })).toHaveAttribute('href', expect.stringContaining('/profile/notification-channels'));
+    expect(screen.getByText('Webhook 已关闭：该地址回复已不存在。请保存可用的地址。', { selector: '[data-channel-off] *' })).toBeInTheDocument();
+    // The inbox's own line for it, with the same way to fix it; the raw reason is never shown.
+    const line = screen.getByText('Telegram 通知已关闭：机器人无法联系你的会话（可能已被屏蔽）。请解除屏蔽后重新绑定 Telegram。', { selector: 'li *' });
+    expect(within(line.closest('li')!).getByRole('link', { name: '通知渠道' })).toBeInTheDocument();
+    expect(screen.queryByText(/bot was blocked/)).toBeNull();
+  });
 });

@@ -14,6 +14,7 @@ export const notifyKeys = {
   unread: ['notify', 'unread'] as const,
   list: (filter: { unread: boolean; kind: NotificationKind | '' ; page: number }) => ['notify', 'list', filter] as const,
   preferences: ['notify', 'preferences'] as const,
+  channels: ['notify', 'channels'] as const,
 };
 
 /** The unread count, for a signed-in user only (a guest on the not-found page asks nothing). */
@@ -51,6 +52,12 @@ export const useMarkRead = () => {
       void client.invalidateQueries({ queryKey: notifyKeys.all });
     },
   });
+};
+
+/** The external channels' state: the inbox says which one a fault turned off. */
+export const useChannelsState = () => {
+  const api = useDataProvider<AppDataProvider>();
+  return useQuery({ queryKey: notifyKeys.channels, queryFn: ({ signal }) => api.notifyChannels(signal) });
 };
 
 export const usePreferences = () => {

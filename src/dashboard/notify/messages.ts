@@ -31,6 +31,14 @@ const enUS = {
       user_email_changed: 'E-mail changed',
       user_security_changed: 'Security settings changed',
       user_widget_grant_created: 'Widget grant created',
+      user_channel_disabled: 'Channel turned off',
+    },
+    openChannels: 'Notification channels',
+    channelOff: {
+      telegram: 'Telegram notifications are off: the bot could not reach your chat (blocked?). Unblock the bot, then link Telegram again.',
+      push: "Web push is off: this browser's subscription ended. Turn push on again.",
+      webhook: 'Your webhook is off: its address answered that it is gone. Save a working address.',
+      email: 'E-mail notifications could not be delivered.',
     },
     channel: { inapp: 'In app', email: 'E-mail', telegram: 'Telegram', push: 'Push', webhook: 'Webhook' },
     text: {
@@ -85,6 +93,14 @@ const zhCN: typeof enUS = {
       user_email_changed: '邮箱已修改',
       user_security_changed: '安全设置已修改',
       user_widget_grant_created: '已创建小组件授权',
+      user_channel_disabled: '通知渠道已关闭',
+    },
+    openChannels: '通知渠道',
+    channelOff: {
+      telegram: 'Telegram 通知已关闭：机器人无法联系你的会话（可能已被屏蔽）。请解除屏蔽后重新绑定 Telegram。',
+      push: '推送已关闭：此浏览器的订阅已失效。请重新开启推送。',
+      webhook: 'Webhook 已关闭：该地址回复已不存在。请保存可用的地址。',
+      email: '邮件通知无法送达。',
     },
     channel: { inapp: '站内', email: '邮件', telegram: 'Telegram', push: '推送', webhook: 'Webhook' },
     text: {
@@ -139,6 +155,14 @@ const zhTW: typeof enUS = {
       user_email_changed: '信箱已修改',
       user_security_changed: '安全設定已修改',
       user_widget_grant_created: '已建立小工具授權',
+      user_channel_disabled: '通知管道已關閉',
+    },
+    openChannels: '通知管道',
+    channelOff: {
+      telegram: 'Telegram 通知已關閉：機器人無法聯繫你的對話（可能已被封鎖）。請解除封鎖後重新綁定 Telegram。',
+      push: '推播已關閉：此瀏覽器的訂閱已失效。請重新開啟推播。',
+      webhook: 'Webhook 已關閉：該位址回覆已不存在。請儲存可用的位址。',
+      email: '郵件通知無法送達。',
     },
     channel: { inapp: '站內', email: '郵件', telegram: 'Telegram', push: '推播', webhook: 'Webhook' },
     text: {

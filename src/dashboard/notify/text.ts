@@ -10,7 +10,7 @@ const field = (payload: Record<string, unknown>, name: string) => {
 /** One notification as a line of text, figures as the server wrote them (decimal strings). */
 export const notificationText = (item: Notification, translate: Translate): string => {
   const p = item.payload;
-  const values = Object.fromEntries(['symbol', 'level', 'levels', 'amount', 'price', 'quantity', 'cycle', 'profit', 'roi', 'reason', 'asset', 'from', 'ip', 'userAgent', 'balance', 'origin', 'name'].map((name) => [name, field(p, name)]));
+  const values = Object.fromEntries(['symbol', 'level', 'levels', 'amount', 'price', 'quantity', 'cycle', 'profit', 'roi', 'reason', 'asset', 'from', 'ip', 'userAgent', 'balance', 'origin', 'name', 'channel'].map((name) => [name, field(p, name)]));
   // The kind's second part: its namespace (trade, member) is not a text key.
   switch (item.kind.slice(item.kind.indexOf('.') + 1)) {
     case 'fill':
@@ -43,6 +43,8 @@ export const notificationText = (item: Notification, translate: Translate): stri
       return translate('notify.text.emailChanged', values);
     case 'security_changed':
       return translate('notify.text.securityChanged', values);
+    case 'channel_disabled':
+      return translate(`notify.channelOff.${['telegram', 'push', 'webhook'].includes(values['channel'] ?? '') ? values['channel'] : 'email'}`);
     case 'widget_grant_created':
       return translate('notify.text.widgetGrantCreated', values);
     default:
