@@ -111,4 +111,18 @@ describe.each(BACKENDS)('live notifications (%s)', (backend) => {
     await Promise.all([mine.ended, theirs.ended]);
     expect(Date.now() - started).toBeLessThan(3_000);
   });
+
+  it('ends a stream when the access token that opened it expires (the page opens a new one with a fresh token)', async () => {
+    const short = await startServer(backend, { accessTokenTtlSeconds: 2 });
+    try {
+      const me = await registerUser(short, { email: 'short@example.com' });
+      const stream = await openStream(short.base, me.accessToken);
+      await stream.next(unread(0), 0, 2_000);
+      const started = Date.now();
+      await stream.ended;
+      expect(Date.now() - started).toBeLessThan(2_500);
+    } finally {
+      await short.close();
+    }
+  });
 });

@@ -13,6 +13,21 @@ import * as notify from './service';
 import { notifyLocale } from './texts';
 import { unsubscribableKind, unsubscribePage, type UnsubscribeView } from './unsubscribePage';
 
+/**
+ * A stream lasts as long as the access token that opened it (its `exp`,
+ * already verified by authenticate), at least a second: the page then opens
+ * a new one with a fresh token, so an ended session stops hearing.
+ */
+const streamLifetimeMs = (authorization: string | undefined, ttlSeconds: number): number => {
+  try {
+    const payload = JSON.parse(Buffer.from(authorization?.split('.')[1] ?? '', 'base64url').toString()) as { exp?: unknown };
+    if (typeof payload.exp === 'number') return Math.min(Math.max(payload.exp * 1000 - Date.now(), 1000), ttlSeconds * 1000);
+  } catch {
+    // not a JWT: the configured lifetime
+  }
+  return ttlSeconds * 1000;
+};
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface NotifyOptions {
@@ -91,7 +106,7 @@ export const notifyDomain: FastifyPluginAsync<NotifyOptions> = async (instance, 
     app.get('/api/notifications/unread-count', { schema: schemas.unreadCount }, async (request) => ok(await notify.unreadCount(db, request.user!.id)));
     app.get('/api/notifications/stream', { schema: schemas.stream }, async (request, reply) => {
       reply.header('content-type', 'text/event-stream; charset=utf-8').header('cache-control', 'no-store').header('x-accel-buffering', 'no');
-      return reply.send(hub.open(request.user!.id, config.accessTokenTtlSeconds * 1000));
+      return reply.send(hub.open(request.user!.id, streamLifetimeMs(request.headers.authorization, config.accessTokenTtlSeconds)));
     });
     app.post('/api/notifications/read', { schema: schemas.read }, async (request) => ok(await notify.markRead(db, request.user!.id, request.body)));
     app.get('/api/notifications/preferences', { schema: schemas.preferences }, async (request) =>
