@@ -135,7 +135,7 @@ export const unsubscribePage = (locale: NotifyLocale, view: UnsubscribeView, pre
 <meta name="robots" content="noindex">
 <title>${escape(t.title)} · Quant Trader</title>
 <style>
-body{margin:0;font-family:system-ui,-apple-system,"PingFang SC","Microsoft YaHei",sans-serif;background:#f5f6f8;color:#1f2328}
+body{margin:0;padding:0 1rem;font-family:system-ui,-apple-system,"PingFang SC","Microsoft YaHei",sans-serif;background:#f5f6f8;color:#1f2328}
 main{max-width:32rem;margin:12vh auto 0;padding:1.5rem;background:#fff;border-radius:12px;box-shadow:0 1px 3px rgba(0,0,0,.08)}
 h1{font-size:1.25rem;line-height:1.5;margin:0 0 .5rem;overflow-wrap:anywhere}
 p{margin:0 0 1.25rem;line-height:1.6;color:#57606a}
