@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { DEMO_EMAIL } from '../../src/api/demo';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Mail, Mailer } from '../src/mail/mailer';
 import type { ChannelSender, DeliveryOutcome, OutgoingMessage } from '../src/notify/channel';
@@ -178,6 +179,17 @@ describe.each(BACKENDS)('the notifications outbox (%s)', (backend) => {
     expect(done.html).toContain('<h1>已不再通过邮件发送“一轮完成”</h1>');
     expect(done.html).toContain('<a href="/#/notifications">');
     expect(await stored()).toEqual([{ kind: 'trade.cycle_closed', channel: 'email', enabled: false }]);
+
+    // The shared demo account's choices are every visitor's: its links change nothing.
+    const { email } = await server.db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirstOrThrow();
+    await server.db.updateTable('users').set({ email: DEMO_EMAIL }).where('id', '=', userId).execute();
+    try {
+      const demo = Object.fromEntries(new URL(unsubscribePath(server.config.signSecret, userId, 'trade.fill'), 'http://x').searchParams);
+      expect((await page('POST', '/unsubscribe', demo)).status).toBe(400);
+      expect(await stored()).toEqual([{ kind: 'trade.cycle_closed', channel: 'email', enabled: false }]);
+    } finally {
+      await server.db.updateTable('users').set({ email }).where('id', '=', userId).execute();
+    }
   });
 
   it('the worker sends on its own, and stops', async () => {
