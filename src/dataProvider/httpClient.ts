@@ -198,7 +198,7 @@ export const createHttpClient = (config: HttpClientConfig) => {
    * the bearer token in its header (EventSource cannot send one, and a token
    * in the address would be logged), a 401 cured by the shared refresh, the
    * timeout only until the answer starts. Resolves with the open body;
-   * aborting `signal` closes it. Any other answer than 200 rejects.
+   * aborting `signal` closes it. Any answer but an event stream rejects.
    */
   const stream = async (path: string, signal: AbortSignal): Promise<ReadableStream<Uint8Array>> => {
     const open = async (token: string | null) => {
@@ -231,9 +231,10 @@ export const createHttpClient = (config: HttpClientConfig) => {
       response = await open(config.tokens.getAccessToken());
       if (response.status === 401) return expire(undefined, await response.text());
     }
-    if (response.status !== 200 || !response.body) {
-      const text = await response.text();
-      return unwrap<never>(response, text);
+    // Refusals come as the JSON envelope, with HTTP 200 for business errors: only an event stream is the stream.
+    if (response.status !== 200 || !response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) {
+      unwrap<unknown>(response, await response.text());
+      throw new ApiError({ kind: 'http', status: response.status, messageKey: 'error.http' });
     }
     return response.body;
   };
