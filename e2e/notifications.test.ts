@@ -22,10 +22,15 @@ describe('notifications (phone)', () => {
     const session = await registerUser(j.server, { email: 'bell-journey@example.com' });
     const taskId = await addPaperTask(j.server, session.accessToken);
 
+    // A webhook a fault turned off: the inbox says so above the list.
+    await j.server.db.insertInto('webhooks').values({ user_id: session.user.id, url: 'https://hooks.example/qt', secret_ciphertext: 'sealed', enabled: false, disabled_reason: 'webhook answered 410 (gone)' }).execute();
     await openAs(page, j.server.base, session, '/notifications');
     await page.getByRole('heading', { level: 1, name: '通知' }).waitFor();
     await page.getByRole('button', { name: '通知，0 条未读' }).waitFor();
     await page.getByText('暂无通知。').waitFor();
+    const banner = page.locator('[data-channel-off="webhook"]');
+    await banner.getByText('Webhook 已关闭：该地址回复已不存在。请保存可用的地址。').waitFor();
+    expect(await banner.getByRole('link', { name: '通知渠道' }).getAttribute('href')).toContain('/profile/notification-channels');
 
     // The robot's first buy: the bell and the inbox change without a reload.
     const started = Date.now();
