@@ -197,12 +197,16 @@ const seed = async (server: TestServer, email: string): Promise<{ accessToken: s
 };
 
 /**
- * The page's API calls in flight (HTTP requests to /api/), counted from the
+ * The page's API calls in flight (HTTP requests to /api/ but the live stream), counted from the
  * browser's own request events: settle waits for none.
  */
 export const watchInFlight = (page: Page) => {
   const pending = new Set<unknown>();
-  const api = (request: { url(): string }) => new URL(request.url()).pathname.startsWith('/api/');
+  // The notifications' live stream stays open as long as the page does: it is never "in flight".
+  const api = (request: { url(): string }) => {
+    const path = new URL(request.url()).pathname;
+    return path.startsWith('/api/') && path !== '/api/notifications/stream';
+  };
   page.on('request', (request) => {
     if (api(request)) pending.add(request);
   });

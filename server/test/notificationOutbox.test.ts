@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { DEMO_EMAIL } from '../../src/api/demo';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Mail, Mailer } from '../src/mail/mailer';
 import type { ChannelSender, DeliveryOutcome, OutgoingMessage } from '../src/notify/channel';
@@ -113,6 +114,14 @@ describe.each(BACKENDS)('the notifications outbox (%s)', (backend) => {
     await run([blocked.sender]);
     expect(blocked.disabled).toEqual([userId]);
     expect((await deliveries())[0]).toMatchObject({ status: 'dead', attempts: 1 });
+    // The inbox says which channel went off; the notice goes by e-mail too, whatever the preferences, with how to fix it.
+    const notice = await server.db.selectFrom('notification_events').select(['kind', 'payload']).where('kind', '=', 'user.channel_disabled').execute();
+    expect(notice).toEqual([{ kind: 'user.channel_disabled', payload: { channel: 'telegram' } }]);
+    await server.db.insertInto('notification_preferences').values({ user_id: userId, kind: 'user.channel_disabled', channel: 'email', enabled: false }).execute();
+    const { mailer, mails } = fakeMailer();
+    await run([emailSender(mailer, { secret: 'test-secret' })]);
+    expect(mails.map((mail) => mail.text)).toEqual([expect.stringContaining('请解除屏蔽，再到通知渠道中重新绑定 Telegram')]);
+    expect(mails[0]!.text).not.toContain('unsubscribe');
   });
 
   it('hands each due delivery to one worker only when two claim at once', async () => {
@@ -130,18 +139,57 @@ describe.each(BACKENDS)('the notifications outbox (%s)', (backend) => {
     expect(await claimDeliveries(server.db, 'push')).toEqual([]);
   });
 
-  it("turns a kind's e-mail off from the mail's link, without signing in; a forged link changes nothing", async () => {
+  it("turns a kind's e-mail off from the mail's link on a page in the user's language, without signing in; a forged link changes nothing", async () => {
     const path = unsubscribePath(server.config.signSecret, userId, 'trade.cycle_closed');
-    const forged = path.replace(/token=[^&]+/, `token=${'A'.repeat(43)}`);
-    expect((await server.call('GET', forged)).body.code).toBe(10008);
-    expect((await server.call('GET', path.replace('trade.cycle_closed', 'trade.stop_loss'))).body.code).toBe(10008);
-    expect((await server.call('GET', '/api/notifications/unsubscribe?user=x&kind=trade.fill&token=y')).status).toBeLessThan(500);
-    expect(await server.db.selectFrom('notification_preferences').selectAll().execute()).toEqual([]);
-    const answer = await server.call('GET', path);
-    expect(answer.body).toMatchObject({ code: 0, data: { kind: 'trade.cycle_closed', channel: 'email', enabled: false } });
-    expect(await server.db.selectFrom('notification_preferences').select(['kind', 'channel', 'enabled']).execute()).toEqual([
-      { kind: 'trade.cycle_closed', channel: 'email', enabled: false },
-    ]);
+    const query = Object.fromEntries(new URL(path, 'http://x').searchParams);
+    const page = (method: 'GET' | 'POST', url: string, form?: Record<string, string>, language = 'en-US') =>
+      fetch(`${server.base}${url}`, {
+        method,
+        headers: { 'Accept-Language': language, ...(form ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}) },
+        ...(form ? { body: new URLSearchParams(form).toString() } : {}),
+      }).then(async (response) => ({ status: response.status, type: response.headers.get('content-type'), html: await response.text() }));
+    const stored = () => server.db.selectFrom('notification_preferences').select(['kind', 'channel', 'enabled']).execute();
+
+    // Opening the link only asks (a mail scanner following it changes nothing), in the user's language (zh-CN here).
+    const ask = await page('GET', path);
+    expect(ask).toMatchObject({ status: 200, type: expect.stringMatching(/^text\/html/) });
+    expect(ask.html).toContain('<h1>不再通过邮件接收“一轮完成”？</h1>');
+    expect(ask.html).toContain('<a href="/#/notifications">打开通知设置</a>');
+    expect(ask.html).toContain(`name="token" value="${query['token']}"`);
+    expect(await stored()).toEqual([]);
+
+    // Forged or altered links: a readable page in the visitor's language, nothing changed.
+    for (const [method, url, form] of [
+      ['GET', path.replace(/token=[^&]+/, `token=${'A'.repeat(43)}`), undefined],
+      ['GET', path.replace('trade.cycle_closed', 'trade.stop_loss'), undefined],
+      ['GET', '/unsubscribe?user=x&kind=trade.fill&token=y', undefined],
+      ['GET', '/unsubscribe?user=x&user=y&kind=toString', undefined],
+      ['POST', '/unsubscribe', { ...query, kind: 'user.password_changed' }],
+      ['POST', '/unsubscribe', { ...query, token: 'A'.repeat(43) }],
+    ] as const) {
+      const refused = await page(method, url, form);
+      expect(refused.status, url).toBe(400);
+      expect(refused.html).toContain('<h1>This link is not valid</h1>');
+    }
+    expect((await page('GET', '/unsubscribe', undefined, 'zh-TW')).html).toContain('<h1>此連結無效</h1>');
+    expect(await stored()).toEqual([]);
+
+    const done = await page('POST', '/unsubscribe', query);
+    expect(done.status).toBe(200);
+    expect(done.html).toContain('<h1>已不再通过邮件发送“一轮完成”</h1>');
+    expect(done.html).toContain('<a href="/#/notifications">');
+    expect(await stored()).toEqual([{ kind: 'trade.cycle_closed', channel: 'email', enabled: false }]);
+
+    // The shared demo account's choices are every visitor's: its links change nothing.
+    const { email } = await server.db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirstOrThrow();
+    await server.db.updateTable('users').set({ email: DEMO_EMAIL }).where('id', '=', userId).execute();
+    try {
+      const demo = Object.fromEntries(new URL(unsubscribePath(server.config.signSecret, userId, 'trade.fill'), 'http://x').searchParams);
+      expect((await page('POST', '/unsubscribe', demo)).status).toBe(400);
+      expect(await stored()).toEqual([{ kind: 'trade.cycle_closed', channel: 'email', enabled: false }]);
+    } finally {
+      await server.db.updateTable('users').set({ email }).where('id', '=', userId).execute();
+    }
   });
 
   it('the worker sends on its own, and stops', async () => {

@@ -152,10 +152,10 @@ describe.each(BACKENDS)('notification faults through the outbox worker (%s)', (b
         expect(link.disabled_reason).toBe('telegram 403: Forbidden: bot was blocked by the user');
         expect(await telegram.sender.isLinked(fixture.db, fixture.userId)).toBe(false);
         // The inbox says so, once.
-        const off = await inbox.list(fixture.db, fixture.userId, { page: 1, pageSize: 10, kind: 'user.channel_off' } as never);
-        expect(off.list.map((item) => item.payload)).toEqual([{ channel: 'telegram', reason: 'telegram 403: Forbidden: bot was blocked by the user' }]);
-        expect(eventLine('zh-CN', 'user.channel_off', off.list[0]!.payload)).toBe('Telegram 通知已关闭：消息被拒收（机器人被屏蔽或订阅已失效）。请在通知设置中重新绑定。');
-        expect(eventLine('en-US', 'user.channel_off', { channel: 'push' })).toMatch(/^Push notifications are turned off: /);
+        const off = await inbox.list(fixture.db, fixture.userId, { page: 1, pageSize: 10, kind: 'user.channel_disabled' } as never);
+        expect(off.list.map((item) => item.payload)).toEqual([{ channel: 'telegram' }]);
+        expect(eventLine('zh-CN', 'user.channel_disabled', off.list[0]!.payload)).toBe('Telegram 通知已关闭：机器人无法联系你的会话（可能已被屏蔽）。请解除屏蔽，再到通知渠道中重新绑定 Telegram。');
+        expect(eventLine('en-US', 'user.channel_disabled', { channel: 'push' })).toMatch(/^Web push is off: /);
 
         // The next events: in the inbox, and no message queued for the turned-off chat.
         await record([closed(fixture.userId, 3)]);
@@ -166,7 +166,7 @@ describe.each(BACKENDS)('notification faults through the outbox worker (%s)', (b
       expect(await deliveries('telegram')).toHaveLength(2);
       expect((await inbox.list(fixture.db, fixture.userId, { page: 1, pageSize: 10 } as never)).list.map((item) => item.kind)).toEqual([
         'trade.cycle_closed',
-        'user.channel_off',
+        'user.channel_disabled',
         'trade.cycle_closed',
         'trade.cycle_closed',
       ]);

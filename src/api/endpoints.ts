@@ -65,6 +65,7 @@ export const Endpoint = {
 
   notifications: '/api/notifications',
   notificationsUnreadCount: '/api/notifications/unread-count',
+  notificationsStream: '/api/notifications/stream',
   notificationsRead: '/api/notifications/read',
   notificationPreferences: '/api/notifications/preferences',
 

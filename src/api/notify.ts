@@ -5,6 +5,8 @@ export const NOTIFICATION_KINDS = [
   'trade.cycle_closed',
   'trade.stop_loss',
   'trade.attention',
+  'trade.ladder_full',
+  'member.fuel_low',
   'member.fuel_empty',
   'wallet.deposit_credited',
   'wallet.withdrawal_approved',
@@ -12,9 +14,20 @@ export const NOTIFICATION_KINDS = [
   'wallet.transfer_received',
   'user.new_login',
   'user.password_changed',
-  'user.channel_off',
+  'user.email_changed',
+  'user.security_changed',
+  'user.widget_grant_created',
+  // A channel turned off by a fault (a blocked bot, a subscription or webhook gone): the inbox and e-mail say which and how to fix it.
+  'user.channel_disabled',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+
+/**
+ * Below this much fuel (1 FUEL = 1 USDT by the default swap rate: the fuel of
+ * 20 USDT of profit at the default 10 % rate, a tenth of the activation gift)
+ * the user is told once, when a charge takes the balance across it.
+ */
+export const FUEL_LOW_THRESHOLD = '2';
 
 /** Security notices always go by e-mail: that choice cannot be turned off. */
 export const isAlwaysByEmail = (kind: string) => kind.startsWith('user.');

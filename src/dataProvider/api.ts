@@ -186,6 +186,8 @@ export const createApi = (http: HttpClient) => ({
 
   notifications: (query: Query = {}, signal?: AbortSignal) => http.request<Page<Notification>>('GET', Endpoint.notifications, { query, signal }),
   notificationsUnreadCount: (signal?: AbortSignal) => http.request<UnreadCount>('GET', Endpoint.notificationsUnreadCount, { signal }),
+  /** The live stream of the unread count (Server-Sent Events); the body as it arrives, closed by aborting `signal`. */
+  notificationsStream: (signal: AbortSignal) => http.stream(Endpoint.notificationsStream, signal),
   notificationsRead: (body: MarkReadRequest) => http.request<UnreadCount>('POST', Endpoint.notificationsRead, { body }),
   notificationPreferences: (signal?: AbortSignal) => http.request<NotificationPreferences>('GET', Endpoint.notificationPreferences, { signal }),
   notificationPreferencesSave: (list: NotificationPreference[]) =>

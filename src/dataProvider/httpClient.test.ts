@@ -5,7 +5,7 @@ import type { TradeTaskDetail } from '../api/trade';
 import type { LocaleCode, RefreshResponse } from '../api/types';
 import { createSessionStore } from '../authProvider/session';
 import { createI18nProvider } from '../i18n/i18nProvider';
-import { createFakeServer, fail, ok, unauthorized, type Handler, type RecordedRequest } from '../testing/fakeServer';
+import { createFakeServer, eventStream, fail, ok, unauthorized, type Handler, type RecordedRequest } from '../testing/fakeServer';
 import { btcTask } from '../testing/tasks';
 import { ApiError, displayMessage, isApiError } from './ApiError';
 import { NO_REFRESH_TOKEN, createHttpClient, type HttpClientConfig, type TokenStore } from './httpClient';
@@ -443,6 +443,38 @@ describe('httpClient: 401, refresh and retry', () => {
     expect(of('PUT', '/api/user/refresh')).toHaveLength(0);
     expect(onSessionExpired).not.toHaveBeenCalled();
     expect(tokens.state).toEqual({ accessToken: 'at-1', refreshToken: 'rt-1.0123456789abcdefgh' });
+  });
+});
+
+describe('httpClient: a streamed answer (the notifications stream)', () => {
+  const STREAM = '/api/notifications/stream';
+  const read = async (body: ReadableStream<Uint8Array>) => {
+    const reader = body.getReader();
+    const { value } = await reader.read();
+    await reader.cancel();
+    return new TextDecoder().decode(value);
+  };
+
+  it('cures a 401 with the shared refresh and opens the stream with the new token in the header, never in the address', async () => {
+    const stream = eventStream();
+    stream.send('unread', { count: 3 });
+    let calls = 0;
+    const { http, of, tokens } = setup({ [`GET ${STREAM}`]: () => (++calls === 1 ? unauthorized() : stream.answer()), 'PUT /api/user/refresh': refreshOk });
+    const body = await http.stream(STREAM, new AbortController().signal);
+    expect(await read(body)).toBe('event: unread\ndata: {"count":3}\n\n');
+    expect(of('GET', STREAM).map((r) => [r.headers.Authorization, r.headers.Accept, r.url])).toEqual([
+      ['Bearer at-1', 'text/event-stream', STREAM],
+      ['Bearer at-2', 'text/event-stream', STREAM],
+    ]);
+    expect(tokens.getAccessToken()).toBe('at-2');
+  });
+
+  it('rejects an error answer with its code, and a refused refresh ends the session', async () => {
+    const refused = setup({ [`GET ${STREAM}`]: () => fail(11005, 'no') });
+    expect((await catchApiError(refused.http.stream(STREAM, new AbortController().signal))).code).toBe(11005);
+    const expired = setup({ [`GET ${STREAM}`]: () => unauthorized(), 'PUT /api/user/refresh': () => fail(10008, 'bad refresh') });
+    expect((await catchApiError(expired.http.stream(STREAM, new AbortController().signal))).kind).toBe('unauthorized');
+    expect(expired.onSessionExpired).toHaveBeenCalledTimes(1);
   });
 });
 

@@ -193,7 +193,53 @@ export const createHttpClient = (config: HttpClientConfig) => {
 
   const request = async <T>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<T> => (await exchange<T>(method, path, options)).json;
 
-  return { request, exchange, refreshTokens };
+  /**
+   * A long-lived GET whose body is read as it arrives (Server-Sent Events):
+   * the bearer token in its header (EventSource cannot send one, and a token
+   * in the address would be logged), a 401 cured by the shared refresh, the
+   * timeout only until the answer starts. Resolves with the open body;
+   * aborting `signal` closes it. Any answer but an event stream rejects.
+   */
+  const stream = async (path: string, signal: AbortSignal): Promise<ReadableStream<Uint8Array>> => {
+    const open = async (token: string | null) => {
+      const headers: Record<string, string> = { Accept: 'text/event-stream', 'Accept-Language': config.getLocale() };
+      if (token) headers.Authorization = `Bearer ${token}`;
+      const controller = new AbortController();
+      const timer = setTimeout(() => controller.abort(), config.timeoutMs ?? HTTP_TIMEOUT_MS);
+      const onAbort = () => controller.abort(abortError(signal));
+      signal.addEventListener('abort', onAbort, { once: true });
+      try {
+        return await doFetch(`${config.baseUrl}${path}`, { method: 'GET', headers, signal: controller.signal });
+      } catch (error) {
+        if (signal.aborted) throw abortError(signal);
+        throw new ApiError({ kind: 'network', messageKey: 'error.network', cause: error });
+      } finally {
+        clearTimeout(timer);
+      }
+    };
+    const usedToken = config.tokens.getAccessToken();
+    let response = await open(usedToken);
+    if (response.status === 401) {
+      const text = await response.text();
+      if (config.tokens.getAccessToken() === usedToken || usedToken === null) {
+        try {
+          await refreshTokens();
+        } catch (error) {
+          return expire(error, text);
+        }
+      }
+      response = await open(config.tokens.getAccessToken());
+      if (response.status === 401) return expire(undefined, await response.text());
+    }
+    // Refusals come as the JSON envelope, with HTTP 200 for business errors: only an event stream is the stream.
+    if (response.status !== 200 || !response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) {
+      unwrap<unknown>(response, await response.text());
+      throw new ApiError({ kind: 'http', status: response.status, messageKey: 'error.http' });
+    }
+    return response.body;
+  };
+
+  return { request, exchange, refreshTokens, stream };
 };
 
 export type HttpClient = ReturnType<typeof createHttpClient>;

@@ -24,6 +24,8 @@ export interface Answer {
   body: unknown;
   delayMs?: number;
   headers?: Record<string, string>;
+  /** A body sent as it comes (Server-Sent Events) instead of `body`'s JSON. */
+  stream?: ReadableStream<Uint8Array>;
 }
 
 export type Handler = (request: RecordedRequest) => Answer | Promise<Answer>;
@@ -46,6 +48,43 @@ export const okRange = (resource: string, records: readonly object[]) => (reques
   const span = page.length > 0 ? `${first}-${first + page.length - 1}` : '*';
   return { ...ok(page), headers: { 'Content-Range': `${resource} ${span}/${records.length}` } };
 };
+/**
+ * A Server-Sent Events answer the test writes to while the page reads it:
+ * `answer()` for a handler, `send(event, data)` to stream an event, `end()`.
+ */
+export const eventStream = () => {
+  const encoder = new TextEncoder();
+  let sink: ReadableStreamDefaultController<Uint8Array> | undefined;
+  const pending: string[] = [];
+  let opened = 0;
+  const write = (text: string) => (sink ? sink.enqueue(encoder.encode(text)) : pending.push(text));
+  return {
+    answer: (): Answer => {
+      opened += 1;
+      return {
+        body: null,
+        headers: { 'Content-Type': 'text/event-stream' },
+        stream: new ReadableStream<Uint8Array>({
+          start: (controller) => {
+            sink = controller;
+            pending.splice(0).forEach(write);
+          },
+          cancel: () => {
+            sink = undefined;
+          },
+        }),
+      };
+    },
+    send: (event: string, data: unknown) => write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`),
+    end: () => {
+      sink?.close();
+      sink = undefined;
+    },
+    /** How many times the page opened the stream. */
+    opened: () => opened,
+  };
+};
+
 export const fail = (code: number, message = '', data: unknown = null) => ({ body: { code, message, data } });
 export const unauthorized = () => ({ status: 401, body: { code: 11005, message: 'token expired', data: null } });
 
@@ -86,6 +125,7 @@ export const createFakeServer = (routes: Record<string, Handler>) => {
         });
       });
     }
+    if (answer.stream) return new Response(answer.stream, { status: answer.status ?? 200, headers: answer.headers ?? {} });
     return new Response(JSON.stringify(answer.body), {
       status: answer.status ?? 200,
       headers: { 'Content-Type': 'application/json', ...answer.headers },

@@ -1,5 +1,7 @@
 import Big from 'big.js';
 import type { Db } from '../db/database';
+import { FUEL_LOW_THRESHOLD } from '../../../src/api/notify';
+import { recordEvents, type NotifyEvent } from '../notify/events';
 import { readSettings } from '../settings';
 import { accountKey, postBatch, system, user, type PostRequest } from '../wallet/ledger';
 import { levelRule } from './levels';
@@ -25,7 +27,9 @@ export interface FuelDue {
  * discount), at most what is left of the user's fuel, so the balance never
  * goes negative; nothing for a cycle without profit. One ledger transaction
  * per charged cycle, all posted together (ledger.ts postBatch). Answers the
- * amount charged per cycle, in order ("0" when none).
+ * amount charged per cycle, in order ("0" when none). A balance the charges
+ * take to FUEL_LOW_THRESHOLD or below is told (`member.fuel_low`) in the same
+ * transaction.
  */
 export const chargeFuelBatch = async (trx: Db, dues: FuelDue[]): Promise<string[]> => {
   const charged = dues.map(() => '0');
@@ -57,5 +61,15 @@ export const chargeFuelBatch = async (trx: Db, dues: FuelDue[]): Promise<string[
     });
   }
   await postBatch(trx, posts);
+  // Told once per crossing: only the charge that takes a balance from above the threshold to it or below.
+  const low: NotifyEvent[] = [];
+  for (const row of rows) {
+    const after = left.get(row.key)!;
+    if (new Big(row.balance).gt(FUEL_LOW_THRESHOLD) && after.lte(FUEL_LOW_THRESHOLD)) {
+      const userId = profitable.find((due) => accountKey(user(due.userId, 'FUEL')) === row.key)!.userId;
+      low.push({ userId, kind: 'member.fuel_low', taskId: null, payload: { balance: after.toFixed(), asset: 'FUEL', threshold: FUEL_LOW_THRESHOLD } });
+    }
+  }
+  await recordEvents(trx, low);
   return charged;
 };

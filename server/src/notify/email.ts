@@ -10,6 +10,7 @@ import type { Db } from '../db/database';
 import type { Mailer } from '../mail/mailer';
 import type { ChannelSender } from './channel';
 import { uiText } from './texts';
+import { kindName } from './unsubscribePage';
 
 /** The token of an unsubscribe link: HMAC-SHA256 of the user and kind, base64url. */
 export const unsubscribeToken = (secret: string, userId: string, kind: string) => createHmac('sha256', secret).update(`notify-unsubscribe:${userId}:${kind}`).digest('base64url');
@@ -20,8 +21,11 @@ export const checkUnsubscribeToken = (secret: string, userId: string, kind: stri
   return given.length === expected.length && timingSafeEqual(given, expected);
 };
 
+/** The unsubscribe page's path (served by the server beside the dashboard: unsubscribePage.ts). */
+export const UNSUBSCRIBE_PAGE = '/unsubscribe';
+
 export const unsubscribePath = (secret: string, userId: string, kind: string) =>
-  `/api/notifications/unsubscribe?user=${encodeURIComponent(userId)}&kind=${encodeURIComponent(kind)}&token=${unsubscribeToken(secret, userId, kind)}`;
+  `${UNSUBSCRIBE_PAGE}?user=${encodeURIComponent(userId)}&kind=${encodeURIComponent(kind)}&token=${unsubscribeToken(secret, userId, kind)}`;
 
 export const emailSender = (mailer: Mailer, options: { secret: string; publicUrl?: string | undefined }): ChannelSender => {
   const base = (options.publicUrl ?? '').replace(/\/$/, '');
@@ -34,7 +38,7 @@ export const emailSender = (mailer: Mailer, options: { secret: string; publicUrl
       const kinds = [...new Set([message.kind, ...((message.data['events'] as { kind: string }[] | undefined) ?? []).map((e) => e.kind)])];
       const lines = [message.text, ''];
       if (message.link) lines.push(`${uiText(message.locale, 'open')}: ${base}/${message.link}`);
-      for (const kind of kinds.filter((k) => !isAlwaysByEmail(k))) lines.push(`${uiText(message.locale, 'unsubscribe')} (${kind}): ${base}${unsubscribePath(options.secret, message.userId, kind)}`);
+      for (const kind of kinds.filter((k) => !isAlwaysByEmail(k))) lines.push(`${uiText(message.locale, 'unsubscribe')} (${kindName(message.locale, kind)}): ${base}${unsubscribePath(options.secret, message.userId, kind)}`);
       try {
         await mailer.send({ to: user.email, subject: message.title, text: lines.join('\n') });
         return { ok: true };

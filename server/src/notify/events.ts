@@ -65,25 +65,50 @@ const fromCycle = (cycle: CycleInsert): { kind: NotifyKind; payload: Record<stri
 /**
  * Writes the notifications of one engine commit in its transaction: one
  * statement, the owner read from the task. Nothing when none of the rows is
- * a notification.
+ * a notification. A buy of the template's last level is also told as
+ * `trade.ladder_full` (no more funds go into this cycle), right after it.
  */
 export const recordEngineEvents = async (trx: Db, events: readonly EventInsert[], cycles: readonly CycleInsert[]): Promise<void> => {
   const rows: { taskId: string; kind: string; payload: string }[] = [];
+  let ladderBuys = false;
   for (const event of events) {
     const notice = fromTaskEvent(event);
     if (notice) rows.push({ taskId: event.taskId, kind: notice.kind, payload: JSON.stringify(notice.payload) });
+    if (event.kind === 'replenished') ladderBuys = true;
   }
   for (const cycle of cycles) {
     const notice = fromCycle(cycle);
     rows.push({ taskId: cycle.taskId, kind: notice.kind, payload: JSON.stringify(notice.payload) });
   }
   if (rows.length === 0) return;
+  const tasks = rows.map((r) => r.taskId);
+  const kinds = rows.map((r) => r.kind);
+  const payloads = rows.map((r) => r.payload);
+  // Most commits have no buy past the first order (a first tick's are all first orders): the plain statement.
+  if (!ladderBuys) {
+    await sql`
+      insert into notification_events (user_id, kind, task_id, payload)
+      select t.user_id, x.kind, x.task, (x.payload::jsonb || jsonb_build_object('symbol', t.symbol))
+      from unnest(${tasks}::uuid[], ${kinds}::text[], ${payloads}::text[]) with ordinality as x(task, kind, payload, n)
+      join trade_tasks t on t.id = x.task
+      order by x.n`.execute(trx);
+    return;
+  }
   await sql`
+    with x as (
+      select task, kind, payload::jsonb as payload, n
+      from unnest(${tasks}::uuid[], ${kinds}::text[], ${payloads}::text[]) with ordinality as x(task, kind, payload, n))
     insert into notification_events (user_id, kind, task_id, payload)
-    select t.user_id, x.kind, x.task, (x.payload::jsonb || jsonb_build_object('symbol', t.symbol))
-    from unnest(${rows.map((r) => r.taskId)}::uuid[], ${rows.map((r) => r.kind)}::text[], ${rows.map((r) => r.payload)}::text[]) with ordinality as x(task, kind, payload, n)
-    join trade_tasks t on t.id = x.task
-    order by x.n`.execute(trx);
+    select user_id, kind, task, payload from (
+      select t.user_id, x.kind, x.task, x.payload || jsonb_build_object('symbol', t.symbol) as payload, x.n, 0 as after
+      from x join trade_tasks t on t.id = x.task
+      union all
+      select t.user_id, 'trade.ladder_full', x.task,
+        jsonb_build_object('symbol', t.symbol, 'cycle', x.payload->'cycle', 'level', x.payload->'level', 'levels', jsonb_array_length(s.levels), 'price', x.payload->'price'), x.n, 1
+      from x join trade_tasks t on t.id = x.task join strategies s on s.id = t.strategy_id
+      where x.kind = 'trade.fill' and x.payload->>'side' = 'buy' and x.payload->>'level' = jsonb_array_length(s.levels)::text and jsonb_array_length(s.levels) > 0
+    ) e
+    order by n, after`.execute(trx);
 };
 
 /** Writes events of other domains (wallet, user) in the caller's transaction: one statement. */

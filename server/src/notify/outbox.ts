@@ -137,12 +137,12 @@ const settle = async (db: Db, claimed: Claimed, outcome: DeliveryOutcome, option
   }
   const error = outcome.error.slice(0, 500);
   if (!outcome.retry && outcome.disable) {
-    // The channel refuses the user for good (a blocked bot, gone subscriptions): turned off, and the inbox says so, once.
+    // The channel refuses the user for good (a blocked bot, gone subscriptions, a webhook gone): turned off, and the notice saying so (in the app, and by e-mail) lands with it, once.
     await db.transaction().execute(async (trx) => {
       await trx.updateTable('notification_deliveries').where('id', '=', claimed.id).set({ status: 'dead', last_error: error }).execute();
       const wasLinked = await sender.isLinked(trx, claimed.user_id);
       await sender.disable(trx, claimed.user_id, error);
-      if (wasLinked) await recordEvents(trx, [{ userId: claimed.user_id, kind: 'user.channel_off', taskId: null, payload: { channel: sender.channel, reason: error } }]);
+      if (wasLinked) await recordEvents(trx, [{ userId: claimed.user_id, kind: 'user.channel_disabled', taskId: null, payload: { channel: sender.channel } }]);
     });
     return;
   }

@@ -20,12 +20,6 @@ const readBody = Body({
 const preferenceItem = Type.Object({ kind: StringEnum(NOTIFICATION_KINDS), channel: StringEnum(NOTIFICATION_CHANNELS), enabled: Type.Boolean() });
 const preferencesBody = Body({ list: Type.Array(preferenceItem, { minItems: 1, maxItems: 100 }) });
 
-const unsubscribeQuery = Query({
-  user: Type.String({ format: 'uuid' }),
-  kind: StringEnum(NOTIFICATION_KINDS),
-  token: Type.String({ pattern: '^[A-Za-z0-9_-]{43}$' }),
-});
-export type UnsubscribeQuery = Static<typeof unsubscribeQuery>;
 export type ListQuery = Static<typeof listQuery>;
 export type ReadBody = Static<typeof readBody>;
 export type PreferencesBody = Static<typeof preferencesBody>;
@@ -49,12 +43,12 @@ SameShape<Same<Static<typeof preferences>, NotificationPreferences>>();
 export const schemas = {
   list: { summary: "The caller's notifications, newest first (filters: unread, kind)", querystring: listQuery, response: { 200: Answer(page) } },
   unreadCount: { summary: "How many of the caller's notifications are unread", response: { 200: Answer(unread) } },
+  stream: {
+    summary:
+      "Server-Sent Events while a page is open: `unread` ({count}) at once and whenever the caller's unread count changes; a comment line every 25 s; the stream ends when the access token would expire (the page opens a new one)",
+    response: { 200: { description: 'text/event-stream', content: { 'text/event-stream': { schema: { type: 'string' } } } } },
+  },
   read: { summary: 'Marks the given notifications read, or all of them (`all: true`)', body: readBody, response: { 200: Answer(unread) } },
   preferences: { summary: 'Which kinds of notification reach the caller on which channel', response: { 200: Answer(preferences) } },
-  unsubscribe: {
-    summary: "An e-mail's unsubscribe link: turns that kind's e-mail off for its user, without signing in (a signed token)",
-    querystring: unsubscribeQuery,
-    response: { 200: Answer(Type.Object({ kind: StringEnum(NOTIFICATION_KINDS), channel: Type.Literal('email'), enabled: Type.Boolean() })) },
-  },
   setPreferences: { summary: 'Changes the caller’s notification preferences (only the rows given)', body: preferencesBody, response: { 200: Answer(preferences) } },
 };

@@ -14,7 +14,6 @@ const TEXTS: Record<NotifyLocale, Record<string, string>> = {
   'en-US': {
     'user.new_login': 'New sign-in to your account from {ip} ({userAgent}). Not you? Change your password now.',
     'user.password_changed': 'Your password was changed. Not you? Reset it now.',
-    'user.channel_off': '{channelName} notifications are turned off: it refused our messages (the bot blocked, or the subscription gone). Link it again in the notification settings.',
     'wallet.deposit_credited': 'Deposit credited: {amount} {asset}',
     'wallet.withdrawal_approved': 'Withdrawal sent: {amount} {asset}',
     'wallet.withdrawal_refused': 'Withdrawal refused ({reason}): {amount} {asset} back in your wallet',
@@ -25,18 +24,23 @@ const TEXTS: Record<NotifyLocale, Record<string, string>> = {
     'trade.stop_loss': '{symbol} stop-loss at {price}: {profit} USDT',
     'trade.attention': '{symbol} stopped and needs attention ({reason})',
     'member.fuel_empty': '{symbol} waits for fuel to open cycle {cycle}',
+    'member.fuel_low': 'Fuel is low: {balance} left. Top it up so new cycles keep starting.',
+    'trade.ladder_full': '{symbol} filled its last level ({levels}) in cycle {cycle}: no funds will be added to this position',
+    'user.email_changed': 'The e-mail address of your account was changed. Not you? Reset your password now.',
+    'user.security_changed': 'The security settings of your account were changed. Not you? Reset your password now.',
+    'user.channel_disabled.telegram': 'Telegram notifications are off: the bot could not reach your chat (blocked?). Unblock the bot, then link Telegram again in the notification channels.',
+    'user.channel_disabled.push': 'Web push is off: this browser\'s subscription ended. Turn push on again in the notification channels.',
+    'user.channel_disabled.webhook': 'Your webhook is off: its address answered that it is gone. Save a working address in the notification channels.',
+    'user.channel_disabled.email': 'E-mail notifications could not be delivered.',
+    'user.widget_grant_created': 'A widget grant was created for {origin} ("{name}"). Not you? Revoke it in the widget settings.',
     fills: '{symbol}: {count} fills',
     more: 'and {count} more',
     unsubscribe: 'Stop these e-mails',
     open: 'Open',
-    'channel.telegram': 'Telegram',
-    'channel.push': 'Push',
-    'channel.webhook': 'Webhook',
   },
   'zh-CN': {
     'user.new_login': '你的账户在新设备登录：{ip}（{userAgent}）。如非本人操作，请立即修改密码。',
     'user.password_changed': '你的密码已修改。如非本人操作，请立即重置。',
-    'user.channel_off': '{channelName} 通知已关闭：消息被拒收（机器人被屏蔽或订阅已失效）。请在通知设置中重新绑定。',
     'wallet.deposit_credited': '充值到账：{amount} {asset}',
     'wallet.withdrawal_approved': '提现已发出：{amount} {asset}',
     'wallet.withdrawal_refused': '提现被拒绝（{reason}）：{amount} {asset} 已退回钱包',
@@ -47,18 +51,23 @@ const TEXTS: Record<NotifyLocale, Record<string, string>> = {
     'trade.stop_loss': '{symbol} 止损，价格 {price}：{profit} USDT',
     'trade.attention': '{symbol} 已暂停，需要处理（{reason}）',
     'member.fuel_empty': '{symbol} 等待燃料以开始第 {cycle} 轮',
+    'member.fuel_low': '燃料不足：仅剩 {balance}，请及时补充，以免新一轮无法开始。',
+    'trade.ladder_full': '{symbol} 第 {cycle} 轮已买满最后一档（共 {levels} 档），不会再补仓',
+    'user.email_changed': '你的账户邮箱已修改。如非本人操作，请立即重置密码。',
+    'user.security_changed': '你的账户安全设置已修改。如非本人操作，请立即重置密码。',
+    'user.channel_disabled.telegram': 'Telegram 通知已关闭：机器人无法联系你的会话（可能已被屏蔽）。请解除屏蔽，再到通知渠道中重新绑定 Telegram。',
+    'user.channel_disabled.push': '推送已关闭：此浏览器的订阅已失效。请到通知渠道中重新开启推送。',
+    'user.channel_disabled.webhook': 'Webhook 已关闭：该地址回复已不存在。请到通知渠道中保存可用的地址。',
+    'user.channel_disabled.email': '邮件通知无法送达。',
+    'user.widget_grant_created': '已为 {origin}（“{name}”）创建小组件授权。如非本人操作，请在小组件设置中撤销。',
     fills: '{symbol} {count} 笔成交',
     more: '另有 {count} 条',
     unsubscribe: '不再接收此类邮件',
     open: '查看',
-    'channel.telegram': 'Telegram',
-    'channel.push': '推送',
-    'channel.webhook': 'Webhook',
   },
   'zh-TW': {
     'user.new_login': '你的帳戶在新裝置登入：{ip}（{userAgent}）。如非本人操作，請立即修改密碼。',
     'user.password_changed': '你的密碼已修改。如非本人操作，請立即重設。',
-    'user.channel_off': '{channelName} 通知已關閉：訊息被拒收（機器人被封鎖或訂閱已失效）。請在通知設定中重新綁定。',
     'wallet.deposit_credited': '儲值到帳：{amount} {asset}',
     'wallet.withdrawal_approved': '提領已送出：{amount} {asset}',
     'wallet.withdrawal_refused': '提領被拒絕（{reason}）：{amount} {asset} 已退回錢包',
@@ -69,13 +78,19 @@ const TEXTS: Record<NotifyLocale, Record<string, string>> = {
     'trade.stop_loss': '{symbol} 停損，價格 {price}：{profit} USDT',
     'trade.attention': '{symbol} 已暫停，需要處理（{reason}）',
     'member.fuel_empty': '{symbol} 等待燃料以開始第 {cycle} 輪',
+    'member.fuel_low': '燃料不足：僅剩 {balance}，請及時補充，以免新一輪無法開始。',
+    'trade.ladder_full': '{symbol} 第 {cycle} 輪已買滿最後一檔（共 {levels} 檔），不會再補倉',
+    'user.email_changed': '你的帳戶信箱已修改。如非本人操作，請立即重設密碼。',
+    'user.security_changed': '你的帳戶安全設定已修改。如非本人操作，請立即重設密碼。',
+    'user.channel_disabled.telegram': 'Telegram 通知已關閉：機器人無法聯繫你的對話（可能已被封鎖）。請解除封鎖，再到通知管道中重新綁定 Telegram。',
+    'user.channel_disabled.push': '推播已關閉：此瀏覽器的訂閱已失效。請到通知管道中重新開啟推播。',
+    'user.channel_disabled.webhook': 'Webhook 已關閉：該位址回覆已不存在。請到通知管道中儲存可用的位址。',
+    'user.channel_disabled.email': '郵件通知無法送達。',
+    'user.widget_grant_created': '已為 {origin}（「{name}」）建立小工具授權。如非本人操作，請在小工具設定中撤銷。',
     fills: '{symbol} {count} 筆成交',
     more: '另有 {count} 則',
     unsubscribe: '不再接收此類郵件',
     open: '查看',
-    'channel.telegram': 'Telegram',
-    'channel.push': '推播',
-    'channel.webhook': 'Webhook',
   },
 };
 
@@ -85,9 +100,9 @@ export const uiText = (locale: NotifyLocale, key: 'unsubscribe' | 'open') => TEX
 
 /** One event as a line of text. */
 export const eventLine = (locale: NotifyLocale, kind: string, payload: Fields): string => {
-  const key = kind === 'trade.fill' ? `trade.fill.${payload['side'] === 'sell' ? 'sell' : 'buy'}` : kind;
-  const channelName = TEXTS[locale][`channel.${field(payload, 'channel')}`] ?? field(payload, 'channel');
-  return fill(TEXTS[locale][key] ?? kind, { ...payload, ...notificationFigures(payload, locale), channelName });
+  const key =
+    kind === 'trade.fill' ? `trade.fill.${payload['side'] === 'sell' ? 'sell' : 'buy'}` : kind === 'user.channel_disabled' ? `${kind}.${field(payload, 'channel')}` : kind;
+  return fill(TEXTS[locale][key] ?? kind, { ...payload, ...notificationFigures(payload, locale) });
 };
 
 /**

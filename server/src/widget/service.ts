@@ -16,6 +16,7 @@ import type { Db } from '../db/database';
 import type { AuthUser } from '../http/auth';
 import { BusinessError, fail } from '../http/errors';
 import type { WidgetTokens } from './tokens';
+import { recordEvents } from '../notify/events';
 
 const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
 const iso = (value: Date | string) => new Date(value).toISOString();
@@ -54,6 +55,8 @@ export const issueGrant = async (db: Db, tokens: WidgetTokens, userId: string, r
       .insertInto('widget_grants')
       .values({ id, user_id: userId, name, origin, key_hash: hashKey(key), embed_hash: hashKey(embedToken), expires_at: expiresAt })
       .execute();
+    // A grant opens the user's figures to a site: told at once, always by e-mail too (a security notice).
+    await recordEvents(trx, [{ userId, kind: 'user.widget_grant_created', taskId: null, payload: { grantId: id, name, origin } }]);
     return { id, name, origin, embedToken, token, expiresAt: iso(expiresAt), key };
   });
 };

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Notification } from '../../api/notify';
-import { ok, type Handler } from '../../testing/fakeServer';
+import { eventStream, ok, type Handler } from '../../testing/fakeServer';
 import { findHeading, identityRoute, renderApp, startSignedInZhCN } from '../../testing/renderApp';
 
 const TASK = 'a0000000-0000-4000-8000-000000000001';
@@ -23,8 +23,7 @@ const closed: Notification = {
   read: true,
 };
 
-const inbox = () => {
-  let items = [fill, closed];
+const inbox = (items = [fill, closed]) => {
   const unread = () => ({ count: items.filter((item) => !item.read).length });
   const preferences = { channels: ['inapp', 'email'], list: [{ kind: 'trade.fill', channel: 'email', enabled: false }] };
   const routes: Record<string, Handler> = {
@@ -87,5 +86,40 @@ describe('notifications', () => {
     await userEvent.click(fillByMail);
     await waitFor(() => expect(within(table).getByRole('checkbox', { name: '订单成交 · 邮件' })).toBeChecked());
     expect(server.requests.find((r) => r.method === 'PUT')?.body).toEqual({ list: [{ kind: 'trade.fill', channel: 'email', enabled: true }] });
+  });
+
+  it('updates the bell and the inbox from the live stream, without waiting for the poll', async () => {
+    const stream = eventStream();
+    const items = [fill, closed];
+    const routes = inbox(items);
+    const { server } = await renderApp('/notifications', { ...routes, 'GET /api/notifications/stream': () => stream.answer() });
+    await findHeading('通知');
+    expect(await screen.findByRole('button', { name: '通知，1 条未读' })).toBeInTheDocument();
+    await waitFor(() => expect(stream.opened()).toBe(1));
+    const asked = server.requests.filter((r) => r.path === '/api/notifications').length;
+
+    // A deposit credited elsewhere: the stream says the count changed.
+    items.unshift({ id: '3', kind: 'wallet.deposit_credited', taskId: null, payload: { amount: '25', asset: 'USDT' }, createdAt: '2026-01-10T11:00:00.000Z', read: false });
+    stream.send('unread', { count: 2 });
+    expect(await screen.findByRole('button', { name: '通知，2 条未读' }, { timeout: 2_000 })).toBeInTheDocument();
+    expect(await screen.findByText('充值到账：25 USDT', {}, { timeout: 2_000 })).toBeInTheDocument();
+    expect(server.requests.filter((r) => r.path === '/api/notifications').length).toBeGreaterThan(asked);
+    // The stream carried the count: the bell did not ask for it again.
+    expect(server.requests.filter((r) => r.path === '/api/notifications/unread-count')).toHaveLength(1);
+    expect(server.requests.find((r) => r.path === '/api/notifications/stream')?.headers['Authorization']).toMatch(/^Bearer /);
+  });
+
+  it('says which channel a fault turned off and how to fix it, with a link to the channels', async () => {
+    const off: Notification = { id: '4', kind: 'user.channel_disabled', taskId: null, payload: { channel: 'telegram' }, createdAt: '2026-01-10T12:00:00.000Z', read: false };
+    const channels = { telegram: { linked: false, linkedAt: '2026-01-01T00:00:00.000Z', disabledReason: 'telegram 403: Forbidden: bot was blocked by the user' }, push: { publicKey: 'BPk', subscriptions: 0 }, webhook: { url: 'https://hooks.example/qt', enabled: false, disabledReason: 'webhook answered 410 (gone)' } };
+    await renderApp('/notifications', { ...inbox([off, fill]), 'GET /api/notifications/channels': () => ok(channels) });
+    await findHeading('通知');
+    const telegram = await screen.findByText('Telegram 通知已关闭：机器人无法联系你的会话（可能已被屏蔽）。请解除屏蔽后重新绑定 Telegram。', { selector: '[data-channel-off] *' });
+    expect(within(telegram.closest('[data-channel-off]') as HTMLElement).getByRole('link', { name: '通知渠道' })).toHaveAttribute('href', expect.stringContaining('/profile/notification-channels'));
+    expect(screen.getByText('Webhook 已关闭：该地址回复已不存在。请保存可用的地址。', { selector: '[data-channel-off] *' })).toBeInTheDocument();
+    // The inbox's own line for it, with the same way to fix it; the raw reason is never shown.
+    const line = screen.getByText('Telegram 通知已关闭：机器人无法联系你的会话（可能已被屏蔽）。请解除屏蔽后重新绑定 Telegram。', { selector: 'li *' });
+    expect(within(line.closest('li')!).getByRole('link', { name: '通知渠道' })).toBeInTheDocument();
+    expect(screen.queryByText(/bot was blocked/)).toBeNull();
   });
 });

@@ -1,4 +1,5 @@
 import {
+  Alert,
   Box,
   Button,
   Card,
@@ -27,10 +28,41 @@ import { NOTIFICATION_KINDS, isAlwaysByEmail, type NotificationKind } from '../.
 import { EmptyLine, QueryView } from '../kit/LoadError';
 import { formatDateTime } from '../kit/time';
 import { Screen } from '../layout/Screen';
-import { useMarkRead, useNotifications, usePreferences, useSavePreference } from './api';
+import { useChannelsState, useMarkRead, useNotifications, usePreferences, useSavePreference } from './api';
+import { useNotifyPollMs } from './liveNotifications';
 import { kindLabelKey, notificationText } from './text';
 
 const PAGE_SIZE = 20;
+const CHANNELS_PAGE = '/profile/notification-channels';
+
+/** A channel a fault turned off (a blocked bot, a webhook gone), until the user links it again. */
+const ChannelsOff = () => {
+  const translate = useTranslate();
+  const state = useChannelsState().data;
+  const off = [
+    ...(state?.telegram?.disabledReason ? (['telegram'] as const) : []),
+    ...(state?.webhook && !state.webhook.enabled ? (['webhook'] as const) : []),
+  ];
+  return (
+    <>
+      {off.map((channel) => (
+        <Alert
+          key={channel}
+          severity="warning"
+          data-channel-off={channel}
+          action={
+            <Button color="inherit" size="small" component={Link} to={CHANNELS_PAGE}>
+              {translate('notify.openChannels')}
+            </Button>
+          }
+          sx={{ flexWrap: 'wrap' }}
+        >
+          {translate(`notify.channelOff.${channel}`)}
+        </Alert>
+      ))}
+    </>
+  );
+};
 
 const Inbox = () => {
   const translate = useTranslate();
@@ -38,10 +70,11 @@ const Inbox = () => {
   const [unread, setUnread] = useState(false);
   const [kind, setKind] = useState<NotificationKind | ''>('');
   const [page, setPage] = useState(1);
-  const query = useNotifications({ unread, kind, page }, PAGE_SIZE);
+  const query = useNotifications({ unread, kind, page }, PAGE_SIZE, useNotifyPollMs());
   const markRead = useMarkRead();
   return (
     <Stack spacing={2}>
+      <ChannelsOff />
       <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1, alignItems: 'center' }}>
         <TextField
           select
@@ -102,6 +135,11 @@ const Inbox = () => {
                       {item.taskId && (
                         <Button size="small" component={Link} to={`/trade/detail/${item.taskId}`}>
                           {translate('notify.openTask')}
+                        </Button>
+                      )}
+                      {item.kind === 'user.channel_disabled' && (
+                        <Button size="small" component={Link} to={CHANNELS_PAGE}>
+                          {translate('notify.openChannels')}
                         </Button>
                       )}
                       {!item.read && (

@@ -12,7 +12,7 @@ const field = (payload: Record<string, unknown>, name: string) => {
 export const notificationText = (item: Notification, translate: Translate, locale: string): string => {
   const p = item.payload;
   const values = {
-    ...Object.fromEntries(['symbol', 'level', 'amount', 'price', 'quantity', 'cycle', 'profit', 'roi', 'reason', 'asset', 'from', 'ip', 'userAgent'].map((name) => [name, field(p, name)])),
+    ...Object.fromEntries(['symbol', 'level', 'levels', 'amount', 'price', 'quantity', 'cycle', 'profit', 'roi', 'reason', 'asset', 'from', 'ip', 'userAgent', 'balance', 'origin', 'name', 'channel'].map((name) => [name, field(p, name)])),
     ...notificationFigures(p, locale),
   };
   // The kind's second part: its namespace (trade, member) is not a text key.
@@ -39,8 +39,18 @@ export const notificationText = (item: Notification, translate: Translate, local
       return translate('notify.text.newLogin', values);
     case 'password_changed':
       return translate('notify.text.passwordChanged', values);
-    case 'channel_off':
-      return translate('notify.text.channelOff', { channel: translate(`notify.channel.${field(p, 'channel')}`) });
+    case 'fuel_low':
+      return translate('notify.text.fuelLow', values);
+    case 'ladder_full':
+      return translate('notify.text.ladderFull', values);
+    case 'email_changed':
+      return translate('notify.text.emailChanged', values);
+    case 'security_changed':
+      return translate('notify.text.securityChanged', values);
+    case 'channel_disabled':
+      return translate(`notify.channelOff.${['telegram', 'push', 'webhook'].includes(values['channel'] ?? '') ? values['channel'] : 'email'}`);
+    case 'widget_grant_created':
+      return translate('notify.text.widgetGrantCreated', values);
     default:
       return item.kind;
   }

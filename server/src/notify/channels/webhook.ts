@@ -12,8 +12,8 @@ import { hostOf, isForbiddenAddress, lookupGuarded } from './addressGuard';
  * `{ id, kind, createdAt, data }` with `X-QT-Event-Id` (the idempotency key
  * on the receiver's side) and `X-QT-Signature: sha256=<hex>`, the
  * HMAC-SHA256 of the raw body under the user's secret. 2xx: sent; 5xx, a
- * timeout or a network fault: retried; 429: retried after Retry-After; any
- * other answer (4xx, 3xx: redirects are not followed): not retried. Private
+ * timeout or a network fault: retried; 429: retried after Retry-After; 410:
+ * turned off; any other answer (4xx, 3xx: redirects are not followed): not retried. Private
  * addresses are refused on the address actually connected to.
  */
 export interface WebhookSenderOptions {
@@ -95,6 +95,8 @@ export const webhookOutcome = (answer: WebhookAnswer, now: number = Date.now()):
     return { ok: false, retry: true, ...(wait !== undefined ? { retryAfterMs: wait } : {}), error: 'webhook answered 429 (too many requests)' };
   }
   if (status >= 500) return { ok: false, retry: true, error: `webhook answered ${status}` };
+  // The receiver says the hook is gone for good: it is turned off (and the user told).
+  if (status === 410) return { ok: false, retry: false, disable: true, error: 'webhook answered 410 (gone)' };
   if (status >= 300 && status < 400) return { ok: false, retry: false, error: `webhook answered ${status} (redirects are not followed)` };
   return { ok: false, retry: false, error: `webhook answered ${status}` };
 };
