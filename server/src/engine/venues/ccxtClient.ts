@@ -24,6 +24,7 @@ import {
   AccountSuspended,
   AuthenticationError,
   BadRequest,
+  BaseError,
   BadResponse,
   BadSymbol,
   DDoSProtection,
@@ -48,6 +49,7 @@ import {
 } from 'ccxt';
 import type { DecimalString } from '../../../../src/api/types';
 import { createCcxtExchange, redact, SPOT_SETTINGS, type Credentials, type ExchangeFactory } from './exchangeAccess';
+import { processPauses, type ExchangePauses } from './exchangePauses';
 import {
   ExchangeClientError,
   type Balance,
@@ -116,8 +118,31 @@ const INVALID_ORDER_REASONS: readonly (readonly [RegExp, InvalidOrderReason])[] 
 const invalidOrderReason = (message: string): InvalidOrderReason =>
   INVALID_ORDER_REASONS.find(([pattern]) => pattern.test(message))?.[1] ?? 'rejected';
 
+/**
+ * Binance codes that ccxt's spot table files under a class saying something
+ * else (-1021 and -1022 are BadRequest there, -1016 NotSupported, -1001
+ * ExchangeError): what they mean for us, after Binance's own list.
+ */
+const BINANCE_CODES: Record<string, ExchangeFailure> = {
+  // INTERNAL_ERROR, on a 5XX: Binance's side; an order's outcome is unknown.
+  '-1001': transient('exchange_unreachable'),
+  // TOO_MANY_REQUESTS, or an IP ban.
+  '-1003': transient('exchange_busy'),
+  // SERVICE_SHUTTING_DOWN: maintenance.
+  '-1016': transient('exchange_unreachable'),
+  // INVALID_TIMESTAMP: our clock and the exchange's differ; refused before it was carried out.
+  '-1021': transient('clock_skew'),
+  // INVALID_SIGNATURE: the secret is wrong, and the user must fix it.
+  '-1022': { kind: 'permission', reason: 'invalid_key' },
+};
+
+/** ccxt writes Binance's refusals as `binance {"code":-1021,"msg":...}`. */
+const binanceCode = (message: string) => /^binance\b.*"code":\s*(-\d+)/s.exec(message)?.[1];
+
 /** Our failure for a ccxt error; undefined for anything else (a bug, not an answer from the exchange). */
 export const classifyCcxtError = (error: unknown): ExchangeFailure | undefined => {
+  const code = error instanceof BaseError ? binanceCode(error.message) : undefined;
+  if (code && BINANCE_CODES[code]) return BINANCE_CODES[code];
   const row = ERROR_TABLE.find(([errorClass]) => error instanceof errorClass);
   if (!row) return undefined;
   const failure = row[1];
@@ -236,7 +261,25 @@ export interface CcxtClientOptions {
   timeoutMs?: number;
   /** Pause before a read's second attempt; it doubles before each next one. */
   retryDelayMs?: number;
+  /** Whole exchanges paused by a 429 or a 418 ban, shared by every client (the process's by default). */
+  pauses?: ExchangePauses;
+  /** The longest Retry-After a read waits out; a longer pause fails it at once, as transient. */
+  maxWaitMs?: number;
 }
+
+/**
+ * Until when a rate-limit answer asks the whole exchange to wait: its
+ * Retry-After, else the ban's end Binance names, else 2 minutes for a 418
+ * ban (its shortest); a 429 that names no time pauses nothing (the read's
+ * backoff spaces the next attempt).
+ */
+const pauseEnd = (error: Error, headers: Record<string, unknown> | undefined, now: number): number => {
+  const retryAfter = Number(headers?.['Retry-After'] ?? headers?.['retry-after']);
+  if (Number.isFinite(retryAfter) && retryAfter > 0) return now + retryAfter * 1000;
+  const bannedUntil = /banned until (\d{13})/.exec(error.message)?.[1];
+  if (bannedUntil) return Number(bannedUntil);
+  return / 418 /.test(error.message) ? now + 120_000 : now;
+};
 
 export const createCcxtClient = ({
   exchangeId,
@@ -244,6 +287,8 @@ export const createCcxtClient = ({
   createExchange = createCcxtExchange,
   timeoutMs = 10_000,
   retryDelayMs = 500,
+  pauses = processPauses,
+  maxWaitMs = 5_000,
 }: CcxtClientOptions): ExchangeClient => {
   const exchange = createExchange(exchangeId, {
     ...(credentials ?? {}),
@@ -255,16 +300,55 @@ export const createCcxtClient = ({
   const failure = (kind: ExchangeFailure, error: unknown) =>
     new ExchangeClientError(kind, redact(error instanceof Error ? error.message : String(error), credentials ?? {}));
 
-  /** A read: transient failures are tried again with exponential backoff, READ_ATTEMPTS in all. */
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  /** Nothing is sent to a paused exchange: asking during a ban makes it longer. */
+  const paused = () => {
+    const until = pauses.until(exchangeId);
+    return until === undefined ? 0 : until - Date.now();
+  };
+  const refuseWhilePaused = () => {
+    const wait = paused();
+    if (wait > 0) throw new ExchangeClientError(transient('exchange_busy'), `${exchangeId} is paused for ${Math.ceil(wait / 1000)} s (rate limit)`);
+  };
+
+  /**
+   * What a failed call teaches about the exchange as a whole: a rate limit
+   * pauses it for every client until its Retry-After; a clock difference is
+   * measured again (ccxt then signs with the exchange's time).
+   */
+  const learn = async (known: ExchangeFailure, error: unknown) => {
+    if (known.kind !== 'transient') return;
+    if (known.reason === 'exchange_busy' && error instanceof Error) {
+      pauses.pause(exchangeId, pauseEnd(error, exchange.last_response_headers as Record<string, unknown> | undefined, Date.now()));
+    }
+    if (known.reason === 'clock_skew') {
+      try {
+        await exchange.loadTimeDifference();
+      } catch {
+        // The next attempt tells.
+      }
+    }
+  };
+
+  /**
+   * A read: transient failures are tried again with exponential backoff,
+   * READ_ATTEMPTS in all, waiting out a short Retry-After; a longer pause
+   * fails it at once.
+   */
   const read = async <T>(call: () => Promise<T>): Promise<T> => {
     for (let attempt = 1; ; attempt += 1) {
+      const wait = paused();
+      if (wait > maxWaitMs) refuseWhilePaused();
+      if (wait > 0) await sleep(wait);
       try {
         return await call();
       } catch (error) {
         const known = classifyCcxtError(error);
         if (!known) throw error;
-        if (known.kind !== 'transient' || attempt >= READ_ATTEMPTS) throw failure(known, error);
-        await new Promise((resolve) => setTimeout(resolve, retryDelayMs * 2 ** (attempt - 1)));
+        await learn(known, error);
+        if (known.kind !== 'transient' || attempt >= READ_ATTEMPTS || paused() > maxWaitMs) throw failure(known, error);
+        await sleep(Math.max(retryDelayMs * 2 ** (attempt - 1), paused()));
       }
     }
   };
@@ -359,13 +443,21 @@ export const createCcxtClient = ({
     }
 
     let placed: CcxtOrder;
-    try {
-      placed = await send();
-    } catch (error) {
-      // Only the exchange's explicit refusal says the order does not exist; a
-      // lost or garbled answer, or an error of ours after sending, may hide one.
-      const known = classifyCcxtError(error);
-      throw failure(!known || known.kind === 'transient' ? { kind: 'unknown_outcome', clientOrderId } : known, error);
+    for (let attempt = 1; ; attempt += 1) {
+      // Not sent while the exchange is paused: known not placed.
+      refuseWhilePaused();
+      try {
+        placed = await send();
+        break;
+      } catch (error) {
+        const known = classifyCcxtError(error);
+        if (known) await learn(known, error);
+        // Refused for its timestamp before it was carried out: sent again once, signed with the exchange's time.
+        if (known?.kind === 'transient' && known.reason === 'clock_skew' && attempt === 1) continue;
+        // Only the exchange's explicit refusal says the order does not exist; a
+        // lost or garbled answer, or an error of ours after sending, may hide one.
+        throw failure(!known || known.kind === 'transient' ? { kind: 'unknown_outcome', clientOrderId } : known, error);
+      }
     }
     const order = toOrder(placed, { symbol, clientOrderId });
     if (placed.status !== undefined) return order;

@@ -1,0 +1,192 @@
+import Big from 'big.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createCcxtClient } from '../src/engine/venues/ccxtClient';
+import { createExchangePauses, type ExchangePauses } from '../src/engine/venues/exchangePauses';
+import { ExchangeClientError, type ExchangeClient, type ExchangeFailure } from '../src/engine/venues/exchangeClient';
+import okx from './fixtures/okx-orders.json';
+import { startLocalBinance, type LocalBinance } from './localExchange/binance';
+import { BINANCE_ORIGIN, pointedAt } from './localExchange/pointed';
+import { recordedExchange, type RecordedAnswer } from './recordedExchange';
+
+/**
+ * The engine's exchange client over ccxt's own Binance class, trading
+ * against the local Binance (server/test/localExchange): fills and their
+ * fees against the exchange's own trade list, and each fault the exchange
+ * can throw at it.
+ */
+
+const KEY = { apiKey: 'Lx7Qm2Vt9Rk4Hs1Np6Wc3Jd8Fb5Gy0Za2Xe7Uq4Io9Pl1Kn6Mh3Tr8Sv5Bw0Cf7D', secret: 'tG4hJ8kL2mN6pQ0rS4tU8vW2xY6zA0bC4dE8fG2hI6jK0lM4nO8pQ2rS6tU0vW4x' };
+const OTHER = { apiKey: 'Zq1Wx5Ec9Rv3Tb7Yn1Um5Ik9Ol3Pa7Sd1Fg5Hj9Kl3Zx7Cv1Bn5Mq9We3Rt7Yu1I', secret: 'aB3cD7eF1gH5iJ9kL3mN7oP1qR5sT9uV3wX7yZ1aB5cD9eF3gH7iJ1kL5mN9oP3q' };
+
+let local: LocalBinance;
+let pauses: ExchangePauses;
+
+const clientOf = (credentials = KEY, timeoutMs = 2_000): ExchangeClient =>
+  createCcxtClient({ exchangeId: 'binance', credentials, createExchange: pointedAt({ [BINANCE_ORIGIN]: local.origin }), timeoutMs, retryDelayMs: 10, pauses });
+
+const failureOf = async (promise: Promise<unknown>): Promise<ExchangeFailure> => {
+  const error = await promise.then(
+    () => undefined,
+    (rejection: unknown) => rejection,
+  );
+  expect(error).toBeInstanceOf(ExchangeClientError);
+  return (error as ExchangeClientError).failure;
+};
+
+/** The exchange's own trades of an order, summed: what the client must report to the last unit. */
+const tradesOf = (orderId: string) => {
+  const trades = local.trades.filter((trade) => String(trade.orderId) === orderId);
+  const sum = (pick: (trade: (typeof trades)[number]) => Big) => trades.reduce((total, trade) => total.plus(pick(trade)), new Big(0)).toFixed();
+  return { count: trades.length, qty: sum((t) => t.qty), quote: sum((t) => t.quoteQty), commission: sum((t) => t.commission), assets: [...new Set(trades.map((t) => t.commissionAsset))] };
+};
+
+beforeEach(async () => {
+  // BTC fills 0.001 a level, so a 100 USDT buy is two fills at two prices, as on the real book.
+  local = await startLocalBinance({ levelQty: { BTCUSDT: '0.001' } });
+  local.addAccount(KEY.apiKey, KEY.secret, { USDT: '1000', BTC: '0', BNB: '0.05' });
+  local.addAccount(OTHER.apiKey, OTHER.secret, { USDT: '500' });
+  pauses = createExchangePauses();
+});
+afterEach(async () => local.close());
+
+describe('trading on the local Binance through ccxt', () => {
+  it('buys by cost and sells back, each fill and fee as the exchange booked it, the fee in the bought coin', async () => {
+    const client = clientOf();
+    const bought = await client.createMarketOrder({ symbol: 'BTC/USDT', side: 'buy', cost: '100', clientOrderId: 'qtround1buy' });
+    const buyTrades = tradesOf(bought.id);
+    expect(buyTrades.count).toBe(2);
+    expect(bought).toMatchObject({ status: 'closed', side: 'buy', clientOrderId: 'qtround1buy', filled: buyTrades.qty, cost: buyTrades.quote, fee: { currency: 'BTC', cost: buyTrades.commission } });
+    // 0.001 at 67112.01 and 0.00049 at 67112.02: 100 USDT buys 0.00149 BTC on the 0.00001 step.
+    expect(bought.filled).toBe('0.00149');
+    expect(local.balance(KEY.apiKey, 'BTC').free).toBe(new Big(bought.filled).minus(bought.fee!.cost).toFixed());
+    expect(local.balance(KEY.apiKey, 'USDT').free).toBe(new Big(1000).minus(bought.cost).toFixed());
+
+    // Sell what the fee left, on the step: the fee is now in USDT, the coin received.
+    local.setPrice('BTCUSDT', '68000.00');
+    const held = (await client.fetchBalance()).free.BTC!;
+    const sold = await client.createMarketOrder({ symbol: 'BTC/USDT', side: 'sell', amount: held, clientOrderId: 'qtround1sell' });
+    const sellTrades = tradesOf(sold.id);
+    expect(sold).toMatchObject({ status: 'closed', side: 'sell', filled: sellTrades.qty, cost: sellTrades.quote, fee: { currency: 'USDT', cost: sellTrades.commission } });
+    expect(local.balance(KEY.apiKey, 'BTC').free).toBe(new Big(held).minus(sold.filled).toFixed());
+    expect((await client.fetchBalance()).free.USDT).toBe(new Big(1000).minus(bought.cost).plus(sold.cost).minus(sold.fee!.cost).toFixed());
+    expect(local.count('POST /order')).toBe(2);
+  });
+
+  it('reports a fee paid in BNB, summed over the fills, and the whole coin bought', async () => {
+    local.addAccount(KEY.apiKey, KEY.secret, { USDT: '1000', BNB: '0.05' }, { payFeesInBnb: true });
+    const client = clientOf();
+    const order = await client.createMarketOrder({ symbol: 'BTC/USDT', side: 'buy', cost: '100', clientOrderId: 'qtbnbfee1' });
+    const trades = tradesOf(order.id);
+    expect(trades.assets).toEqual(['BNB']);
+    expect(order.fee).toEqual({ currency: 'BNB', cost: trades.commission });
+    expect(local.balance(KEY.apiKey, 'BTC').free).toBe(order.filled);
+    expect(local.balance(KEY.apiKey, 'BNB').free).toBe(new Big('0.05').minus(trades.commission).toFixed());
+    // The order query has no fills: the trades say what it paid.
+    expect(await client.fetchOrderFees('BTC/USDT', order.id)).toEqual([{ currency: 'BNB', cost: trades.commission }]);
+  });
+
+  it('finds an order whose answer was lost by its client order id, without placing a second', async () => {
+    const client = clientOf(KEY, 500);
+    local.fault('POST /order', { kind: 'drop_answer' });
+    expect(await failureOf(client.createMarketOrder({ symbol: 'BTC/USDT', side: 'buy', cost: '50', clientOrderId: 'qtlost1' }))).toEqual({ kind: 'unknown_outcome', clientOrderId: 'qtlost1' });
+    local.fault('POST /order', { kind: 'delay_answer', ms: 1_000 });
+    expect(await failureOf(client.createMarketOrder({ symbol: 'BTC/USDT', side: 'buy', cost: '50', clientOrderId: 'qtlost2' }))).toEqual({ kind: 'unknown_outcome', clientOrderId: 'qtlost2' });
+    for (const clientOrderId of ['qtlost1', 'qtlost2']) {
+      const found = await client.fetchOrderByClientOrderId('BTC/USDT', clientOrderId);
+      expect(found).toMatchObject({ clientOrderId, status: 'closed', filled: tradesOf(found!.id).qty, cost: tradesOf(found!.id).quote });
+    }
+    expect(local.count('POST /order')).toBe(2);
+    expect(local.orders).toHaveLength(2);
+    // Never placed: the lookup says so.
+    expect(await client.fetchOrderByClientOrderId('BTC/USDT', 'qtneverplaced')).toBeNull();
+  });
+
+  it('waits out Retry-After after a 429 and is not banned', async () => {
+    const client = clientOf();
+    await client.loadMarkets();
+    local.fault('GET /account', { kind: 'rate_limit', retryAfterSeconds: 1 });
+    expect((await client.fetchBalance()).free.USDT).toBe('1000');
+    const asked = local.requests.filter((request) => request.endpoint === 'GET /account');
+    expect(asked.map((request) => request.status)).toEqual([429, 200]);
+    expect(asked[1]!.at - asked[0]!.at).toBeGreaterThanOrEqual(1_000);
+  });
+
+  it('stops asking Binance, for every account, while banned (418), and no other exchange', async () => {
+    const client = clientOf();
+    const other = clientOf(OTHER);
+    await client.loadMarkets();
+    await other.loadMarkets();
+    local.fault('GET /account', { kind: 'ban', seconds: 120 });
+    expect(await failureOf(client.fetchBalance())).toEqual({ kind: 'transient', reason: 'exchange_busy', retryable: true });
+    const before = local.requests.length;
+    expect(await failureOf(other.fetchBalance())).toEqual({ kind: 'transient', reason: 'exchange_busy', retryable: true });
+    expect(await failureOf(other.createMarketOrder({ symbol: 'BTC/USDT', side: 'buy', cost: '50', clientOrderId: 'qtbanned1' }))).toMatchObject({ kind: 'transient' });
+    // Nothing reached the exchange during the ban (asking would lengthen it).
+    expect(local.requests.length).toBe(before);
+    expect(pauses.until('binance')).toBeGreaterThan(Date.now() + 100_000);
+
+    // OKX, behind the same pauses, is not paused.
+    const replay = recordedExchange();
+    replay.answer(...([okx.instruments, okx.balance] as RecordedAnswer[]));
+    const okxClient = createCcxtClient({ exchangeId: 'okx', credentials: { apiKey: 'k-okx', secret: 's-okx', password: 'p-okx' }, createExchange: replay.factory, pauses });
+    expect((await okxClient.fetchBalance()).total.USDT).toBe('2500.5');
+  });
+
+  it.each([
+    ['behind ours', -3_000],
+    ['ahead of ours', 20_000],
+  ])('trades when the exchange clock is %s (-1021): it syncs its clock and asks again', async (_, skew) => {
+    const client = clientOf();
+    local.skewClock(skew);
+    expect((await client.fetchBalance()).free.USDT).toBe('1000');
+    expect(local.requests.filter((r) => r.endpoint === 'GET /account').map((r) => r.status)).toEqual([400, 200]);
+    expect(await client.createMarketOrder({ symbol: 'BTC/USDT', side: 'buy', cost: '20', clientOrderId: 'qtskewed1' })).toMatchObject({ status: 'closed' });
+    expect(local.orders).toHaveLength(1);
+  });
+
+  it.each([
+    ['a buy below the minimum notional (-1013 NOTIONAL)', { side: 'buy', cost: '4.99' }, { kind: 'invalid_order', reason: 'below_min_cost' }],
+    ['a sell below the minimum notional', { side: 'sell', amount: '0.00002' }, { kind: 'invalid_order', reason: 'below_min_cost' }],
+    ['more than the balance (-2010)', { side: 'buy', cost: '5000' }, { kind: 'insufficient_funds' }],
+  ] as const)('refuses %s for good, with the reason, and places nothing', async (_, request, failure) => {
+    local.addAccount(KEY.apiKey, KEY.secret, { USDT: '1000', BTC: '0.001' });
+    const client = clientOf();
+    expect(await failureOf(client.createMarketOrder({ symbol: 'BTC/USDT', clientOrderId: 'qtfilter1', ...request }))).toEqual(failure);
+    expect(local.requests.filter((r) => r.endpoint === 'POST /order').map((r) => r.status)).toEqual([400]);
+    expect(local.orders).toEqual([]);
+  });
+
+  it('says which key is wrong: a bad signature (-1022) or an unknown key (-2015), both for good', async () => {
+    const wrongSecret = clientOf({ apiKey: KEY.apiKey, secret: OTHER.secret });
+    expect(await failureOf(wrongSecret.fetchBalance())).toEqual({ kind: 'permission', reason: 'invalid_key' });
+    const unknownKey = clientOf({ apiKey: 'Nn0Kk9Yy8Tt7Rr6Ee5Ww4Qq3Aa2Ss1Dd0Ff9Gg8Hh7Jj6Kk5Ll4Zz3Xx2Cc1Vv0Bb', secret: KEY.secret });
+    expect(await failureOf(unknownKey.fetchBalance())).toEqual({ kind: 'permission', reason: 'invalid_key' });
+    expect(local.requests.filter((r) => r.endpoint === 'GET /account')).toHaveLength(2);
+  });
+
+  it('reports a partial fill as it stands, and its remainder cancelled by the exchange', async () => {
+    const client = clientOf();
+    local.fault('POST /order', { kind: 'partial_fill', share: '0.5' });
+    const order = await client.createMarketOrder({ symbol: 'BTC/USDT', side: 'buy', cost: '100', clientOrderId: 'qtpartial1' });
+    expect(order).toMatchObject({ status: 'open', filled: tradesOf(order.id).qty, cost: tradesOf(order.id).quote, fee: { currency: 'BTC', cost: tradesOf(order.id).commission } });
+    expect(new Big(order.filled).lt('0.00149')).toBe(true);
+    expect((await client.fetchOpenOrders('BTC/USDT')).map((open) => open.clientOrderId)).toEqual(['qtpartial1']);
+
+    local.cancelByExchange('qtpartial1');
+    const after = await client.fetchOrderByClientOrderId('BTC/USDT', 'qtpartial1');
+    expect(after).toMatchObject({ status: 'canceled', filled: order.filled, cost: order.cost });
+    expect(await client.fetchOrderFees('BTC/USDT', order.id)).toEqual([{ currency: 'BTC', cost: tradesOf(order.id).commission }]);
+    expect(await client.fetchOpenOrders('BTC/USDT')).toEqual([]);
+  });
+
+  it('retries reads through a 5xx, and takes maintenance (-1016, 503) as the exchange being away, not as a refusal', async () => {
+    const client = clientOf();
+    local.fault('GET /account', { kind: 'server_error', status: 502 });
+    expect((await client.fetchBalance()).free.USDT).toBe('1000');
+    local.maintenance(true);
+    expect(await failureOf(client.fetchBalance())).toEqual({ kind: 'transient', reason: 'exchange_unreachable', retryable: true });
+    expect(await failureOf(client.createMarketOrder({ symbol: 'BTC/USDT', side: 'buy', cost: '50', clientOrderId: 'qtmaint1' }))).toEqual({ kind: 'unknown_outcome', clientOrderId: 'qtmaint1' });
+    local.maintenance(false);
+    expect(await client.fetchOrderByClientOrderId('BTC/USDT', 'qtmaint1')).toBeNull();
+  });
+});
