@@ -3,11 +3,13 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import recorded from '../fixtures/binance-orders.json';
+import keyCheck from '../fixtures/binance.json';
 
 /**
  * A local Binance spot exchange: the REST endpoints ccxt's `binance` class
  * calls for the engine (exchange info, time, tickers, klines, account, order
- * create / query / cancel, open orders, trades), answered in the shapes of the
+ * create / query / cancel, open orders, trades, and the key check's API
+ * restrictions), answered in the shapes of the
  * recorded real answers (fixtures/binance-orders.json), with state behind
  * them: balances, orders and trades, matched against a price path.
  *
@@ -556,7 +558,7 @@ export const startLocalBinance = async (options: LocalBinanceOptions = {}) => {
     return { account, params };
   };
 
-  const PRIVATE = new Set(['GET /account', 'POST /order', 'GET /order', 'DELETE /order', 'GET /openOrders', 'GET /myTrades']);
+  const PRIVATE = new Set(['GET /sapi/v1/account/apiRestrictions', 'GET /account', 'POST /order', 'GET /order', 'DELETE /order', 'GET /openOrders', 'GET /myTrades']);
 
   const route = (endpoint: string, request: IncomingMessage, query: URLSearchParams, rawQuery: string, rawBody: string, fault: Fault | undefined): unknown => {
     if (!PRIVATE.has(endpoint)) {
@@ -587,6 +589,9 @@ export const startLocalBinance = async (options: LocalBinanceOptions = {}) => {
     switch (endpoint) {
       case 'GET /account':
         return accountAnswer(account);
+      case 'GET /sapi/v1/account/apiRestrictions':
+        // The key check at binding: a key that may trade spot, and not withdraw.
+        return { ...keyCheck.apiRestrictionsTradeOnly.body, createTime: now() - 86_400_000 };
       case 'POST /order':
         return createOrder(account, params, fault);
       case 'GET /order':
