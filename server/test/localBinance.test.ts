@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCcxtClient } from '../src/engine/venues/ccxtClient';
 import { createExchangePauses, type ExchangePauses } from '../src/engine/venues/exchangePauses';
 import { ExchangeClientError, type ExchangeClient, type ExchangeFailure } from '../src/engine/venues/exchangeClient';
+import binance from './fixtures/binance-orders.json';
 import okx from './fixtures/okx-orders.json';
 import { startLocalBinance, type LocalBinance } from './localExchange/binance';
 import { BINANCE_ORIGIN, pointedAt } from './localExchange/pointed';
@@ -21,8 +22,8 @@ const OTHER = { apiKey: 'Zq1Wx5Ec9Rv3Tb7Yn1Um5Ik9Ol3Pa7Sd1Fg5Hj9Kl3Zx7Cv1Bn5Mq9W
 let local: LocalBinance;
 let pauses: ExchangePauses;
 
-const clientOf = (credentials = KEY, timeoutMs = 2_000): ExchangeClient =>
-  createCcxtClient({ exchangeId: 'binance', credentials, createExchange: pointedAt({ [BINANCE_ORIGIN]: local.origin }), timeoutMs, retryDelayMs: 10, pauses });
+const clientOf = (credentials = KEY, timeoutMs = 2_000, maxWaitMs = 5_000): ExchangeClient =>
+  createCcxtClient({ exchangeId: 'binance', credentials, createExchange: pointedAt({ [BINANCE_ORIGIN]: local.origin }), timeoutMs, retryDelayMs: 10, pauses, maxWaitMs });
 
 const failureOf = async (promise: Promise<unknown>): Promise<ExchangeFailure> => {
   const error = await promise.then(
@@ -50,6 +51,22 @@ beforeEach(async () => {
 afterEach(async () => local.close());
 
 describe('trading on the local Binance through ccxt', () => {
+  it("answers as the recorded Binance does: ccxt reads the same markets and the same order from both", async () => {
+    const client = clientOf();
+    const replay = recordedExchange();
+    replay.answer(...([binance.exchangeInfo, binance.orderQuery] as RecordedAnswer[]));
+    const recordedClient = createCcxtClient({ exchangeId: 'binance', credentials: KEY, createExchange: replay.factory, pauses });
+    const markets = await client.loadMarkets();
+    expect(markets.filter((market) => market.symbol !== 'BNB/USDT')).toEqual(await recordedClient.loadMarkets());
+    expect(markets.map((market) => market.symbol)).toEqual(['BTC/USDT', 'DOGE/USDT', 'BNB/USDT']);
+    const placed = await client.createMarketOrder({ symbol: 'BTC/USDT', side: 'buy', cost: '100', clientOrderId: binance.clientOrderId });
+    const [local, recorded] = [await client.fetchOrderByClientOrderId('BTC/USDT', binance.clientOrderId), await recordedClient.fetchOrderByClientOrderId('BTC/USDT', binance.clientOrderId)];
+    // The recorded order is the same buy (100 USDT, 0.00149 BTC in two fills, a tick apart) on the real exchange.
+    const shape = (order: typeof local) => ({ ...order, id: 'id', timestamp: 'time', cost: new Big(order!.cost).round(0).toFixed(), average: new Big(order!.average!).round(0).toFixed() });
+    expect(shape(local)).toEqual(shape(recorded));
+    expect(local).toMatchObject({ id: placed.id, filled: placed.filled, cost: placed.cost });
+  });
+
   it('buys by cost and sells back, each fill and fee as the exchange booked it, the fee in the bought coin', async () => {
     const client = clientOf();
     const bought = await client.createMarketOrder({ symbol: 'BTC/USDT', side: 'buy', cost: '100', clientOrderId: 'qtround1buy' });
@@ -130,6 +147,25 @@ describe('trading on the local Binance through ccxt', () => {
     replay.answer(...([okx.instruments, okx.balance] as RecordedAnswer[]));
     const okxClient = createCcxtClient({ exchangeId: 'okx', credentials: { apiKey: 'k-okx', secret: 's-okx', password: 'p-okx' }, createExchange: replay.factory, pauses });
     expect((await okxClient.fetchBalance()).total.USDT).toBe('2500.5');
+  });
+
+  it('stops at the weight limit: a 429 until the minute ends pauses Binance, and no request earns a ban', async () => {
+    await local.close();
+    local = await startLocalBinance({ weightLimit: 100 });
+    local.addAccount(KEY.apiKey, KEY.secret, { USDT: '1000' });
+    const client = clientOf(KEY, 2_000, 0);
+    // Binance counts by the clock's minute: not across its turn.
+    const intoMinute = Date.now() % 60_000;
+    if (intoMinute > 55_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - intoMinute));
+    await client.loadMarkets();
+    // 20 weight a balance: the fifth goes over 100.
+    const answers = [];
+    for (let call = 0; call < 8; call += 1) answers.push(await client.fetchBalance().then(() => 'ok', (error: ExchangeClientError) => error.failure));
+    expect(answers.slice(0, 4)).toEqual(['ok', 'ok', 'ok', 'ok']);
+    expect(answers.slice(4)).toEqual(Array.from({ length: 4 }, () => ({ kind: 'transient', reason: 'exchange_busy', retryable: true })));
+    expect(local.requests.map((request) => request.status)).toEqual([200, 200, 200, 200, 200, 429]);
+    expect(local.requests.map((request) => request.endpoint).slice(1)).toEqual(Array.from({ length: 5 }, () => 'GET /account'));
+    expect(pauses.until('binance')).toBeGreaterThan(Date.now());
   });
 
   it.each([
