@@ -34,6 +34,12 @@ const failureOf = async (promise: Promise<unknown>): Promise<ExchangeFailure> =>
   return (error as ExchangeClientError).failure;
 };
 
+/** Binance counts weight by the clock's minute: a test that fills it starts well before the minute turns. */
+const notAtMinuteTurn = async () => {
+  const intoMinute = Date.now() % 60_000;
+  if (intoMinute > 55_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - intoMinute));
+};
+
 /** The exchange's own trades of an order, summed: what the client must report to the last unit. */
 const tradesOf = (orderId: string) => {
   const trades = local.trades.filter((trade) => String(trade.orderId) === orderId);
@@ -154,9 +160,7 @@ describe('trading on the local Binance through ccxt', () => {
     local = await startLocalBinance({ weightLimit: 100 });
     local.addAccount(KEY.apiKey, KEY.secret, { USDT: '1000' });
     const client = clientOf(KEY, 2_000, 0);
-    // Binance counts by the clock's minute: not across its turn.
-    const intoMinute = Date.now() % 60_000;
-    if (intoMinute > 55_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - intoMinute));
+    await notAtMinuteTurn();
     await client.loadMarkets();
     // 20 weight a balance: the fifth goes over 100.
     const answers = [];
@@ -166,6 +170,23 @@ describe('trading on the local Binance through ccxt', () => {
     expect(local.requests.map((request) => request.status)).toEqual([200, 200, 200, 200, 200, 429]);
     expect(local.requests.map((request) => request.endpoint).slice(1)).toEqual(Array.from({ length: 5 }, () => 'GET /account'));
     expect(pauses.until('binance')).toBeGreaterThan(Date.now());
+  });
+
+  it('keeps the last tenth of the minute\'s weight (X-MBX-USED-WEIGHT-1M) for orders: reads wait for the next minute', async () => {
+    const client = clientOf(KEY, 2_000, 0);
+    await notAtMinuteTurn();
+    await client.loadMarkets();
+    // Other work on this address has used 5,390 of 6,000; a balance (20) takes it past 5,400.
+    local.useWeight(5_390);
+    expect((await client.fetchBalance()).free.USDT).toBe('1000');
+    const sent = local.requests.length;
+    expect(await failureOf(client.fetchBalance())).toEqual({ kind: 'transient', reason: 'exchange_busy', retryable: true });
+    expect(await failureOf(clientOf(OTHER, 2_000, 0).fetchTicker('BTC/USDT'))).toMatchObject({ kind: 'transient', reason: 'exchange_busy' });
+    // Neither read was sent, not even the other account's markets; the order still goes.
+    expect(local.requests.length).toBe(sent);
+    expect(await client.createMarketOrder({ symbol: 'BTC/USDT', side: 'buy', cost: '20', clientOrderId: 'qtweight1' })).toMatchObject({ status: 'closed' });
+    expect(local.requests.slice(sent).map((request) => [request.endpoint, request.status])).toEqual([['POST /order', 200]]);
+    expect(pauses.until('binance', 'read')! - Date.now()).toBeLessThanOrEqual(60_000);
   });
 
   it.each([

@@ -769,6 +769,10 @@ export const startLocalBinance = async (options: LocalBinanceOptions = {}) => {
       release(order);
     },
     weightUsed: () => weight.used,
+    /** This minute's weight as if other clients on the same address had used it. */
+    useWeight(used: number) {
+      weight = { minute: Math.floor(Date.now() / 60_000), used };
+    },
     count: (endpoint: Endpoint) => requests.filter((request) => request.endpoint === endpoint).length,
     close: () =>
       new Promise<void>((resolve) => {

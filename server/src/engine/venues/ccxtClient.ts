@@ -249,6 +249,21 @@ const CLIENT_ORDER_ID = /^[A-Za-z][A-Za-z0-9]{0,31}$/;
 /** Reads get this many attempts in all. */
 const READ_ATTEMPTS = 3;
 
+/**
+ * Binance's REQUEST_WEIGHT a minute per IP address (its exchangeInfo's
+ * rateLimits), and the share of it reads may use: past it, reads wait for
+ * the next minute and the rest is kept for orders.
+ */
+const WEIGHT_LIMIT = 6000;
+const READ_SHARE = 0.9;
+
+/** A response header by name, whatever its case. */
+const headerOf = (headers: unknown, name: string): string | undefined => {
+  if (!headers || typeof headers !== 'object') return undefined;
+  const key = Object.keys(headers).find((candidate) => candidate.toLowerCase() === name);
+  return key === undefined ? undefined : String((headers as Record<string, unknown>)[key]);
+};
+
 
 export interface CcxtClientOptions {
   /** ccxt's id: 'binance', 'okx'... */
@@ -273,8 +288,8 @@ export interface CcxtClientOptions {
  * ban (its shortest); a 429 that names no time pauses nothing (the read's
  * backoff spaces the next attempt).
  */
-const pauseEnd = (error: Error, headers: Record<string, unknown> | undefined, now: number): number => {
-  const retryAfter = Number(headers?.['Retry-After'] ?? headers?.['retry-after']);
+const pauseEnd = (error: Error, headers: unknown, now: number): number => {
+  const retryAfter = Number(headerOf(headers, 'retry-after'));
   if (Number.isFinite(retryAfter) && retryAfter > 0) return now + retryAfter * 1000;
   const bannedUntil = /banned until (\d{13})/.exec(error.message)?.[1];
   if (bannedUntil) return Number(bannedUntil);
@@ -303,13 +318,20 @@ export const createCcxtClient = ({
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
   /** Nothing is sent to a paused exchange: asking during a ban makes it longer. */
-  const paused = () => {
-    const until = pauses.until(exchangeId);
+  const paused = (call: 'read' | 'order' = 'read') => {
+    const until = pauses.until(exchangeId, call);
     return until === undefined ? 0 : until - Date.now();
   };
-  const refuseWhilePaused = () => {
-    const wait = paused();
+  const refuseWhilePaused = (call: 'read' | 'order' = 'read') => {
+    const wait = paused(call);
     if (wait > 0) throw new ExchangeClientError(transient('exchange_busy'), `${exchangeId} is paused for ${Math.ceil(wait / 1000)} s (rate limit)`);
+  };
+
+  /** Binance's count of this minute's weight (X-MBX-USED-WEIGHT-1M): near the limit, reads wait for the next minute; at it, orders too. */
+  const watchWeight = () => {
+    const used = Number(headerOf(exchange.last_response_headers, 'x-mbx-used-weight-1m'));
+    if (!Number.isFinite(used) || used < WEIGHT_LIMIT * READ_SHARE) return;
+    pauses.pause(exchangeId, Math.floor(Date.now() / 60_000 + 1) * 60_000, { readsOnly: used < WEIGHT_LIMIT });
   };
 
   /**
@@ -320,7 +342,7 @@ export const createCcxtClient = ({
   const learn = async (known: ExchangeFailure, error: unknown) => {
     if (known.kind !== 'transient') return;
     if (known.reason === 'exchange_busy' && error instanceof Error) {
-      pauses.pause(exchangeId, pauseEnd(error, exchange.last_response_headers as Record<string, unknown> | undefined, Date.now()));
+      pauses.pause(exchangeId, pauseEnd(error, exchange.last_response_headers, Date.now()));
     }
     if (known.reason === 'clock_skew') {
       try {
@@ -342,8 +364,11 @@ export const createCcxtClient = ({
       if (wait > maxWaitMs) refuseWhilePaused();
       if (wait > 0) await sleep(wait);
       try {
-        return await call();
+        const answer = await call();
+        watchWeight();
+        return answer;
       } catch (error) {
+        watchWeight();
         const known = classifyCcxtError(error);
         if (!known) throw error;
         await learn(known, error);
@@ -445,11 +470,13 @@ export const createCcxtClient = ({
     let placed: CcxtOrder;
     for (let attempt = 1; ; attempt += 1) {
       // Not sent while the exchange is paused: known not placed.
-      refuseWhilePaused();
+      refuseWhilePaused('order');
       try {
         placed = await send();
+        watchWeight();
         break;
       } catch (error) {
+        watchWeight();
         const known = classifyCcxtError(error);
         if (known) await learn(known, error);
         // Refused for its timestamp before it was carried out: sent again once, signed with the exchange's time.
