@@ -213,12 +213,14 @@ describe('trading on the local Binance through ccxt', () => {
     expect(local.orders).toEqual([]);
   });
 
-  it('says which key is wrong: a bad signature (-1022) or an unknown key (-2015), both for good', async () => {
-    const wrongSecret = clientOf({ apiKey: KEY.apiKey, secret: OTHER.secret });
-    expect(await failureOf(wrongSecret.fetchBalance())).toEqual({ kind: 'permission', reason: 'invalid_key' });
-    const unknownKey = clientOf({ apiKey: 'Nn0Kk9Yy8Tt7Rr6Ee5Ww4Qq3Aa2Ss1Dd0Ff9Gg8Hh7Jj6Kk5Ll4Zz3Xx2Cc1Vv0Bb', secret: KEY.secret });
-    expect(await failureOf(unknownKey.fetchBalance())).toEqual({ kind: 'permission', reason: 'invalid_key' });
-    expect(local.requests.filter((r) => r.endpoint === 'GET /account')).toHaveLength(2);
+  it('says the key is wrong for good: a bad signature (-1022), an unknown key (-2015), a malformed key (-2014)', async () => {
+    const keys = [
+      { apiKey: KEY.apiKey, secret: OTHER.secret },
+      { apiKey: 'Nn0Kk9Yy8Tt7Rr6Ee5Ww4Qq3Aa2Ss1Dd0Ff9Gg8Hh7Jj6Kk5Ll4Zz3Xx2Cc1Vv0Bb', secret: KEY.secret },
+      { apiKey: 'not-a-binance-key', secret: KEY.secret },
+    ];
+    for (const credentials of keys) expect(await failureOf(clientOf(credentials).fetchBalance())).toEqual({ kind: 'permission', reason: 'invalid_key' });
+    expect(local.requests.filter((r) => r.endpoint === 'GET /account').map((r) => r.status)).toEqual([400, 401, 401]);
   });
 
   it('reports a partial fill as it stands, and its remainder cancelled by the exchange', async () => {

@@ -14,7 +14,7 @@ import keyCheck from '../fixtures/binance.json';
  * them: balances, orders and trades, matched against a price path.
  *
  * Like Binance it checks the API key, the HMAC signature and the timestamp
- * against recvWindow (-2015, -1022, -1021), applies the symbols' real filters
+ * against recvWindow (-2014, -2015, -1022, -1021), applies the symbols' real filters
  * (PRICE_FILTER, LOT_SIZE, NOTIONAL: -1013; -1111 for too many decimals),
  * refuses what the balance does not cover (-2010), charges the commission in
  * the received asset or in BNB, counts request weight per minute
@@ -542,6 +542,7 @@ export const startLocalBinance = async (options: LocalBinanceOptions = {}) => {
   /** The signed request's account: key, signature, then timestamp against recvWindow. */
   const authenticate = (request: IncomingMessage, rawQuery: string, rawBody: string) => {
     const apiKey = request.headers['x-mbx-apikey'];
+    if (typeof apiKey !== 'string' || !/^[A-Za-z0-9]{64}$/.test(apiKey)) throw new Refusal(401, -2014, 'API-key format invalid.');
     const account = typeof apiKey === 'string' ? accounts.get(apiKey) : undefined;
     if (!account) throw new Refusal(401, -2015, 'Invalid API-key, IP, or permissions for action.');
     const signed = `${rawQuery}${rawBody}`;

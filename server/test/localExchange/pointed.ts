@@ -4,8 +4,8 @@ import { createCcxtExchange, type ExchangeFactory } from '../../src/engine/venue
  * The product's own ccxt instances (createCcxtExchange, the settings it is
  * given) with their requests sent to a local exchange. ccxt keeps the real
  * URLs and only the connection goes to the local server: ccxt's Binance class
- * picks its error table by URL (`getExceptionsByUrl`: -1021, -1022 and
- * -2010 mean other things at `https://api.binance.com/` than elsewhere), so a
+ * picks part of its error table by URL (`getExceptionsByUrl`: its spot codes,
+ * such as -1008 SERVER_BUSY, only for `https://api.binance.com/`), so a
  * changed `urls.api` would test another mapping than the one users get.
  */
 export const pointedAt = (hosts: Record<string, string>): ExchangeFactory => {

@@ -119,24 +119,16 @@ const invalidOrderReason = (message: string): InvalidOrderReason =>
   INVALID_ORDER_REASONS.find(([pattern]) => pattern.test(message))?.[1] ?? 'rejected';
 
 /**
- * Binance codes that ccxt's spot table files under a class saying something
- * else (-1021 and -1022 are BadRequest there, -1016 NotSupported, -1001
- * ExchangeError): what they mean for us, after Binance's own list.
+ * Binance codes that ccxt files under a class saying something else: what
+ * they mean for us, after Binance's own list. -1016 SERVICE_SHUTTING_DOWN
+ * (maintenance, with HTTP 503) is a BadRequest in ccxt, which would make an
+ * order sent during maintenance refused for good.
  */
 const BINANCE_CODES: Record<string, ExchangeFailure> = {
-  // INTERNAL_ERROR, on a 5XX: Binance's side; an order's outcome is unknown.
-  '-1001': transient('exchange_unreachable'),
-  // TOO_MANY_REQUESTS, or an IP ban.
-  '-1003': transient('exchange_busy'),
-  // SERVICE_SHUTTING_DOWN: maintenance.
   '-1016': transient('exchange_unreachable'),
-  // INVALID_TIMESTAMP: our clock and the exchange's differ; refused before it was carried out.
-  '-1021': transient('clock_skew'),
-  // INVALID_SIGNATURE: the secret is wrong, and the user must fix it.
-  '-1022': { kind: 'permission', reason: 'invalid_key' },
 };
 
-/** ccxt writes Binance's refusals as `binance {"code":-1021,"msg":...}`. */
+/** ccxt writes Binance's refusals as `binance {"code":-1016,"msg":...}`. */
 const binanceCode = (message: string) => /^binance\b.*"code":\s*(-\d+)/s.exec(message)?.[1];
 
 /** Our failure for a ccxt error; undefined for anything else (a bug, not an answer from the exchange). */
