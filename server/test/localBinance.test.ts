@@ -238,6 +238,44 @@ describe('trading on the local Binance through ccxt', () => {
     expect(await client.fetchOpenOrders('BTC/USDT')).toEqual([]);
   });
 
+  it('places every order once and loses no fill under faults drawn from a seed', async () => {
+    const client = clientOf(KEY, 300);
+    await client.loadMarkets();
+    local.randomFaults({
+      rate: 0.35,
+      kinds: [{ kind: 'drop_answer' }, { kind: 'delay_answer', ms: 400 }, { kind: 'server_error', status: 502 }, { kind: 'maintenance' }, { kind: 'partial_fill', share: '0.5' }],
+    });
+    const ours = new Map<string, Awaited<ReturnType<ExchangeClient['createMarketOrder']>> | null>();
+    let unknown = 0;
+    for (let index = 0; index < 24; index += 1) {
+      local.walk();
+      const clientOrderId = `qtseeded${index}`;
+      const request = index % 2 === 0 ? { side: 'buy' as const, cost: '11' } : { side: 'sell' as const, amount: '0.00015' };
+      try {
+        ours.set(clientOrderId, await client.createMarketOrder({ symbol: 'BTC/USDT', clientOrderId, ...request }));
+      } catch (error) {
+        if (!(error instanceof ExchangeClientError) || error.failure.kind !== 'unknown_outcome') throw error;
+        unknown += 1;
+        // As the runner does: ask again until the exchange answers, never send again.
+        let found: Awaited<ReturnType<ExchangeClient['fetchOrderByClientOrderId']>> | undefined;
+        while (found === undefined) found = await client.fetchOrderByClientOrderId('BTC/USDT', clientOrderId).catch(() => undefined);
+        ours.set(clientOrderId, found);
+      }
+    }
+    local.randomFaults(undefined);
+    expect(unknown).toBeGreaterThan(2);
+    // One exchange order per order we placed, none twice, and each with the fill we hold.
+    expect(local.orders.map((order) => order.clientOrderId)).toEqual([...ours].filter(([, order]) => order !== null).map(([id]) => id));
+    for (const order of local.orders) {
+      const held = ours.get(order.clientOrderId)!;
+      expect([held.filled, held.cost]).toEqual([order.executedQty.toFixed(), order.cummulativeQuoteQty.toFixed()]);
+    }
+    // The account's coin is what the fills say.
+    const bought = local.trades.filter((trade) => trade.isBuyer).reduce((sum, trade) => sum.plus(trade.qty).minus(trade.commission), new Big(0));
+    const sold = local.trades.filter((trade) => !trade.isBuyer).reduce((sum, trade) => sum.plus(trade.qty), new Big(0));
+    expect(local.balance(KEY.apiKey, 'BTC').free).toBe(bought.minus(sold).toFixed());
+  });
+
   it('retries reads through a 5xx, and takes maintenance (-1016, 503) as the exchange being away, not as a refusal', async () => {
     const client = clientOf();
     local.fault('GET /account', { kind: 'server_error', status: 502 });
