@@ -1,6 +1,7 @@
 import Big from 'big.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCcxtClient } from '../src/engine/venues/ccxtClient';
+import { SPOT_SETTINGS } from '../src/engine/venues/exchangeAccess';
 import { createExchangePauses, type ExchangePauses } from '../src/engine/venues/exchangePauses';
 import { ExchangeClientError, type ExchangeClient, type ExchangeFailure } from '../src/engine/venues/exchangeClient';
 import binance from './fixtures/binance-orders.json';
@@ -71,6 +72,26 @@ describe('trading on the local Binance through ccxt', () => {
     const shape = (order: typeof local) => ({ ...order, id: 'id', timestamp: 'time', cost: new Big(order!.cost).round(0).toFixed(), average: new Big(order!.average!).round(0).toFixed() });
     expect(shape(local)).toEqual(shape(recorded));
     expect(local).toMatchObject({ id: placed.id, filled: placed.filled, cost: placed.cost });
+  });
+
+  it("rests, fills and cancels limit orders as ccxt's own calls see them, and refuses a price off the tick (PRICE_FILTER)", async () => {
+    const exchange = pointedAt({ [BINANCE_ORIGIN]: local.origin })('binance', { ...KEY, ...SPOT_SETTINGS });
+    const resting = await exchange.createOrder('BTC/USDT', 'limit', 'buy', 0.001, 66000, { clientOrderId: 'qtlimit1' });
+    expect(resting).toMatchObject({ status: 'open', filled: 0, price: 66000, amount: 0.001 });
+    expect(local.balance(KEY.apiKey, 'USDT')).toEqual({ free: '934', locked: '66' });
+    const other = await exchange.createOrder('BTC/USDT', 'limit', 'buy', 0.001, 65000, { clientOrderId: 'qtlimit2' });
+    local.setPrice('BTCUSDT', '65990.00');
+    expect(await exchange.fetchOrder(resting.id!, 'BTC/USDT')).toMatchObject({ status: 'closed', filled: 0.001, cost: 66 });
+    expect(await exchange.cancelOrder(other.id!, 'BTC/USDT')).toMatchObject({ status: 'canceled' });
+    expect(local.balance(KEY.apiKey, 'USDT')).toEqual({ free: '934', locked: '0' });
+    expect(local.balance(KEY.apiKey, 'BTC').free).toBe('0.000999');
+    // ccxt's unified calls round to the market's steps; sent as they are, the filters refuse them.
+    await expect(exchange.privatePostOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', quantity: '0.001', price: '65000.005', newClientOrderId: 'qtlimit4' })).rejects.toThrow(
+      /Filter failure: PRICE_FILTER/,
+    );
+    await expect(exchange.privatePostOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', quantity: '0.000015', price: '65000', newClientOrderId: 'qtlimit5' })).rejects.toThrow(
+      /Filter failure: LOT_SIZE/,
+    );
   });
 
   it('buys by cost and sells back, each fill and fee as the exchange booked it, the fee in the bought coin', async () => {
