@@ -67,11 +67,17 @@ describe('trading on the local Binance through ccxt', () => {
     expect(markets.filter((market) => market.symbol !== 'BNB/USDT')).toEqual(await recordedClient.loadMarkets());
     expect(markets.map((market) => market.symbol)).toEqual(['BTC/USDT', 'DOGE/USDT', 'BNB/USDT']);
     const placed = await client.createMarketOrder({ symbol: 'BTC/USDT', side: 'buy', cost: '100', clientOrderId: binance.clientOrderId });
-    const [local, recorded] = [await client.fetchOrderByClientOrderId('BTC/USDT', binance.clientOrderId), await recordedClient.fetchOrderByClientOrderId('BTC/USDT', binance.clientOrderId)];
+    const here = await client.fetchOrderByClientOrderId('BTC/USDT', binance.clientOrderId);
+    const recorded = await recordedClient.fetchOrderByClientOrderId('BTC/USDT', binance.clientOrderId);
     // The recorded order is the same buy (100 USDT, 0.00149 BTC in two fills, a tick apart) on the real exchange.
-    const shape = (order: typeof local) => ({ ...order, id: 'id', timestamp: 'time', cost: new Big(order!.cost).round(0).toFixed(), average: new Big(order!.average!).round(0).toFixed() });
-    expect(shape(local)).toEqual(shape(recorded));
-    expect(local).toMatchObject({ id: placed.id, filled: placed.filled, cost: placed.cost });
+    const shape = (order: typeof here) => ({ ...order, id: 'id', timestamp: 'time', cost: new Big(order!.cost).round(0).toFixed(), average: new Big(order!.average!).round(0).toFixed() });
+    expect(shape(here)).toEqual(shape(recorded));
+    expect(here).toMatchObject({ id: placed.id, filled: placed.filled, cost: placed.cost });
+    // Prices and candles from the price path.
+    expect(await client.fetchTicker('BTC/USDT')).toMatchObject({ last: '67112.01', bid: '67112', ask: '67112.01' });
+    const candles = await client.fetchOHLCV('BTC/USDT', '1m', 3);
+    expect(candles.map((candle) => candle.close)).toEqual(['67112.01', '67112.01', '67112.01']);
+    expect(candles[2]!.time - candles[0]!.time).toBe(120_000);
   });
 
   it("rests, fills and cancels limit orders as ccxt's own calls see them, and refuses a price off the tick (PRICE_FILTER)", async () => {
