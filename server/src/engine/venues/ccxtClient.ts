@@ -2,7 +2,10 @@
  * The engine's ExchangeClient over a ccxt exchange (made by exchangeAccess.ts).
  * With the key check in exchange/verify.ts, the only place that knows ccxt's calls: its errors become our
  * failures in the one table below, reads are retried with backoff, and an
- * order creation is never retried.
+ * order creation is never retried (but for a timestamp the exchange refused
+ * before carrying the order out: sent once more on the exchange's clock).
+ * Rate limits and bans pause the whole exchange for every client of the
+ * process (exchangePauses.ts), and nothing is sent to it meanwhile.
  *
  * Money out of ccxt. ccxt parses the exchange's decimal strings with string
  * arithmetic and turns each result into a JavaScript number once, at the end.
