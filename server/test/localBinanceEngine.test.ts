@@ -1,6 +1,6 @@
 import Big from 'big.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BACKENDS, quickStrategy, registerUser, startServer, taskPayload, type TestServer } from './harness';
+import { addPaperTask, BACKENDS, quickStrategy, registerUser, startServer, taskPayload, type TestServer } from './harness';
 import { startLocalBinance, type LocalBinance } from './localExchange/binance';
 import { BINANCE_ORIGIN, pointedAt } from './localExchange/pointed';
 
@@ -98,5 +98,28 @@ describe.each(BACKENDS)('a task on the local Binance (%s)', (backend) => {
     // Every order on the exchange is one of the task's, with the quantity it filled there.
     const rows = await server.db.selectFrom('orders').select(['exchange_order_id', 'filled']).where('task_id', '=', taskId).orderBy('created_at').execute();
     expect(rows.map((row) => [row.exchange_order_id, new Big(row.filled!).toFixed()])).toEqual(local.orders.map((order) => [String(order.orderId), order.executedQty.toFixed()]));
+  });
+
+  it('waits out a ban on Binance without asking it, while a paper task trades on', async () => {
+    await bind(false);
+    const taskId = await createTask();
+    await tick();
+    expect(local.orders).toHaveLength(1);
+    const paperTaskId = await addPaperTask(server, token, { strategy: { ...quickStrategy, name: 'Quick on paper' } });
+    // The next price read meets a 2 s ban of the server's address.
+    local.fault('GET /ticker/24hr', { kind: 'ban', seconds: 2 });
+    const asked = local.requests.length;
+    const started = Date.now();
+    await tick();
+    const after = local.requests.slice(asked);
+    expect(after[0]).toMatchObject({ endpoint: 'GET /ticker/24hr', status: 418 });
+    // Nothing more went to Binance until the ban was over; then the read was answered.
+    expect(after[1]!.at - after[0]!.at).toBeGreaterThanOrEqual(1_900);
+    expect(after.slice(1).every((request) => request.status === 200)).toBe(true);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_900);
+    // The paper task traded in the same tick; the Binance task holds what it held.
+    const paperOrders = await server.db.selectFrom('orders').select('status').where('task_id', '=', paperTaskId).execute();
+    expect(paperOrders.map((order) => order.status)).toEqual(['closed']);
+    expect(new Big(server.app.engine.tasks.get(taskId)!.state.quantity).eq(held('BTC'))).toBe(true);
   });
 });
