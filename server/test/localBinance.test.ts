@@ -1,5 +1,8 @@
 import Big from 'big.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseCandlesCsv } from '../src/engine/core/candles';
 import { createCcxtClient } from '../src/engine/venues/ccxtClient';
 import { SPOT_SETTINGS } from '../src/engine/venues/exchangeAccess';
 import { createExchangePauses, type ExchangePauses } from '../src/engine/venues/exchangePauses';
@@ -265,9 +268,15 @@ describe('trading on the local Binance through ccxt', () => {
     expect(await client.fetchOpenOrders('BTC/USDT')).toEqual([]);
   });
 
-  it('places every order once and loses no fill under faults drawn from a seed', async () => {
+  it('places every order once and loses no fill under faults drawn from a seed, on recorded minutes', async () => {
+    await local.close();
+    // BTC follows the bundled minute history (March 2023, about 23,000 USDT).
+    const minutes = parseCandlesCsv(readFileSync(join(import.meta.dirname, '..', 'market-data', 'BTCUSDT-1m-2023-03-01_2023-03-21.csv'), 'utf8')).slice(0, 30);
+    local = await startLocalBinance({ levelQty: { BTCUSDT: '0.0003' }, history: { BTCUSDT: minutes.map((minute) => minute.close) }, seed: 7 });
+    local.addAccount(KEY.apiKey, KEY.secret, { USDT: '1000' });
     const client = clientOf(KEY, 300);
     await client.loadMarkets();
+    expect(local.price('BTCUSDT')).toBe(minutes[0]!.close);
     local.randomFaults({
       rate: 0.35,
       kinds: [{ kind: 'drop_answer' }, { kind: 'delay_answer', ms: 400 }, { kind: 'server_error', status: 502 }, { kind: 'maintenance' }, { kind: 'partial_fill', share: '0.5' }],
@@ -277,7 +286,7 @@ describe('trading on the local Binance through ccxt', () => {
     for (let index = 0; index < 24; index += 1) {
       local.walk();
       const clientOrderId = `qtseeded${index}`;
-      const request = index % 2 === 0 ? { side: 'buy' as const, cost: '11' } : { side: 'sell' as const, amount: '0.00015' };
+      const request = index % 2 === 0 ? { side: 'buy' as const, cost: '12' } : { side: 'sell' as const, amount: '0.00022' };
       try {
         ours.set(clientOrderId, await client.createMarketOrder({ symbol: 'BTC/USDT', clientOrderId, ...request }));
       } catch (error) {
@@ -291,6 +300,7 @@ describe('trading on the local Binance through ccxt', () => {
     }
     local.randomFaults(undefined);
     expect(unknown).toBeGreaterThan(2);
+    expect(local.price('BTCUSDT')).toBe(minutes[24]!.close);
     // One exchange order per order we placed, none twice, and each with the fill we hold.
     expect(local.orders.map((order) => order.clientOrderId)).toEqual([...ours].filter(([, order]) => order !== null).map(([id]) => id));
     for (const order of local.orders) {

@@ -11,7 +11,8 @@ import keyCheck from '../fixtures/binance.json';
  * create / query / cancel, open orders, trades, and the key check's API
  * restrictions), answered in the shapes of the
  * recorded real answers (fixtures/binance-orders.json), with state behind
- * them: balances, orders and trades, matched against a price path.
+ * them: balances, orders and trades, matched against a price path (a seeded
+ * walk, or the closes of recorded minutes).
  *
  * Like Binance it checks the API key, the HMAC signature and the timestamp
  * against recvWindow (-2014, -2015, -1022, -1021), applies the symbols' real filters
@@ -182,6 +183,8 @@ export interface LocalBinanceOptions {
   weightLimit?: number;
   /** The taker commission rate. */
   commission?: string;
+  /** Closes a symbol's price follows, one a `walk()` (the bundled minute history), instead of the seeded walk. */
+  history?: Partial<Record<string, string[]>>;
   seed?: number;
 }
 
@@ -197,6 +200,8 @@ export const startLocalBinance = async (options: LocalBinanceOptions = {}) => {
   const prices = new Map<string, Big>(
     Object.entries({ BTCUSDT: '67112.01', DOGEUSDT: '0.16020', BNBUSDT: '600.00', ...options.prices }).map(([symbol, price]) => [symbol, new Big(price)]),
   );
+  const history = new Map(Object.entries(options.history ?? {}).map(([symbol, closes]) => [symbol, { closes: closes!, next: 1 }]));
+  for (const [symbol, { closes }] of history) prices.set(symbol, new Big(closes[0]!));
   const random = seeded(options.seed ?? 1);
   const commission = new Big(options.commission ?? '0.001');
   const weightLimit = options.weightLimit ?? 6000;
@@ -739,9 +744,15 @@ export const startLocalBinance = async (options: LocalBinanceOptions = {}) => {
       prices.set(symbol, new Big(price));
       matchResting();
     },
-    /** One step of the seeded walk (up to ±0.5 % a step, on the tick) for every symbol. */
+    /** One step for every symbol: its next close in the history given, else the seeded walk (up to ±0.5 %, on the tick). */
     walk() {
       for (const [symbol, price] of prices) {
+        const path = history.get(symbol);
+        if (path) {
+          prices.set(symbol, new Big(path.closes[path.next % path.closes.length]!));
+          path.next += 1;
+          continue;
+        }
         const tick = filters.get(symbol)!.tickSize;
         const next = floorTo(price.times(1 + (random() - 0.5) / 100), tick);
         prices.set(symbol, next.gt(0) ? next : tick);
