@@ -253,7 +253,7 @@ describe('trading on the local Binance through ccxt', () => {
     expect(local.requests.filter((r) => r.endpoint === 'GET /account').map((r) => r.status)).toEqual([400, 401, 401]);
   });
 
-  it('reports a partial fill as it stands, and its remainder cancelled by the exchange', async () => {
+  it('reports a partial fill as it stands, its remainder cancelled by the exchange, and an order the exchange cancelled at once', async () => {
     const client = clientOf();
     local.fault('POST /order', { kind: 'partial_fill', share: '0.5' });
     const order = await client.createMarketOrder({ symbol: 'BTC/USDT', side: 'buy', cost: '100', clientOrderId: 'qtpartial1' });
@@ -266,6 +266,10 @@ describe('trading on the local Binance through ccxt', () => {
     expect(after).toMatchObject({ status: 'canceled', filled: order.filled, cost: order.cost });
     expect(await client.fetchOrderFees('BTC/USDT', order.id)).toEqual([{ currency: 'BTC', cost: tradesOf(order.id).commission }]);
     expect(await client.fetchOpenOrders('BTC/USDT')).toEqual([]);
+
+    // Cancelled by the exchange as soon as accepted: nothing filled, nothing to book.
+    local.fault('POST /order', { kind: 'cancel_by_exchange' });
+    expect(await client.createMarketOrder({ symbol: 'BTC/USDT', side: 'buy', cost: '100', clientOrderId: 'qtexpired1' })).toMatchObject({ status: 'canceled', filled: '0', cost: '0', average: null });
   });
 
   it('places every order once and loses no fill under faults drawn from a seed, on recorded minutes', async () => {
