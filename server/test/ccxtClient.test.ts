@@ -113,6 +113,8 @@ describe('ccxt errors as the engine sees them', () => {
     ['NetworkError', 'fetch failed', { kind: 'transient', reason: 'exchange_unreachable', retryable: true }],
     ['BadResponse', 'not JSON', { kind: 'transient', reason: 'bad_response', retryable: true }],
     ['OperationFailed', 'binance -1006 execution status unknown', { kind: 'transient', reason: 'exchange_unreachable', retryable: true }],
+    // Binance's maintenance, which ccxt files as a BadRequest.
+    ['BadRequest', 'binance {"code":-1016,"msg":"This service is no longer available."}', { kind: 'transient', reason: 'exchange_unreachable', retryable: true }],
   ] as const)('%s (%s)', (name, message, failure) => {
     const ErrorClass = (ccxtErrors as unknown as Record<string, new (message: string) => Error>)[name]!;
     expect(classifyCcxtError(new ErrorClass(message))).toEqual(failure);

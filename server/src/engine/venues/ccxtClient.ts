@@ -2,7 +2,10 @@
  * The engine's ExchangeClient over a ccxt exchange (made by exchangeAccess.ts).
  * With the key check in exchange/verify.ts, the only place that knows ccxt's calls: its errors become our
  * failures in the one table below, reads are retried with backoff, and an
- * order creation is never retried.
+ * order creation is never retried (but for a timestamp the exchange refused
+ * before carrying the order out: sent once more on the exchange's clock).
+ * Rate limits and bans pause the whole exchange for every client of the
+ * process (exchangePauses.ts), and nothing is sent to it meanwhile.
  *
  * Money out of ccxt. ccxt parses the exchange's decimal strings with string
  * arithmetic and turns each result into a JavaScript number once, at the end.
@@ -24,6 +27,7 @@ import {
   AccountSuspended,
   AuthenticationError,
   BadRequest,
+  BaseError,
   BadResponse,
   BadSymbol,
   DDoSProtection,
@@ -48,6 +52,7 @@ import {
 } from 'ccxt';
 import type { DecimalString } from '../../../../src/api/types';
 import { createCcxtExchange, redact, SPOT_SETTINGS, type Credentials, type ExchangeFactory } from './exchangeAccess';
+import { processPauses, type ExchangePauses } from './exchangePauses';
 import {
   ExchangeClientError,
   type Balance,
@@ -116,8 +121,23 @@ const INVALID_ORDER_REASONS: readonly (readonly [RegExp, InvalidOrderReason])[] 
 const invalidOrderReason = (message: string): InvalidOrderReason =>
   INVALID_ORDER_REASONS.find(([pattern]) => pattern.test(message))?.[1] ?? 'rejected';
 
+/**
+ * Binance codes that ccxt files under a class saying something else: what
+ * they mean for us, after Binance's own list. -1016 SERVICE_SHUTTING_DOWN
+ * (maintenance, with HTTP 503) is a BadRequest in ccxt, which would make an
+ * order sent during maintenance refused for good.
+ */
+const BINANCE_CODES: Record<string, ExchangeFailure> = {
+  '-1016': transient('exchange_unreachable'),
+};
+
+/** ccxt writes Binance's refusals as `binance {"code":-1016,"msg":...}`. */
+const binanceCode = (message: string) => /^binance\b.*"code":\s*(-\d+)/s.exec(message)?.[1];
+
 /** Our failure for a ccxt error; undefined for anything else (a bug, not an answer from the exchange). */
 export const classifyCcxtError = (error: unknown): ExchangeFailure | undefined => {
+  const code = error instanceof BaseError ? binanceCode(error.message) : undefined;
+  if (code && BINANCE_CODES[code]) return BINANCE_CODES[code];
   const row = ERROR_TABLE.find(([errorClass]) => error instanceof errorClass);
   if (!row) return undefined;
   const failure = row[1];
@@ -224,6 +244,21 @@ const CLIENT_ORDER_ID = /^[A-Za-z][A-Za-z0-9]{0,31}$/;
 /** Reads get this many attempts in all. */
 const READ_ATTEMPTS = 3;
 
+/**
+ * Binance's REQUEST_WEIGHT a minute per IP address (its exchangeInfo's
+ * rateLimits), and the share of it reads may use: past it, reads wait for
+ * the next minute and the rest is kept for orders.
+ */
+const WEIGHT_LIMIT = 6000;
+const READ_SHARE = 0.9;
+
+/** A response header by name, whatever its case. */
+const headerOf = (headers: unknown, name: string): string | undefined => {
+  if (!headers || typeof headers !== 'object') return undefined;
+  const key = Object.keys(headers).find((candidate) => candidate.toLowerCase() === name);
+  return key === undefined ? undefined : String((headers as Record<string, unknown>)[key]);
+};
+
 
 export interface CcxtClientOptions {
   /** ccxt's id: 'binance', 'okx'... */
@@ -236,7 +271,25 @@ export interface CcxtClientOptions {
   timeoutMs?: number;
   /** Pause before a read's second attempt; it doubles before each next one. */
   retryDelayMs?: number;
+  /** Whole exchanges paused by a 429 or a 418 ban, shared by every client (the process's by default). */
+  pauses?: ExchangePauses;
+  /** The longest Retry-After a read waits out; a longer pause fails it at once, as transient. */
+  maxWaitMs?: number;
 }
+
+/**
+ * Until when a rate-limit answer asks the whole exchange to wait: its
+ * Retry-After, else the ban's end Binance names, else 2 minutes for a 418
+ * ban (its shortest); a 429 that names no time pauses nothing (the read's
+ * backoff spaces the next attempt).
+ */
+const pauseEnd = (error: Error, headers: unknown, now: number): number => {
+  const retryAfter = Number(headerOf(headers, 'retry-after'));
+  if (Number.isFinite(retryAfter) && retryAfter > 0) return now + retryAfter * 1000;
+  const bannedUntil = /banned until (\d{13})/.exec(error.message)?.[1];
+  if (bannedUntil) return Number(bannedUntil);
+  return / 418 /.test(error.message) ? now + 120_000 : now;
+};
 
 export const createCcxtClient = ({
   exchangeId,
@@ -244,6 +297,8 @@ export const createCcxtClient = ({
   createExchange = createCcxtExchange,
   timeoutMs = 10_000,
   retryDelayMs = 500,
+  pauses = processPauses,
+  maxWaitMs = 5_000,
 }: CcxtClientOptions): ExchangeClient => {
   const exchange = createExchange(exchangeId, {
     ...(credentials ?? {}),
@@ -255,16 +310,65 @@ export const createCcxtClient = ({
   const failure = (kind: ExchangeFailure, error: unknown) =>
     new ExchangeClientError(kind, redact(error instanceof Error ? error.message : String(error), credentials ?? {}));
 
-  /** A read: transient failures are tried again with exponential backoff, READ_ATTEMPTS in all. */
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  /** Nothing is sent to a paused exchange: asking during a ban makes it longer. */
+  const paused = (call: 'read' | 'order' = 'read') => {
+    const until = pauses.until(exchangeId, call);
+    return until === undefined ? 0 : until - Date.now();
+  };
+  const refuseWhilePaused = (call: 'read' | 'order' = 'read') => {
+    const wait = paused(call);
+    if (wait > 0) throw new ExchangeClientError(transient('exchange_busy'), `${exchangeId} is paused for ${Math.ceil(wait / 1000)} s (rate limit)`);
+  };
+
+  /** Binance's count of this minute's weight (X-MBX-USED-WEIGHT-1M): near the limit, reads wait for the next minute; at it, orders too. */
+  const watchWeight = () => {
+    const used = Number(headerOf(exchange.last_response_headers, 'x-mbx-used-weight-1m'));
+    if (!Number.isFinite(used) || used < WEIGHT_LIMIT * READ_SHARE) return;
+    pauses.pause(exchangeId, Math.floor(Date.now() / 60_000 + 1) * 60_000, { readsOnly: used < WEIGHT_LIMIT });
+  };
+
+  /**
+   * What a failed call teaches about the exchange as a whole: a rate limit
+   * pauses it for every client until its Retry-After; a clock difference is
+   * measured again (ccxt then signs with the exchange's time).
+   */
+  const learn = async (known: ExchangeFailure, error: unknown) => {
+    if (known.kind !== 'transient') return;
+    if (known.reason === 'exchange_busy' && error instanceof Error) {
+      pauses.pause(exchangeId, pauseEnd(error, exchange.last_response_headers, Date.now()));
+    }
+    if (known.reason === 'clock_skew') {
+      try {
+        await exchange.loadTimeDifference();
+      } catch {
+        // The next attempt tells.
+      }
+    }
+  };
+
+  /**
+   * A read: transient failures are tried again with exponential backoff,
+   * READ_ATTEMPTS in all, waiting out a short Retry-After; a longer pause
+   * fails it at once.
+   */
   const read = async <T>(call: () => Promise<T>): Promise<T> => {
     for (let attempt = 1; ; attempt += 1) {
+      const wait = paused();
+      if (wait > maxWaitMs) refuseWhilePaused();
+      if (wait > 0) await sleep(wait);
       try {
-        return await call();
+        const answer = await call();
+        watchWeight();
+        return answer;
       } catch (error) {
+        watchWeight();
         const known = classifyCcxtError(error);
         if (!known) throw error;
-        if (known.kind !== 'transient' || attempt >= READ_ATTEMPTS) throw failure(known, error);
-        await new Promise((resolve) => setTimeout(resolve, retryDelayMs * 2 ** (attempt - 1)));
+        await learn(known, error);
+        if (known.kind !== 'transient' || attempt >= READ_ATTEMPTS || paused() > maxWaitMs) throw failure(known, error);
+        await sleep(Math.max(retryDelayMs * 2 ** (attempt - 1), paused()));
       }
     }
   };
@@ -359,13 +463,23 @@ export const createCcxtClient = ({
     }
 
     let placed: CcxtOrder;
-    try {
-      placed = await send();
-    } catch (error) {
-      // Only the exchange's explicit refusal says the order does not exist; a
-      // lost or garbled answer, or an error of ours after sending, may hide one.
-      const known = classifyCcxtError(error);
-      throw failure(!known || known.kind === 'transient' ? { kind: 'unknown_outcome', clientOrderId } : known, error);
+    for (let attempt = 1; ; attempt += 1) {
+      // Not sent while the exchange is paused: known not placed.
+      refuseWhilePaused('order');
+      try {
+        placed = await send();
+        watchWeight();
+        break;
+      } catch (error) {
+        watchWeight();
+        const known = classifyCcxtError(error);
+        if (known) await learn(known, error);
+        // Refused for its timestamp before it was carried out: sent again once, signed with the exchange's time.
+        if (known?.kind === 'transient' && known.reason === 'clock_skew' && attempt === 1) continue;
+        // Only the exchange's explicit refusal says the order does not exist; a
+        // lost or garbled answer, or an error of ours after sending, may hide one.
+        throw failure(!known || known.kind === 'transient' ? { kind: 'unknown_outcome', clientOrderId } : known, error);
+      }
     }
     const order = toOrder(placed, { symbol, clientOrderId });
     if (placed.status !== undefined) return order;
