@@ -102,7 +102,7 @@ describe('notifications', () => {
     items.unshift({ id: '3', kind: 'wallet.deposit_credited', taskId: null, payload: { amount: '25', asset: 'USDT' }, createdAt: '2026-01-10T11:00:00.000Z', read: false });
     stream.send('unread', { count: 2 });
     expect(await screen.findByRole('button', { name: '通知，2 条未读' }, { timeout: 2_000 })).toBeInTheDocument();
-    expect(await screen.findByText('充值到账：25 USDT', {}, { timeout: 2_000 })).toBeInTheDocument();
+    expect(await screen.findByText('充值到账：25.00 USDT', {}, { timeout: 2_000 })).toBeInTheDocument();
     expect(server.requests.filter((r) => r.path === '/api/notifications').length).toBeGreaterThan(asked);
     // The stream carried the count: the bell did not ask for it again.
     expect(server.requests.filter((r) => r.path === '/api/notifications/unread-count')).toHaveLength(1);
