@@ -436,7 +436,7 @@ export const createTradeService = ({ db, engine, listCache }: { db: Db; engine: 
           .execute();
         return rows.map((r) => r.id);
       });
-      for (const id of ids) await engine.taskChanged(id);
+      await engine.tasksCreated(ids);
       return ids.map((id) => ({ id }));
     },
 

@@ -319,6 +319,11 @@ export const createRunner = (options: EngineOptions) => {
     command: (taskId: string, kind: CommandKind) => serialize(() => commands.runCommand(taskId, kind)),
     /** (Re)reads one task after the API changed it. */
     reload: (taskId: string) => serialize(() => intents.reloadTask(taskId)),
+    /** Reads new or changed tasks in one turn between ticks (a multi-pair creation waits for one turn, not one per pair). */
+    reloadAll: (taskIds: readonly string[]) =>
+      serialize(async () => {
+        for (const taskId of taskIds) await intents.reloadTask(taskId);
+      }),
     /** Runs work between run.ticks (never in the middle of one). */
     exclusive: <T>(work: () => Promise<T>): Promise<T> => serialize(work),
     /** Resolves once the queued work and every real account's lane are done (tests, a clean stop). */
