@@ -21,6 +21,21 @@ export const createLanes = (engine: EngineContext, turn: Turn) => {
   /** Taker fees of real accounts' markets, read once per (account, symbol). */
   const takerFees = new Map<string, string>();
 
+  /**
+   * A read the exchange could not answer: an exchange-wide failure starts its
+   * outage (logged once for all its tasks), anything else is logged here.
+   */
+  const readFailed = (task: LiveTask, error: unknown, message: string, detail: Record<string, unknown>) => {
+    const shared = engine.outages.sharedCause(error, engine.clients.exchangeOf(task.accountId));
+    if (shared) engine.outages.down(shared, error);
+    else engine.log.warn({ err: error, taskId: task.id, ...detail }, message);
+  };
+  /** The exchange answered: an outage of it has ended. */
+  const answered = (task: LiveTask) => {
+    const exchangeId = engine.clients.exchangeOf(task.accountId);
+    if (exchangeId) engine.outages.up(`exchange:${exchangeId}`);
+  };
+
   const realPrice = async (client: ExchangeClient, task: LiveTask): Promise<string | null> => {
     const exchangeId = engine.clients.exchangeOf(task.accountId);
     let price = exchangeId && engine.options.tickerFeed ? engine.options.tickerFeed.price(exchangeId, task.symbol) : null;
@@ -28,8 +43,9 @@ export const createLanes = (engine: EngineContext, turn: Turn) => {
       try {
         const ticker = await client.fetchTicker(task.symbol);
         price = ticker.last ?? ticker.bid ?? ticker.ask;
+        answered(task);
       } catch (error) {
-        engine.log.warn({ err: error, accountId: task.accountId, symbol: task.symbol }, 'price could not be fetched; the task skips this tick');
+        readFailed(task, error, 'price could not be fetched; the task skips this tick', { accountId: task.accountId, symbol: task.symbol });
         return null;
       }
     }
@@ -156,8 +172,9 @@ export const createLanes = (engine: EngineContext, turn: Turn) => {
     let order: Order | null;
     try {
       order = await client.fetchOrderByClientOrderId(task.symbol, ctx.clientOrderId);
+      answered(task);
     } catch (error) {
-      engine.log.warn({ err: error, taskId: task.id, clientOrderId: ctx.clientOrderId }, 'order query failed; trying again next tick');
+      readFailed(task, error, 'order query failed; trying again next tick', { clientOrderId: ctx.clientOrderId });
       return;
     }
     if (order) {
