@@ -1,3 +1,4 @@
+import { isTestnetExchange } from '../../../../src/api/exchange';
 import Big from 'big.js';
 import { applyOrderFailed } from '../core/decide';
 import { baseOf, quoteOf, type Fill, type FillFee } from '../core/fills';
@@ -38,7 +39,8 @@ export const createLanes = (engine: EngineContext, turn: Turn) => {
 
   const realPrice = async (client: ExchangeClient, task: LiveTask): Promise<string | null> => {
     const exchangeId = engine.clients.exchangeOf(task.accountId);
-    let price = exchangeId && engine.options.tickerFeed ? engine.options.tickerFeed.price(exchangeId, task.symbol) : null;
+    // A testnet's prices are its own (REST): the live exchange's stream is another market.
+    let price = exchangeId && !isTestnetExchange(exchangeId) && engine.options.tickerFeed ? engine.options.tickerFeed.price(exchangeId, task.symbol) : null;
     if (price === null) {
       try {
         const ticker = await client.fetchTicker(task.symbol);

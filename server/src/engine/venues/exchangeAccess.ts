@@ -7,7 +7,7 @@
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import ccxt, { type Exchange } from 'ccxt';
-import type { CredentialField } from '../../../../src/api/exchange';
+import { isTestnetExchange, TESTNET_EXCHANGES, type CredentialField } from '../../../../src/api/exchange';
 import type { ExchangeAccountsTable } from '../../db/schema';
 
 // ------------------------------------------------------------------ ccxt instances
@@ -27,6 +27,20 @@ export const createCcxtExchange: ExchangeFactory = (exchangeId, settings) => {
   const Class = exchangeClasses[exchangeId];
   if (!ccxt.exchanges.includes(exchangeId) || !Class) throw new Error(`ccxt has no exchange ${exchangeId}`);
   return new Class(settings);
+};
+
+/** The ccxt id of an account's exchange: a testnet type's live exchange, else the id itself. */
+export const ccxtIdOf = (accountExchange: string): string => TESTNET_EXCHANGES[accountExchange] ?? accountExchange;
+
+/**
+ * The ccxt instance of an account's exchange: a testnet type is the live
+ * exchange's class in ccxt's sandbox mode (its test URLs; OKX's demo-trading
+ * header), so it trades through the same path as a live account.
+ */
+export const openAccountExchange = (factory: ExchangeFactory, accountExchange: string, settings: ExchangeSettings): Exchange => {
+  const exchange = factory(ccxtIdOf(accountExchange), settings);
+  if (isTestnetExchange(accountExchange)) exchange.setSandboxMode(true);
+  return exchange;
 };
 
 /** Every exchange id ccxt knows. */
