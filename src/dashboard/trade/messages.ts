@@ -82,6 +82,7 @@ const enUS = {
       simulated: 'Simulated prices',
       live: '{{exchange}} live prices',
     },
+    testnet: 'Testnet',
     detail: {
       closedRemainder: 'Sold at market and stopped. {{remainder}} {{base}} is below the exchange step and stays with the task.',
       remainder: '{{quantity}} {{base}} the last sale could not sell (below the exchange step) stays in the position and is sold with the next cycle.',
@@ -353,6 +354,7 @@ const zhCN: Messages = {
       simulated: '模拟行情',
       live: '{{exchange}} 实时行情',
     },
+    testnet: '测试网',
     detail: {
       closedRemainder: '已按市价平仓，任务已停止。余量 {{remainder}} {{base}} 低于交易所最小单位，保留在任务中。',
       remainder: '上一次卖出后剩余 {{quantity}} {{base}}（低于交易所最小单位），保留在持仓中，随下一轮一起卖出。',
@@ -622,6 +624,7 @@ const zhTW: Messages = {
       simulated: '模擬行情',
       live: '{{exchange}} 即時行情',
     },
+    testnet: '測試網',
     detail: {
       closedRemainder: '已依市價平倉，任務已停止。餘量 {{remainder}} {{base}} 低於交易所最小單位，保留在任務中。',
       remainder: '上一次賣出後剩餘 {{quantity}} {{base}}（低於交易所最小單位），保留在持倉中，隨下一輪一起賣出。',
