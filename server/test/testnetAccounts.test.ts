@@ -94,6 +94,48 @@ describe.each(BACKENDS)('testnet accounts (%s)', (backend) => {
     expect(exchange.replay.unexpected).toEqual([]);
   });
 
+  it('waits out the exchange being unreachable for all its tasks: one outage in the status, no task failure, trading goes on', async () => {
+    await server.db.updateTable('users').set({ role: 'operator' }).execute();
+    exchange.replay.answer(binance.account as RecordedAnswer);
+    const accountId = (await call('POST', '/api/exchange/add', { exchange: 'binance-testnet', name: 'Binance Testnet', ...BINANCE_KEY })).body.data.id;
+    const trading = [orders.exchangeInfo, orders.ticker, orders.account, orders.openOrders, orders.myTrades] as RecordedAnswer[];
+    exchange.replay.answer(...trading);
+    const strategyId = (await call('POST', '/api/strategy/add', quickStrategy)).body.data.id;
+    const ids: string[] = [];
+    // Two tasks on the one pair the recorded answers price.
+    for (const symbol of ['BTC/USDT', 'BTC/USDT']) {
+      const created = await call('POST', '/api/trade/add', taskPayload(accountId, strategyId, { coinIdList: [symbol] }));
+      expect(created.body, symbol).toMatchObject({ code: 0 });
+      ids.push(created.body.data[0].id);
+    }
+    const tick = async () => {
+      await server.app.engine.tick();
+      await server.app.engine.idle();
+    };
+    await tick();
+    expect(exchange.created).toHaveLength(2);
+
+    // One tick is enough: both tasks ask the exchange in it, each after the client's own retries.
+    exchange.replay.failNetwork();
+    await tick();
+    const status = (await call('GET', '/api/engine/status')).body.data;
+    expect(status.outages).toEqual([{ dependency: 'exchange', exchange: 'binance-testnet', since: expect.any(String), failedTicks: 0, message: expect.any(String) }]);
+    expect(status.tasks).toMatchObject({ loaded: 2, running: 2, attention: 0, failing: 0 });
+    expect(server.logs.filter((line) => line.includes('exchange:binance-testnet is down')).length).toBe(1);
+    expect(server.logs.filter((line) => line.includes('price could not be fetched')).length).toBe(0);
+
+    exchange.replay.answer(...trading);
+    await tick();
+    expect((await call('GET', '/api/engine/status')).body.data.outages).toEqual([]);
+    for (const id of ids) {
+      expect(server.app.engine.tasks.get(id)).toMatchObject({ failures: 0, attention: null, params: expect.objectContaining({ running: true }) });
+      const kinds = (await server.db.selectFrom('task_events').select('kind').where('task_id', '=', id).execute()).map((e) => e.kind);
+      expect(kinds).not.toContain('error');
+    }
+    // No order was sent twice.
+    expect(new Set(exchange.created).size).toBe(exchange.created.length);
+  });
+
   it('binds an OKX demo-trading key with the simulated-trading header on every request', async () => {
     exchange.replay.answer(okx.balance as RecordedAnswer);
     const added = await call('POST', '/api/exchange/add', { exchange: 'okx-testnet', name: 'OKX Demo', ...OKX_KEY });
