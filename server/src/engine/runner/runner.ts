@@ -44,8 +44,8 @@ export {
  * and backs off (1, 2, 4 ... ticks); after PAUSE_AFTER_FAILURES in a row it is
  * paused with the error on its page. An outage of what all tasks share (the
  * database, an exchange) is no task's failure: it is reported once, in the
- * status and the log, and the tasks go on when it ends (outages.ts). A price that is not a decimal above 0 is
- * never decided on. Every call into the runner is serialized, and a failure
+ * status and the log, and the tasks go on when it ends (outages.ts). A price
+ * that is not a decimal above 0 is never decided on. Every call into the runner is serialized, and a failure
  * never leaves that chain broken.
  */
 export const createRunner = (options: EngineOptions) => {
@@ -190,14 +190,16 @@ export const createRunner = (options: EngineOptions) => {
     for (const venue of venues.all()) venue.paper.onTick();
   };
 
+  /** Pairs whose price call threw, logged once until they are priced again. */
+  const unpriced = new Set<string>();
+
   /**
    * This tick's price (the bid) of every pair with paper tasks, by venue and
    * pair (the simulator's, or a live market's); unusable ones are left out
    * and logged once. Live markets are told which pairs to keep fresh, also
-   * while their accounts wait on the simulator for them to come back.
+   * while their accounts wait on the simulator for them to come back. A venue
+   * that prices none of its pairs is an outage of that venue (outages.ts).
    */
-  /** Pairs whose price call threw, logged once until they are priced again. */
-  const unpriced = new Set<string>();
   const tickPrices = () => {
     const prices = new Map<string, string>();
     const wanted = new Map<string, { venue: PaperVenue; symbol: string }>();
