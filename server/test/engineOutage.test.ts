@@ -136,3 +136,31 @@ describe.each(BACKENDS)('a shared outage (%s)', (backend) => {
   });
 
 });
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('the database closing every connection (a restart or a failover, PostgreSQL)', () => {
+  let server: TestServer;
+  afterEach(async () => server.close());
+
+  it('crashes nothing, fails no task, and trading goes on with new connections', async () => {
+    server = await startServer('postgres');
+    const token = (await registerUser(server, { email: 'restart@example.com', activated: true })).accessToken;
+    const call = (method: string, path: string, body?: unknown) => server.call(method, path, body, { token });
+    const exchangeId = (await call('POST', '/api/exchange/add', { exchange: 'paper', name: 'Paper' })).body.data.id;
+    const strategyId = (await call('POST', '/api/strategy/add', quickStrategy)).body.data.id;
+    const add = async (symbol: string) => (await call('POST', '/api/trade/add', { exchangeId, coinIdList: [symbol], cycleCount: 9999, firstOrderAmount: '10', firstOrderMultiple: false, running: true, replenishStatus: 'replenish_open', strategyId })).body.data[0].id as string;
+    const first = await add('ETH/USDT');
+    await server.app.engine.tick();
+    // Every other connection of this database is ended by the server, idle ones included (what a restart does to a pool).
+    const ended = await sql<{ n: number }>`
+      select count(*)::int as n from (select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()) t`.execute(server.db);
+    expect(ended.rows[0]!.n).toBeGreaterThan(0);
+    for (let i = 0; i < 5; i += 1) await server.app.engine.tick();
+    const next = await add('SOL/USDT');
+    await server.app.engine.tick();
+    const filled = await server.db.selectFrom('orders').select('task_id').where('status', '=', 'closed').where('task_id', 'in', [first, next]).execute();
+    expect(new Set(filled.map((row) => row.task_id))).toEqual(new Set([first, next]));
+    expect(server.app.engine.tasks.get(first)).toMatchObject({ failures: 0, attention: null });
+    expect(server.app.engine.status().outages).toEqual([]);
+    await checkMoney(server);
+  });
+});
