@@ -34,14 +34,14 @@ export const ccxtIdOf = (accountExchange: string): string => TESTNET_EXCHANGES[a
 
 /**
  * The ccxt instance of an account's exchange: a testnet type is the live
- * exchange's class in ccxt's sandbox mode (its test URLs; OKX's demo-trading
- * header), so it trades through the same path as a live account.
+ * exchange's class in ccxt's sandbox mode (`sandbox: true`, which its
+ * constructor turns into setSandboxMode(true): the test URLs, OKX's
+ * demo-trading header), so it trades through the same path as a live
+ * account. A factory that points ccxt at a local exchange after building
+ * the instance keeps its own URLs for testnets too.
  */
-export const openAccountExchange = (factory: ExchangeFactory, accountExchange: string, settings: ExchangeSettings): Exchange => {
-  const exchange = factory(ccxtIdOf(accountExchange), settings);
-  if (isTestnetExchange(accountExchange)) exchange.setSandboxMode(true);
-  return exchange;
-};
+export const openAccountExchange = (factory: ExchangeFactory, accountExchange: string, settings: ExchangeSettings): Exchange =>
+  factory(ccxtIdOf(accountExchange), isTestnetExchange(accountExchange) ? { ...settings, sandbox: true } : settings);
 
 /** Every exchange id ccxt knows. */
 export const ccxtExchangeIds = (): readonly string[] => ccxt.exchanges;
