@@ -117,7 +117,10 @@ describe.each(BACKENDS)('testnet accounts (%s)', (backend) => {
 
     // One tick is enough: both tasks ask the exchange in it, each after the client's own retries.
     exchange.replay.failNetwork();
+    const asked = exchange.replay.requests.length;
     await tick();
+    // The first task found the exchange down (its reads tried three times); the second did not ask it again in that tick.
+    expect(exchange.replay.requests.slice(asked).map((r) => new URL(r.url).pathname)).toEqual(Array(3).fill('/api/v3/ticker/24hr'));
     const status = (await call('GET', '/api/engine/status')).body.data;
     expect(status.outages).toEqual([{ dependency: 'exchange', exchange: 'binance-testnet', since: expect.any(String), failedTicks: 0, message: expect.any(String) }]);
     expect(status.tasks).toMatchObject({ loaded: 2, running: 2, attention: 0, failing: 0 });

@@ -19,6 +19,8 @@ export const createLanes = (engine: EngineContext, turn: Turn) => {
   /** The last price seen per (account, symbol) of a real account. */
   const lastPrices = new Map<string, string>();
   const priceKey = (accountId: string, symbol: string) => `${accountId}|${symbol}`;
+  /** The tick in which a task last asked each exchange for a price. */
+  const askedAt = new Map<string, number>();
   /** Taker fees of real accounts' markets, read once per (account, symbol). */
   const takerFees = new Map<string, string>();
 
@@ -201,6 +203,12 @@ export const createLanes = (engine: EngineContext, turn: Turn) => {
       return;
     }
     if (task.finished || !task.params.running || engine.now() < task.retryAfter) return;
+    // While its exchange is down for everyone, one task a tick asks whether it is back; the others wait their turn.
+    const exchangeId = engine.clients.exchangeOf(task.accountId);
+    if (exchangeId) {
+      if (engine.outages.isDown(`exchange:${exchangeId}`) && askedAt.get(exchangeId) === engine.run.ticks) return;
+      askedAt.set(exchangeId, engine.run.ticks);
+    }
     const price = await realPrice(client, task);
     if (price === null) return;
     const fee = await takerFee(client, task);
