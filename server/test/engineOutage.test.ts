@@ -141,7 +141,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the database closing every conn
   let server: TestServer;
   afterEach(async () => server.close());
 
-  it('crashes nothing, fails no task, and trading goes on with new connections', async () => {
+  it('crashes nothing (the pool drops the ended connections), fails no task, and trading goes on with new connections', async () => {
     server = await startServer('postgres');
     const token = (await registerUser(server, { email: 'restart@example.com', activated: true })).accessToken;
     const call = (method: string, path: string, body?: unknown) => server.call(method, path, body, { token });
@@ -150,6 +150,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the database closing every conn
     const add = async (symbol: string) => (await call('POST', '/api/trade/add', { exchangeId, coinIdList: [symbol], cycleCount: 9999, firstOrderAmount: '10', firstOrderMultiple: false, running: true, replenishStatus: 'replenish_open', strategyId })).body.data[0].id as string;
     const first = await add('ETH/USDT');
     await server.app.engine.tick();
+    // Several connections open in the pool, then idle in it.
+    await Promise.all(Array.from({ length: 4 }, () => sql`select pg_sleep(0.05)`.execute(server.db)));
     // Every other connection of this database is ended by the server, idle ones included (what a restart does to a pool).
     const ended = await sql<{ n: number }>`
       select count(*)::int as n from (select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()) t`.execute(server.db);
