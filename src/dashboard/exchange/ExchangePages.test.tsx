@@ -248,4 +248,12 @@ describe('exchange account config', () => {
     await waitFor(() => expect(app.pathname()).toBe('/exchange'));
     expect(sent(app, '/api/exchange/edit')).toEqual([{ id: okxAccount.id, name: 'OKX 主账户', secret: 'new-secret' }]);
   });
+
+  it('says 测试网 on the page of a testnet account', async () => {
+    const testnet: ExchangeAccount = { ...okxAccount, exchange: 'binance-testnet', name: 'Testnet bot' };
+    await renderApp(`/exchange/edit/${testnet.id}`, api([testnet], { [`GET /api/exchange/detail/${testnet.id}`]: () => ok(testnet) }));
+    await screen.findByDisplayValue('Testnet bot');
+    expect(screen.getByText('交易所：Binance Spot Testnet')).toBeInTheDocument();
+    expect(screen.getByText('测试网').closest('[data-testnet]')).not.toBeNull();
+  });
 });
