@@ -13,6 +13,7 @@ import { createEngineStore, emptyWrites, SHARD_COUNT } from '../src/engine/store
 import { post, system, user as ledgerUser } from '../src/wallet/ledger';
 import { quickStrategy, registerUser, startServer } from './harness';
 import { checkMoneyInDb } from './invariants';
+import { DEFAULT_SETTINGS, writeSettings } from '../src/settings';
 
 /**
  * Several engine processes on one PostgreSQL (issue: engine at scale): each
@@ -216,6 +217,41 @@ describe.skipIf(!url)('engine processes sharing one PostgreSQL', () => {
       expect(detail).toMatchObject({ running: false, quantity: closed.body.data.remainder });
       const orders = (await call('GET', `/api/trade/order-history?taskId=${id}`)).body.data.list.map((o: { side: string; reason: string }) => `${o.side}:${o.reason}`);
       expect(orders).toEqual(expect.arrayContaining(['sell:close', 'buy:replenish', 'buy:first']));
+      await stop(engine.child);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('creates 15 pairs through an API-only process in one round trip, even with the engine process frozen, and the engine then trades them all', async () => {
+    const api = await startServer('postgres', { engine: 'off' });
+    try {
+      const engine = startEngine(api.schema);
+      await engine.ready;
+      await writeSettings(api.db, { levels: DEFAULT_SETTINGS.levels.map((level) => ({ ...level, taskLimit: 20 })) });
+      const { accessToken } = await registerUser(api, { email: 'many@example.com', activated: true });
+      const call = (method: string, path: string, body?: unknown) => api.call(method, path, body, { token: accessToken });
+      const exchangeId = (await call('POST', '/api/exchange/add', { exchange: 'paper', name: 'Paper' })).body.data.id;
+      await until('the engine to publish prices', async () => (await call('GET', `/api/trade/pairs?exchangeId=${exchangeId}&q=BTC`)).body.data?.list?.length === 1, 20_000);
+      const strategyId = (await call('POST', '/api/strategy/add', quickStrategy)).body.data.id;
+      const pairs = PAPER_MARKETS.slice(0, 15).map((market) => market.symbol);
+      // The engine process answers nothing while the creation runs: the answer must not wait for a tick of it.
+      engine.child.kill('SIGSTOP');
+      let created;
+      try {
+        created = await call('POST', '/api/trade/add', { exchangeId, coinIdList: pairs, cycleCount: 9999, firstOrderAmount: '10', firstOrderMultiple: false, running: true, replenishStatus: 'replenish_open', strategyId });
+      } finally {
+        engine.child.kill('SIGCONT');
+      }
+      expect(created.body.code).toBe(0);
+      const ids = (created.body.data as { id: string }[]).map((task) => task.id);
+      expect(ids).toHaveLength(15);
+      // One reload command per pair, all left at once for the process that drives them.
+      const commands = await api.db.selectFrom('engine_commands').select(['task_id', 'kind']).where('task_id', 'in', ids).execute();
+      expect(commands.map((c) => c.kind)).toEqual(Array(15).fill('reload'));
+      expect(new Set(commands.map((c) => c.task_id)).size).toBe(15);
+      // Thawed, the engine picks them all up and each buys its first order.
+      await until('every pair to buy', async () => (await api.db.selectFrom('orders').select('task_id').distinct().where('task_id', 'in', ids).where('status', '=', 'closed').execute()).length === 15, 30_000);
       await stop(engine.child);
     } finally {
       await api.close();

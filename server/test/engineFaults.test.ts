@@ -199,6 +199,7 @@ describe.each(BACKENDS)('an engine that never stops (%s)', (backend) => {
         ticks: 1,
         lagMs: 0,
         failedTicks: 0,
+        outages: [],
         tasks: { loaded: 1, running: 1, attention: 0, failing: 0 },
         unusablePrices: [],
         replay: { symbol: 'BTC/USDT', total: 200, started: false, done: false },

@@ -92,8 +92,8 @@ export const describeExchangeAccounts = (backend: 'pglite' | 'postgres') =>
       await start({ paperStartUsdt: '2500.5' });
       const { data } = expectOk(await call('GET', '/api/exchange/catalog')).body;
       const byId = Object.fromEntries(data.list.map((entry: { id: string }) => [entry.id, entry]));
-      expect(Object.keys(byId)).toEqual(['paper', 'binance', 'okx', 'gate', 'bybit', 'htx', 'bitget']);
-      expect(data.total).toBe(7);
+      expect(Object.keys(byId)).toEqual(['paper', 'binance', 'okx', 'gate', 'bybit', 'htx', 'bitget', 'binance-testnet', 'okx-testnet']);
+      expect(data.total).toBe(9);
       // Paper accounts trade on a real exchange's live public prices (Binance first) or on the simulator.
       expect(byId.paper).toEqual({
         id: 'paper',

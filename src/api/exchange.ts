@@ -8,6 +8,17 @@ import type { DecimalString } from './types';
 /** The built-in simulated exchange: no keys, virtual balances. */
 export const PAPER_EXCHANGE = 'paper';
 
+/**
+ * Testnet account types: play money on an exchange's own sandbox (Binance
+ * Spot Testnet, OKX demo trading), traded like a live account of that
+ * exchange, through ccxt's sandbox mode. Each maps to the live exchange (ccxt
+ * id) it is the sandbox of. Shown as "测试网" / "Testnet" / "測試網".
+ */
+export const TESTNET_EXCHANGES: Readonly<Record<string, string>> = { 'binance-testnet': 'binance', 'okx-testnet': 'okx' };
+
+/** Whether an account type is a testnet (play money: no activation needed). */
+export const isTestnetExchange = (exchange: string) => Object.hasOwn(TESTNET_EXCHANGES, exchange);
+
 /** A paper account's prices from the built-in simulator rather than a real exchange's public market. */
 export const SIMULATOR = 'simulator';
 
@@ -31,10 +42,11 @@ export type CredentialField = 'apiKey' | 'secret' | 'password' | 'uid';
 
 /** One exchange the product offers (GET /api/exchange/catalog). */
 export interface ExchangeCatalogEntry {
-  /** 'paper' or the ccxt id ('binance', 'okx', ...). */
+  /** 'paper', the ccxt id ('binance', 'okx', ...), or a testnet type ('binance-testnet', 'okx-testnet'). */
   id: string;
   name: string;
-  kind: 'paper' | 'real';
+  /** 'testnet': a real exchange's sandbox with play money (same keys form and trading path as 'real'). */
+  kind: 'paper' | 'real' | 'testnet';
   /** The fields the add form asks for, in this order; empty for paper. */
   credentials: CredentialField[];
   /** True when the exchange reports a key's permissions, so a key that can withdraw or cannot trade is refused. */

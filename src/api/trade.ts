@@ -168,6 +168,19 @@ export interface CloseResult {
 }
 
 /** The engine's health, for operators (GET /api/engine/status). */
+/** A shared dependency down now: the database, or an exchange for every task on it. No task is paused for it. */
+export interface EngineOutage {
+  dependency: 'database' | 'exchange';
+  /** The exchange's ccxt id (or the paper venue's key) when the dependency is an exchange; null for the database. */
+  exchange: string | null;
+  /** When it went down (ISO time). */
+  since: string;
+  /** Ticks whose writes failed while it was down (the database's). */
+  failedTicks: number;
+  /** What it said when it went down. */
+  message: string;
+}
+
 export interface EngineStatus {
   running: boolean;
   startedAt: string | null;
@@ -180,8 +193,10 @@ export interface EngineStatus {
   maxTickMs: number;
   /** How far the next tick is overdue. */
   lagMs: number;
-  /** Ticks that failed as a whole (each task's failures are counted on the task). */
+  /** Ticks that failed as a whole or whose writes did not land (each task's own failures are counted on the task). */
   failedTicks: number;
+  /** Shared dependencies down now, each reported once; empty while all answer. */
+  outages: EngineOutage[];
   /** The market's clock (a replay's is the candles'). */
   marketTime: string;
   tasks: { loaded: number; running: number; attention: number; failing: number };

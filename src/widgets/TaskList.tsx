@@ -1,5 +1,6 @@
 import { useCallback } from 'react';
 import { cycleLabel } from '../api/cycles';
+import { isTestnetExchange } from '../api/exchange';
 import { formatPrice } from '../api/format';
 import type { TradeTask } from '../api/trade';
 import type { WidgetClient } from './client';
@@ -52,6 +53,7 @@ export const TaskList = (props: TaskListProps) => {
                     {cycleLabel(task, t, 'widgets.cycle')}
                     {' · '}
                     {task.exchangeName}
+                    {isTestnetExchange(task.prices.source) && <span data-testnet>{` · ${t('widgets.testnet')}`}</span>}
                   </span>
                 </span>
                 <span className="right">

@@ -254,6 +254,16 @@ describe('qt-task-list', () => {
     expect(price('DOGE/USDT')).toBe('0.15');
   });
 
+  it('says Testnet beside a task on a testnet account, and nothing beside the others', async () => {
+    const list = [task('n1', 'BTC/USDT', { exchangeName: 'Binance Testnet', prices: { source: 'binance-testnet', live: true } }), task('n2', 'ETH/USDT')];
+    serve({ 'GET /api/trade/list': () => ok({ list, total: 2 }) });
+    const { shadow } = mount('qt-task-list', { token: 't', locale: 'zh-TW' });
+    await shadow.findByText('BTC/USDT');
+    const row = (symbol: string) => shadow.getByText(symbol).closest('button')!;
+    expect(row('BTC/USDT').querySelector('[data-testnet]')!.textContent).toBe(' · 測試網');
+    expect(row('ETH/USDT').querySelector('[data-testnet]')).toBeNull();
+  });
+
   it('shows the running tasks up to the limit, and an empty state', async () => {
     const server = serve({ 'GET /api/trade/list': (request) => ok({ list: tasks.slice(0, Number(new URL(request.url, 'http://localhost').searchParams.get('pageSize'))), total: 3 }) });
     const { shadow } = mount('qt-task-list', { token: 't', limit: '2', locale: 'en-US' });

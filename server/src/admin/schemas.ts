@@ -154,6 +154,15 @@ const engineRunsHereSchema = Type.Object({
   maxTickMs: Type.Number(),
   lagMs: Type.Number(),
   failedTicks: Type.Integer(),
+  outages: Type.Array(
+    Type.Object({
+      dependency: StringEnum(['database', 'exchange']),
+      exchange: Type.Union([Type.String(), Type.Null()]),
+      since: Type.String(),
+      failedTicks: Type.Integer(),
+      message: Type.String(),
+    }),
+  ),
   marketTime: Type.String(),
   tasks: Type.Object({ loaded: Type.Integer(), running: Type.Integer(), attention: Type.Integer(), failing: Type.Integer() }),
   unusablePrices: Type.Array(Type.String()),

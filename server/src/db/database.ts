@@ -112,6 +112,10 @@ export const openDatabase = async ({ url, dataDir, schema = 'public', pglite: gi
     // numeric stays a string (pg's default), bigint too: money is never a float.
     const pool = new pg.Pool({ connectionString: url, max: 10, options: `-c search_path=${schema}` });
     pool.on('connect', preparedAfterRepeats);
+    // An idle connection the server ended (a restart, a failover, an operator) is dropped by the pool, and
+    // the next query opens another; without a listener its error would end the process. A query under way
+    // on it fails and is reported where it ran (the engine: as a database outage).
+    pool.on('error', () => undefined);
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     sources.set(db, { url });
   } else {

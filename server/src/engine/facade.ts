@@ -95,6 +95,22 @@ export const createEngineFacade = ({ db, log, runner, paperFeeRate, seed, exchan
     return { kind: 'not_loaded' };
   };
 
+  /**
+   * Has the engine read tasks again in one step, whatever their number: those
+   * this process drives are read in one turn between its ticks; for the
+   * others one statement leaves a reload command each, and the answer does
+   * not wait for their engine (a task is in the database already, and a
+   * process that takes its shard later loads it anyway).
+   */
+  const reloadTasks = async (taskIds: readonly string[]) => {
+    if (taskIds.length === 0) return;
+    const rows = await db.selectFrom('trade_tasks').select(['id', shardOf('exchange_account_id').as('shard')]).where('id', 'in', [...taskIds]).execute();
+    const here = runner ? rows.filter((row) => runner.drives(row.id) || runner.holdsShard(Number(row.shard))) : [];
+    if (here.length > 0) await runner!.reloadAll(here.map((row) => row.id));
+    const elsewhere = rows.filter((row) => !here.includes(row));
+    if (elsewhere.length > 0) await db.insertInto('engine_commands').values(elsewhere.map((row) => ({ task_id: row.id, shard: Number(row.shard), kind: 'reload' }))).execute();
+  };
+
   const toTicker = (symbol: string): Ticker => {
     let ticker: PaperTicker;
     try {
@@ -284,11 +300,13 @@ export const createEngineFacade = ({ db, log, runner, paperFeeRate, seed, exchan
       runner?.forgetClient(accountId);
       clients?.forget(accountId);
       const ids = await db.selectFrom('trade_tasks').select('id').where('exchange_account_id', '=', accountId).where('status', '=', 'active').execute();
-      for (const { id } of ids) if (!runner?.drives(id)) await command(id, 'reload');
+      await reloadTasks(ids.map((row) => row.id).filter((id) => !runner?.drives(id)));
     },
     command,
     /** After the API changed a task: the engine reads it again. */
     taskChanged: (taskId: string) => command(taskId, 'reload').then(() => undefined),
+    /** New tasks reach the engine in one step, whatever their number (see reloadTasks). */
+    tasksCreated: (taskIds: readonly string[]) => reloadTasks(taskIds),
     /** The user's running tasks that wait for fuel to open their next cycle (between cycles, with no fuel left). */
     async fuelWaiting(userId: string): Promise<number> {
       const row = await sql<{ n: number; fuel: string | null }>`

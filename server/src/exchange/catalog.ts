@@ -18,6 +18,12 @@ const OFFERED: readonly { id: string; name: string }[] = [
   { id: 'bitget', name: 'Bitget' },
 ];
 
+/** Testnet account types: the exchange's sandbox with play money (src/api/exchange.ts TESTNET_EXCHANGES). */
+const TESTNETS: readonly { id: string; name: string }[] = [
+  { id: 'binance-testnet', name: 'Binance Spot Testnet' },
+  { id: 'okx-testnet', name: 'OKX Demo Trading' },
+];
+
 export type Catalog = ReturnType<typeof createCatalog>;
 
 /** `paperStartUsdt`: the virtual USDT a new paper account starts with (configuration). */
@@ -38,6 +44,17 @@ export const createCatalog = (paperStartUsdt: string) => {
         id,
         name,
         kind: 'real',
+        credentials: requiredCredentialFields(id),
+        checksPermissions: checksPermissions(id),
+        startBalances: null,
+        priceSources: null,
+      }),
+    ),
+    ...TESTNETS.map(
+      ({ id, name }): ExchangeCatalogEntry => ({
+        id,
+        name,
+        kind: 'testnet',
         credentials: requiredCredentialFields(id),
         checksPermissions: checksPermissions(id),
         startBalances: null,

@@ -49,7 +49,7 @@ const catalogEntrySchema = {
   properties: {
     id: { type: 'string' },
     name: { type: 'string' },
-    kind: { type: 'string', enum: ['paper', 'real'] },
+    kind: { type: 'string', enum: ['paper', 'real', 'testnet'] },
     credentials: { type: 'array', items: { type: 'string', enum: ['apiKey', 'secret', 'password', 'uid'] } },
     checksPermissions: { type: 'boolean' },
     startBalances: balancesSchema,

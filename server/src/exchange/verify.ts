@@ -14,10 +14,10 @@ import {
   type Exchange,
 } from 'ccxt';
 import type { FastifyBaseLogger } from 'fastify';
-import type { CredentialField, ExchangeUnavailableReason, KeyRefusalReason } from '../../../src/api/exchange';
+import { isTestnetExchange, type CredentialField, type ExchangeUnavailableReason, type KeyRefusalReason } from '../../../src/api/exchange';
 import { ErrorCode } from '../../../src/api/errors';
 import { BusinessError } from '../http/errors';
-import { createCcxtExchange, CREDENTIAL_FIELDS, redact, type Credentials, type ExchangeFactory } from '../engine/venues/exchangeAccess';
+import { ccxtIdOf, createCcxtExchange, CREDENTIAL_FIELDS, openAccountExchange, redact, type Credentials, type ExchangeFactory } from '../engine/venues/exchangeAccess';
 
 /**
  * Checking a user's API key before it is stored (the ccxt instance comes from
@@ -30,7 +30,7 @@ import { createCcxtExchange, CREDENTIAL_FIELDS, redact, type Credentials, type E
 
 /** The credentials ccxt requires for an exchange's private calls, among those we store. */
 export const requiredCredentialFields = (exchangeId: string): CredentialField[] => {
-  const required = createCcxtExchange(exchangeId, { apiKey: '', secret: '' }).requiredCredentials as Record<string, boolean>;
+  const required = createCcxtExchange(ccxtIdOf(exchangeId), { apiKey: '', secret: '' }).requiredCredentials as Record<string, boolean>;
   return CREDENTIAL_FIELDS.filter((field) => required[field] === true);
 };
 
@@ -124,7 +124,10 @@ const readablePrivateKey = (secret: string): boolean => {
   }
 };
 
-export const checksPermissions = (exchangeId: string): boolean => exchangeId in PERMISSION_READERS;
+/** A testnet's key moves only play money (and Binance's testnet has no permissions call): its balance call is the whole check. */
+const permissionReader = (exchangeId: string) => (isTestnetExchange(exchangeId) ? undefined : PERMISSION_READERS[exchangeId]);
+
+export const checksPermissions = (exchangeId: string): boolean => permissionReader(exchangeId) !== undefined;
 
 export interface KeyVerifierDeps {
   createExchange?: ExchangeFactory;
@@ -142,10 +145,10 @@ export const createKeyVerifier = ({ createExchange = createCcxtExchange, timeout
     if (pem && !readablePrivateKey(credentials.secret)) {
       throw new BusinessError(ErrorCode.PARAM_FORMAT, 'the secret is not a readable PEM private key', { field: 'secret', rule: 'format' });
     }
-    const readPermissions = PERMISSION_READERS[exchangeId];
+    const readPermissions = permissionReader(exchangeId);
     let permissions: KeyPermissions | undefined;
     try {
-      const exchange = createExchange(exchangeId, {
+      const exchange = openAccountExchange(createExchange, exchangeId, {
         ...credentials,
         timeout: timeoutMs,
         enableRateLimit: false,

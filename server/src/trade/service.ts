@@ -9,7 +9,7 @@ import Big from 'big.js';
 import { sql } from 'kysely';
 import { MAX_TASKS_PER_COIN } from '../../../src/api/defaults';
 import { ErrorCode } from '../../../src/api/errors';
-import { PAPER_EXCHANGE } from '../../../src/api/exchange';
+import { isTestnetExchange, PAPER_EXCHANGE } from '../../../src/api/exchange';
 import type { CloseResult, OhlcvAnswer, TaskAttention, TaskEvent, TradeOrder, TradePair, TradeTask, TradeTaskDetail } from '../../../src/api/trade';
 import type { Db } from '../db/database';
 import { averagePrice, initialCycleState, type CycleState } from '../engine/core/decide';
@@ -373,8 +373,8 @@ export const createTradeService = ({ db, engine, listCache }: { db: Db; engine: 
       const hasAccount = await db.selectFrom('exchange_accounts').select('id').where('user_id', '=', userId).executeTakeFirst();
       if (!hasAccount) fail(ErrorCode.API_KEY_NOT_BOUND, 'bind an exchange account first');
       const exchange = await account(userId, body.exchangeId);
-      // Anyone may trade on paper; real money needs an activated account (design section 5).
-      if (exchange.exchange !== PAPER_EXCHANGE) {
+      // Anyone may trade on paper or a testnet's play money; real money needs an activated account (design section 5).
+      if (exchange.exchange !== PAPER_EXCHANGE && !isTestnetExchange(exchange.exchange)) {
         const activated = await db.selectFrom('users').select('activated').where('id', '=', userId).executeTakeFirst();
         if (!activated?.activated) fail(ErrorCode.USER_NOT_ACTIVATED, 'activate the account before trading on a real exchange', { reason: 'real_exchange' });
       }
@@ -436,7 +436,7 @@ export const createTradeService = ({ db, engine, listCache }: { db: Db; engine: 
           .execute();
         return rows.map((r) => r.id);
       });
-      for (const id of ids) await engine.taskChanged(id);
+      await engine.tasksCreated(ids);
       return ids.map((id) => ({ id }));
     },
 

@@ -251,7 +251,7 @@ describe('settings', () => {
 });
 
 describe('engine', () => {
-  it("shows the engine's pace, its tasks in trouble, refused prices and a replay's progress", async () => {
+  it("shows the engine's pace, a shared outage, its tasks in trouble, refused prices and a replay's progress", async () => {
     await renderApp('/admin/engine', {
       ...asRole('operator'),
       'GET /api/engine/status': () =>
@@ -264,7 +264,9 @@ describe('engine', () => {
           lastTickMs: 12,
           maxTickMs: 340,
           lagMs: 0,
-          failedTicks: 0,
+          failedTicks: 1234,
+          // The database took no writes for a while: one outage, no task paused for it.
+          outages: [{ dependency: 'database', exchange: null, since: '2026-11-24T09:58:00.000Z', failedTicks: 1234, message: 'cannot execute UPDATE in a read-only transaction' }],
           marketTime: '2023-03-05T12:00:00.000Z',
           tasks: { loaded: 12, running: 10, attention: 2, failing: 1 },
           unusablePrices: ['ETH/USDT'],
@@ -278,6 +280,7 @@ describe('engine', () => {
     expect(within(health).getByText('运行正常')).toBeInTheDocument();
     expect(within(health).getByText('12 毫秒 / 340 毫秒')).toBeInTheDocument();
     expect(within(health).getByText('43,210')).toBeInTheDocument();
+    expect(screen.getByText(/^数据库自 .+ 起无法写入（1,234 次失败）。没有任务被暂停，恢复后继续运行。$/).closest('[data-outage]')).toHaveAttribute('data-outage', 'database');
     const tasks = screen.getByRole('region', { name: '任务' });
     expect(within(tasks).getByText('需要处理').nextSibling).toHaveTextContent('2');
     expect(within(tasks).getByText('以下交易对的价格无效（为 0、负数或非数字），已拒绝：ETH/USDT。相关任务等待中。')).toBeInTheDocument();

@@ -72,7 +72,7 @@ export const EnginePage = () => {
               </Typography>
               <Chip
                 size="small"
-                color={!s.running ? 'error' : s.lagMs > 0 || s.failedTicks > 0 ? 'warning' : 'success'}
+                color={!s.running || s.outages.length > 0 ? 'error' : s.lagMs > 0 || s.failedTicks > 0 ? 'warning' : 'success'}
                 label={translate(!s.running ? 'admin.engine.stopped' : s.lagMs > 0 ? 'admin.engine.lagging' : 'admin.engine.running')}
                 data-engine={s.running ? 'running' : 'stopped'}
               />
@@ -87,6 +87,15 @@ export const EnginePage = () => {
               <Figure label={translate('admin.engine.startedAt')} value={format(s.startedAt)} />
             </Box>
           </Paper>
+          {s.outages.map((outage) => (
+            <Alert key={`${outage.dependency}:${outage.exchange ?? ''}`} severity="error" data-outage={outage.dependency}>
+              {translate(outage.dependency === 'database' ? 'admin.engine.outageDatabase' : 'admin.engine.outageExchange', {
+                exchange: outage.exchange ?? '',
+                since: format(outage.since),
+                ticks: formatCount(outage.failedTicks, locale),
+              })}
+            </Alert>
+          ))}
           <Paper sx={{ p: { xs: 1.5, md: 2.5 }, minWidth: 0 }} component="section" aria-label={translate('admin.engine.tasks')}>
             <Typography variant="h6" component="h2" sx={{ mb: 1.5 }}>
               {translate('admin.engine.tasks')}

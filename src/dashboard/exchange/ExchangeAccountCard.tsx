@@ -2,7 +2,7 @@ import ScienceIcon from '@mui/icons-material/ScienceOutlined';
 import { Avatar, Box, Card, CardActions, CardContent, Chip, Stack, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
-import { PAPER_EXCHANGE, type ExchangeAccount } from '../../api/exchange';
+import { isTestnetExchange, PAPER_EXCHANGE, type ExchangeAccount } from '../../api/exchange';
 import { formatBalances } from './exchangeText';
 import { PaperPrices } from './PaperPrices';
 
@@ -27,6 +27,7 @@ export const ExchangeAccountCard = ({ account, exchangeName, actions }: { accoun
             </Typography>
           </Box>
           {paper && <Chip size="small" color="success" label={translate('exchange.paperBadge')} />}
+          {isTestnetExchange(account.exchange) && <Chip size="small" color="warning" label={translate('exchange.testnetBadge')} data-testnet />}
         </Stack>
         <Box sx={{ mt: 1.5 }}>
           {paper ? (

@@ -18,7 +18,7 @@ import {
 } from 'react-admin';
 import { useController, useFormContext, useWatch } from 'react-hook-form';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
-import { PAPER_EXCHANGE, type CredentialField, type ExchangeAccount, type ExchangeCatalogEntry } from '../../api/exchange';
+import { isTestnetExchange, PAPER_EXCHANGE, type CredentialField, type ExchangeAccount, type ExchangeCatalogEntry } from '../../api/exchange';
 import { ErrorCode } from '../../api/errors';
 import { isApiError } from '../../dataProvider/ApiError';
 import { LoadError } from '../kit/LoadError';
@@ -166,6 +166,7 @@ const AccountFields = ({ catalog, account, taken, clearRefusal }: { catalog: rea
         <Paper sx={section}>
           <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}>
             <Typography sx={{ fontWeight: 600 }}>{translate('exchange.accountExchange', { exchange: exchangeLabel(account.exchange, catalog, translate) })}</Typography>
+            {isTestnetExchange(account.exchange) && <Chip size="small" color="warning" label={translate('exchange.testnetBadge')} data-testnet />}
             {account.apiKeyHint && <Chip size="small" variant="outlined" label={translate('exchange.keyHint', { hint: account.apiKeyHint })} />}
           </Stack>
         </Paper>

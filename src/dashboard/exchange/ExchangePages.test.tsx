@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ExchangeAccount, ExchangeCatalogEntry } from '../../api/exchange';
 import { fail, ok, type Handler } from '../../testing/fakeServer';
-import { findHeading, identityRoute, renderApp, startSignedInZhCN } from '../../testing/renderApp';
+import { enterText, findHeading, identityRoute, renderApp, startSignedInZhCN } from '../../testing/renderApp';
 import { createI18nProvider } from '../../i18n/i18nProvider';
 import { okxAccount, paperAccount } from '../../testing/accounts';
 
@@ -12,6 +12,7 @@ const catalog: ExchangeCatalogEntry[] = [
   { id: 'binance', name: 'Binance', kind: 'real', credentials: ['apiKey', 'secret'], checksPermissions: true, startBalances: null, priceSources: null },
   { id: 'okx', name: 'OKX', kind: 'real', credentials: ['apiKey', 'secret', 'password'], checksPermissions: true, startBalances: null, priceSources: null },
   { id: 'gate', name: 'Gate', kind: 'real', credentials: ['apiKey', 'secret'], checksPermissions: false, startBalances: null, priceSources: null },
+  { id: 'binance-testnet', name: 'Binance Spot Testnet', kind: 'testnet', credentials: ['apiKey', 'secret'], checksPermissions: false, startBalances: null, priceSources: null },
 ];
 
 
@@ -174,6 +175,22 @@ describe('exchange account config', () => {
     expect(sent(app, '/api/exchange/add')).toEqual([{ exchange: 'okx', name: 'OKX', apiKey: 'key-123', secret: 'secret-456', password: 'pass-789' }]);
   });
 
+  it('offers a testnet as its own account type, labelled 测试网, and shows the badge on its card', async () => {
+    const testnet: ExchangeAccount = { ...okxAccount, id: 'tn', exchange: 'binance-testnet', name: 'Testnet bot', apiKeyHint: 'vmPU****EH8A' };
+    const app = await renderApp('/exchange/add', api([testnet], { 'POST /api/exchange/add': () => ok({ ...testnet, id: 'new' }) }));
+    const option = (await screen.findByRole('radio', { name: 'Binance Spot Testnet' })).closest<HTMLElement>('[data-exchange-option]')!;
+    expect(within(option).getByText('测试网')).toBeInTheDocument();
+    expect(within(option).getByText('交易所测试网的测试资金，无需激活')).toBeInTheDocument();
+    await userEvent.click(within(option).getByRole('radio'));
+    await enterText(screen.getByLabelText(/^API Key/), 'key-123');
+    await enterText(screen.getByLabelText(/^Secret Key/), 'secret-456');
+    await userEvent.click(screen.getByRole('button', { name: '保存' }));
+    await waitFor(() => expect(app.pathname()).toBe('/exchange'));
+    expect(sent(app, '/api/exchange/add')).toEqual([{ exchange: 'binance-testnet', name: 'Binance Spot Testnet', apiKey: 'key-123', secret: 'secret-456' }]);
+    await waitFor(() => expect(cardOf('Testnet bot')).not.toBeNull());
+    expect(within(cardOf('Testnet bot')).getByText('测试网').closest('[data-testnet]')).not.toBeNull();
+  });
+
   it('asks for every credential before calling the exchange', async () => {
     const app = await renderApp('/exchange/add?exchange=binance', api([]));
     expect(await screen.findByRole('radio', { name: 'Binance' })).toBeChecked();
@@ -230,5 +247,13 @@ describe('exchange account config', () => {
     await userEvent.click(screen.getByRole('button', { name: '保存' }));
     await waitFor(() => expect(app.pathname()).toBe('/exchange'));
     expect(sent(app, '/api/exchange/edit')).toEqual([{ id: okxAccount.id, name: 'OKX 主账户', secret: 'new-secret' }]);
+  });
+
+  it('says 测试网 on the page of a testnet account', async () => {
+    const testnet: ExchangeAccount = { ...okxAccount, exchange: 'binance-testnet', name: 'Testnet bot' };
+    await renderApp(`/exchange/edit/${testnet.id}`, api([testnet], { [`GET /api/exchange/detail/${testnet.id}`]: () => ok(testnet) }));
+    await screen.findByDisplayValue('Testnet bot');
+    expect(screen.getByText('交易所：Binance Spot Testnet')).toBeInTheDocument();
+    expect(screen.getByText('测试网').closest('[data-testnet]')).not.toBeNull();
   });
 });

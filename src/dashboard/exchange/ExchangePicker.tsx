@@ -47,12 +47,13 @@ const Option = ({ value, selected, title, detail, badge, icon }: { value: string
   );
 };
 
-/** The offered exchanges: paper first and set apart as the recommended start, then the real ones. */
+/** The offered exchanges: paper first and set apart as the recommended start, then the real ones, then the testnets (play money). */
 export const ExchangePicker = ({ catalog, value, onChange, labelledBy }: { catalog: readonly ExchangeCatalogEntry[]; value: string; onChange: (exchangeId: string) => void; labelledBy: string }) => {
   const translate = useTranslate();
   const [locale] = useLocaleState();
   const paper = catalog.filter((entry) => entry.kind === 'paper');
-  const real = catalog.filter((entry) => entry.kind !== 'paper');
+  const real = catalog.filter((entry) => entry.kind === 'real');
+  const testnets = catalog.filter((entry) => entry.kind === 'testnet');
   return (
     <RadioGroup value={value} onChange={(_, next) => onChange(next)} aria-labelledby={labelledBy} sx={{ display: 'grid', gap: 1.5 }}>
       {paper.map((entry) => (
@@ -71,6 +72,16 @@ export const ExchangePicker = ({ catalog, value, onChange, labelledBy }: { catal
           <Option key={entry.id} value={entry.id} selected={value === entry.id} title={entry.name} />
         ))}
       </Box>
+      {testnets.map((entry) => (
+        <Option
+          key={entry.id}
+          value={entry.id}
+          selected={value === entry.id}
+          title={entry.name}
+          detail={translate('exchange.testnetShort')}
+          badge={<Chip size="small" color="warning" label={translate('exchange.testnetBadge')} />}
+        />
+      ))}
     </RadioGroup>
   );
 };

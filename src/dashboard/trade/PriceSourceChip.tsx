@@ -1,7 +1,7 @@
 import ShowChartIcon from '@mui/icons-material/ShowChart';
 import { Chip } from '@mui/material';
 import { useTranslate } from 'react-admin';
-import { SIMULATOR, type ExchangeCatalogEntry } from '../../api/exchange';
+import { isTestnetExchange, SIMULATOR, type ExchangeCatalogEntry } from '../../api/exchange';
 import type { TradeTask } from '../../api/trade';
 import { useExchangeCatalog } from '../kit/queries';
 
@@ -34,4 +34,10 @@ export const PriceSourceChip = ({ prices }: { prices: TradeTask['prices'] }) => 
       data-prices={live ? 'live' : 'simulated'}
     />
   );
+};
+
+/** "测试网" beside a task on a testnet account (its prices are the testnet's, play money); nothing otherwise. */
+export const TestnetChip = ({ source }: { source: string }) => {
+  const translate = useTranslate();
+  return isTestnetExchange(source) ? <Chip size="small" variant="outlined" color="warning" label={translate('tasks.testnet')} data-testnet /> : null;
 };

@@ -74,7 +74,7 @@ describe('refusals with a remedy on the wizard', () => {
   it('11001 on a real exchange account: activate', async () => {
     const app = await wizard(okx, () => fail(11001, 'activate the account before trading on a real exchange', { reason: 'real_exchange' }));
     const alert = await refusalAlert();
-    expect(alert).toHaveTextContent('在真实交易所账户上运行任务需要先激活账户；模拟盘账户无需激活即可交易。');
+    expect(alert).toHaveTextContent('在真实交易所账户上运行任务需要先激活账户；模拟盘和测试网账户无需激活即可交易。');
     await userEvent.click(within(alert).getByRole('link', { name: '去激活' }));
     await waitFor(() => expect(app.pathname()).toBe('/profile/activate'));
   });
@@ -193,7 +193,7 @@ describe('refusals with a remedy on task actions', () => {
       'POST /api/trade/action': () => fail(11001, 'activate the account before trading on a real exchange', { reason: 'real_exchange' }),
     });
     await userEvent.click(await screen.findByRole('switch', { name: 'ETH/USDT 运行' }));
-    const refusal = await screen.findByText('在真实交易所账户上运行任务需要先激活账户；模拟盘账户无需激活即可交易。');
+    const refusal = await screen.findByText('在真实交易所账户上运行任务需要先激活账户；模拟盘和测试网账户无需激活即可交易。');
     const alert = refusal.closest('[data-refusal]') as HTMLElement;
     await userEvent.click(within(alert).getByRole('link', { name: '去激活' }));
     await waitFor(() => expect(app.pathname()).toBe('/profile/activate'));

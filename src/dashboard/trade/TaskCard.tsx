@@ -5,7 +5,7 @@ import type { TradeTask } from '../../api/trade';
 import { templateLabel } from '../kit/templateText';
 import { Figure } from '../kit/Figure';
 import { RunningSwitch } from './RunningSwitch';
-import { PriceSourceChip } from './PriceSourceChip';
+import { PriceSourceChip, TestnetChip } from './PriceSourceChip';
 import { TaskStatusChips } from './TaskStatusChips';
 import { cycleText, levelsText } from './taskText';
 import { baseOf, formatPrice, formatQuantity, formatSigned, profitColor } from '../kit/money';
@@ -40,6 +40,7 @@ export const TaskCard = ({ task }: { task: TradeTask }) => {
           <Stack direction="row" sx={{ mt: 1, flexWrap: 'wrap', gap: 0.75 }}>
             <TaskStatusChips task={task} />
             <PriceSourceChip prices={task.prices} />
+            <TestnetChip source={task.prices.source} />
           </Stack>
           <Box sx={figures}>
             <Figure

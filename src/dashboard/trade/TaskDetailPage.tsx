@@ -27,7 +27,7 @@ import { AttentionPanel } from './AttentionPanel';
 import { ladderLines } from './candleChartData';
 import { Figure } from '../kit/Figure';
 import { RunningSwitch } from './RunningSwitch';
-import { PriceSourceChip } from './PriceSourceChip';
+import { PriceSourceChip, TestnetChip } from './PriceSourceChip';
 import { replenishPreview } from './replenish';
 import { TaskChart } from './TaskChart';
 import { TaskStatusChips } from './TaskStatusChips';
@@ -70,6 +70,7 @@ const TaskHeader = ({ task }: { task: TradeTaskDetail }) => {
           <Stack direction="row" sx={{ mt: 1, flexWrap: 'wrap', gap: 0.75 }}>
             <TaskStatusChips task={task} />
             <PriceSourceChip prices={task.prices} />
+            <TestnetChip source={task.prices.source} />
           </Stack>
         </Box>
         <Box sx={{ flexShrink: 0 }}>

@@ -212,6 +212,15 @@ describe('task list', () => {
     expect((await prices('BTC/USDT'))?.textContent).toBe('模拟行情');
   });
 
+  it('says 测试网 on the card of a task on a testnet account, and on no other', async () => {
+    const testnet: TradeTask = { ...btc, id: 't-5', symbol: 'XRP/USDT', exchangeName: 'Binance Testnet', prices: { source: 'binance-testnet', live: true } };
+    await renderApp('/trade', list({ 'GET /api/trade/list': () => ok({ list: [btc, testnet], total: 2 }) }));
+    await findHeading('交易任务');
+    const card = async (symbol: string) => (await screen.findByText(symbol)).closest('[data-task]') as HTMLElement;
+    expect((await card('XRP/USDT')).querySelector('[data-testnet]')?.textContent).toBe('测试网');
+    expect((await card('BTC/USDT')).querySelector('[data-testnet]')).toBeNull();
+  });
+
   it('shows skeletons while the first answer loads', async () => {
     await renderApp('/trade', list({ 'GET /api/trade/list': () => ({ ...ok({ list: [btc, eth], total: 2 }), delayMs: 300 }) }));
     await findHeading('交易任务');

@@ -18,7 +18,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useCreate, useGetList, useLocaleState, useNotify, useTranslate } from 'react-admin';
 import type { VariantResult } from '../../api/backtest';
 import { Link, useSearchParams } from 'react-router-dom';
-import type { ExchangeAccount } from '../../api/exchange';
+import { isTestnetExchange, type ExchangeAccount } from '../../api/exchange';
 import { formatMoney } from '../../api/format';
 import { maxCycleFunds, withBuyFees, type StrategyTemplate } from '../../api/strategy';
 import type { ReplenishStatus } from '../../api/types';
@@ -172,7 +172,7 @@ export const TradeAddPage = () => {
               >
                 {accounts.data?.map((account) => (
                   <MenuItem key={account.id} value={account.id}>
-                    {account.name}
+                    {isTestnetExchange(account.exchange) ? `${account.name} · ${translate('tasks.testnet')}` : account.name}
                   </MenuItem>
                 ))}
               </TextField>

@@ -68,7 +68,7 @@ const enUS = {
       insufficient_funds: 'The free balance does not cover a full cycle: {{required}} USDT needed, {{available}} USDT available.',
       below_min_order: 'An order of the ladder ({{amount}} USDT) is below the exchange minimum of {{minCost}} USDT: raise the first order to at least {{minFirstOrder}} USDT.',
       all_levels_filled: 'Every level of the ladder is already filled.',
-      real_exchange: 'Tasks on a real exchange account need an activated account. Paper accounts trade without activation.',
+      real_exchange: 'Tasks on a real exchange account need an activated account. Paper and testnet accounts trade without activation.',
     },
     remedy: {
       activate: 'Activate',
@@ -82,6 +82,7 @@ const enUS = {
       simulated: 'Simulated prices',
       live: '{{exchange}} live prices',
     },
+    testnet: 'Testnet',
     detail: {
       closedRemainder: 'Sold at market and stopped. {{remainder}} {{base}} is below the exchange step and stays with the task.',
       remainder: '{{quantity}} {{base}} the last sale could not sell (below the exchange step) stays in the position and is sold with the next cycle.',
@@ -339,7 +340,7 @@ const zhCN: Messages = {
       insufficient_funds: '可用余额不足以完成一整轮：需要 {{required}} USDT，可用 {{available}} USDT。',
       below_min_order: '阶梯中有一笔订单（{{amount}} USDT）低于交易所最低下单额 {{minCost}} USDT，请把首单提高到至少 {{minFirstOrder}} USDT。',
       all_levels_filled: '所有补仓档位都已成交。',
-      real_exchange: '在真实交易所账户上运行任务需要先激活账户；模拟盘账户无需激活即可交易。',
+      real_exchange: '在真实交易所账户上运行任务需要先激活账户；模拟盘和测试网账户无需激活即可交易。',
     },
     remedy: {
       activate: '去激活',
@@ -353,6 +354,7 @@ const zhCN: Messages = {
       simulated: '模拟行情',
       live: '{{exchange}} 实时行情',
     },
+    testnet: '测试网',
     detail: {
       closedRemainder: '已按市价平仓，任务已停止。余量 {{remainder}} {{base}} 低于交易所最小单位，保留在任务中。',
       remainder: '上一次卖出后剩余 {{quantity}} {{base}}（低于交易所最小单位），保留在持仓中，随下一轮一起卖出。',
@@ -608,7 +610,7 @@ const zhTW: Messages = {
       insufficient_funds: '可用餘額不足以完成一整輪：需要 {{required}} USDT，可用 {{available}} USDT。',
       below_min_order: '階梯中有一筆訂單（{{amount}} USDT）低於交易所最低下單額 {{minCost}} USDT，請將首單提高到至少 {{minFirstOrder}} USDT。',
       all_levels_filled: '所有補倉檔位都已成交。',
-      real_exchange: '在真實交易所帳戶上執行任務需要先啟用帳戶；模擬盤帳戶無需啟用即可交易。',
+      real_exchange: '在真實交易所帳戶上執行任務需要先啟用帳戶；模擬盤和測試網帳戶無需啟用即可交易。',
     },
     remedy: {
       activate: '前往啟用',
@@ -622,6 +624,7 @@ const zhTW: Messages = {
       simulated: '模擬行情',
       live: '{{exchange}} 即時行情',
     },
+    testnet: '測試網',
     detail: {
       closedRemainder: '已依市價平倉，任務已停止。餘量 {{remainder}} {{base}} 低於交易所最小單位，保留在任務中。',
       remainder: '上一次賣出後剩餘 {{quantity}} {{base}}（低於交易所最小單位），保留在持倉中，隨下一輪一起賣出。',

@@ -23,6 +23,7 @@ import type { ReplayOptions, SimulatedMarket } from '../venues/paper/market';
 import type { PriceSources } from '../venues/paper/priceSources';
 import type { PaperVenues } from '../venues/paperVenues';
 import type { TickerFeed } from '../venues/tickerFeed';
+import type { Outages } from './outages';
 
 /** An order the runner places: the decision's buys and sells, and the user's "close position". */
 export type OrderRequest = Extract<Action, { kind: 'buy' }> | { kind: 'sell'; reason: SellReason; quantity: string };
@@ -176,6 +177,8 @@ export interface EngineContext {
   pendingIntents: Map<string, PendingIntent>;
   /** Symbols whose price was unusable, logged once until it is usable again. */
   badPrices: Set<string>;
+  /** Shared dependencies down now (the database, an exchange): nobody's own failure. */
+  outages: Outages;
   /** The tick count and the shard leases (cluster mode); the runner moves them. */
   run: { ticks: number; leases: Leases | null };
   /** The market's time (ms). */

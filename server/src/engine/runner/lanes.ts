@@ -1,3 +1,4 @@
+import { isTestnetExchange } from '../../../../src/api/exchange';
 import Big from 'big.js';
 import { applyOrderFailed } from '../core/decide';
 import { baseOf, quoteOf, type Fill, type FillFee } from '../core/fills';
@@ -18,18 +19,37 @@ export const createLanes = (engine: EngineContext, turn: Turn) => {
   /** The last price seen per (account, symbol) of a real account. */
   const lastPrices = new Map<string, string>();
   const priceKey = (accountId: string, symbol: string) => `${accountId}|${symbol}`;
+  /** The tick in which a task last asked each exchange for a price. */
+  const askedAt = new Map<string, number>();
   /** Taker fees of real accounts' markets, read once per (account, symbol). */
   const takerFees = new Map<string, string>();
 
+  /**
+   * A read the exchange could not answer: an exchange-wide failure starts its
+   * outage (logged once for all its tasks), anything else is logged here.
+   */
+  const readFailed = (task: LiveTask, error: unknown, message: string, detail: Record<string, unknown>) => {
+    const shared = engine.outages.sharedCause(error, engine.clients.exchangeOf(task.accountId));
+    if (shared) engine.outages.down(shared, error);
+    else engine.log.warn({ err: error, taskId: task.id, ...detail }, message);
+  };
+  /** The exchange answered: an outage of it has ended. */
+  const answered = (task: LiveTask) => {
+    const exchangeId = engine.clients.exchangeOf(task.accountId);
+    if (exchangeId) engine.outages.up(`exchange:${exchangeId}`);
+  };
+
   const realPrice = async (client: ExchangeClient, task: LiveTask): Promise<string | null> => {
     const exchangeId = engine.clients.exchangeOf(task.accountId);
-    let price = exchangeId && engine.options.tickerFeed ? engine.options.tickerFeed.price(exchangeId, task.symbol) : null;
+    // A testnet's prices are its own (REST): the live exchange's stream is another market.
+    let price = exchangeId && !isTestnetExchange(exchangeId) && engine.options.tickerFeed ? engine.options.tickerFeed.price(exchangeId, task.symbol) : null;
     if (price === null) {
       try {
         const ticker = await client.fetchTicker(task.symbol);
         price = ticker.last ?? ticker.bid ?? ticker.ask;
+        answered(task);
       } catch (error) {
-        engine.log.warn({ err: error, accountId: task.accountId, symbol: task.symbol }, 'price could not be fetched; the task skips this tick');
+        readFailed(task, error, 'price could not be fetched; the task skips this tick', { accountId: task.accountId, symbol: task.symbol });
         return null;
       }
     }
@@ -156,8 +176,9 @@ export const createLanes = (engine: EngineContext, turn: Turn) => {
     let order: Order | null;
     try {
       order = await client.fetchOrderByClientOrderId(task.symbol, ctx.clientOrderId);
+      answered(task);
     } catch (error) {
-      engine.log.warn({ err: error, taskId: task.id, clientOrderId: ctx.clientOrderId }, 'order query failed; trying again next tick');
+      readFailed(task, error, 'order query failed; trying again next tick', { clientOrderId: ctx.clientOrderId });
       return;
     }
     if (order) {
@@ -182,6 +203,12 @@ export const createLanes = (engine: EngineContext, turn: Turn) => {
       return;
     }
     if (task.finished || !task.params.running || engine.now() < task.retryAfter) return;
+    // While its exchange is down for everyone, one task a tick asks whether it is back; the others wait their turn.
+    const exchangeId = engine.clients.exchangeOf(task.accountId);
+    if (exchangeId) {
+      if (engine.outages.isDown(`exchange:${exchangeId}`) && askedAt.get(exchangeId) === engine.run.ticks) return;
+      askedAt.set(exchangeId, engine.run.ticks);
+    }
     const price = await realPrice(client, task);
     if (price === null) return;
     const fee = await takerFee(client, task);

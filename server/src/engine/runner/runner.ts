@@ -1,8 +1,9 @@
+import { sql } from 'kysely';
 import { SIMULATOR } from '../../../../src/api/exchange';
 import type { EngineStatus } from '../../../../src/api/trade';
 import { quietBounds } from '../core/decide';
 import { createTaskIndex, type Placement } from '../core/taskIndex';
-import { createEngineStore, emptyWrites } from '../store/journal';
+import { createEngineStore, emptyWrites, hasWrites } from '../store/journal';
 import { createLeases } from '../store/shards';
 import { createExchangeClients } from '../venues/exchangeClients';
 import { PAPER_MARKETS } from '../venues/paper/market';
@@ -12,6 +13,7 @@ import { createCommands } from './commands';
 import { FLUSH_EVERY_TICKS, isUsablePrice, stateWrite, type CommandKind, type EngineContext, type EngineOptions, type LiveTask } from './context';
 import { createIntents } from './intents';
 import { createLanes } from './lanes';
+import { createOutages } from './outages';
 import { createTurn } from './turn';
 
 export {
@@ -40,8 +42,10 @@ export {
  *
  * One task never stops another: a task whose turn throws gets an error event
  * and backs off (1, 2, 4 ... ticks); after PAUSE_AFTER_FAILURES in a row it is
- * paused with the error on its page. A price that is not a decimal above 0 is
- * never decided on. Every call into the runner is serialized, and a failure
+ * paused with the error on its page. An outage of what all tasks share (the
+ * database, an exchange) is no task's failure: it is reported once, in the
+ * status and the log, and the tasks go on when it ends (outages.ts). A price
+ * that is not a decimal above 0 is never decided on. Every call into the runner is serialized, and a failure
  * never leaves that chain broken.
  */
 export const createRunner = (options: EngineOptions) => {
@@ -67,6 +71,30 @@ export const createRunner = (options: EngineOptions) => {
   const health = { startedAt: null as number | null, lastTickAt: null as number | null, lastTickMs: 0, maxTickMs: 0, failedTicks: 0 };
   const run: EngineContext['run'] = { ticks: 0, leases: null };
   const now = () => market.now();
+  const outages = createOutages(log);
+
+  /** Every journal write says whether the database takes writes: a failure of its own starts an outage, a success ends it. */
+  let journalWrites = 0;
+  const journalled = async (...args: Parameters<typeof store.commit>) => {
+    if (!hasWrites(args[0])) return;
+    journalWrites += 1;
+    try {
+      await store.commit(...args);
+    } catch (error) {
+      if (outages.sharedCause(error) === 'database') outages.down('database', error);
+      throw error;
+    }
+    outages.up('database');
+  };
+  /** While the database is down and a tick wrote nothing, one statement asks whether it takes writes again (it changes no row). */
+  const probeDatabase = async () => {
+    try {
+      await sql`update trade_tasks set updated_at = updated_at where false`.execute(db);
+      outages.up('database');
+    } catch {
+      // Still down: reported when it started.
+    }
+  };
 
   /** Runs `work` after everything queued before it; the queue survives its failure. */
   const serialize = <T>(work: () => Promise<T>): Promise<T> => {
@@ -88,9 +116,10 @@ export const createRunner = (options: EngineOptions) => {
     tasks,
     pendingIntents: new Map(),
     badPrices: new Set(),
+    outages,
     run,
     now,
-    journal: (writes, fence) => store.commit(writes, fence, options.journalMarketTime ? new Date(now()) : undefined),
+    journal: (writes, fence) => journalled(writes, fence, options.journalMarketTime ? new Date(now()) : undefined),
     fenceFor: (touched) => (run.leases ? { check: run.leases.fence, shards: new Set([...touched].map((task) => task.shard)) } : undefined),
     place: (task) => index.place(task.id, placementOf(task)),
   };
@@ -127,7 +156,8 @@ export const createRunner = (options: EngineOptions) => {
       await journal({ ...emptyWrites(), states: dirty.map(stateWrite) }, fenceFor(dirty));
       for (const task of dirty) task.dirty = false;
     } catch (error) {
-      log.error({ err: error, tasks: dirty.length }, 'task states could not be written; trying again at the next flush');
+      // While the database is down its outage is reported once, not at every flush.
+      if (!outages.isDown('database')) log.error({ err: error, tasks: dirty.length }, 'task states could not be written; trying again at the next flush');
     }
   };
 
@@ -160,11 +190,15 @@ export const createRunner = (options: EngineOptions) => {
     for (const venue of venues.all()) venue.paper.onTick();
   };
 
+  /** Pairs whose price call threw, logged once until they are priced again. */
+  const unpriced = new Set<string>();
+
   /**
    * This tick's price (the bid) of every pair with paper tasks, by venue and
    * pair (the simulator's, or a live market's); unusable ones are left out
    * and logged once. Live markets are told which pairs to keep fresh, also
-   * while their accounts wait on the simulator for them to come back.
+   * while their accounts wait on the simulator for them to come back. A venue
+   * that prices none of its pairs is an outage of that venue (outages.ts).
    */
   const tickPrices = () => {
     const prices = new Map<string, string>();
@@ -175,13 +209,19 @@ export const createRunner = (options: EngineOptions) => {
       const venue = venues.venueFor(task);
       wanted.set(`${venue.key}|${task.symbol}`, { venue, symbol: task.symbol });
     }
+    // A venue none of whose pairs can be priced is down as a whole: one outage, not a failure per pair.
+    const unreachable = new Map<PaperVenue, { error: unknown; names: string[]; priced: boolean }>();
     for (const [key, { venue, symbol }] of wanted) {
       const name = venue === venues.simulator ? symbol : `${venue.key}:${symbol}`;
+      const reach = unreachable.get(venue) ?? { error: null, names: [], priced: false };
+      unreachable.set(venue, reach);
       let price: unknown;
       try {
         price = venue.feed.bestPrices(symbol).bid;
+        reach.priced = true;
       } catch (error) {
-        if (!badPrices.has(name)) log.error({ err: error, symbol: name }, 'no price for the symbol; its tasks wait');
+        reach.error ??= error;
+        reach.names.push(name);
         badPrices.add(name);
         continue;
       }
@@ -193,6 +233,19 @@ export const createRunner = (options: EngineOptions) => {
       if (badPrices.delete(name)) log.info({ symbol: name, price }, 'the price is usable again');
       prices.set(key, price);
     }
+    for (const [venue, reach] of unreachable) {
+      const dependency = `exchange:${venue.key}` as const;
+      if (!reach.priced && reach.names.length > 0) {
+        outages.down(dependency, reach.error);
+        continue;
+      }
+      outages.up(dependency);
+      for (const name of reach.names) {
+        if (!unpriced.has(name)) log.error({ err: reach.error, symbol: name }, 'no price for the symbol; its tasks wait');
+        unpriced.add(name);
+      }
+    }
+    for (const name of unpriced) if (!badPrices.has(name)) unpriced.delete(name);
     return prices;
   };
 
@@ -200,6 +253,7 @@ export const createRunner = (options: EngineOptions) => {
   const tick = (seconds = 1): Promise<void> =>
     serialize(async () => {
       const started = Date.now();
+      const writesBefore = journalWrites;
       let due: LiveTask[] = [];
       try {
         await moveMarket(seconds);
@@ -217,9 +271,17 @@ export const createRunner = (options: EngineOptions) => {
         for (const task of due) if (!task.real && run.ticks < task.backoffUntilTick) place(task);
         lanes.startLanes(due.filter((task) => task.real));
         if (run.ticks % FLUSH_EVERY_TICKS === 0) await flush();
+        if (outages.isDown('database') && journalWrites === writesBefore) await probeDatabase();
+        // A tick whose writes the database refused failed too, though each task waits without a failure of its own.
+        if (outages.tickFailed()) health.failedTicks += 1;
       } catch (error) {
         health.failedTicks += 1;
-        log.error({ err: error }, 'engine tick failed');
+        if (outages.sharedCause(error) === 'database') {
+          outages.down('database', error);
+          outages.tickFailed();
+        } else {
+          log.error({ err: error }, 'engine tick failed');
+        }
         // Nothing may fall out of the index: whatever was due is filed again.
         for (const task of due) if (tasks.has(task.id)) place(task);
       } finally {
@@ -280,6 +342,7 @@ export const createRunner = (options: EngineOptions) => {
       // How far the next tick is overdue: 0 while the engine keeps its pace.
       lagMs: running && lastTickAt !== null && interval > 0 ? Math.max(0, Date.now() - lastTickAt - interval) : 0,
       failedTicks: health.failedTicks,
+      outages: outages.list(),
       marketTime: new Date(now()).toISOString(),
       tasks: { loaded: tasks.size, running: runningTasks, attention, failing },
       unusablePrices: [...badPrices].sort(),
@@ -319,6 +382,11 @@ export const createRunner = (options: EngineOptions) => {
     command: (taskId: string, kind: CommandKind) => serialize(() => commands.runCommand(taskId, kind)),
     /** (Re)reads one task after the API changed it. */
     reload: (taskId: string) => serialize(() => intents.reloadTask(taskId)),
+    /** Reads new or changed tasks in one turn between ticks (a multi-pair creation waits for one turn, not one per pair). */
+    reloadAll: (taskIds: readonly string[]) =>
+      serialize(async () => {
+        for (const taskId of taskIds) await intents.reloadTask(taskId);
+      }),
     /** Runs work between run.ticks (never in the middle of one). */
     exclusive: <T>(work: () => Promise<T>): Promise<T> => serialize(work),
     /** Resolves once the queued work and every real account's lane are done (tests, a clean stop). */

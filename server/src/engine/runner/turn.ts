@@ -136,10 +136,18 @@ export const createTurn = (engine: EngineContext) => {
   /**
    * The engine failed on a task: an error event, a backoff, and after
    * PAUSE_AFTER_FAILURES in a row a pause with the error on its page. Writing
-   * that may fail too (the database is down): then it is only logged.
+   * that may fail too: then it is only logged. A failure of what every task
+   * shares (the database down, the exchange down for everyone) is not the
+   * task's: it counts nothing and pauses nothing (outages.ts).
    */
   const onTaskFailure = async (task: LiveTask, error: unknown) => {
     if (error instanceof FencedError) return;
+    const shared = engine.outages.sharedCause(error, task.real ? engine.clients.exchangeOf(task.accountId) : engine.venues.venueFor(task).key);
+    if (shared) {
+      // Nobody's own failure: reported once as an outage; the task tries again at its next turn.
+      engine.outages.down(shared, error);
+      return;
+    }
     task.failures += 1;
     const message = messageOf(error);
     task.backoffUntilTick = engine.run.ticks + Math.min(MAX_BACKOFF_TICKS, 2 ** (task.failures - 1));
@@ -208,6 +216,11 @@ export const createTurn = (engine: EngineContext) => {
       for (const task of due) Object.assign(task, before.get(task.id)!);
       if (error instanceof FencedError) {
         engine.log.warn({ err: error }, 'a tick was fenced off: its shards are held by another process now');
+        return;
+      }
+      if (engine.outages.sharedCause(error) === 'database') {
+        // The database takes no writes now: no task is to blame, and each decides again at the next tick from where it was.
+        for (const { task, error: own } of failed) await onTaskFailure(task, own);
         return;
       }
       if (due.length > 1) {

@@ -7,7 +7,7 @@
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import ccxt, { type Exchange } from 'ccxt';
-import type { CredentialField } from '../../../../src/api/exchange';
+import { isTestnetExchange, TESTNET_EXCHANGES, type CredentialField } from '../../../../src/api/exchange';
 import type { ExchangeAccountsTable } from '../../db/schema';
 
 // ------------------------------------------------------------------ ccxt instances
@@ -28,6 +28,20 @@ export const createCcxtExchange: ExchangeFactory = (exchangeId, settings) => {
   if (!ccxt.exchanges.includes(exchangeId) || !Class) throw new Error(`ccxt has no exchange ${exchangeId}`);
   return new Class(settings);
 };
+
+/** The ccxt id of an account's exchange: a testnet type's live exchange, else the id itself. */
+export const ccxtIdOf = (accountExchange: string): string => TESTNET_EXCHANGES[accountExchange] ?? accountExchange;
+
+/**
+ * The ccxt instance of an account's exchange: a testnet type is the live
+ * exchange's class in ccxt's sandbox mode (`sandbox: true`, which its
+ * constructor turns into setSandboxMode(true): the test URLs, OKX's
+ * demo-trading header), so it trades through the same path as a live
+ * account. A factory that points ccxt at a local exchange after building
+ * the instance keeps its own URLs for testnets too.
+ */
+export const openAccountExchange = (factory: ExchangeFactory, accountExchange: string, settings: ExchangeSettings): Exchange =>
+  factory(ccxtIdOf(accountExchange), isTestnetExchange(accountExchange) ? { ...settings, sandbox: true } : settings);
 
 /** Every exchange id ccxt knows. */
 export const ccxtExchangeIds = (): readonly string[] => ccxt.exchanges;

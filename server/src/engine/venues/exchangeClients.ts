@@ -1,6 +1,6 @@
 import { PAPER_EXCHANGE } from '../../../../src/api/exchange';
 import type { Db } from '../../db/database';
-import { createSecretBox, openCredential, type Credentials, type ExchangeFactory } from './exchangeAccess';
+import { ccxtIdOf, createCcxtExchange, createSecretBox, openAccountExchange, openCredential, type Credentials, type ExchangeFactory } from './exchangeAccess';
 import { createCcxtClient } from './ccxtClient';
 import type { ExchangeClient } from './exchangeClient';
 
@@ -20,7 +20,7 @@ export interface ExchangeClientsOptions {
 export const createExchangeClients = ({ db, exchangeMasterKey, createExchange }: ExchangeClientsOptions) => {
   const box = exchangeMasterKey ? createSecretBox(exchangeMasterKey) : null;
   const clients = new Map<string, Promise<ExchangeClient | null>>();
-  /** The exchange (ccxt id) of each real account whose client was built. */
+  /** The exchange (account type: a ccxt id or a testnet type) of each real account whose client was built. */
   const exchanges = new Map<string, string>();
 
   const open = async (accountId: string): Promise<ExchangeClient | null> => {
@@ -40,7 +40,9 @@ export const createExchangeClients = ({ db, exchangeMasterKey, createExchange }:
     const password = unseal('password', row.password_ciphertext);
     const uid = unseal('uid', row.uid_ciphertext);
     const credentials: Credentials = { apiKey, secret, ...(password ? { password } : {}), ...(uid ? { uid } : {}) };
-    return createCcxtClient({ exchangeId: row.exchange, credentials, ...(createExchange ? { createExchange } : {}) });
+    const factory = createExchange ?? createCcxtExchange;
+    // A testnet account: the live exchange's class in sandbox mode.
+    return createCcxtClient({ exchangeId: ccxtIdOf(row.exchange), credentials, createExchange: (_id, settings) => openAccountExchange(factory, row.exchange, settings) });
   };
 
   return {
@@ -54,7 +56,7 @@ export const createExchangeClients = ({ db, exchangeMasterKey, createExchange }:
       }
       return client;
     },
-    /** The ccxt id of a real account whose client was built (the key of its price streams). */
+    /** The exchange of a real account whose client was built: its ccxt id (the key of its price streams) or its testnet type. */
     exchangeOf: (accountId: string) => exchanges.get(accountId),
     forget(accountId: string) {
       clients.delete(accountId);
