@@ -2,14 +2,14 @@ import Big from 'big.js';
 import * as ccxtErrors from 'ccxt';
 import { describe, expect, it } from 'vitest';
 import { classifyCcxtError, createCcxtClient } from '../src/engine/venues/ccxtClient';
-import { ExchangeClientError, fromPaperFailure, type ExchangeFailure } from '../src/engine/venues/exchangeClient';
+import { fromPaperFailure } from '../src/engine/venues/exchangeClient';
 import { createPaperExchange, PaperExchangeError } from '../src/engine/venues/paper/exchange';
 import { createMarket } from '../src/engine/venues/paper/market';
 import { newClientOrderId } from '../src/engine/runner/runner';
 import type { Credentials, ExchangeFactory } from '../src/engine/venues/exchangeAccess';
 import binance from './fixtures/binance-orders.json';
 import okx from './fixtures/okx-orders.json';
-import { recordedExchange, type RecordedAnswer } from './recordedExchange';
+import { failureOf, recordedExchange, type RecordedAnswer } from './recordedExchange';
 
 /**
  * The engine's exchange client over ccxt's own Binance and OKX classes, fed
@@ -72,15 +72,6 @@ const replayed = (exchangeId: 'binance' | 'okx', standing: RecordedAnswer[], { w
     once: (...answers: RecordedAnswer[]) => once.push(...answers),
     sentTo: (method: string, path: string) => sent.filter((request) => request.method === method && request.path === path),
   };
-};
-
-const failureOf = async (promise: Promise<unknown>): Promise<ExchangeFailure> => {
-  const error = await promise.then(
-    () => undefined,
-    (rejection: unknown) => rejection,
-  );
-  expect(error).toBeInstanceOf(ExchangeClientError);
-  return (error as ExchangeClientError).failure;
 };
 
 const BINANCE_ORDER_ID = binance.clientOrderId;

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Candle } from '../src/engine/core/candles';
 import { PAUSE_AFTER_FAILURES } from '../src/engine/runner/runner';
 import { createMarket, PAPER_MARKETS, type SimulatedMarket } from '../src/engine/venues/paper/market';
-import { BACKENDS, quickStrategy, registerUser, startServer, type TestServer } from './harness';
+import { BACKENDS, closedOrders, quickStrategy, registerUser, startServer, taskPayload, type TestServer } from './harness';
 import { checkMoney } from './invariants';
 
 /**
@@ -45,21 +45,11 @@ describe.each(BACKENDS)('an engine that never stops (%s)', (backend) => {
 
   const call = (method: string, path: string, body?: unknown) => server.call(method, path, body, { token });
   const addTask = async (symbol: string) => {
-    const created = await call('POST', '/api/trade/add', {
-      exchangeId,
-      coinIdList: [symbol],
-      cycleCount: 9999,
-      firstOrderAmount: '10',
-      firstOrderMultiple: false,
-      running: true,
-      replenishStatus: 'replenish_open',
-      strategyId,
-    });
+    const created = await call('POST', '/api/trade/add', taskPayload(exchangeId, strategyId, { coinIdList: [symbol] }));
     expect(created.body.code).toBe(0);
     return created.body.data[0].id as string;
   };
-  const orderCount = async (taskId: string) =>
-    Number((await server.db.selectFrom('orders').select(server.db.fn.countAll<number>().as('n')).where('task_id', '=', taskId).where('status', '=', 'closed').executeTakeFirstOrThrow()).n);
+  const orderCount = (taskId: string) => closedOrders(server, taskId);
   const events = (taskId: string) => server.db.selectFrom('task_events').select(['kind', 'data']).where('task_id', '=', taskId).orderBy('id').execute();
   const logLines = (text: string) => server.logs.filter((line) => line.includes(text)).length;
 

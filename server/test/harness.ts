@@ -312,6 +312,10 @@ export const taskPayload = (exchangeId: string, strategyId: string, overrides: R
   ...overrides,
 });
 
+/** How many of a task's orders closed (filled). */
+export const closedOrders = async (server: TestServer, taskId: string): Promise<number> =>
+  Number((await server.db.selectFrom('orders').select(server.db.fn.countAll<number>().as('n')).where('task_id', '=', taskId).where('status', '=', 'closed').executeTakeFirstOrThrow()).n);
+
 /** A tight ladder so that the simulated market (seed 42) fills and closes cycles within minutes. */
 export const quickStrategy = {
   name: 'Quick',

@@ -6,12 +6,12 @@ import { parseCandlesCsv } from '../src/engine/core/candles';
 import { createCcxtClient } from '../src/engine/venues/ccxtClient';
 import { SPOT_SETTINGS } from '../src/engine/venues/exchangeAccess';
 import { createExchangePauses, type ExchangePauses } from '../src/engine/venues/exchangePauses';
-import { ExchangeClientError, type ExchangeClient, type ExchangeFailure } from '../src/engine/venues/exchangeClient';
+import { ExchangeClientError, type ExchangeClient } from '../src/engine/venues/exchangeClient';
 import binance from './fixtures/binance-orders.json';
 import okx from './fixtures/okx-orders.json';
 import { startLocalBinance, type LocalBinance } from './localExchange/binance';
 import { BINANCE_ORIGIN, pointedAt } from './localExchange/pointed';
-import { recordedExchange, type RecordedAnswer } from './recordedExchange';
+import { failureOf, recordedExchange, type RecordedAnswer } from './recordedExchange';
 
 /**
  * The engine's exchange client over ccxt's own Binance class, trading
@@ -28,15 +28,6 @@ let pauses: ExchangePauses;
 
 const clientOf = (credentials = KEY, timeoutMs = 2_000, maxWaitMs = 5_000): ExchangeClient =>
   createCcxtClient({ exchangeId: 'binance', credentials, createExchange: pointedAt({ [BINANCE_ORIGIN]: local.origin }), timeoutMs, retryDelayMs: 10, pauses, maxWaitMs });
-
-const failureOf = async (promise: Promise<unknown>): Promise<ExchangeFailure> => {
-  const error = await promise.then(
-    () => undefined,
-    (rejection: unknown) => rejection,
-  );
-  expect(error).toBeInstanceOf(ExchangeClientError);
-  return (error as ExchangeClientError).failure;
-};
 
 /** Binance counts weight by the clock's minute: a test that fills it starts well before the minute turns. */
 const notAtMinuteTurn = async () => {

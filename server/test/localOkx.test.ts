@@ -2,11 +2,10 @@ import Big from 'big.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCcxtClient } from '../src/engine/venues/ccxtClient';
 import { createExchangePauses } from '../src/engine/venues/exchangePauses';
-import { ExchangeClientError, type ExchangeFailure } from '../src/engine/venues/exchangeClient';
 import okx from './fixtures/okx-orders.json';
 import { startLocalOkx, type LocalOkx } from './localExchange/okx';
 import { pointedAt } from './localExchange/pointed';
-import { recordedExchange, type RecordedAnswer } from './recordedExchange';
+import { failureOf, recordedExchange, type RecordedAnswer } from './recordedExchange';
 
 /**
  * The engine's exchange client over ccxt's own OKX class, trading against
@@ -20,15 +19,6 @@ let local: LocalOkx;
 
 const clientOf = (credentials = KEY) =>
   createCcxtClient({ exchangeId: 'okx', credentials, createExchange: pointedAt({ 'https://www.okx.com': local.origin }), timeoutMs: 1_000, retryDelayMs: 10, pauses: createExchangePauses() });
-
-const failureOf = async (promise: Promise<unknown>): Promise<ExchangeFailure> => {
-  const error = await promise.then(
-    () => undefined,
-    (rejection: unknown) => rejection,
-  );
-  expect(error).toBeInstanceOf(ExchangeClientError);
-  return (error as ExchangeClientError).failure;
-};
 
 const fillsOf = (ordId: string) => local.fills.filter((fill) => fill.ordId === ordId);
 

@@ -1,5 +1,7 @@
 import ccxt, { type Exchange } from 'ccxt';
+import { expect } from 'vitest';
 import type { ExchangeFactory } from '../src/engine/venues/exchangeAccess';
+import { ExchangeClientError, type ExchangeFailure } from '../src/engine/venues/exchangeClient';
 
 /**
  * ccxt's real exchange classes (signing, error mapping, parsers) with their
@@ -78,4 +80,14 @@ export const recordedExchange = (): Replay => {
       networkDown = true;
     },
   };
+};
+
+/** The failure an exchange client's call was refused with (the test fails when it succeeds or throws anything else). */
+export const failureOf = async (promise: Promise<unknown>): Promise<ExchangeFailure> => {
+  const error = await promise.then(
+    () => undefined,
+    (rejection: unknown) => rejection,
+  );
+  expect(error).toBeInstanceOf(ExchangeClientError);
+  return (error as ExchangeClientError).failure;
 };

@@ -1,7 +1,7 @@
 import Big from 'big.js';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { quickStrategy, registerUser, startServer, type TestServer } from './harness';
+import { quickStrategy, registerUser, startServer, taskPayload, type TestServer } from './harness';
 
 
 export const describeTradingTasks = (backend: 'pglite' | 'postgres') =>
@@ -13,17 +13,7 @@ export const describeTradingTasks = (backend: 'pglite' | 'postgres') =>
 
   const call = (method: string, path: string, body?: unknown, as = token) => server.call(method, path, body, { token: as });
   const createTasks = async (coins: string[], overrides: Record<string, unknown> = {}) =>
-    call('POST', '/api/trade/add', {
-      exchangeId,
-      coinIdList: coins,
-      cycleCount: 9999,
-      firstOrderAmount: '10',
-      firstOrderMultiple: false,
-      running: true,
-      replenishStatus: 'replenish_open',
-      strategyId,
-      ...overrides,
-    });
+    call('POST', '/api/trade/add', taskPayload(exchangeId, strategyId, { coinIdList: coins, ...overrides }));
   /** n ticks of `seconds` market seconds each. */
   const ticks = async (n: number, seconds = 1) => {
     for (let i = 0; i < n; i++) await server.app.engine.tick(seconds);
