@@ -1,10 +1,7 @@
 import Big from 'big.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMarket, type SimulatedMarket } from '../server/src/engine/venues/paper/market';
-import { createTelegramChannel } from '../server/src/notify/channels/telegram';
-import { createPushSender, generateVapidKeys } from '../server/src/notify/channels/webpush';
-import { emailSender } from '../server/src/notify/email';
-import { runOutboxOnce } from '../server/src/notify/outbox';
+import { generateVapidKeys } from '../server/src/notify/channels/webpush';
 import { browserKeys, decryptPush, PUSH_SERVICE_CA, startPushService } from '../server/test/fakes/pushService';
 import { startFakeBotApi } from '../server/test/fakes/telegramBotApi';
 import { decodeMail, registerUser } from '../server/test/harness';
@@ -71,7 +68,8 @@ describe('notifications in the browser (zh-CN, desktop, then a phone)', () => {
     journey = await startJourney({
       viewport: 'desktop',
       locale: 'zh-CN',
-      config: { telegramBotToken: TOKEN, telegramApiRoot: bot.apiRoot, vapidKeys: vapid, webhookAllowPrivateAddresses: true },
+      // The local push service's self-signed certificate trusted as PUSH_CA_FILE makes it.
+      config: { telegramBotToken: TOKEN, telegramApiRoot: bot.apiRoot, vapidKeys: vapid, webhookAllowPrivateAddresses: true, pushCa: PUSH_SERVICE_CA },
       build: { market: paper.market },
     });
     const j = journey;
@@ -162,14 +160,9 @@ describe('notifications in the browser (zh-CN, desktop, then a phone)', () => {
     for (let i = 0; i < 5 && (await closed()) === 0; i++) await server.app.engine.tick();
     expect(await closed()).toBe(1);
 
-    // The outbox's pass (the worker's, run here at once): every channel the user linked.
-    const senders = [
-      emailSender(server.app.mailer, { secret: server.config.signSecret }),
-      createTelegramChannel({ token: TOKEN, apiRoot: bot.apiRoot, timeoutSeconds: 5 }).sender,
-      createPushSender({ vapid, subject: 'mailto:ops@example.com', allowPrivateAddresses: true, ca: PUSH_SERVICE_CA }),
-    ];
     const mailsBefore = server.outbox().length;
-    await runOutboxOnce(server.db, { senders, quietMs: 0, maxWaitMs: 0 });
+    // The outbox's pass (the worker's, run here at once) through the server's own channels: every channel the user linked.
+    await server.app.notify.runOutboxOnce({ quietMs: 0, maxWaitMs: 0 });
 
     // E-mail: one mail, in the user's language, with the task's link and the kind's unsubscribe link.
     const mails = server.outbox().slice(mailsBefore).map(decodeMail);
@@ -177,7 +170,7 @@ describe('notifications in the browser (zh-CN, desktop, then a phone)', () => {
     expect(mails[0]).toContain('To: notified@example.com');
     expect(mails[0]).toMatch(/BTC\/USDT 第 1 轮完成：\+\d+\.\d{2} USDT（\+\d+\.\d{2}%）/);
     expect(mails[0]).toContain(`查看: /#/trade/detail/${task.id}`);
-    expect(mails[0]).toMatch(/不再接收此类邮件 \(trade\.cycle_closed\): \/api\/notifications\/unsubscribe\?user=[\w-]+&kind=trade\.cycle_closed&token=[\w-]+/);
+    expect(mails[0]).toMatch(/不再接收此类邮件 \(一轮完成\): \/unsubscribe\?user=[\w-]+&kind=trade\.cycle_closed&token=[\w-]+/);
 
     // Telegram: the cycle in the linked chat.
     const sent = bot.calls.filter((call) => call.method === 'sendMessage').slice(1);

@@ -30,6 +30,8 @@ import { walletDomain } from './wallet/routes';
 import { widgetDomain } from './widget/routes';
 import { notifyChannelRoutes } from './notify/channelRoutes';
 import { createNotifyChannels } from './notify/channelSet';
+import { emailSender } from './notify/email';
+import { runOutboxOnce } from './notify/outbox';
 import { DEMO_EMAIL, DEMO_PASSWORD, demoAccountDecision } from './demo/account';
 import { createSessions } from './user/sessions';
 import { isGrantOrigin, widgetAuthentication } from './widget/service';
@@ -106,6 +108,7 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
   await app.register(enginePlugin, {
     exchangeFactory: options.exchangeFactory,
     publicExchangeFactory: options.publicExchangeFactory,
+    priceClock: options.priceClock,
     tickerFeed: options.tickerFeed,
     market: options.market,
     cluster: options.cluster,
@@ -124,7 +127,13 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
   // Telegram, web push and webhooks too; Telegram's long polling runs while the server does.
   // The outbox worker runs where the engine ticks on its own (not in tests).
   const notifyChannels = createNotifyChannels(config, app.log);
-  await app.register(notifyDomain, { senders: notifyChannels.senders, publicUrl: config.publicUrl, outboxPollMs: config.engineTickMs > 0 ? 5_000 : 0 });
+  const notifySenders = [emailSender(mailer, { secret: config.signSecret, publicUrl: config.publicUrl }), ...notifyChannels.senders];
+  // Tests run the outbox's passes themselves, through this server's own channels.
+  app.decorate('notify', {
+    senders: notifySenders,
+    runOutboxOnce: (options = {}) => runOutboxOnce(db, { log: app.log, ...options, senders: notifySenders }),
+  });
+  await app.register(notifyDomain, { senders: notifySenders, publicUrl: config.publicUrl, outboxPollMs: config.engineTickMs > 0 ? 5_000 : 0 });
   await app.register(notifyChannelRoutes, { channels: notifyChannels });
   app.addHook('onReady', () => notifyChannels.start(db));
   app.addHook('onClose', () => notifyChannels.stop());

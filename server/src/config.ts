@@ -56,6 +56,8 @@ export interface ServerConfig {
   vapidKeys?: { publicKey: string; privateKey: string } | undefined;
   /** Lets webhooks and push endpoints reach loopback and private addresses (tests, closed networks); never with NODE_ENV=production. */
   webhookAllowPrivateAddresses?: boolean;
+  /** PUSH_CA_FILE: PEM certificates web push trusts besides the system's (a closed network's push service, tests); unset: the system's only. */
+  pushCa?: string | undefined;
 }
 
 export interface PaperReplay {
@@ -123,6 +125,20 @@ export const persistentSecret = (dataDir: string, name: string, generate: () => 
 };
 
 /** VAPID keys from the environment (both or neither), else a pair generated on first run into the data folder. */
+/** A file of PEM certificates named by the variable; unset: undefined. */
+const pemFile = (env: NodeJS.ProcessEnv, name: string): string | undefined => {
+  const file = env[name];
+  if (!file) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    throw new ConfigError(`${name} must name a readable file of PEM certificates, got "${file}"`);
+  }
+  if (!/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/.test(text)) throw new ConfigError(`${name} must name a file of PEM certificates (-----BEGIN CERTIFICATE-----), got "${file}"`);
+  return text;
+};
+
 const vapidKeys = (env: NodeJS.ProcessEnv, dataDir: string): { publicKey: string; privateKey: string } => {
   const base64url = /^[A-Za-z0-9_-]{40,100}$/;
   if (env.VAPID_PUBLIC_KEY || env.VAPID_PRIVATE_KEY) {
@@ -200,12 +216,14 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env, root: string = 
   if (webhookAllowPrivateAddresses && env.NODE_ENV === 'production') {
     throw new ConfigError('WEBHOOK_ALLOW_PRIVATE_ADDRESSES cannot be set with NODE_ENV=production');
   }
+  const pushCa = pemFile(env, 'PUSH_CA_FILE');
 
   return {
     telegramBotToken,
     telegramApiRoot: url(env, 'TELEGRAM_API_ROOT', ['http:', 'https:']),
     vapidKeys: vapidKeys(env, dataDir),
     webhookAllowPrivateAddresses,
+    pushCa,
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '127.0.0.1',
     dataDir,

@@ -40,6 +40,8 @@ export interface EnginePluginOptions {
   market?: SimulatedMarket | undefined;
   /** The engine shares the database with other processes; default: on PostgreSQL (`DATABASE_URL`). */
   cluster?: boolean | undefined;
+  /** The live price sources' clock; default: the system's (tests move it). */
+  priceClock?: (() => number) | undefined;
 }
 
 /** Fee of the paper exchange, per fill: the usual taker rate, the one the task wizard warns with. */
@@ -53,7 +55,7 @@ const enginePluginBody: FastifyPluginAsync<EnginePluginOptions> = async (app, op
   // (tests) answer REST only: no streams for them.
   const tickerFeed =
     options.tickerFeed !== undefined ? options.tickerFeed : options.exchangeFactory || options.publicExchangeFactory ? null : createTickerFeed({ log: app.log });
-  const priceSources = createPriceSources({ log: app.log, createExchange: options.publicExchangeFactory, stream: tickerFeed });
+  const priceSources = createPriceSources({ log: app.log, createExchange: options.publicExchangeFactory, stream: tickerFeed, ...(options.priceClock ? { now: options.priceClock } : {}) });
 
   // The trading engine: the market and the tasks, one tick a second (a replay: one candle per
   // tick, PAPER_REPLAY_SPEED ticks a second). None with ENGINE=off: another process drives the tasks.

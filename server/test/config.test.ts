@@ -1,8 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config';
+import { PUSH_SERVICE_CA } from './fakes/pushService';
 
 let root: string;
 afterEach(() => rmSync(root, { recursive: true, force: true }));
@@ -30,6 +31,14 @@ describe('configuration', () => {
       telegramBotToken: '123456:AAH-abcdefghijklmnopqrstuv',
       webhookAllowPrivateAddresses: true,
     });
+    // PUSH_CA_FILE: certificates web push trusts besides the system's (a file that is not PEM stops the start).
+    const pem = join(root, 'push-ca.pem');
+    writeFileSync(pem, PUSH_SERVICE_CA);
+    expect(loadConfig({ PUSH_CA_FILE: pem }, root).pushCa).toBe(PUSH_SERVICE_CA);
+    expect(config.pushCa).toBeUndefined();
+    writeFileSync(pem, 'not a certificate');
+    expect(() => loadConfig({ PUSH_CA_FILE: pem }, root)).toThrow(/PUSH_CA_FILE must name a file of PEM certificates/);
+    expect(() => loadConfig({ PUSH_CA_FILE: join(root, 'missing.pem') }, root)).toThrow(/PUSH_CA_FILE must name a readable file/);
   });
 
   it.each([

@@ -6,6 +6,9 @@ export const NOTIFICATION_KINDS = [
   'trade.stop_loss',
   'trade.attention',
   'trade.ladder_full',
+  // A paper account on a live price source: it fell back to simulated prices, or came back (one notice per account and change).
+  'trade.paper_fallback',
+  'trade.paper_live',
   'member.fuel_low',
   'member.fuel_empty',
   'wallet.deposit_credited',

@@ -99,6 +99,8 @@ export interface ExchangeAccountsTable {
   paper_balances: ColumnType<Record<string, string> | null, string | null, string | null>;
   /** Paper accounts: 'simulator' or the ccxt id of the exchange whose public prices they trade on. */
   price_source: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Paper accounts on a live source: since when its owner was told it trades on simulated prices; null: live (or never told). */
+  paper_fallback_since: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   created_at: CreatedAt;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }

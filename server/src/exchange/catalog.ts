@@ -18,6 +18,9 @@ const OFFERED: readonly { id: string; name: string }[] = [
   { id: 'bitget', name: 'Bitget' },
 ];
 
+/** An offered exchange's name as users know it (a paper account's price source in its notices); else its id. */
+export const exchangeName = (id: string): string => OFFERED.find((exchange) => exchange.id === id)?.name ?? id;
+
 /** Testnet account types: the exchange's sandbox with play money (src/api/exchange.ts TESTNET_EXCHANGES). */
 const TESTNETS: readonly { id: string; name: string }[] = [
   { id: 'binance-testnet', name: 'Binance Spot Testnet' },

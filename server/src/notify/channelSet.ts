@@ -1,10 +1,21 @@
 import type { ServerConfig } from '../config';
 import type { Db } from '../db/database';
 import type { ChannelSender } from './channel';
+import type { OutboxOptions } from './outbox';
 import { createTelegramChannel, type TelegramChannel } from './channels/telegram';
 import { createWebhookSender } from './channels/webhook';
 import { createPushSender } from './channels/webpush';
 import { generateVapidKeys } from './channels/vapid';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The outbox's channels of this process (e-mail first) and one pass through them: tests run the passes themselves (no worker when ENGINE_TICK_MS=0). */
+    notify: {
+      senders: readonly ChannelSender[];
+      runOutboxOnce(options?: Partial<Omit<OutboxOptions, 'senders'>>): Promise<void>;
+    };
+  }
+}
 
 type Log = { warn: (object: object, message: string) => void; info: (object: object, message: string) => void };
 
@@ -42,7 +53,7 @@ export const createNotifyChannels = (config: ServerConfig, log: Log): NotifyChan
         log,
       })
     : null;
-  const push = createPushSender({ vapid, subject: vapidSubject(config), allowPrivateAddresses, ...publicUrl });
+  const push = createPushSender({ vapid, subject: vapidSubject(config), allowPrivateAddresses, ...publicUrl, ...(config.pushCa ? { ca: config.pushCa } : {}) });
   const webhook = createWebhookSender({ masterKey: config.exchangeMasterKey, allowPrivateAddresses });
   return {
     telegram,

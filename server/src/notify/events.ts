@@ -8,7 +8,8 @@ import Big from 'big.js';
 import { sql } from 'kysely';
 import { isAlwaysByEmail, type NotificationKind } from '../../../src/api/notify';
 import type { Db } from '../db/database';
-import type { CycleInsert, EventInsert } from '../engine/store/journal';
+import { exchangeName } from '../exchange/catalog';
+import type { CycleInsert, EventInsert, PaperPriceChange } from '../engine/store/journal';
 import type { NotifyChannel } from './channel';
 
 export type NotifyKind = NotificationKind;
@@ -62,13 +63,23 @@ const fromCycle = (cycle: CycleInsert): { kind: NotifyKind; payload: Record<stri
   };
 };
 
+/** A paper account's fall back to simulated prices, or its return to the source's live prices. */
+const paperPriceEvent = (change: PaperPriceChange): NotifyEvent => ({
+  userId: change.userId,
+  kind: change.fallbackSince === null ? 'trade.paper_live' : 'trade.paper_fallback',
+  taskId: null,
+  payload: { accountId: change.accountId, account: change.accountName, source: change.source, sourceName: exchangeName(change.source), ...(change.fallbackSince === null ? {} : { since: change.fallbackSince }) },
+});
+
 /**
  * Writes the notifications of one engine commit in its transaction: one
  * statement, the owner read from the task. Nothing when none of the rows is
  * a notification. A buy of the template's last level is also told as
  * `trade.ladder_full` (no more funds go into this cycle), right after it.
  */
-export const recordEngineEvents = async (trx: Db, events: readonly EventInsert[], cycles: readonly CycleInsert[]): Promise<void> => {
+export const recordEngineEvents = async (trx: Db, events: readonly EventInsert[], cycles: readonly CycleInsert[], prices: readonly PaperPriceChange[] = []): Promise<void> => {
+  // A paper account's prices: one notice per account and change, for the account (no task).
+  await recordEvents(trx, prices.map(paperPriceEvent));
   const rows: { taskId: string; kind: string; payload: string }[] = [];
   let ladderBuys = false;
   for (const event of events) {

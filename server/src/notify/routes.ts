@@ -31,7 +31,7 @@ const streamLifetimeMs = (authorization: string | undefined, ttlSeconds: number)
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface NotifyOptions {
-  /** The channels other than in-app and e-mail (Telegram, web push, webhooks), added where the app is built. */
+  /** Every channel but in-app (e-mail, Telegram, web push, webhooks), built where the app is (app.ts); default: e-mail only. */
   senders?: readonly ChannelSender[];
   /** The dashboard's public address, for the links in messages (none: paths only). */
   publicUrl?: string | undefined;
@@ -42,8 +42,8 @@ export interface NotifyOptions {
 /** Notifications (issue 25): the inbox, its unread count, marking read, the preferences per kind and channel, and the outbox worker. */
 export const notifyDomain: FastifyPluginAsync<NotifyOptions> = async (instance, options) => {
   const { db, config } = instance;
-  const others = options.senders ?? [];
-  const senders = [emailSender(instance.mailer, { secret: config.signSecret, publicUrl: options.publicUrl }), ...others];
+  const senders = options.senders ?? [emailSender(instance.mailer, { secret: config.signSecret, publicUrl: options.publicUrl })];
+  const others = senders.filter((sender) => sender.channel !== 'email');
 
   // Live updates of the open pages; their streams end before the server stops listening (Ctrl-C stops at once).
   const hub = createNotifyHub(db, { log: instance.log });

@@ -12,7 +12,7 @@ const field = (payload: Record<string, unknown>, name: string) => {
 export const notificationText = (item: Notification, translate: Translate, locale: string): string => {
   const p = item.payload;
   const values = {
-    ...Object.fromEntries(['symbol', 'level', 'levels', 'amount', 'price', 'quantity', 'cycle', 'profit', 'roi', 'reason', 'asset', 'from', 'ip', 'userAgent', 'balance', 'origin', 'name', 'channel'].map((name) => [name, field(p, name)])),
+    ...Object.fromEntries(['symbol', 'level', 'levels', 'amount', 'price', 'quantity', 'cycle', 'profit', 'roi', 'reason', 'asset', 'from', 'ip', 'userAgent', 'balance', 'origin', 'name', 'channel', 'account', 'sourceName'].map((name) => [name, field(p, name)])),
     ...notificationFigures(p, locale),
   };
   // The kind's second part: its namespace (trade, member) is not a text key.
@@ -43,6 +43,10 @@ export const notificationText = (item: Notification, translate: Translate, local
       return translate('notify.text.fuelLow', values);
     case 'ladder_full':
       return translate('notify.text.ladderFull', values);
+    case 'paper_fallback':
+      return translate('notify.text.paperFallback', values);
+    case 'paper_live':
+      return translate('notify.text.paperLive', values);
     case 'email_changed':
       return translate('notify.text.emailChanged', values);
     case 'security_changed':

@@ -14,7 +14,8 @@ import { FLUSH_EVERY_TICKS, isUsablePrice, stateWrite, type CommandKind, type En
 import { createIntents } from './intents';
 import { createLanes } from './lanes';
 import { createOutages } from './outages';
-import { createTurn } from './turn';
+import { createPriceNotices } from './priceNotices';
+import { createTurn, type PaperPriceNotices } from './turn';
 
 export {
   isUsablePrice,
@@ -249,6 +250,29 @@ export const createRunner = (options: EngineOptions) => {
     return prices;
   };
 
+  const priceNotices = createPriceNotices(options.priceNoticeHoldMs);
+  /**
+   * The paper accounts on a live source whose owners are to be told it fell
+   * back to the simulator or came back (once per account and change, after
+   * the hysteresis of priceNotices.ts); committed with this tick's turn.
+   */
+  const paperPriceNotices = (): PaperPriceNotices | undefined => {
+    const sources = options.priceSources;
+    if (!sources) return undefined;
+    const accounts = new Map<string, string>();
+    const byAccount = new Map<string, LiveTask>();
+    for (const task of tasks.values()) {
+      if (task.real || task.finished || !task.priceSource || task.priceSource === SIMULATOR) continue;
+      accounts.set(task.accountId, task.priceSource);
+      byAccount.set(task.accountId, task);
+    }
+    const at = sources.now();
+    for (const source of new Set(accounts.values())) priceNotices.observe(sources.status(source), at);
+    const notices = priceNotices.due(accounts);
+    if (notices.length === 0) return undefined;
+    return { notices, tasks: notices.map((notice) => byAccount.get(notice.accountId)!), told: () => priceNotices.told(notices) };
+  };
+
   /** One second of market (one candle in replay mode) and the decisions of the tasks it concerns. */
   const tick = (seconds = 1): Promise<void> =>
     serialize(async () => {
@@ -264,7 +288,7 @@ export const createRunner = (options: EngineOptions) => {
         due = index.due(numeric, now(), run.ticks).flatMap((id) => tasks.get(id) ?? []);
         const paperDue = due.filter((task) => !task.real && run.ticks >= task.backoffUntilTick);
         try {
-          await turn.runPaper(paperDue, prices);
+          await turn.runPaper(paperDue, prices, paperPriceNotices());
         } finally {
           for (const task of paperDue) if (tasks.has(task.id)) place(task);
         }
@@ -353,6 +377,8 @@ export const createRunner = (options: EngineOptions) => {
   return {
     market,
     paper,
+    /** The live public markets its paper accounts may trade on (none: every paper account on the simulator). */
+    priceSources: options.priceSources ?? null,
     /** The paper exchange holding an account's balances (the simulator's, or a live market's). */
     paperFor: venues.paperOf,
     tasks,

@@ -1,6 +1,6 @@
 import { UNTIL_STOPPED, applyOrderFailed, decide } from '../core/decide';
 import { applyFill, type Fill } from '../core/fills';
-import { emptyWrites, type Writes } from '../store/journal';
+import { emptyWrites, type PaperPriceNotice, type Writes } from '../store/journal';
 import { FencedError } from '../store/shards';
 import { ExchangeClientError, type ExchangeFailure } from '../venues/exchangeClient';
 import { paperClient } from '../venues/paperClient';
@@ -30,6 +30,13 @@ import {
  * transaction (store/journal.ts); the real exchanges' lanes (lanes.ts) place
  * theirs through an intent and apply the answer with the same writes.
  */
+/** The paper price notices a tick commits with its turn (priceNotices.ts), the tasks of their accounts (fenced), and what to do once committed. */
+export interface PaperPriceNotices {
+  notices: PaperPriceNotice[];
+  tasks: LiveTask[];
+  told: () => void;
+}
+
 export const createTurn = (engine: EngineContext) => {
   /** A task's prices in this tick's map and in the index: by venue and symbol. */
   const priceKeyOf = (task: LiveTask) => `${engine.venues.venueFor(task).key}|${task.symbol}`;
@@ -177,8 +184,9 @@ export const createTurn = (engine: EngineContext) => {
    * memory, one commit. When the commit fails, everything is put back and,
    * if there were several tasks, each is tried again on its own.
    */
-  const runPaper = async (due: LiveTask[], prices: ReadonlyMap<string, string>): Promise<void> => {
+  const runPaper = async (due: LiveTask[], prices: ReadonlyMap<string, string>, notices?: PaperPriceNotices): Promise<void> => {
     const writes = emptyWrites();
+    if (notices) writes.prices.push(...notices.notices);
     const before = new Map(due.map((task) => [task.id, { state: task.state, attention: task.attention, finished: task.finished, fuelWaitUntil: task.fuelWaitUntil, retryAfter: task.retryAfter, dirty: task.dirty }]));
     const failed: { task: LiveTask; error: unknown }[] = [];
     const plans: PaperOrderPlan[] = [];
@@ -205,7 +213,8 @@ export const createTurn = (engine: EngineContext) => {
     try {
       executePaper(plans, writes, touched);
       for (const task of due) if (task.dirty || plans.some((p) => p.task === task)) writes.states.push(stateWrite(task));
-      await engine.journal(writes, engine.fenceFor(due));
+      await engine.journal(writes, engine.fenceFor(notices ? [...due, ...notices.tasks] : due));
+      notices?.told();
       for (const task of due) {
         task.dirty = false;
         if (!failed.some((f) => f.task === task)) task.failures = 0;
@@ -223,7 +232,12 @@ export const createTurn = (engine: EngineContext) => {
         for (const { task, error: own } of failed) await onTaskFailure(task, own);
         return;
       }
-      if (due.length > 1) {
+      if (due.length === 0) {
+        // Only price notices: told at a later tick.
+        engine.log.warn({ err: error }, 'the paper price notices could not be written; trying again at the next tick');
+        return;
+      }
+      if (due.length > 1 || notices) {
         engine.log.warn({ err: error, tasks: due.length }, 'the tick could not be written; each task is tried on its own');
         for (const task of due) await runPaper([task], prices);
         return;

@@ -46,8 +46,8 @@ export interface EngineDomains {
   /** Charges each due in the caller's transaction; answers the fuel charged, in the same order. */
   chargeFuel: (trx: Db, dues: FuelDue[]) => Promise<string[]>;
   strategyOf: (row: StrategyColumns) => StrategySettings;
-  /** Writes the users' notifications of one commit's events and closed cycles, in the caller's transaction (notify); none when absent. */
-  recordEvents?: (trx: Db, events: readonly EventInsert[], cycles: readonly CycleInsert[]) => Promise<void>;
+  /** Writes the users' notifications of one commit's events, closed cycles and paper price changes, in the caller's transaction (notify); none when absent. */
+  recordEvents?: (trx: Db, events: readonly EventInsert[], cycles: readonly CycleInsert[], prices?: readonly PaperPriceChange[]) => Promise<void>;
 }
 
 export interface StoredTask {
@@ -112,6 +112,20 @@ export interface CycleInsert {
   seconds: number | null;
 }
 
+/** What a paper account on a live source trades on now, as the engine settled it (runner/priceNotices.ts). */
+export interface PaperPriceNotice {
+  accountId: string;
+  source: string;
+  /** Since when it trades on simulated prices; null: on the source's live prices. */
+  fallbackSince: string | null;
+}
+
+/** A notice that changed what the account's owner was last told: it becomes one notification. */
+export interface PaperPriceChange extends PaperPriceNotice {
+  userId: string;
+  accountName: string;
+}
+
 export interface StateWrite {
   id: string;
   state: CycleState;
@@ -137,12 +151,14 @@ export interface Writes {
   balances: BalanceWrite[];
   /** Commands the API left that these writes carry out, with their answers. */
   commands: { id: string; result: unknown }[];
+  /** Paper accounts whose live source fell back to the simulator or came back (told once per change). */
+  prices: PaperPriceNotice[];
 }
 
-export const emptyWrites = (): Writes => ({ orders: [], outcomes: [], events: [], cycles: [], states: [], balances: [], commands: [] });
+export const emptyWrites = (): Writes => ({ orders: [], outcomes: [], events: [], cycles: [], states: [], balances: [], commands: [], prices: [] });
 
 export const hasWrites = (w: Writes) =>
-  w.orders.length + w.outcomes.length + w.events.length + w.cycles.length + w.states.length + w.balances.length + w.commands.length > 0;
+  w.orders.length + w.outcomes.length + w.events.length + w.cycles.length + w.states.length + w.balances.length + w.commands.length + w.prices.length > 0;
 
 /** Checked first in every transaction of the engine: the shards it writes for must still be its own. */
 export type Fence = (trx: Db, shards: ReadonlySet<number>) => Promise<void>;
@@ -322,6 +338,23 @@ export const createEngineStore = (db: Db, domains: EngineDomains | null = null) 
       on conflict (exchange_account_id, asset) do update set free = excluded.free, used = excluded.used`.execute(trx);
   };
 
+  /**
+   * Stores what each account's owner is told about its prices, only where it
+   * differs from what they were last told (and the account still trades on
+   * that source): answers the changes, each to be told once, whichever
+   * process or restart saw it first.
+   */
+  const writePriceNotices = async (trx: Db, notices: PaperPriceNotice[]): Promise<PaperPriceChange[]> => {
+    if (notices.length === 0) return [];
+    const { rows } = await sql<{ id: string; user_id: string; name: string; price_source: string; since: string | null }>`
+      update exchange_accounts a set paper_fallback_since = x.since::timestamptz
+      from unnest(${notices.map((n) => n.accountId)}::uuid[], ${notices.map((n) => n.source)}::text[], ${text(notices.map((n) => n.fallbackSince))}::text[])
+           as x(account, source, since)
+      where a.id = x.account and a.price_source = x.source and (a.paper_fallback_since is null) <> (x.since is null)
+      returning a.id, a.user_id, a.name, a.price_source, x.since`.execute(trx);
+    return rows.map((row) => ({ accountId: row.id, userId: row.user_id, accountName: row.name, source: row.price_source, fallbackSince: row.since }));
+  };
+
   const finishCommands = async (trx: Db, commands: Writes['commands']) => {
     if (commands.length === 0) return;
     await sql`
@@ -345,7 +378,8 @@ export const createEngineStore = (db: Db, domains: EngineDomains | null = null) 
       await writeOutcomes(trx, writes.outcomes);
       await insertEvents(trx, writes.events, at);
       await insertCycles(trx, writes.cycles, at);
-      if (domains?.recordEvents && (writes.events.length > 0 || writes.cycles.length > 0)) await domains.recordEvents(trx, writes.events, writes.cycles);
+      const prices = await writePriceNotices(trx, writes.prices);
+      if (domains?.recordEvents && (writes.events.length > 0 || writes.cycles.length > 0 || prices.length > 0)) await domains.recordEvents(trx, writes.events, writes.cycles, prices);
       await writeStates(trx, writes.states);
       await writeBalances(trx, writes.balances);
       await finishCommands(trx, writes.commands);

@@ -1,4 +1,5 @@
 import { Agent } from 'node:https';
+import { rootCertificates } from 'node:tls';
 import { isIP } from 'node:net';
 import webpush, { WebPushError } from 'web-push';
 import type { ChannelSender, DeliveryOutcome, OutgoingMessage } from '../channel';
@@ -25,7 +26,7 @@ export interface PushSenderOptions {
   publicUrl?: string;
   /** Lets endpoints on loopback and private addresses be reached: tests only. */
   allowPrivateAddresses?: boolean;
-  /** Extra certificate authorities to trust (tests: the local push service's). */
+  /** Certificate authorities to trust besides the system's (PUSH_CA_FILE; tests: the local push service's). */
   ca?: string;
   timeoutMs?: number;
   /** Seconds a push service keeps an undelivered message. */
@@ -53,7 +54,7 @@ type One = { ok: true } | { ok: false; gone: boolean; retry: boolean; retryAfter
 
 export const createPushSender = (options: PushSenderOptions): ChannelSender => {
   const allowPrivate = options.allowPrivateAddresses ?? false;
-  const agent = new Agent({ keepAlive: false, lookup: lookupGuarded(allowPrivate), ...(options.ca ? { ca: options.ca } : {}) });
+  const agent = new Agent({ keepAlive: false, lookup: lookupGuarded(allowPrivate), ...(options.ca ? { ca: [...rootCertificates, options.ca] } : {}) });
 
   const sendOne = async (subscription: { endpoint: string; p256dh: string; auth: string }, payload: string): Promise<One> => {
     let endpoint: URL;

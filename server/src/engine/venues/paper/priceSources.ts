@@ -13,18 +13,21 @@ export const createPriceSources = ({
   log,
   createExchange,
   stream = null,
+  now = Date.now,
 }: {
   log: FastifyBaseLogger;
   createExchange?: ExchangeFactory | undefined;
   /** The exchanges' websocket ticker streams, preferred over REST where they flow. */
   stream?: TickerFeed | null;
+  /** The markets' clock (tests move it to make prices stale). */
+  now?: () => number;
 }) => {
   const markets = new Map<string, LiveMarket>();
   const liveMarket = (exchangeId: string): LiveMarket => {
     let market = markets.get(exchangeId);
     if (!market) {
       const client = createCcxtClient({ exchangeId, ...(createExchange ? { createExchange } : {}), timeoutMs: 5_000 });
-      market = createLiveMarket({ exchangeId, client, log, stream });
+      market = createLiveMarket({ exchangeId, client, log, stream, now });
       market.start();
       markets.set(exchangeId, market);
     }
@@ -32,6 +35,7 @@ export const createPriceSources = ({
   };
   return {
     liveMarket,
+    now,
     /** Where a source's prices come from now. */
     status: (source: string): PaperPrices => (source === SIMULATOR ? { source, live: false, fallbackSince: null } : liveMarket(source).status()),
     stop() {
