@@ -71,6 +71,23 @@ describe('notifications', () => {
     expect(screen.queryByRole('button', { name: '标为已读' })).toBeNull();
   });
 
+  it("says a paper account fell back to simulated prices and came back, with a link to the accounts", async () => {
+    const account = { accountId: 'b0000000-0000-4000-8000-000000000001', account: '模拟一号', source: 'binance', sourceName: 'Binance' };
+    const notices: Notification[] = [
+      { id: '4', kind: 'trade.paper_live', taskId: null, payload: account, createdAt: '2026-01-10T12:00:00.000Z', read: false },
+      { id: '3', kind: 'trade.paper_fallback', taskId: null, payload: { ...account, since: '2026-01-10T11:00:00.000Z' }, createdAt: '2026-01-10T11:01:00.000Z', read: true },
+    ];
+    await renderApp('/notifications', inbox(notices));
+    expect(await screen.findByText('模拟账户「模拟一号」已恢复 Binance 实时行情')).toBeInTheDocument();
+    expect(screen.getByText('模拟账户「模拟一号」改按模拟行情交易：无法连接 Binance')).toBeInTheDocument();
+    expect(screen.getByText(/^模拟账户改按模拟行情 · /)).toBeInTheDocument();
+    for (const text of ['模拟账户「模拟一号」已恢复 Binance 实时行情', '模拟账户「模拟一号」改按模拟行情交易：无法连接 Binance']) {
+      const item = within(screen.getByText(text).closest('li')!);
+      expect(item.getByRole('link', { name: 'API 列表' })).toHaveAttribute('href', expect.stringMatching(/\/exchange$/));
+      expect(item.queryByRole('link', { name: '查看任务' })).toBeNull();
+    }
+  });
+
   it('filters by unread, and changes a preference', async () => {
     const { server } = await renderApp('/notifications', inbox());
     await findHeading('通知');

@@ -137,6 +137,11 @@ const Inbox = () => {
                           {translate('notify.openTask')}
                         </Button>
                       )}
+                      {(item.kind === 'trade.paper_fallback' || item.kind === 'trade.paper_live') && (
+                        <Button size="small" component={Link} to="/exchange">
+                          {translate('page.exchange')}
+                        </Button>
+                      )}
                       {item.kind === 'user.channel_disabled' && (
                         <Button size="small" component={Link} to={CHANNELS_PAGE}>
                           {translate('notify.openChannels')}
