@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { PRICE_NOTICE_HOLD_MS } from '../src/engine/runner/priceNotices';
+import { emptyWrites } from '../src/engine/store/journal';
 import orders from './fixtures/binance-orders.json';
 import { BACKENDS, quickStrategy, registerUser, startServer, taskPayload, type TestServer } from './harness';
 import { recordedExchange, type RecordedAnswer } from './recordedExchange';
@@ -80,6 +81,9 @@ describe.each(BACKENDS)('paper price notices (%s)', (backend) => {
     expect(Date.parse(downSince)).toBeLessThanOrEqual(clock - PRICE_NOTICE_HOLD_MS);
     const row = await server.db.selectFrom('exchange_accounts').select('paper_fallback_since').where('id', '=', exchangeId).executeTakeFirstOrThrow();
     expect(row.paper_fallback_since && new Date(row.paper_fallback_since).toISOString()).toBe(downSince);
+    // Another process (a shard handed over, a restart) telling the same change writes nothing more: the stored state decides.
+    await engine.store.commit({ ...emptyWrites(), prices: [{ accountId: exchangeId, source: 'binance', fallbackSince: new Date(clock).toISOString() }] });
+    expect(await told()).toHaveLength(1);
 
     // Back: told once it has held, then never again.
     replay.answer(...publicAnswers);
