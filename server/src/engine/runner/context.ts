@@ -68,8 +68,6 @@ export interface EngineOptions {
   tickerFeed?: TickerFeed | null;
   /** The live public markets paper accounts may trade on; without it every paper account trades on the simulator. */
   priceSources?: PriceSources | null;
-  /** How long a live source's fall back (or return) must hold before its paper accounts' owners are told (default: a minute, priceNotices.ts). */
-  priceNoticeHoldMs?: number;
   /**
    * Several processes share the database (PostgreSQL): the engine drives only
    * the shards it leases, runs or mirrors the shared market, and carries out

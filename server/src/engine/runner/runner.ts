@@ -250,7 +250,7 @@ export const createRunner = (options: EngineOptions) => {
     return prices;
   };
 
-  const priceNotices = createPriceNotices(options.priceNoticeHoldMs);
+  const priceNotices = createPriceNotices();
   /**
    * The paper accounts on a live source whose owners are to be told it fell
    * back to the simulator or came back (once per account and change, after
