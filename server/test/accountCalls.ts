@@ -60,6 +60,7 @@ const userCount = async (server: TestServer) =>
 /** A 6-digit code that is not the given one. */
 const otherCode = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
 
+/** Opening an account: verify-code and register. */
 export const describeAccountCalls = (backend: 'pglite' | 'postgres') => {
   describe(`verify-code (${backend})`, () => {
     let server: TestServer;
@@ -342,7 +343,10 @@ export const describeAccountCalls = (backend: 'pglite' | 'postgres') => {
       expect(captcha.body.data).toMatchObject({ field: 'captcha' });
     });
   });
+};
 
+/** Signing in and the session: login, refresh, reset-password, logout, me. */
+export const describeSessionCalls = (backend: 'pglite' | 'postgres') => {
   describe(`login (${backend})`, () => {
     let server: TestServer;
     afterEach(async () => server?.close());

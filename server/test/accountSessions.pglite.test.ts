@@ -1,0 +1,4 @@
+import { describeSessionCalls } from './accountCalls';
+import { onDatabase } from './harness';
+
+onDatabase('pglite', describeSessionCalls);
