@@ -1,4 +1,4 @@
 import { onDatabase } from './harness';
 import { describeTradingTasks } from './tradeTasks';
 
-onDatabase('pglite', describeTradingTasks);
+onDatabase('pglite', (backend) => describeTradingTasks(backend, 'market'));

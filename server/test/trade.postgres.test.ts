@@ -1,4 +1,4 @@
 import { onDatabase } from './harness';
 import { describeTradingTasks } from './tradeTasks';
 
-onDatabase('postgres', describeTradingTasks);
+onDatabase('postgres', (backend) => describeTradingTasks(backend, 'market'));

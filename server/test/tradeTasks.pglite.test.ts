@@ -1,0 +1,4 @@
+import { onDatabase } from './harness';
+import { describeTradingTasks } from './tradeTasks';
+
+onDatabase('pglite', (backend) => describeTradingTasks(backend, 'tasks'));
