@@ -14,7 +14,7 @@ import type { StrategyTemplate } from '../api/strategy';
 import type { CandleTimeframe, CloseResult, EngineStatus, OhlcvAnswer, ProfitSummary, TradeOrder, TradePair, TradeTask, TradeTaskDetail } from '../api/trade';
 import type { ExchangeBalance, ExchangeCatalogEntry } from '../api/exchange';
 import type { Article, ArticleSummary } from '../api/article';
-import type { ServiceSettings } from '../api/admin';
+import type { NotificationDeliveryCount, ServiceSettings } from '../api/admin';
 import type { MarkReadRequest, Notification, NotificationPreference, NotificationPreferences, UnreadCount } from '../api/notify';
 import type {
   ActivatePayload,
@@ -202,6 +202,7 @@ export const createApi = (http: HttpClient) => ({
   adminSettings: (signal?: AbortSignal) => http.request<ServiceSettings>('GET', Endpoint.adminSettings, { signal }),
   adminSettingsEdit: (payload: Partial<ServiceSettings>) =>
     http.request<ServiceSettings>('POST', Endpoint.adminSettingsEdit, { body: payload }),
+  adminNotificationCounts: (signal?: AbortSignal) => http.request<NotificationDeliveryCount[]>('GET', Endpoint.adminNotificationCounts, { signal }),
 
   /** The external notification channels (Telegram, web push, webhook). */
   notifyChannels: (signal?: AbortSignal) => http.request<NotifyChannelsState>('GET', NotifyChannelEndpoint.state, { signal }),
