@@ -1,0 +1,25 @@
+import { sql, type Kysely } from 'kysely';
+
+/**
+ * The hourly digest (issue 25): the kinds a user wants gathered into one
+ * message an hour per channel instead of at once (a row per kind chosen;
+ * none: every kind at once, security kinds never), and which outbox messages
+ * are such a digest (held until the hour's end, gathering what arrives
+ * meanwhile while no attempt has been made).
+ */
+export const up = async (db: Kysely<unknown>): Promise<void> => {
+  await db.schema
+    .createTable('notification_digest_kinds')
+    .addColumn('user_id', 'uuid', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('kind', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('notification_digest_kinds_pk', ['user_id', 'kind'])
+    .execute();
+  await db.schema.alterTable('notification_deliveries').addColumn('digest', 'boolean', (c) => c.notNull().defaultTo(false)).execute();
+  await sql`create index notification_deliveries_open_digest_idx on notification_deliveries (user_id, channel) where digest and status = 'pending' and attempts = 0`.execute(db);
+};
+
+export const down = async (db: Kysely<unknown>): Promise<void> => {
+  await sql`drop index notification_deliveries_open_digest_idx`.execute(db);
+  await db.schema.alterTable('notification_deliveries').dropColumn('digest').execute();
+  await db.schema.dropTable('notification_digest_kinds').execute();
+};
