@@ -15,7 +15,7 @@ import type { CandleTimeframe, CloseResult, EngineStatus, OhlcvAnswer, ProfitSum
 import type { ExchangeBalance, ExchangeCatalogEntry } from '../api/exchange';
 import type { Article, ArticleSummary } from '../api/article';
 import type { NotificationDeliveryCount, ServiceSettings } from '../api/admin';
-import type { MarkReadRequest, Notification, NotificationPreference, NotificationPreferences, UnreadCount } from '../api/notify';
+import type { MarkReadRequest, Notification, NotificationPreferences, NotificationPreferencesChange, UnreadCount } from '../api/notify';
 import type {
   ActivatePayload,
   ChangePasswordPayload,
@@ -190,8 +190,8 @@ export const createApi = (http: HttpClient) => ({
   notificationsStream: (signal: AbortSignal) => http.stream(Endpoint.notificationsStream, signal),
   notificationsRead: (body: MarkReadRequest) => http.request<UnreadCount>('POST', Endpoint.notificationsRead, { body }),
   notificationPreferences: (signal?: AbortSignal) => http.request<NotificationPreferences>('GET', Endpoint.notificationPreferences, { signal }),
-  notificationPreferencesSave: (list: NotificationPreference[]) =>
-    http.request<NotificationPreferences>('PUT', Endpoint.notificationPreferences, { body: { list } }),
+  notificationPreferencesSave: (change: NotificationPreferencesChange) =>
+    http.request<NotificationPreferences>('PUT', Endpoint.notificationPreferences, { body: change }),
 
   articleList: (query: Query = {}, signal?: AbortSignal) =>
     http.request<Page<ArticleSummary>>('GET', Endpoint.articleList, { query, signal }),
