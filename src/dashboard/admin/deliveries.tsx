@@ -66,7 +66,7 @@ const DeliveryCounts = () => {
   );
 };
 
-const StatusText = (_: { label?: string; sortable?: boolean }) => {
+const StatusText = (_: { label?: string; sortBy?: string }) => {
   const record = useRecordContext<AdminNotificationDelivery>();
   const translate = useTranslate();
   if (!record) return null;
@@ -87,7 +87,7 @@ const KindText = (_: { label?: string }) => {
   return record ? <span>{kindText(record)}</span> : null;
 };
 
-const ChannelText = (_: { label?: string; sortable?: boolean }) => {
+const ChannelText = (_: { label?: string; sortBy?: string }) => {
   const record = useRecordContext<AdminNotificationDelivery>();
   const translate = useTranslate();
   return record ? <span>{translate(`notify.channel.${record.channel}`, { _: record.channel })}</span> : null;
@@ -182,11 +182,11 @@ export const DeliveryList = () => {
           <Datagrid bulkActionButtons={false} rowClick={false}>
             <DateTimeText source="createdAt" label="admin.deliveries.fields.time" />
             <TextField source="userEmail" label="admin.fields.user" sortable={false} />
-            <ChannelText label="admin.deliveries.fields.channel" />
+            <ChannelText label="admin.deliveries.fields.channel" sortBy="channel" />
             <KindText label="admin.deliveries.fields.kind" />
             <NumberField source="attempts" label="admin.deliveries.fields.attempts" />
             <TextField source="lastError" label="admin.deliveries.fields.lastError" emptyText="—" sortable={false} sx={{ wordBreak: 'break-word', maxWidth: 360, display: 'inline-block' }} />
-            <StatusText label="admin.fields.status" />
+            <StatusText label="admin.fields.status" sortBy="status" />
             <RetryButton label="admin.fields.actions" />
           </Datagrid>
         )}
