@@ -55,6 +55,7 @@ describe.each(BACKENDS)('the console’s notification deliveries (%s)', (backend
     const [row] = dead.body.data;
     expect(row).toMatchObject({ userId: bob.id, userEmail: 'bob-notify@example.com', channel: 'webhook', kind: 'trade.cycle_closed', events: 1, status: 'dead', attempts: 1, lastError: 'HTTP 400 Bad Request', sentAt: null });
     expect(Date.parse(row.createdAt)).toBeGreaterThan(Date.now() - 60_000);
+    expect(Date.parse(row.lastAttemptAt)).toBeGreaterThanOrEqual(Date.parse(row.createdAt));
 
     expect((await get('/api/admin/notification-counts')).body.data).toEqual([
       { channel: 'email', pending: 0, sent: 1, dead: 0 },

@@ -107,9 +107,10 @@ export interface AdminNotificationDelivery {
   status: DeliveryStatus;
   attempts: number;
   lastError: string | null;
-  /** When it was queued; when it is (or was last) due; when it was sent. */
+  /** When it was queued; when it is (or was last) due; when it was last attempted; when it was sent. */
   createdAt: string;
   nextAttemptAt: string;
+  lastAttemptAt: string | null;
   sentAt: string | null;
 }
 

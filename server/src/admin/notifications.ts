@@ -22,7 +22,7 @@ const base = (db: Db) =>
     // The message's first event names its kind (message_key is its id).
     .leftJoin('notification_events as e', 'e.id', 'd.message_key');
 
-const SORT_COLUMNS = { id: 'd.id', createdAt: 'd.created_at', nextAttemptAt: 'd.next_attempt_at', attempts: 'd.attempts', channel: 'd.channel', status: 'd.status' } as const;
+const SORT_COLUMNS = { id: 'd.id', createdAt: 'd.created_at', nextAttemptAt: 'd.next_attempt_at', lastAttemptAt: 'd.last_attempt_at', attempts: 'd.attempts', channel: 'd.channel', status: 'd.status' } as const;
 
 const select = (query: ReturnType<typeof base>) =>
   query.select([
@@ -37,6 +37,7 @@ const select = (query: ReturnType<typeof base>) =>
     'd.last_error',
     'd.created_at',
     'd.next_attempt_at',
+    'd.last_attempt_at',
     'd.sent_at',
   ]);
 
@@ -54,6 +55,7 @@ const record = (row: Row): AdminNotificationDelivery => ({
   lastError: row.last_error,
   createdAt: iso(row.created_at)!,
   nextAttemptAt: iso(row.next_attempt_at)!,
+  lastAttemptAt: iso(row.last_attempt_at),
   sentAt: iso(row.sent_at),
 });
 

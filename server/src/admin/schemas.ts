@@ -75,6 +75,7 @@ export const notificationDeliverySchema = Type.Object({
   lastError: NullableString(),
   createdAt: Type.String(),
   nextAttemptAt: Type.String(),
+  lastAttemptAt: NullableString(),
   sentAt: NullableString(),
 });
 
@@ -149,7 +150,7 @@ export const auditListQuery = listQuerystring(AUDIT_SORTS, {
   targetId: Type.Optional(Type.String({ maxLength: 100 })),
 });
 
-export const DELIVERY_SORTS = ['createdAt', 'nextAttemptAt', 'attempts', 'channel', 'status', 'id'] as const;
+export const DELIVERY_SORTS = ['createdAt', 'nextAttemptAt', 'lastAttemptAt', 'attempts', 'channel', 'status', 'id'] as const;
 export const deliveryListQuery = listQuerystring(DELIVERY_SORTS, {
   status: Type.Optional(StringEnum(DELIVERY_STATUSES)),
   channel: Type.Optional(StringEnum(NOTIFICATION_CHANNELS.filter((c) => c !== 'inapp'))),

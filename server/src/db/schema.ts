@@ -495,6 +495,7 @@ export interface NotificationDeliveriesTable {
   created_at: CreatedAt;
   /** An hourly digest: held until its hour ends, gathering the digest kinds that arrive meanwhile. */
   digest: Generated<boolean>;
+  last_attempt_at: NullableTimestamp;
 }
 
 /** A kind the user has gathered into the hourly digest (migration 024). */

@@ -140,7 +140,7 @@ interface Claimed {
 export const claimDeliveries = async (db: Db, channel: NotifyChannel, options: Pick<OutboxOptions, 'batch' | 'leaseMs'> = {}): Promise<Claimed[]> => {
   const { batch, leaseMs } = { ...DEFAULTS, ...options };
   const { rows } = await sql<Claimed>`
-    update notification_deliveries d set attempts = d.attempts + 1, next_attempt_at = now() + make_interval(secs => ${leaseMs / 1000})
+    update notification_deliveries d set attempts = d.attempts + 1, last_attempt_at = now(), next_attempt_at = now() + make_interval(secs => ${leaseMs / 1000})
     where d.id in (
       select id from notification_deliveries
       where channel = ${channel} and status = 'pending' and next_attempt_at <= now()

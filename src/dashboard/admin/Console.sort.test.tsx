@@ -45,6 +45,7 @@ describe('sortable columns', () => {
     lastError: 'HTTP 500',
     createdAt: '2026-11-22T00:00:00.000Z',
     nextAttemptAt: '2026-11-22T01:00:00.000Z',
+    lastAttemptAt: '2026-11-22T00:58:00.000Z',
     sentAt: null,
   };
   const lists: [string, string, object][] = [

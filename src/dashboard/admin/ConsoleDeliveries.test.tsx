@@ -39,6 +39,7 @@ const dead: AdminNotificationDelivery = {
   lastError: 'HTTP 500 Internal Server Error',
   createdAt: '2026-11-26T08:00:00.000Z',
   nextAttemptAt: '2026-11-26T09:00:00.000Z',
+  lastAttemptAt: '2026-11-26T08:58:00.000Z',
   sentAt: null,
 };
 
@@ -78,6 +79,7 @@ describe('the outbox’s dead letters in the console', () => {
     expect(listParams(first!)).toEqual({ sort: ['createdAt', 'DESC'], range: [0, 19], filter: { status: 'dead' } });
     const row = screen.getByText('bob@example.com').closest('tr')!;
     for (const text of ['Webhook', '一轮完成 另 2 条', '8', 'HTTP 500 Internal Server Error', '已失败']) expect(within(row).getByText(text)).toBeInTheDocument();
+    expect(screen.getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['入队时间', '用户', '渠道', '类型', '尝试次数', '最后尝试', '最后错误', '状态', '操作']);
     const counts = screen.getByRole('region', { name: '各渠道投递' });
     expect(within(counts).getByText('邮件').closest('[data-channel]')).toHaveTextContent('待发送 0已发送 12已失败 0');
     expect(counts.querySelector('[data-channel="webhook"]')).toHaveTextContent('待发送 0已发送 4已失败 1');

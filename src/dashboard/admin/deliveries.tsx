@@ -139,7 +139,7 @@ const DeliveryCards = () => {
                     {translate(`notify.channel.${record.channel}`, { _: record.channel })} · {kindText(record)}
                   </Typography>
                   <Typography variant="body2" color="text.secondary">
-                    {translate('admin.deliveries.fields.attempts')} {record.attempts} · {dateTime(record.createdAt)}
+                    {translate('admin.deliveries.fields.attempts')} {record.attempts} · {dateTime(record.lastAttemptAt ?? record.createdAt)}
                   </Typography>
                   {record.lastError && (
                     <Typography variant="body2" color="error" sx={{ overflowWrap: 'anywhere' }}>
@@ -185,6 +185,7 @@ export const DeliveryList = () => {
             <ChannelText label="admin.deliveries.fields.channel" sortBy="channel" />
             <KindText label="admin.deliveries.fields.kind" />
             <NumberField source="attempts" label="admin.deliveries.fields.attempts" />
+            <DateTimeText source="lastAttemptAt" label="admin.deliveries.fields.lastAttempt" />
             <TextField source="lastError" label="admin.deliveries.fields.lastError" emptyText="—" sortable={false} sx={{ wordBreak: 'break-word', maxWidth: 360, display: 'inline-block' }} />
             <StatusText label="admin.fields.status" sortBy="status" />
             <RetryButton label="admin.fields.actions" />
