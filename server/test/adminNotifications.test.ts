@@ -96,4 +96,20 @@ describe.each(BACKENDS)('the console’s notification deliveries (%s)', (backend
       { channel: 'webhook', pending: 0, sent: 1, dead: 0 },
     ]);
   });
+
+  it('retries a dead hourly digest while the channel already gathers the next one', async () => {
+    const ids = await server.db.transaction().execute(async (trx) => {
+      await recordEvents(trx, [1, 2].map((cycle) => ({ userId: bob.id, kind: 'trade.cycle_closed', taskId: null, payload: { cycle, profit: '0.5', roi: '1', seconds: 60, symbol: 'BTC/USDT' } })));
+      return (await trx.selectFrom('notification_events').select('id').where('user_id', '=', bob.id).orderBy('id', 'desc').limit(2).execute()).map((e) => e.id);
+    });
+    const digest = (eventId: string, extra: object) => ({ message_key: eventId, event_ids: [eventId], user_id: bob.id, channel: 'telegram', digest: true, ...extra });
+    const [deadDigest] = await server.db
+      .insertInto('notification_deliveries')
+      .values([digest(ids[1]!, { status: 'dead', attempts: 8, last_attempt_at: new Date(), last_error: 'timeout' }), digest(ids[0]!, {})])
+      .returning('id')
+      .execute();
+    const retried = await server.call('PUT', `/api/admin/notification-deliveries/${deadDigest!.id}`, { status: 'pending' }, { token: op.token });
+    expect(retried.body).toMatchObject({ code: 0, data: { status: 'pending', attempts: 0, channel: 'telegram' } });
+    expect((await list({ filter: { channel: 'telegram', status: 'pending' } })).headers['content-range']).toBe('notification-deliveries 0-1/2');
+  });
 });

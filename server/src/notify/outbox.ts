@@ -99,32 +99,18 @@ export const planDeliveries = async (db: Db, options: OutboxOptions): Promise<nu
 };
 
 /**
- * Digest events join their channel's open digest (pending, not attempted
- * yet: one being sent is left alone, locked by its claim or counted in its
- * attempts), or start one due at the next boundary of `intervalMs`.
+ * Digest events join their channel's open digest (pending, never attempted:
+ * one being sent, or retried after it failed, is left alone), or
+ * open one due at the next boundary of `intervalMs`: one upsert on the unique
+ * index of open digests (migration 024), so two planners never open two.
  */
 const addToDigest = async (trx: Db, digest: { event_ids: string[]; user_id: string; channel: string }, intervalMs: number) => {
-  const { rows: joined } = await sql<{ id: string }>`
-    update notification_deliveries set event_ids = event_ids || ${digest.event_ids}::bigint[]
-    where id = (
-      select id from notification_deliveries
-      where user_id = ${digest.user_id} and channel = ${digest.channel} and digest and status = 'pending' and attempts = 0
-      order by id limit 1
-      for update)
-    returning id`.execute(trx);
-  if (joined.length > 0) return;
-  await trx
-    .insertInto('notification_deliveries')
-    .values({
-      message_key: digest.event_ids[0]!,
-      event_ids: sql<string[]>`${digest.event_ids}::bigint[]` as unknown as string[],
-      user_id: digest.user_id,
-      channel: digest.channel,
-      digest: true,
-      next_attempt_at: sql<Date>`to_timestamp((floor(extract(epoch from now()) * 1000 / ${intervalMs}::numeric) + 1) * ${intervalMs}::numeric / 1000)`,
-    })
-    .onConflict((oc) => oc.columns(['message_key', 'channel']).doNothing())
-    .execute();
+  await sql`
+    insert into notification_deliveries (message_key, event_ids, user_id, channel, digest, next_attempt_at)
+    values (${digest.event_ids[0]!}, ${digest.event_ids}::bigint[], ${digest.user_id}, ${digest.channel}, true,
+      to_timestamp((floor(extract(epoch from now()) * 1000 / ${intervalMs}::numeric) + 1) * ${intervalMs}::numeric / 1000))
+    on conflict (user_id, channel) where digest and status = 'pending' and last_attempt_at is null
+    do update set event_ids = notification_deliveries.event_ids || excluded.event_ids`.execute(trx);
 };
 
 interface Claimed {

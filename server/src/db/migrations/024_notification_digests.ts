@@ -5,7 +5,7 @@ import { sql, type Kysely } from 'kysely';
  * message an hour per channel instead of at once (a row per kind chosen;
  * none: every kind at once, security kinds never), and which outbox messages
  * are such a digest (held until the hour's end, gathering what arrives
- * meanwhile while no attempt has been made); and when each message was last
+ * meanwhile until it is first attempted); and when each message was last
  * attempted, for the operator console.
  */
 export const up = async (db: Kysely<unknown>): Promise<void> => {
@@ -18,7 +18,8 @@ export const up = async (db: Kysely<unknown>): Promise<void> => {
   await db.schema.alterTable('notification_deliveries').addColumn('digest', 'boolean', (c) => c.notNull().defaultTo(false)).execute();
   // When a worker last took it to send (the console shows it beside the last error).
   await db.schema.alterTable('notification_deliveries').addColumn('last_attempt_at', 'timestamptz').execute();
-  await sql`create index notification_deliveries_open_digest_idx on notification_deliveries (user_id, channel) where digest and status = 'pending' and attempts = 0`.execute(db);
+  // One open digest per user and channel (never attempted: a retried one is sent as it is): new digest events join it in one upsert, so two planners cannot open two.
+  await sql`create unique index notification_deliveries_open_digest_idx on notification_deliveries (user_id, channel) where digest and status = 'pending' and last_attempt_at is null`.execute(db);
 };
 
 export const down = async (db: Kysely<unknown>): Promise<void> => {
