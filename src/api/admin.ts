@@ -89,3 +89,35 @@ export interface AuditEntry {
   data: Record<string, unknown>;
   createdAt: string;
 }
+
+/** The state of one message of the notifications' outbox on one channel. */
+export const DELIVERY_STATUSES = ['pending', 'sent', 'dead'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** /api/admin/notification-deliveries: one message of the outbox on one channel (an operator retries a dead one). */
+export interface AdminNotificationDelivery {
+  id: string;
+  userId: string;
+  userEmail: string;
+  /** telegram, email, push, webhook. */
+  channel: string;
+  /** The first event's kind; `events` says how many the message carries. */
+  kind: string;
+  events: number;
+  status: DeliveryStatus;
+  attempts: number;
+  lastError: string | null;
+  /** When it was queued; when it is (or was last) due; when it was last attempted; when it was sent. */
+  createdAt: string;
+  nextAttemptAt: string;
+  lastAttemptAt: string | null;
+  sentAt: string | null;
+}
+
+/** /api/admin/notification-counts: the outbox's messages per channel and status. */
+export interface NotificationDeliveryCount {
+  channel: string;
+  pending: number;
+  sent: number;
+  dead: number;
+}

@@ -75,4 +75,5 @@ export const Endpoint = {
   adminSettings: '/api/admin/settings',
   engineStatus: '/api/engine/status',
   adminSettingsEdit: '/api/admin/settings/edit',
+  adminNotificationCounts: '/api/admin/notification-counts',
 } as const;

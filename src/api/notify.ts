@@ -64,8 +64,24 @@ export interface NotificationPreference {
   enabled: boolean;
 }
 
-/** The preferences table; `channels` are those the user may choose (in-app, e-mail, and those linked). */
+/** When a kind reaches the channels outside the app: at once, or gathered into one message an hour per channel (the inbox is always at once). */
+export const NOTIFICATION_TIMINGS = ['immediate', 'hourly'] as const;
+export type NotificationTiming = (typeof NOTIFICATION_TIMINGS)[number];
+
+export interface NotificationKindTiming {
+  kind: NotificationKind;
+  timing: NotificationTiming;
+}
+
+/** The preferences table; `channels` are those the user may choose (in-app, e-mail, and those linked); `timing` has every kind but the security ones (always at once). */
 export interface NotificationPreferences {
   channels: NotificationChannel[];
   list: NotificationPreference[];
+  timing: NotificationKindTiming[];
+}
+
+/** A change of preferences: some cells of the table, some kinds' timing, or both. */
+export interface NotificationPreferencesChange {
+  list?: NotificationPreference[];
+  timing?: NotificationKindTiming[];
 }

@@ -14,8 +14,8 @@ import type { StrategyTemplate } from '../api/strategy';
 import type { CandleTimeframe, CloseResult, EngineStatus, OhlcvAnswer, ProfitSummary, TradeOrder, TradePair, TradeTask, TradeTaskDetail } from '../api/trade';
 import type { ExchangeBalance, ExchangeCatalogEntry } from '../api/exchange';
 import type { Article, ArticleSummary } from '../api/article';
-import type { ServiceSettings } from '../api/admin';
-import type { MarkReadRequest, Notification, NotificationPreference, NotificationPreferences, UnreadCount } from '../api/notify';
+import type { NotificationDeliveryCount, ServiceSettings } from '../api/admin';
+import type { MarkReadRequest, Notification, NotificationPreferences, NotificationPreferencesChange, UnreadCount } from '../api/notify';
 import type {
   ActivatePayload,
   ChangePasswordPayload,
@@ -190,8 +190,8 @@ export const createApi = (http: HttpClient) => ({
   notificationsStream: (signal: AbortSignal) => http.stream(Endpoint.notificationsStream, signal),
   notificationsRead: (body: MarkReadRequest) => http.request<UnreadCount>('POST', Endpoint.notificationsRead, { body }),
   notificationPreferences: (signal?: AbortSignal) => http.request<NotificationPreferences>('GET', Endpoint.notificationPreferences, { signal }),
-  notificationPreferencesSave: (list: NotificationPreference[]) =>
-    http.request<NotificationPreferences>('PUT', Endpoint.notificationPreferences, { body: { list } }),
+  notificationPreferencesSave: (change: NotificationPreferencesChange) =>
+    http.request<NotificationPreferences>('PUT', Endpoint.notificationPreferences, { body: change }),
 
   articleList: (query: Query = {}, signal?: AbortSignal) =>
     http.request<Page<ArticleSummary>>('GET', Endpoint.articleList, { query, signal }),
@@ -202,6 +202,7 @@ export const createApi = (http: HttpClient) => ({
   adminSettings: (signal?: AbortSignal) => http.request<ServiceSettings>('GET', Endpoint.adminSettings, { signal }),
   adminSettingsEdit: (payload: Partial<ServiceSettings>) =>
     http.request<ServiceSettings>('POST', Endpoint.adminSettingsEdit, { body: payload }),
+  adminNotificationCounts: (signal?: AbortSignal) => http.request<NotificationDeliveryCount[]>('GET', Endpoint.adminNotificationCounts, { signal }),
 
   /** The external notification channels (Telegram, web push, webhook). */
   notifyChannels: (signal?: AbortSignal) => http.request<NotifyChannelsState>('GET', NotifyChannelEndpoint.state, { signal }),

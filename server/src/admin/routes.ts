@@ -8,10 +8,12 @@ import { requireOperator } from '../shared/audit';
 import { listAudit } from './auditLog';
 import * as levels from './levels';
 import * as money from './money';
+import * as deliveries from './notifications';
 import { listParams, parseListParams, sendList } from './rest';
 import {
   articleRoutesSchema,
   auditRoutesSchema,
+  deliveryRoutesSchema,
   depositRoutesSchema,
   levelRoutesSchema,
   settingsRoutesSchema,
@@ -93,6 +95,15 @@ export const adminDomain: FastifyPluginAsync<{ sessions: Sessions }> = async (in
   app.get('/api/admin/audit', { schema: auditRoutesSchema.list, ...list }, async (request, reply) =>
     sendList(reply, 'audit', await listAudit(db, listParams(request.query, ['createdAt', 'DESC']))),
   );
+
+  app.get('/api/admin/notification-deliveries', { schema: deliveryRoutesSchema.list, ...list }, async (request, reply) =>
+    sendList(reply, 'notification-deliveries', await deliveries.listDeliveries(db, listParams(request.query, ['createdAt', 'DESC']))),
+  );
+  app.get('/api/admin/notification-deliveries/:id', { schema: deliveryRoutesSchema.one }, async (request) => ok(await deliveries.findDelivery(db, request.params.id)));
+  app.put('/api/admin/notification-deliveries/:id', { schema: deliveryRoutesSchema.retry }, async (request) =>
+    ok(await deliveries.retryDelivery(db, request.user!.id, request.params.id, request.body)),
+  );
+  app.get('/api/admin/notification-counts', { schema: deliveryRoutesSchema.counts }, async () => ok(await deliveries.countDeliveries(db)));
 
   app.get('/api/admin/settings', { schema: settingsRoutesSchema.read }, async () => ok(await readSettings(db)));
   app.post('/api/admin/settings/edit', { schema: settingsRoutesSchema.edit }, async (request) => ok(await editSettings(db, request.user!.id, request.body)));

@@ -1,5 +1,7 @@
 import type { Static, TProperties, TSchema } from 'typebox';
-import type { AdminArticle, AdminLevel, AdminUser, ArticleTranslation, AuditEntry, ServiceSettings } from '../../../src/api/admin';
+import type { AdminArticle, AdminLevel, AdminNotificationDelivery, AdminUser, ArticleTranslation, AuditEntry, NotificationDeliveryCount, ServiceSettings } from '../../../src/api/admin';
+import { DELIVERY_STATUSES } from '../../../src/api/admin';
+import { NOTIFICATION_CHANNELS } from '../../../src/api/notify';
 import { ASSETS } from '../../../src/api/wallet';
 import { ARTICLE_LOCALES, translationSchema } from '../article/articles';
 import type { EngineFacade } from '../engine/facade';
@@ -60,6 +62,24 @@ export const auditEntrySchema = Type.Object({
   data: Type.Unsafe<Record<string, unknown>>({ type: 'object', additionalProperties: true }),
   createdAt: Type.String(),
 });
+
+export const notificationDeliverySchema = Type.Object({
+  id: Type.String(),
+  userId: Type.String(),
+  userEmail: Type.String(),
+  channel: Type.String(),
+  kind: Type.String(),
+  events: Type.Integer(),
+  status: StringEnum(DELIVERY_STATUSES),
+  attempts: Type.Integer(),
+  lastError: NullableString(),
+  createdAt: Type.String(),
+  nextAttemptAt: Type.String(),
+  lastAttemptAt: NullableString(),
+  sentAt: NullableString(),
+});
+
+export const notificationCountSchema = Type.Object({ channel: Type.String(), pending: Type.Integer(), sent: Type.Integer(), dead: Type.Integer() });
 
 export const settingsSchema = Type.Object({
   levels: Type.Array(memberLevelSchema),
@@ -130,6 +150,15 @@ export const auditListQuery = listQuerystring(AUDIT_SORTS, {
   targetId: Type.Optional(Type.String({ maxLength: 100 })),
 });
 
+export const DELIVERY_SORTS = ['createdAt', 'nextAttemptAt', 'lastAttemptAt', 'attempts', 'channel', 'status', 'id'] as const;
+export const deliveryListQuery = listQuerystring(DELIVERY_SORTS, {
+  status: Type.Optional(StringEnum(DELIVERY_STATUSES)),
+  channel: Type.Optional(StringEnum(NOTIFICATION_CHANNELS.filter((c) => c !== 'inapp'))),
+  userId: Type.Optional(Type.String({ maxLength: 100 })),
+});
+/** A retry is a change of status: a dead message back to pending. */
+export const deliveryRetryBody = Body({ status: Type.Literal('pending') });
+
 /** The engine's health (engine.ts): the runner's status and the cluster's nodes and shards, or only that the engine is off here. */
 const engineReplaySchema = Type.Object({
   symbol: Type.String(),
@@ -179,6 +208,8 @@ SameShape<Same<Static<typeof translationAnswer>, ArticleTranslation>>();
 SameShape<Same<Static<typeof adminLevelSchema>, AdminLevel>>();
 SameShape<Same<Static<typeof auditEntrySchema>, AuditEntry>>();
 SameShape<Same<Static<typeof settingsSchema>, ServiceSettings>>();
+SameShape<Same<Static<typeof notificationDeliverySchema>, AdminNotificationDelivery>>();
+SameShape<Same<Static<typeof notificationCountSchema>, NotificationDeliveryCount>>();
 SameShape<Same<Static<typeof userChangeBody>, Partial<Pick<AdminUser, 'level' | 'activated' | 'disabled'>>>>();
 SameShape<Same<Static<typeof articleAddBody>, { translations: ArticleTranslation[]; published?: boolean }>>();
 // The engine's answer as the facade gives it (EngineStatus of src/api/trade.ts, with the cluster), every field listed.
@@ -257,6 +288,24 @@ export const levelRoutesSchema = {
 
 export const auditRoutesSchema = {
   list: { summary: 'The operators’ audit log, newest first', security, querystring: auditListQuery, response: listAnswer(auditEntrySchema) },
+};
+
+export const deliveryRoutesSchema = {
+  list: {
+    summary: 'The notifications outbox’s messages per channel (filter status: pending, sent, dead)',
+    security,
+    querystring: deliveryListQuery,
+    response: listAnswer(notificationDeliverySchema),
+  },
+  one: { summary: 'One message of the notifications outbox', security, params: idParams, response: answer(notificationDeliverySchema) },
+  retry: {
+    summary: 'Send a dead message again: back to pending, its attempts from zero (10008 unless dead)',
+    security,
+    params: idParams,
+    body: deliveryRetryBody,
+    response: answer(notificationDeliverySchema),
+  },
+  counts: { summary: 'The notifications outbox’s messages per channel and status', security, response: listAnswer(notificationCountSchema) },
 };
 
 export const engineRoutesSchema = {

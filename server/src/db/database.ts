@@ -24,6 +24,7 @@ import * as walletNotices from './migrations/020_wallet_notices';
 import * as widgetGrantOrigins from './migrations/021_widget_grant_origins';
 import * as notifications from './migrations/022_notifications';
 import * as notificationChannels from './migrations/023_notification_channels';
+import * as notificationDigests from './migrations/024_notification_digests';
 import * as paperPriceNotices from './migrations/025_paper_price_notices';
 import type { Database } from './schema';
 import { subscribe, type ChangeHandlers, type ChangeSubscription, type FeedSource } from './changeFeed';
@@ -49,6 +50,7 @@ const migrations: Record<string, Migration> = {
   '021_widget_grant_origins': widgetGrantOrigins,
   '022_notifications': notifications,
   '023_notification_channels': notificationChannels,
+  '024_notification_digests': notificationDigests,
   '025_paper_price_notices': paperPriceNotices,
 };
 const provider: MigrationProvider = { getMigrations: async () => migrations };

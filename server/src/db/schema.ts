@@ -468,6 +468,7 @@ export interface Database {
   notification_events: NotificationEventsTable;
   notification_deliveries: NotificationDeliveriesTable;
   notification_preferences: NotificationPreferencesTable;
+  notification_digest_kinds: NotificationDigestKindsTable;
 }
 
 export interface NotificationEventsTable {
@@ -494,6 +495,15 @@ export interface NotificationDeliveriesTable {
   last_error: string | null;
   sent_at: NullableTimestamp;
   created_at: CreatedAt;
+  /** An hourly digest: held until its hour ends, gathering the digest kinds that arrive meanwhile. */
+  digest: Generated<boolean>;
+  last_attempt_at: NullableTimestamp;
+}
+
+/** A kind the user has gathered into the hourly digest (migration 024). */
+export interface NotificationDigestKindsTable {
+  user_id: string;
+  kind: string;
 }
 
 export interface NotificationPreferencesTable {

@@ -7,7 +7,11 @@
  * 1. Plan: a user's unplanned events, once the burst has settled (no new one
  *    for `quietMs`, or the oldest waited `maxWaitMs`), become one message per
  *    channel the user enabled and linked: one `notification_deliveries` row,
- *    unique per (first event id, channel), so nothing is queued twice.
+ *    unique per (first event id, channel), so nothing is queued twice. The
+ *    kinds the user gathers into the hourly digest go to that channel's open
+ *    digest instead (a message due at the next hour boundary, not yet
+ *    attempted), or start one: at most one digest an hour per user and
+ *    channel, listing everything that arrived in the hour.
  * 2. Deliver, channel by channel and concurrently (one channel's outage only
  *    delays that channel): a batch is claimed with FOR UPDATE SKIP LOCKED and
  *    leased (next_attempt_at pushed forward), so with several processes on
@@ -25,7 +29,7 @@ import { NOTIFY_CHANNEL } from '../db/migrations/022_notifications';
 import { isAlwaysByEmail } from '../../../src/api/notify';
 import type { ChannelSender, DeliveryOutcome, NotifyChannel, OutgoingMessage } from './channel';
 import { defaultEnabled, recordEvents } from './events';
-import { coalescedText, notifyLocale } from './texts';
+import { coalescedText, digestTitle, notifyLocale } from './texts';
 
 export interface OutboxOptions {
   senders: readonly ChannelSender[];
@@ -33,6 +37,8 @@ export interface OutboxOptions {
   quietMs?: number;
   /** ... but never longer than this after the first. */
   maxWaitMs?: number;
+  /** The digest's period: a digest is due at the next multiple of it (since the epoch); an hour. */
+  digestIntervalMs?: number;
   maxAttempts?: number;
   /** Backoff after the n-th failed attempt: baseBackoffMs * 2^(n-1), at most an hour. */
   baseBackoffMs?: number;
@@ -42,11 +48,11 @@ export interface OutboxOptions {
   log?: { warn: (data: object, message: string) => void };
 }
 
-const DEFAULTS = { quietMs: 20_000, maxWaitMs: 120_000, maxAttempts: 8, baseBackoffMs: 30_000, leaseMs: 120_000, batch: 50 };
+const DEFAULTS = { quietMs: 20_000, maxWaitMs: 120_000, digestIntervalMs: 3_600_000, maxAttempts: 8, baseBackoffMs: 30_000, leaseMs: 120_000, batch: 50 };
 
-/** Queues the deliveries of settled bursts; answers how many messages were queued. */
+/** Queues the deliveries of settled bursts; answers how many messages were queued (or digests added to). */
 export const planDeliveries = async (db: Db, options: OutboxOptions): Promise<number> => {
-  const { quietMs, maxWaitMs } = { ...DEFAULTS, ...options };
+  const { quietMs, maxWaitMs, digestIntervalMs } = { ...DEFAULTS, ...options };
   return db.transaction().execute(async (trx) => {
     const { rows: events } = await sql<{ id: string; user_id: string; kind: string }>`
       select e.id, e.user_id, e.kind from notification_events e
@@ -58,9 +64,14 @@ export const planDeliveries = async (db: Db, options: OutboxOptions): Promise<nu
       for update skip locked`.execute(trx);
     if (events.length === 0) return 0;
     const users = [...new Set(events.map((e) => e.user_id))];
-    const prefs = await trx.selectFrom('notification_preferences').select(['user_id', 'kind', 'channel', 'enabled']).where('user_id', 'in', users).execute();
+    const [prefs, digestKinds] = await Promise.all([
+      trx.selectFrom('notification_preferences').select(['user_id', 'kind', 'channel', 'enabled']).where('user_id', 'in', users).execute(),
+      trx.selectFrom('notification_digest_kinds').select(['user_id', 'kind']).where('user_id', 'in', users).execute(),
+    ]);
     const stored = new Map(prefs.map((p) => [`${p.user_id} ${p.kind} ${p.channel}`, p.enabled]));
+    const digested = new Set(digestKinds.filter((d) => !isAlwaysByEmail(d.kind)).map((d) => `${d.user_id} ${d.kind}`));
     const rows: { message_key: string; event_ids: string[]; user_id: string; channel: string }[] = [];
+    const digests: { event_ids: string[]; user_id: string; channel: string }[] = [];
     for (const user of users) {
       const mine = events.filter((e) => e.user_id === user);
       for (const sender of options.senders) {
@@ -68,7 +79,10 @@ export const planDeliveries = async (db: Db, options: OutboxOptions): Promise<nu
           (e) => (sender.channel === 'email' && isAlwaysByEmail(e.kind)) || (stored.get(`${user} ${e.kind} ${sender.channel}`) ?? defaultEnabled(e.kind, sender.channel)),
         );
         if (wanted.length === 0 || !(await sender.isLinked(trx, user))) continue;
-        rows.push({ message_key: wanted[0]!.id, event_ids: wanted.map((e) => e.id), user_id: user, channel: sender.channel });
+        const now = wanted.filter((e) => !digested.has(`${user} ${e.kind}`));
+        const later = wanted.filter((e) => digested.has(`${user} ${e.kind}`));
+        if (now.length > 0) rows.push({ message_key: now[0]!.id, event_ids: now.map((e) => e.id), user_id: user, channel: sender.channel });
+        if (later.length > 0) digests.push({ event_ids: later.map((e) => e.id), user_id: user, channel: sender.channel });
       }
     }
     if (rows.length > 0) {
@@ -78,9 +92,25 @@ export const planDeliveries = async (db: Db, options: OutboxOptions): Promise<nu
         .onConflict((oc) => oc.columns(['message_key', 'channel']).doNothing())
         .execute();
     }
+    for (const digest of digests) await addToDigest(trx, digest, digestIntervalMs);
     await trx.updateTable('notification_events').set({ planned_at: sql`now()` }).where('id', 'in', events.map((e) => e.id)).execute();
-    return rows.length;
+    return rows.length + digests.length;
   });
+};
+
+/**
+ * Digest events join their channel's open digest (pending, never attempted:
+ * one being sent, or retried after it failed, is left alone), or
+ * open one due at the next boundary of `intervalMs`: one upsert on the unique
+ * index of open digests (migration 024), so two planners never open two.
+ */
+const addToDigest = async (trx: Db, digest: { event_ids: string[]; user_id: string; channel: string }, intervalMs: number) => {
+  await sql`
+    insert into notification_deliveries (message_key, event_ids, user_id, channel, digest, next_attempt_at)
+    values (${digest.event_ids[0]!}, ${digest.event_ids}::bigint[], ${digest.user_id}, ${digest.channel}, true,
+      to_timestamp((floor(extract(epoch from now()) * 1000 / ${intervalMs}::numeric) + 1) * ${intervalMs}::numeric / 1000))
+    on conflict (user_id, channel) where digest and status = 'pending' and last_attempt_at is null
+    do update set event_ids = notification_deliveries.event_ids || excluded.event_ids`.execute(trx);
 };
 
 interface Claimed {
@@ -89,19 +119,20 @@ interface Claimed {
   event_ids: string[];
   user_id: string;
   attempts: number;
+  digest: boolean;
 }
 
 /** Takes up to `batch` due deliveries of one channel for this worker (skipping those another worker holds). */
 export const claimDeliveries = async (db: Db, channel: NotifyChannel, options: Pick<OutboxOptions, 'batch' | 'leaseMs'> = {}): Promise<Claimed[]> => {
   const { batch, leaseMs } = { ...DEFAULTS, ...options };
   const { rows } = await sql<Claimed>`
-    update notification_deliveries d set attempts = d.attempts + 1, next_attempt_at = now() + make_interval(secs => ${leaseMs / 1000})
+    update notification_deliveries d set attempts = d.attempts + 1, last_attempt_at = now(), next_attempt_at = now() + make_interval(secs => ${leaseMs / 1000})
     where d.id in (
       select id from notification_deliveries
       where channel = ${channel} and status = 'pending' and next_attempt_at <= now()
       order by id limit ${batch}
       for update skip locked)
-    returning d.id, d.message_key, d.event_ids::text[] as event_ids, d.user_id, d.attempts`.execute(db);
+    returning d.id, d.message_key, d.event_ids::text[] as event_ids, d.user_id, d.attempts, d.digest`.execute(db);
   return rows;
 };
 
@@ -112,7 +143,9 @@ export const messageOf = async (db: Db, claimed: Claimed): Promise<OutgoingMessa
     db.selectFrom('notification_events').select(['id', 'kind', 'task_id', 'payload']).where('id', 'in', claimed.event_ids).orderBy('id').execute(),
   ]);
   const locale = notifyLocale(user?.locale ?? 'zh-CN');
-  const { title, text } = coalescedText(locale, events);
+  const { title: burstTitle, text } = coalescedText(locale, events);
+  // A digest is titled as one, however few it lists.
+  const title = claimed.digest ? digestTitle(locale, events.length) : burstTitle;
   const first = events[0];
   const tasks = new Set(events.map((e) => e.task_id));
   const link = first?.task_id && tasks.size === 1 ? `#/trade/detail/${first.task_id}` : '#/notifications';

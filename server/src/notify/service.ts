@@ -53,11 +53,15 @@ export const markRead = async (db: Db, userId: string, body: ReadBody): Promise<
   return unreadCount(db, userId);
 };
 
-/** The channels the caller may choose: in-app and e-mail always, the others when linked (`linked`, from the channel senders). */
+/** The channels the caller may choose: in-app and e-mail always, the others when linked (`linked`, from the channel senders); each kind's timing but the security ones'. */
 export const preferences = async (db: Db, userId: string, linked: readonly NotificationChannel[]): Promise<NotificationPreferences> => {
   const channels: NotificationChannel[] = ['inapp', 'email', ...linked.filter((c) => c !== 'inapp' && c !== 'email')];
-  const rows = await db.selectFrom('notification_preferences').select(['kind', 'channel', 'enabled']).where('user_id', '=', userId).execute();
+  const [rows, digest] = await Promise.all([
+    db.selectFrom('notification_preferences').select(['kind', 'channel', 'enabled']).where('user_id', '=', userId).execute(),
+    db.selectFrom('notification_digest_kinds').select('kind').where('user_id', '=', userId).execute(),
+  ]);
   const stored = new Map(rows.map((row) => [`${row.kind} ${row.channel}`, row.enabled]));
+  const hourly = new Set(digest.map((row) => row.kind));
   return {
     channels,
     list: NOTIFICATION_KINDS.flatMap((kind) =>
@@ -67,14 +71,32 @@ export const preferences = async (db: Db, userId: string, linked: readonly Notif
         enabled: (channel === 'email' && isAlwaysByEmail(kind)) || (stored.get(`${kind} ${channel}`) ?? defaultEnabled(kind, channel)),
       })),
     ),
+    timing: NOTIFICATION_KINDS.filter((kind) => !isAlwaysByEmail(kind)).map((kind) => ({ kind, timing: hourly.has(kind) ? 'hourly' : 'immediate' })),
   };
 };
 
+/** Writes the cells and timings given, all or none (a security kind's timing is refused, 10008: those go at once). */
 export const setPreferences = async (db: Db, userId: string, body: PreferencesBody, linked: readonly NotificationChannel[]): Promise<NotificationPreferences> => {
-  await db
-    .insertInto('notification_preferences')
-    .values(body.list.map((p) => ({ user_id: userId, kind: p.kind, channel: p.channel, enabled: p.enabled })))
-    .onConflict((oc) => oc.columns(['user_id', 'kind', 'channel']).doUpdateSet((eb) => ({ enabled: eb.ref('excluded.enabled') })))
-    .execute();
+  const refused = body.timing?.find((t) => isAlwaysByEmail(t.kind));
+  if (refused) fail(ErrorCode.INVALID, `${refused.kind} is a security notice: it always goes at once`, { field: 'timing', kind: refused.kind });
+  await db.transaction().execute(async (trx) => {
+    if (body.list) {
+      await trx
+        .insertInto('notification_preferences')
+        .values(body.list.map((p) => ({ user_id: userId, kind: p.kind, channel: p.channel, enabled: p.enabled })))
+        .onConflict((oc) => oc.columns(['user_id', 'kind', 'channel']).doUpdateSet((eb) => ({ enabled: eb.ref('excluded.enabled') })))
+        .execute();
+    }
+    const hourly = body.timing?.filter((t) => t.timing === 'hourly').map((t) => t.kind) ?? [];
+    const immediate = body.timing?.filter((t) => t.timing === 'immediate').map((t) => t.kind) ?? [];
+    if (immediate.length > 0) await trx.deleteFrom('notification_digest_kinds').where('user_id', '=', userId).where('kind', 'in', immediate).execute();
+    if (hourly.length > 0) {
+      await trx
+        .insertInto('notification_digest_kinds')
+        .values(hourly.map((kind) => ({ user_id: userId, kind })))
+        .onConflict((oc) => oc.columns(['user_id', 'kind']).doNothing())
+        .execute();
+    }
+  });
   return preferences(db, userId, linked);
 };

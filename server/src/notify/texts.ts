@@ -37,6 +37,7 @@ const TEXTS: Record<NotifyLocale, Record<string, string>> = {
     'user.widget_grant_created': 'A widget grant was created for {origin} ("{name}"). Not you? Revoke it in the widget settings.',
     fills: '{symbol}: {count} fills',
     more: 'and {count} more',
+    digest: 'Hourly digest: {count} notifications',
     unsubscribe: 'Stop these e-mails',
     open: 'Open',
   },
@@ -66,6 +67,7 @@ const TEXTS: Record<NotifyLocale, Record<string, string>> = {
     'user.widget_grant_created': '已为 {origin}（“{name}”）创建小组件授权。如非本人操作，请在小组件设置中撤销。',
     fills: '{symbol} {count} 笔成交',
     more: '另有 {count} 条',
+    digest: '每小时摘要：{count} 条通知',
     unsubscribe: '不再接收此类邮件',
     open: '查看',
   },
@@ -95,6 +97,7 @@ const TEXTS: Record<NotifyLocale, Record<string, string>> = {
     'user.widget_grant_created': '已為 {origin}（「{name}」）建立小工具授權。如非本人操作，請在小工具設定中撤銷。',
     fills: '{symbol} {count} 筆成交',
     more: '另有 {count} 則',
+    digest: '每小時摘要：{count} 則通知',
     unsubscribe: '不再接收此類郵件',
     open: '查看',
   },
@@ -131,3 +134,6 @@ export const coalescedText = (locale: NotifyLocale, events: readonly { kind: str
   const title = lines.length > 2 ? `${lines.slice(0, 2).join(separator)}${separator}${fill(TEXTS[locale]['more']!, { count: lines.length - 2 })}` : lines.join(separator);
   return { title, text: lines.join('\n') };
 };
+
+/** The title of an hourly digest of `count` events (its text lists them). */
+export const digestTitle = (locale: NotifyLocale, count: number): string => fill(TEXTS[locale]['digest']!, { count });

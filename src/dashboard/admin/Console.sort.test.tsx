@@ -33,6 +33,21 @@ describe('sortable columns', () => {
     updatedAt: '2026-11-22T00:00:00.000Z',
   };
   const entry = { id: 'a1', operatorId: 'u1', operatorEmail: 'op@example.com', action: 'user.edit', targetType: 'user', targetId: 'u2', data: {}, createdAt: '2026-11-22T00:00:00.000Z' };
+  const delivery = {
+    id: '41',
+    userId: 'u2',
+    userEmail: 'bob@example.com',
+    channel: 'webhook',
+    kind: 'trade.fill',
+    events: 1,
+    status: 'dead',
+    attempts: 8,
+    lastError: 'HTTP 500',
+    createdAt: '2026-11-22T00:00:00.000Z',
+    nextAttemptAt: '2026-11-22T01:00:00.000Z',
+    lastAttemptAt: '2026-11-22T00:58:00.000Z',
+    sentAt: null,
+  };
   const lists: [string, string, object][] = [
     ['users', 'bob@example.com', user],
     ['deposits', '0xabc', deposit],
@@ -40,6 +55,7 @@ describe('sortable columns', () => {
     ['articles', '公告一', article],
     ['levels', '10,000.00', { id: 1, ...settings.levels[1]! }],
     ['audit', 'op@example.com', entry],
+    ['notification-deliveries', 'HTTP 500', delivery],
   ];
 
   // Every column header the console lets an operator sort by asks for an order the server offers (the test network refuses others).

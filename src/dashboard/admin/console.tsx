@@ -2,6 +2,7 @@ import { CustomRoutes, Resource } from 'react-admin';
 import { Route } from 'react-router-dom';
 import { ARTICLES, ArticleCreate, ArticleEdit, ArticleList } from './articles';
 import { AUDIT, AuditList } from './audit';
+import { DELIVERIES, DeliveryList } from './deliveries';
 import { ENGINE_PATH, EnginePage } from './engine';
 import { LEVELS, LevelCreate, LevelEdit, LevelList } from './levels';
 import { DEPOSITS, DepositList, DepositShow, WITHDRAWALS, WithdrawalList, WithdrawalShow } from './money';
@@ -20,6 +21,7 @@ export const consoleElements = [
   <Resource key={ARTICLES} name={ARTICLES} options={{ label: 'admin.articles.title' }} list={ArticleList} create={ArticleCreate} edit={ArticleEdit} />,
   <Resource key={LEVELS} name={LEVELS} options={{ label: 'admin.levels.title' }} list={LevelList} edit={LevelEdit} create={LevelCreate} />,
   <Resource key={AUDIT} name={AUDIT} options={{ label: 'admin.audit.title' }} list={AuditList} />,
+  <Resource key={DELIVERIES} name={DELIVERIES} options={{ label: 'admin.deliveries.title' }} list={DeliveryList} />,
   <CustomRoutes key="settings">
     <Route path={SETTINGS_PATH} element={<SettingsPage />} />
     <Route path={ENGINE_PATH} element={<EnginePage />} />

@@ -2,6 +2,7 @@ import DownloadIcon from '@mui/icons-material/Download';
 import EditNoteIcon from '@mui/icons-material/EditNote';
 import HistoryIcon from '@mui/icons-material/History';
 import MilitaryTechIcon from '@mui/icons-material/MilitaryTech';
+import NotificationsOffIcon from '@mui/icons-material/NotificationsOffOutlined';
 import MonitorHeartIcon from '@mui/icons-material/MonitorHeartOutlined';
 import PeopleIcon from '@mui/icons-material/People';
 import SettingsIcon from '@mui/icons-material/Settings';
@@ -22,6 +23,7 @@ export const admin = {
     entry('/admin/levels', 'admin.levels.title', MilitaryTechIcon, 150),
     entry('/admin/settings', 'admin.settings.title', SettingsIcon, 160),
     entry('/admin/audit', 'admin.audit.title', HistoryIcon, 170),
+    entry('/admin/notification-deliveries', 'admin.deliveries.title', NotificationsOffIcon, 175),
     entry('/admin/engine', 'admin.engine.title', MonitorHeartIcon, 180),
   ],
 } satisfies Domain;

@@ -150,6 +150,22 @@ const enUS = {
         taskLimit: 'Task limit',
       },
     },
+    deliveries: {
+      counts: 'Outbox by channel',
+      noCounts: 'No notification has been queued yet.',
+      status: { pending: 'Pending', sent: 'Sent', dead: 'Dead' },
+      fields: {
+        channel: 'Channel',
+        kind: 'Kind',
+        attempts: 'Attempts',
+        lastError: 'Last error',
+        lastAttempt: 'Last attempt',
+        time: 'Queued',
+      },
+      more: '+{{count}} more',
+      retry: 'Retry',
+      retried: 'Queued again: the outbox sends it on its next pass',
+    },
     audit: {
       fields: {
         time: 'Time',
@@ -316,6 +332,22 @@ const zhCN: Messages = {
         taskLimit: '任务上限',
       },
     },
+    deliveries: {
+      counts: '各渠道投递',
+      noCounts: '暂无通知投递。',
+      status: { pending: '待发送', sent: '已发送', dead: '已失败' },
+      fields: {
+        channel: '渠道',
+        kind: '类型',
+        attempts: '尝试次数',
+        lastError: '最后错误',
+        lastAttempt: '最后尝试',
+        time: '入队时间',
+      },
+      more: '另 {{count}} 条',
+      retry: '重试',
+      retried: '已重新排队，下一轮即发送',
+    },
     audit: {
       fields: {
         time: '时间',
@@ -479,6 +511,22 @@ const zhTW: Messages = {
         fuelDiscountPercent: '燃料折扣 %',
         taskLimit: '任務上限',
       },
+    },
+    deliveries: {
+      counts: '各管道投遞',
+      noCounts: '尚無通知投遞。',
+      status: { pending: '待發送', sent: '已發送', dead: '已失敗' },
+      fields: {
+        channel: '管道',
+        kind: '類型',
+        attempts: '嘗試次數',
+        lastError: '最後錯誤',
+        lastAttempt: '最後嘗試',
+        time: '排入時間',
+      },
+      more: '另 {{count}} 則',
+      retry: '重試',
+      retried: '已重新排入佇列，下一輪即發送',
     },
     audit: {
       fields: {

@@ -25,7 +25,14 @@ const closed: Notification = {
 
 const inbox = (items = [fill, closed]) => {
   const unread = () => ({ count: items.filter((item) => !item.read).length });
-  const preferences = { channels: ['inapp', 'email'], list: [{ kind: 'trade.fill', channel: 'email', enabled: false }] };
+  const preferences = {
+    channels: ['inapp', 'email'],
+    list: [{ kind: 'trade.fill', channel: 'email', enabled: false }],
+    timing: [
+      { kind: 'trade.fill', timing: 'immediate' },
+      { kind: 'trade.cycle_closed', timing: 'immediate' },
+    ],
+  };
   const routes: Record<string, Handler> = {
     ...identityRoute,
     'GET /api/notifications/unread-count': () => ok(unread()),
@@ -41,8 +48,10 @@ const inbox = (items = [fill, closed]) => {
     },
     'GET /api/notifications/preferences': () => ok(preferences),
     'PUT /api/notifications/preferences': (request) => {
-      const [change] = request.body?.['list'] as { kind: string; channel: string; enabled: boolean }[];
-      preferences.list = [change!];
+      const list = request.body?.['list'] as { kind: string; channel: string; enabled: boolean }[] | undefined;
+      if (list) preferences.list = list;
+      const timing = request.body?.['timing'] as { kind: string; timing: string }[] | undefined;
+      if (timing) preferences.timing = preferences.timing.map((t) => timing.find((change) => change.kind === t.kind) ?? t);
       return ok(preferences);
     },
   };
@@ -97,12 +106,29 @@ describe('notifications', () => {
     expect(screen.getByText('BTC/USDT 第 1 档买入：10.00 USDT，价格 58,480.12')).toBeInTheDocument();
 
     const table = await screen.findByRole('table');
-    expect(within(table).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['', '站内', '邮件']);
+    expect(within(table).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['', '站内', '邮件', '发送时机（站外）']);
     const fillByMail = within(table).getByRole('checkbox', { name: '订单成交 · 邮件' });
     expect(fillByMail).not.toBeChecked();
     await userEvent.click(fillByMail);
     await waitFor(() => expect(within(table).getByRole('checkbox', { name: '订单成交 · 邮件' })).toBeChecked());
     expect(server.requests.find((r) => r.method === 'PUT')?.body).toEqual({ list: [{ kind: 'trade.fill', channel: 'email', enabled: true }] });
+  });
+
+  it('gathers a kind into the hourly digest; security kinds always go at once', async () => {
+    const { server } = await renderApp('/notifications', inbox());
+    const table = await screen.findByRole('table');
+    const cycles = await within(table).findByRole('combobox', { name: '一轮完成 · 发送时机（站外）' });
+    expect(cycles).toHaveTextContent('立即');
+    // A security kind has no choice: it says "at once".
+    const login = within(table).getByRole('rowheader', { name: '新设备登录' }).closest('tr')!;
+    expect(within(login).queryByRole('combobox')).toBeNull();
+    expect(within(login).getByText('立即')).toBeInTheDocument();
+
+    await userEvent.click(cycles);
+    await userEvent.click(await screen.findByRole('option', { name: '每小时摘要' }));
+    await waitFor(() => expect(within(table).getByRole('combobox', { name: '一轮完成 · 发送时机（站外）' })).toHaveTextContent('每小时摘要'));
+    expect(server.requests.filter((r) => r.method === 'PUT').map((r) => r.body)).toEqual([{ timing: [{ kind: 'trade.cycle_closed', timing: 'hourly' }] }]);
+    expect(within(table).getByRole('combobox', { name: '订单成交 · 发送时机（站外）' })).toHaveTextContent('立即');
   });
 
   it('updates the bell and the inbox from the live stream, without waiting for the poll', async () => {

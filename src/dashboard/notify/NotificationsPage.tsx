@@ -24,11 +24,11 @@ import {
 import { useState } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
-import { NOTIFICATION_KINDS, isAlwaysByEmail, type NotificationKind } from '../../api/notify';
+import { NOTIFICATION_KINDS, NOTIFICATION_TIMINGS, isAlwaysByEmail, type NotificationKind, type NotificationTiming } from '../../api/notify';
 import { EmptyLine, QueryView } from '../kit/LoadError';
 import { formatDateTime } from '../kit/time';
 import { Screen } from '../layout/Screen';
-import { useChannelsState, useMarkRead, useNotifications, usePreferences, useSavePreference } from './api';
+import { useChannelsState, useMarkRead, useNotifications, usePreferences, useSavePreference, useSaveTiming } from './api';
 import { useNotifyPollMs } from './liveNotifications';
 import { kindLabelKey, notificationText } from './text';
 
@@ -174,6 +174,7 @@ const Preferences = () => {
   const translate = useTranslate();
   const query = usePreferences();
   const save = useSavePreference();
+  const saveTiming = useSaveTiming();
   return (
     <Card variant="outlined">
       <CardContent>
@@ -192,6 +193,7 @@ const Preferences = () => {
                         {translate(`notify.channel.${channel}`)}
                       </TableCell>
                     ))}
+                    <TableCell sx={{ whiteSpace: 'nowrap', px: 1 }}>{translate('notify.timing.title')}</TableCell>
                   </TableRow>
                 </TableHead>
                 <TableBody>
@@ -215,6 +217,30 @@ const Preferences = () => {
                           </TableCell>
                         );
                       })}
+                      <TableCell sx={{ px: 1 }}>
+                        {isAlwaysByEmail(kind) ? (
+                          <Typography variant="body2" color="text.secondary" sx={{ whiteSpace: 'nowrap' }}>
+                            {translate('notify.timing.immediate')}
+                          </Typography>
+                        ) : (
+                          <TextField
+                            select
+                            size="small"
+                            variant="standard"
+                            value={data.timing.find((t) => t.kind === kind)?.timing ?? 'immediate'}
+                            disabled={saveTiming.isPending}
+                            onChange={(event) => saveTiming.mutate({ kind, timing: event.target.value as NotificationTiming })}
+                            slotProps={{ htmlInput: { 'aria-label': `${translate(kindLabelKey(kind))} · ${translate('notify.timing.title')}` } }}
+                            sx={{ minWidth: 120 }}
+                          >
+                            {NOTIFICATION_TIMINGS.map((timing) => (
+                              <MenuItem key={timing} value={timing}>
+                                {translate(`notify.timing.${timing}`)}
+                              </MenuItem>
+                            ))}
+                          </TextField>
+                        )}
+                      </TableCell>
                     </TableRow>
                   ))}
                 </TableBody>

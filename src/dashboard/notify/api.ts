@@ -1,7 +1,7 @@
 /** The notification calls: query keys and hooks. */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useDataProvider, useGetIdentity } from 'react-admin';
-import type { MarkReadRequest, NotificationKind, NotificationPreference } from '../../api/notify';
+import type { MarkReadRequest, NotificationKind, NotificationKindTiming, NotificationPreference } from '../../api/notify';
 import type { AppDataProvider } from '../../dataProvider/dataProvider';
 
 /** The bell and the inbox ask again this often while the page is visible and has no live stream (the inbox also on every change it makes). */
@@ -69,7 +69,17 @@ export const useSavePreference = () => {
   const api = useDataProvider<AppDataProvider>();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (preference: NotificationPreference) => api.notificationPreferencesSave([preference]),
+    mutationFn: (preference: NotificationPreference) => api.notificationPreferencesSave({ list: [preference] }),
+    onSuccess: (answer) => client.setQueryData(notifyKeys.preferences, answer),
+  });
+};
+
+/** A kind at once or in the hourly digest (the channels outside the app). */
+export const useSaveTiming = () => {
+  const api = useDataProvider<AppDataProvider>();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (timing: NotificationKindTiming) => api.notificationPreferencesSave({ timing: [timing] }),
     onSuccess: (answer) => client.setQueryData(notifyKeys.preferences, answer),
   });
 };

@@ -14,6 +14,11 @@ const enUS = {
     preferences: 'What reaches you where',
     saved: 'Saved',
     alwaysByEmail: 'Security notices always go by e-mail',
+    timing: {
+      title: 'When (outside the app)',
+      immediate: 'At once',
+      hourly: 'Hourly digest',
+    },
     kind: {
       trade_fill: 'Order filled',
       trade_cycle_closed: 'Cycle closed',
@@ -80,6 +85,11 @@ const zhCN: typeof enUS = {
     preferences: '通知方式',
     saved: '已保存',
     alwaysByEmail: '安全通知总会发送邮件',
+    timing: {
+      title: '发送时机（站外）',
+      immediate: '立即',
+      hourly: '每小时摘要',
+    },
     kind: {
       trade_fill: '订单成交',
       trade_cycle_closed: '一轮完成',
@@ -146,6 +156,11 @@ const zhTW: typeof enUS = {
     preferences: '通知方式',
     saved: '已儲存',
     alwaysByEmail: '安全通知一律寄送郵件',
+    timing: {
+      title: '發送時機（站外）',
+      immediate: '立即',
+      hourly: '每小時摘要',
+    },
     kind: {
       trade_fill: '訂單成交',
       trade_cycle_closed: '一輪完成',

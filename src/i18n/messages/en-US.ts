@@ -10,6 +10,7 @@ const enUS = {
     levels: { title: 'Member levels' },
     settings: { title: 'Service settings' },
     audit: { title: 'Audit log' },
+    deliveries: { title: 'Notification deliveries' },
     engine: { title: 'Trading engine' },
   },
   app: {

@@ -12,6 +12,7 @@ const zhCN: AppMessages = {
     levels: { title: '会员等级' },
     settings: { title: '系统设置' },
     audit: { title: '操作日志' },
+    deliveries: { title: '通知投递' },
     engine: { title: '交易引擎' },
   },
   app: {

@@ -12,6 +12,7 @@ const zhTW: AppMessages = {
     levels: { title: '會員等級' },
     settings: { title: '系統設定' },
     audit: { title: '操作紀錄' },
+    deliveries: { title: '通知投遞' },
     engine: { title: '交易引擎' },
   },
   app: {
