@@ -25,6 +25,9 @@ export const NOTIFICATION_KINDS = [
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
+/** The notices about a paper account's prices (not a task's): they link to the exchange accounts. */
+export const isPaperPriceNotice = (kind: string) => kind === 'trade.paper_fallback' || kind === 'trade.paper_live';
+
 /**
  * Below this much fuel (1 FUEL = 1 USDT by the default swap rate: the fuel of
  * 20 USDT of profit at the default 10 % rate, a tenth of the activation gift)

@@ -24,7 +24,7 @@ import {
 import { useState } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
-import { NOTIFICATION_KINDS, NOTIFICATION_TIMINGS, isAlwaysByEmail, type NotificationKind, type NotificationTiming } from '../../api/notify';
+import { NOTIFICATION_KINDS, NOTIFICATION_TIMINGS, isAlwaysByEmail, isPaperPriceNotice, type NotificationKind, type NotificationTiming } from '../../api/notify';
 import { EmptyLine, QueryView } from '../kit/LoadError';
 import { formatDateTime } from '../kit/time';
 import { Screen } from '../layout/Screen';
@@ -137,7 +137,7 @@ const Inbox = () => {
                           {translate('notify.openTask')}
                         </Button>
                       )}
-                      {(item.kind === 'trade.paper_fallback' || item.kind === 'trade.paper_live') && (
+                      {isPaperPriceNotice(item.kind) && (
                         <Button size="small" component={Link} to="/exchange">
                           {translate('page.exchange')}
                         </Button>
