@@ -657,7 +657,7 @@ export const startLocalBinance = async (options: LocalBinanceOptions = {}) => {
     const rawQuery = url.search.slice(1);
     const endpoint = `${request.method} ${url.pathname.replace(/^\/api\/v3/, '')}`;
     const query = new URLSearchParams(rawQuery);
-    const seen = { endpoint, at: Date.now(), status: 0, apiKey: request.headers['x-mbx-apikey'] as string | undefined, query: new URLSearchParams(`${rawQuery}&${rawBody}`) };
+    const seen: (typeof requests)[number] = { endpoint, at: Date.now(), status: 0, apiKey: request.headers['x-mbx-apikey'] as string | undefined, query: new URLSearchParams(`${rawQuery}&${rawBody}`) };
     requests.push(seen);
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
       seen.status = status;

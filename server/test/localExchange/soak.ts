@@ -175,7 +175,9 @@ const processEngine = async (url: string, schema: string, masterKey: string, ori
       await ended(child);
       await start();
     },
-    step: () => wait(tickMs),
+    async step() {
+      await wait(tickMs);
+    },
     async stop() {
       child.kill('SIGTERM');
       await ended(child);
@@ -199,7 +201,9 @@ const inlineEngine = async (db: Db, masterKey: string, origin: string): Promise<
       await runner.tick();
       await runner.idle();
     },
-    stop: () => runner.stop(),
+    async stop() {
+      await runner.stop();
+    },
   };
 };
 
@@ -298,14 +302,11 @@ export const runExchangeSoak = async (options: SoakOptions): Promise<SoakReport>
 
     // ------------------------------------------------------------ the books against the exchange's
     if (process.env.SOAK_DEBUG) {
-      const byEndpoint: Record<string, number> = {};
-      for (const request of local.requests) byEndpoint[`${request.endpoint}${request.query.has('symbols') ? ' symbols' : request.query.has('symbol') ? ' symbol' : ''}`] = (byEndpoint[`${request.endpoint}${request.query.has('symbols') ? ' symbols' : request.query.has('symbol') ? ' symbol' : ''}`] ?? 0) + 1;
-      options.progress?.(JSON.stringify(byEndpoint));
-      const dbg = await db.selectFrom('trade_tasks').select(['id', 'running', 'status', 'last_error', 'attention']).execute();
-      options.progress?.(JSON.stringify(dbg));
-      const ev = await db.selectFrom('task_events').select(['kind', 'data']).execute().catch(() => []);
-      options.progress?.(JSON.stringify(ev.slice(-40)));
-      options.progress?.(JSON.stringify(local.requests.filter((r) => r.endpoint === "POST /order" && r.status !== 200).map((r) => [r.endpoint, r.status, r.fault, r.code, r.at, r.apiKey?.slice(0, 4)])));
+      // What was asked, per endpoint, and the tasks that stopped for a reason of their own.
+      const asked: Record<string, number> = {};
+      for (const request of local.requests) asked[request.endpoint] = (asked[request.endpoint] ?? 0) + 1;
+      const stopped = await db.selectFrom('trade_tasks').select(['id', 'attention']).where('attention', 'is not', null).execute();
+      options.progress?.(JSON.stringify({ asked, stopped }));
     }
     const rows = await db.selectFrom('orders').select(['client_order_id', 'exchange_order_id', 'filled', 'status']).execute();
     const byClient = new Map(rows.map((row) => [row.client_order_id, row]));
