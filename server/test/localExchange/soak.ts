@@ -241,8 +241,9 @@ export const runExchangeSoak = async (options: SoakOptions): Promise<SoakReport>
     const engine = url ? await processEngine(url, schema, masterKey, local.origin, tickMs) : await inlineEngine(db, masterKey, local.origin);
 
     // ------------------------------------------------------------ faults
-    // A clock skew lasts until a request meets it (-1021) and a second more, or 3 s.
+    // A clock skew lasts until a request meets it (-1021) and a second more, or 15 s (the engine may be holding back for the weight limit).
     const skews: { at: number; end: number }[] = [];
+    let skewMs = 0;
     const skewHit = (skew: { at: number; end: number }) => local.requests.find((request) => request.at >= skew.at && request.at < skew.end && request.code === -1021);
     const met = (kind: FaultKind) => (kind === 'clock_skew' ? skews.filter((skew) => skewHit(skew)).length : local.requests.filter((request) => request.fault === kind).length);
     const short = () => FAULT_KINDS.filter((kind) => met(kind) < options.faultsPerKind);
@@ -266,13 +267,11 @@ export const runExchangeSoak = async (options: SoakOptions): Promise<SoakReport>
       const skew = skews.at(-1);
       if (skew && skew.end === Infinity) {
         const hit = skewHit(skew);
-        if ((hit && Date.now() - hit.at > 1_000) || Date.now() - skew.at > 3_000) {
-          local.skewClock(0);
-          skew.end = Date.now();
-        }
+        if ((hit && Date.now() - hit.at > 1_000) || Date.now() - skew.at > 15_000) skew.end = Date.now();
       } else if (kind === 'clock_skew') {
-        // The exchange's clock falls 3 s behind ours: our timestamps are ahead of its (-1021) until the engine reads its time.
-        local.skewClock(-3_000);
+        // The exchange's clock falls 3 s further behind ours: our timestamps are ahead of its (-1021) until the engine reads its time.
+        skewMs -= 3_000;
+        local.skewClock(skewMs);
         skews.push({ at: Date.now(), end: Infinity });
       }
       if (kind && kind !== 'clock_skew') {
@@ -284,9 +283,8 @@ export const runExchangeSoak = async (options: SoakOptions): Promise<SoakReport>
       const stepStarted = Date.now();
       await engine.step();
       steps += 1;
-      if (steps % 20 === 0) options.progress?.(`step ${steps} (${Date.now() - stepStarted} ms): ${FAULT_KINDS.map((k) => `${k} ${met(k)}`).join(', ')}; ${local.orders.length} orders`);
+      if (steps % 20 === 0) options.progress?.(`step ${steps} (${Date.now() - stepStarted} ms): ${FAULT_KINDS.map((k) => `${k} ${met(k)}`).join(', ')}; ${local.orders.length} orders; last request ${JSON.stringify(((last) => last && [last.endpoint, last.status, last.code, Date.now() - last.at])(local.requests.at(-1)))}`);
     }
-    local.skewClock(0);
 
     // ------------------------------------------------------------ settle
     // Prices held, no more faults: every lost answer is looked up, every order settled.
