@@ -136,6 +136,13 @@ export type Fault =
 
 export type Endpoint = 'POST /order' | 'GET /order' | 'DELETE /order' | 'GET /account' | 'GET /ticker/24hr' | 'GET /exchangeInfo' | 'GET /myTrades' | 'GET /openOrders' | 'GET /klines' | 'GET /time';
 
+/**
+ * How long after a 429 a request still counts as sent before its client read
+ * the 429 (its other requests in flight): it gets a 429 too, not the ban that
+ * meets a client that does not back off.
+ */
+const IN_FLIGHT_MS = 250;
+
 /** Request weights as Binance documents them (REQUEST_WEIGHT, per IP and minute). */
 const weightOf = (endpoint: string, query: URLSearchParams): number => {
   switch (endpoint) {
@@ -217,10 +224,13 @@ export const startLocalBinance = async (options: LocalBinanceOptions = {}) => {
   let weight = { minute: 0, used: 0 };
   /** After a 429: a request before this time is banned. */
   let rateLimitedUntil = 0;
+  let rateLimitedAt = 0;
   let bannedUntil = 0;
   let inMaintenance = false;
   /** Every request, in order: what tests count. */
-  const requests: { endpoint: string; at: number; status: number; apiKey: string | undefined; query: URLSearchParams }[] = [];
+  const requests: { endpoint: string; at: number; status: number; apiKey: string | undefined; query: URLSearchParams; fault?: Fault['kind']; code?: number }[] = [];
+  /** The most weight used in any minute. */
+  let peakWeight = 0;
 
   const now = () => Date.now() + skewMs;
   const baseOf = (symbol: string) => listed.find((info) => info.symbol === symbol)!.baseAsset;
@@ -647,7 +657,7 @@ export const startLocalBinance = async (options: LocalBinanceOptions = {}) => {
     const rawQuery = url.search.slice(1);
     const endpoint = `${request.method} ${url.pathname.replace(/^\/api\/v3/, '')}`;
     const query = new URLSearchParams(rawQuery);
-    const seen = { endpoint, at: Date.now(), status: 0, apiKey: request.headers['x-mbx-apikey'] as string | undefined, query: new URLSearchParams(`${rawQuery}&${rawBody}`) };
+    const seen: (typeof requests)[number] = { endpoint, at: Date.now(), status: 0, apiKey: request.headers['x-mbx-apikey'] as string | undefined, query: new URLSearchParams(`${rawQuery}&${rawBody}`) };
     requests.push(seen);
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
       seen.status = status;
@@ -659,6 +669,11 @@ export const startLocalBinance = async (options: LocalBinanceOptions = {}) => {
       send(418, { code: -1003, msg: `Way too much request weight used; IP banned until ${bannedUntil}. Please use WebSocket Streams for live updates to avoid bans.` }, { 'Retry-After': String(Math.ceil((bannedUntil - clock) / 1000)) });
       return;
     }
+    if (clock < rateLimitedUntil && clock - rateLimitedAt < IN_FLIGHT_MS) {
+      // Sent before the client could have read the 429 (its other requests in flight): over the limit too, not yet a ban.
+      send(429, { code: -1003, msg: `Too much request weight used; current limit is ${weightLimit} request weight per 1 MINUTE. Please use WebSocket Streams for live updates to avoid polling the API.` }, { 'Retry-After': String(Math.ceil((rateLimitedUntil - clock) / 1000)) });
+      return;
+    }
     if (clock < rateLimitedUntil) {
       // Asked again before Retry-After: the IP is banned (Binance: from 2 minutes up).
       bannedUntil = clock + 120_000;
@@ -666,6 +681,7 @@ export const startLocalBinance = async (options: LocalBinanceOptions = {}) => {
       return;
     }
     const fault = takeFault(endpoint);
+    if (fault) seen.fault = fault.kind;
     if (inMaintenance || fault?.kind === 'maintenance') {
       send(503, { code: -1016, msg: 'This service is no longer available.' });
       return;
@@ -673,10 +689,12 @@ export const startLocalBinance = async (options: LocalBinanceOptions = {}) => {
     const minute = Math.floor(clock / 60_000);
     if (weight.minute !== minute) weight = { minute, used: 0 };
     weight.used += weightOf(endpoint, query);
+    peakWeight = Math.max(peakWeight, weight.used);
     const overLimit = weight.used > weightLimit;
     if (overLimit || fault?.kind === 'rate_limit') {
       const seconds = fault?.kind === 'rate_limit' ? fault.retryAfterSeconds : Math.ceil(((minute + 1) * 60_000 - clock) / 1000);
       rateLimitedUntil = clock + seconds * 1000;
+      rateLimitedAt = clock;
       send(429, { code: -1003, msg: `Too much request weight used; current limit is ${weightLimit} request weight per 1 MINUTE. Please use WebSocket Streams for live updates to avoid polling the API.` }, { 'Retry-After': String(seconds) });
       return;
     }
@@ -696,6 +714,7 @@ export const startLocalBinance = async (options: LocalBinanceOptions = {}) => {
     } catch (error) {
       if (!(error instanceof Refusal)) throw error;
       status = error.status;
+      seen.code = error.code;
       body = { code: error.code, msg: error.message };
     }
     if (fault?.kind === 'drop_answer') {
@@ -763,6 +782,10 @@ export const startLocalBinance = async (options: LocalBinanceOptions = {}) => {
     fault(endpoint: Endpoint, ...given: Fault[]) {
       faults.set(endpoint, [...(faults.get(endpoint) ?? []), ...given]);
     },
+    /** Drops the faults queued and not yet met. */
+    clearFaults() {
+      faults.clear();
+    },
     /** Faults drawn from the seed for every request from now on (none: off). */
     randomFaults(given: RandomFaults | undefined) {
       randomFaults = given;
@@ -781,6 +804,9 @@ export const startLocalBinance = async (options: LocalBinanceOptions = {}) => {
       release(order);
     },
     weightUsed: () => weight.used,
+    /** The most weight used in any minute so far (the requests refused over the limit included). */
+    peakWeight: () => peakWeight,
+    weightLimit,
     /** This minute's weight as if other clients on the same address had used it. */
     useWeight(used: number) {
       weight = { minute: Math.floor(Date.now() / 60_000), used };

@@ -118,6 +118,8 @@ export const PAUSE_AFTER_FAILURES = 8;
 export const FLUSH_EVERY_TICKS = 10;
 /** A real order whose intent is younger than this is not declared unsent when the exchange does not know it yet (another process may be sending it). */
 export const INTENT_GRACE_MS = 60_000;
+/** A real market order still open this long after it was placed is stuck: the engine cancels its rest (lanes.ts). */
+export const STUCK_ORDER_MS = 5_000;
 /** Error texts kept in events and on the task page. */
 export const MESSAGE_LENGTH = 300;
 

@@ -3,8 +3,8 @@ import Big from 'big.js';
 import { applyOrderFailed } from '../core/decide';
 import { baseOf, quoteOf, type Fill, type FillFee } from '../core/fills';
 import { emptyWrites, type Writes } from '../store/journal';
-import { ExchangeClientError, type ExchangeClient, type Order } from '../venues/exchangeClient';
-import { contextOf, INTENT_GRACE_MS, isUsablePrice, orderRow, requestOf, stateWrite, storedFee, type EngineContext, type LiveTask, type OrderContext, type OrderRequest } from './context';
+import { ExchangeClientError, type ExchangeClient, type Order, type Ticker } from '../venues/exchangeClient';
+import { contextOf, INTENT_GRACE_MS, STUCK_ORDER_MS, isUsablePrice, orderRow, requestOf, stateWrite, storedFee, type EngineContext, type LiveTask, type OrderContext, type OrderRequest } from './context';
 import type { Turn } from './turn';
 
 /**
@@ -19,6 +19,8 @@ export const createLanes = (engine: EngineContext, turn: Turn) => {
   /** The last price seen per (account, symbol) of a real account. */
   const lastPrices = new Map<string, string>();
   const priceKey = (accountId: string, symbol: string) => `${accountId}|${symbol}`;
+  /** This tick's price read per (exchange, symbol), shared by the tasks of every account on it. */
+  const tickPrices = new Map<string, { tick: number; read: Promise<Ticker> }>();
   /** The tick in which a task last asked each exchange for a price. */
   const askedAt = new Map<string, number>();
   /** Taker fees of real accounts' markets, read once per (account, symbol). */
@@ -45,7 +47,14 @@ export const createLanes = (engine: EngineContext, turn: Turn) => {
     let price = exchangeId && !isTestnetExchange(exchangeId) && engine.options.tickerFeed ? engine.options.tickerFeed.price(exchangeId, task.symbol) : null;
     if (price === null) {
       try {
-        const ticker = await client.fetchTicker(task.symbol);
+        // One read per exchange and symbol a tick, shared by all its tasks: Binance counts weight per server address.
+        const key = `${exchangeId ?? task.accountId}|${task.symbol}`;
+        let shared = tickPrices.get(key);
+        if (!shared || shared.tick !== engine.run.ticks) {
+          shared = { tick: engine.run.ticks, read: client.fetchTicker(task.symbol) };
+          tickPrices.set(key, shared);
+        }
+        const ticker = await shared.read;
         price = ticker.last ?? ticker.bid ?? ticker.ask;
         answered(task);
       } catch (error) {
@@ -88,9 +97,21 @@ export const createLanes = (engine: EngineContext, turn: Turn) => {
    * without fill, or (open) nothing yet. A failure to record it keeps the
    * intent, so the next turn asks again, and is thrown to count as a failure.
    */
-  const settle = async (task: LiveTask, client: ExchangeClient, ctx: OrderContext, order: Order, extra?: (writes: Writes) => void) => {
+  const settle = async (task: LiveTask, client: ExchangeClient, ctx: OrderContext & { createdAt?: number }, order: Order, extra?: (writes: Writes) => void): Promise<void> => {
     if (order.status === 'open') {
-      engine.pendingIntents.set(task.id, { ...ctx, createdAt: Date.now() });
+      const createdAt = ctx.createdAt ?? Date.now();
+      engine.pendingIntents.set(task.id, { ...ctx, createdAt });
+      // A market order fills at once or the exchange expires its rest; one still open is stuck (a partial fill that
+      // never completes): its rest is cancelled and what it filled is booked, so the task trades on.
+      if (!client.cancelOrder || Date.now() - createdAt < STUCK_ORDER_MS) return;
+      engine.log.warn({ taskId: task.id, clientOrderId: ctx.clientOrderId, filled: order.filled }, 'market order still open; cancelling its rest');
+      try {
+        await client.cancelOrder(task.symbol, order.id);
+      } catch (error) {
+        engine.log.warn({ err: error, taskId: task.id, clientOrderId: ctx.clientOrderId }, 'cancelling a stuck order failed; asking again next turn');
+      }
+      const after = await client.fetchOrderByClientOrderId(task.symbol, ctx.clientOrderId);
+      if (after && after.status !== 'open') await settle(task, client, { ...ctx, createdAt }, after, extra);
       return;
     }
     const writes = emptyWrites();
@@ -119,7 +140,7 @@ export const createLanes = (engine: EngineContext, turn: Turn) => {
     } catch (error) {
       // The order exists on the exchange but its outcome is not recorded: keep the intent and ask again next turn.
       task.state = ctx.before;
-      engine.pendingIntents.set(task.id, { ...ctx, createdAt: Date.now() });
+      engine.pendingIntents.set(task.id, { ...ctx, createdAt: ctx.createdAt ?? Date.now() });
       throw error;
     }
   };

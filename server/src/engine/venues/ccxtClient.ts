@@ -339,11 +339,16 @@ export const createCcxtClient = ({
     if (known.reason === 'exchange_busy' && error instanceof Error) {
       pauses.pause(exchangeId, pauseEnd(error, exchange.last_response_headers, Date.now()));
     }
-    if (known.reason === 'clock_skew') {
+    // The clock is read only while the exchange may be asked; a rate limit on that read pauses it like any other's.
+    if (known.reason === 'clock_skew' && paused() <= 0) {
       try {
         await exchange.loadTimeDifference();
-      } catch {
-        // The next attempt tells.
+        watchWeight();
+      } catch (resync) {
+        const again = classifyCcxtError(resync);
+        if (again?.kind === 'transient' && again.reason === 'exchange_busy' && resync instanceof Error) {
+          pauses.pause(exchangeId, pauseEnd(resync, exchange.last_response_headers, Date.now()));
+        }
       }
     }
   };
@@ -535,6 +540,11 @@ export const createCcxtClient = ({
     },
     createMarketOrder,
     fetchOrderByClientOrderId,
+    cancelOrder: async (symbol, orderId) => {
+      await marketOf(symbol);
+      // Asking again is harmless: an order already cancelled (or done) is refused, and the order query tells.
+      await read(() => exchange.cancelOrder(orderId, symbol));
+    },
     fetchOpenOrders: async (symbol) => {
       if (symbol === undefined) await loadMarkets();
       else await marketOf(symbol);

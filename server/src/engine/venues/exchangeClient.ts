@@ -126,6 +126,8 @@ export interface ExchangeClient {
   /** The fees an order's trades paid, summed per asset (an order answer that reports none). */
   fetchOrderFees(symbol: string, orderId: string): Promise<OrderFee[]>;
   fetchOpenOrders(symbol?: string): Promise<Order[]>;
+  /** Cancels what is left of an open order (a real exchange's; the paper exchange fills at once and has none open). */
+  cancelOrder?(symbol: string, orderId: string): Promise<void>;
   /**
    * Only a venue that fills at once in memory (the paper exchange): places
    * the order synchronously, so it is written with its fill in the tick's own
