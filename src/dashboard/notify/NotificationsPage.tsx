@@ -193,7 +193,8 @@ const Preferences = () => {
                         {translate(`notify.channel.${channel}`)}
                       </TableCell>
                     ))}
-                    <TableCell sx={{ whiteSpace: 'nowrap', px: 1 }}>{translate('notify.timing.title')}</TableCell>
+                    {/* The one header that may wrap: the table fits a phone with the in-app and e-mail channels. */}
+                    <TableCell sx={{ px: 1, minWidth: 96 }}>{translate('notify.timing.title')}</TableCell>
                   </TableRow>
                 </TableHead>
                 <TableBody>
@@ -231,7 +232,6 @@ const Preferences = () => {
                             disabled={saveTiming.isPending}
                             onChange={(event) => saveTiming.mutate({ kind, timing: event.target.value as NotificationTiming })}
                             slotProps={{ htmlInput: { 'aria-label': `${translate(kindLabelKey(kind))} · ${translate('notify.timing.title')}` } }}
-                            sx={{ minWidth: 120 }}
                           >
                             {NOTIFICATION_TIMINGS.map((timing) => (
                               <MenuItem key={timing} value={timing}>
