@@ -57,7 +57,9 @@ export const DateInput = ({
         maxDate={max ? dayjs(max, ISO) : undefined}
         onChange={(next) => {
           if (next === null) onChange('');
-          else if (next.isValid()) onChange(next.format(ISO));
+          // A year still being typed (0002, 0020, 0202) is a valid date to the picker but not a day anyone
+          // means: handing it on would send it round the page and back into the field mid-typing.
+          else if (next.isValid() && next.year() >= 1000) onChange(next.format(ISO));
         }}
         slotProps={{ textField: { size: 'small', name, error, helperText, sx }, field: { clearable: true } }}
       />
