@@ -3,6 +3,9 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { precompressPlugin } from './scripts/precompress.js';
 
+// Only Vitest needs the test order (it imports vitest/node); a build does not load it.
+const LongestFirst = process.env.VITEST ? (await import('./scripts/testOrder.js')).default : undefined;
+
 // The dashboard: a react-admin single page app mounted at "/" (hash routes).
 // Vitest shares this file so tests see the same module resolution as the build.
 export default defineConfig({
@@ -27,6 +30,8 @@ export default defineConfig({
     // The default report, then the slowest files and the per-file limit (scripts/testTimeBudget.ts).
     reporters: ['default', './scripts/testTimeBudget.ts'],
     testTimeout: 20000,
+    // Every project's files longest first by their measured times, so the run does not end on one long file.
+    sequence: LongestFirst ? { sequencer: LongestFirst } : {},
     projects: [
       {
         extends: true,

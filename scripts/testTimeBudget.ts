@@ -1,5 +1,7 @@
+import { writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import type { Reporter, TestModule } from 'vitest/node';
+import { DURATIONS_FILE, readDurations } from './testOrder';
 
 /**
  * The suite's time budget, a vitest reporter (vite.config.ts): at the end of
@@ -66,6 +68,13 @@ export default class TestTimeBudget implements Reporter {
     const times = modules.map((module) => ({ file: relative(this.root, module.moduleId), project: module.project.name, seconds: fileSeconds(module) }));
     const { lines, failing } = budgetReport(times, limit, ALLOWED, Number(process.env.TEST_FILE_FAIL_SECONDS ?? 2 * limit));
     process.stdout.write(`\n${lines.join('\n')}\n`);
+    // The times the next runs order their files by (scripts/testOrder.ts), kept for the files not run this time.
+    if (process.env.TEST_DURATIONS_WRITE === '1') {
+      const durations = readDurations();
+      for (const time of times) durations[`${time.project}:${time.file}`] = Math.round(time.seconds * 10) / 10;
+      const sorted = Object.fromEntries(Object.entries(durations).sort(([a], [b]) => (a < b ? -1 : 1)));
+      writeFileSync(DURATIONS_FILE, `${JSON.stringify(sorted, null, 2)}\n`);
+    }
     if (failing.length > 0) process.exitCode = 1;
   }
 }

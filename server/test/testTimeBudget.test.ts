@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { planOrder, readDurations } from '../../scripts/testOrder';
 import { budgetReport } from '../../scripts/testTimeBudget';
 
 describe('the suite time budget (scripts/testTimeBudget.ts)', () => {
@@ -22,5 +23,17 @@ describe('the suite time budget (scripts/testTimeBudget.ts)', () => {
     expect(allowed.over).toEqual([]);
     expect(allowed.failing).toEqual([]);
     expect(allowed.lines.join('\n')).toContain('over, allowed: a reason');
+  });
+
+  it('starts the files longest first by their measured times, whatever their project (scripts/testOrder.ts)', () => {
+    const order = planOrder([
+      { key: 'browser-code:a.test.tsx', seconds: 5 },
+      { key: 'server:replay.test.ts', seconds: 64 },
+      { key: 'journeys:routes.test.ts', seconds: 31 },
+      { key: 'server:b.test.ts', seconds: 5 },
+    ]);
+    expect(order).toEqual(['server:replay.test.ts', 'journeys:routes.test.ts', 'browser-code:a.test.tsx', 'server:b.test.ts']);
+    // The committed times name files as project:path.
+    expect(Object.keys(readDurations())).toContain('server:server/test/engineReplay.postgres.test.ts');
   });
 });
