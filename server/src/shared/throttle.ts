@@ -108,6 +108,13 @@ export const createThrottle = (db: Db) => {
 
   return {
     /**
+     * Forgets the refusals this process remembers (BLOCK_MS), as if a second
+     * had passed: for tests that delete the counters between cases.
+     */
+    forgetRefusals(): void {
+      blocked.clear();
+    },
+    /**
      * Refuses with 10009 at once when this process refused one of these
      * rules within the last second; asks nothing of the database. For a hook
      * that runs before a request costs anything (e.g. before its signature's
