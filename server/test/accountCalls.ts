@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../src/api/errors';
 import { decodeMail, registerUser, startServer, type TestServer } from './harness';
 
@@ -153,7 +153,10 @@ export const describeAccountCalls = (backend: 'pglite' | 'postgres') => {
 
   describe(`register (${backend})`, () => {
     let server: TestServer;
-    afterEach(async () => server?.close());
+    afterEach(async () => {
+      await server?.close();
+      server = undefined as unknown as TestServer;
+    });
 
     /** Sends a register code to the address and returns it. */
     const codeFor = async (email: string) => {
@@ -324,23 +327,36 @@ export const describeAccountCalls = (backend: 'pglite' | 'postgres') => {
       expect((await register(registerBody('twice@example.com', second))).body.code).toBe(0);
     });
 
-    it.each(['email', 'nickname', 'password', 'secondPassword', 'captcha'])('refuses a body without %s with 10000', async (field) => {
-      server = await startServer(backend);
-      const body: Record<string, unknown> = registerBody('missing@example.com', '123456');
-      delete body[field];
-      const answer = await register(body);
-      expect(answer.status).toBe(200);
-      expect(answer.body.code).toBe(ErrorCode.PARAM_REQUIRED);
-      expect(answer.body.data).toMatchObject({ field });
-    });
+    // Malformed bodies are refused before anything is stored or counted: one server for them all, and each
+    // case checks that nothing was stored.
+    describe('malformed bodies', () => {
+      let shared: TestServer;
+      beforeAll(async () => {
+        shared = await startServer(backend);
+      });
+      afterAll(async () => shared?.close());
+      const refused = async (body: Record<string, unknown>) => {
+        const answer = await shared.call('POST', '/api/user/register', body);
+        expect(await userCount(shared)).toBe(0);
+        return answer;
+      };
 
-    it('refuses a nickname with angle brackets (10003) and a malformed captcha (10003)', async () => {
-      server = await startServer(backend);
-      const script = await register(registerBody('x@example.com', '123456', { nickname: '<script>' }));
-      expect(script.body.code).toBe(ErrorCode.PARAM_FORMAT);
-      const captcha = await register(registerBody('x@example.com', '12345a'));
-      expect(captcha.body.code).toBe(ErrorCode.PARAM_FORMAT);
-      expect(captcha.body.data).toMatchObject({ field: 'captcha' });
+      it.each(['email', 'nickname', 'password', 'secondPassword', 'captcha'])('refuses a body without %s with 10000', async (field) => {
+        const body: Record<string, unknown> = registerBody('missing@example.com', '123456');
+        delete body[field];
+        const answer = await refused(body);
+        expect(answer.status).toBe(200);
+        expect(answer.body.code).toBe(ErrorCode.PARAM_REQUIRED);
+        expect(answer.body.data).toMatchObject({ field });
+      });
+
+      it('refuses a nickname with angle brackets (10003) and a malformed captcha (10003)', async () => {
+        const script = await refused(registerBody('x@example.com', '123456', { nickname: '<script>' }));
+        expect(script.body.code).toBe(ErrorCode.PARAM_FORMAT);
+        const captcha = await refused(registerBody('x@example.com', '12345a'));
+        expect(captcha.body.code).toBe(ErrorCode.PARAM_FORMAT);
+        expect(captcha.body.data).toMatchObject({ field: 'captcha' });
+      });
     });
   });
 };
