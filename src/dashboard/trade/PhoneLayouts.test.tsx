@@ -95,10 +95,10 @@ describe('phone layouts', () => {
     const cards = ladder.querySelectorAll<HTMLElement>('[data-level]');
     expect(cards.length).toBe(balancedSettings.levels.length + 1);
     // Level 1 is bought too (levelsFilled 1); its order is not in this answer, so it says so without a fill.
-    expect(within(cards[1]).getByText('已成交')).toBeInTheDocument();
-    expect(await within(cards[0]).findByText(/^成交价 100\.00：10\.00 USDT/)).toBeInTheDocument();
-    expect(cards[0].querySelector('[data-field="fundsNeeded"]')).toHaveTextContent('—');
-    expect(cards[2].querySelector('[data-field="state"]')).toBeNull();
-    expect(within(cards[2]).getByText('下一档')).toBeInTheDocument();
+    expect(within(cards[1]!).getByText('已成交')).toBeInTheDocument();
+    expect(await within(cards[0]!).findByText(/^成交价 100\.00：10\.00 USDT/)).toBeInTheDocument();
+    expect(cards[0]!.querySelector('[data-field="fundsNeeded"]')).toHaveTextContent('—');
+    expect(cards[2]!.querySelector('[data-field="state"]')).toBeNull();
+    expect(within(cards[2]!).getByText('下一档')).toBeInTheDocument();
   });
 });

@@ -68,8 +68,8 @@ describe('the task ladder', () => {
     const ladder = taskLadder(task, orders)!;
     expect(ladder.projected).toBe(false);
     expect(ladder.rows.map((row) => row.fill !== null)).toEqual([true, true, false, false]);
-    expect(ladder.rows[1].fill).toEqual({ price: '97990', cost: '100', quantity: orders[1].amount });
-    expect(new Big(ladder.rows[1].averageAfter).minus(task.averagePrice!).abs().lt('0.00000001')).toBe(true);
+    expect(ladder.rows[1]!.fill).toEqual({ price: '97990', cost: '100', quantity: orders[1]!.amount });
+    expect(new Big(ladder.rows[1]!.averageAfter).minus(task.averagePrice!).abs().lt('0.00000001')).toBe(true);
     // Triggers come from the first fill, not from the level's own fill.
     expect(ladder.rows.map((row) => row.trigger)).toEqual(['100000', '98000', '96000', '92000']);
     expect(ladder.rows.map((row) => row.next)).toEqual([false, false, true, false]);
@@ -81,28 +81,28 @@ describe('the task ladder', () => {
     const orders = [buy(0, '100000', '100', '0', null)];
     const ladder = taskLadder(taskOf(orders), orders)!;
     const averages = ladder.rows.map((row) => new Big(row.averageAfter));
-    for (let i = 1; i < averages.length; i++) expect(averages[i].lt(averages[i - 1])).toBe(true);
+    for (let i = 1; i < averages.length; i++) expect(averages[i]!.lt(averages[i - 1]!)).toBe(true);
     for (const row of ladder.rows) expect(new Big(row.takeProfitAfter).div(row.averageAfter).toFixed(4)).toBe('1.0150');
     // After every level: the cost of all four over the quantity each bought at its trigger.
     const quantity = new Big(100).div(100000).plus(new Big(100).div(98000)).plus(new Big(200).div(96000)).plus(new Big(400).div(92000));
-    expect(ladder.rows[3].averageAfter).toBe(new Big(800).div(quantity).round(8).toFixed());
+    expect(ladder.rows[3]!.averageAfter).toBe(new Big(800).div(quantity).round(8).toFixed());
   });
 
   it('counts a remainder carried from the last cycle in the averages', () => {
     const orders = [buy(0, '100000', '100', '0', null)];
     const task = taskOf(orders, { cost: '5', quantity: '0.00006' });
     const ladder = taskLadder(task, orders)!;
-    expect(ladder.rows[0].averageAfter).toBe(new Big(task.cost).div(task.quantity).round(8).toFixed());
-    expect(ladder.rows[0].fill?.cost).toBe('100');
+    expect(ladder.rows[0]!.averageAfter).toBe(new Big(task.cost).div(task.quantity).round(8).toFixed());
+    expect(ladder.rows[0]!.fill?.cost).toBe('100');
   });
 
   it('without a cycle under way, is the ladder a cycle opened at the last price would get', () => {
     const task = taskOf([]);
     const ladder = taskLadder(task, [])!;
     expect(ladder.projected).toBe(true);
-    expect(ladder.rows[0].trigger).toBe('95000');
+    expect(ladder.rows[0]!.trigger).toBe('95000');
     expect(ladder.rows.every((row) => row.fill === null)).toBe(true);
-    expect(ladder.rows[0].next).toBe(true);
+    expect(ladder.rows[0]!.next).toBe(true);
     expect(ladder.fundsNeeded).toBe(maxCycleFunds(strategy, '100'));
     expect(taskLadder({ ...task, lastPrice: null }, [])).toBeNull();
   });
