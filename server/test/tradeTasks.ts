@@ -1,6 +1,7 @@
 import Big from 'big.js';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { firstOrderForInvestment, maxCycleFunds, withBuyFees } from '../../src/api/strategy';
 import { quickStrategy, registerUser, startServer, taskPayload, type TestServer } from './harness';
 
 
@@ -150,6 +151,23 @@ export const describeTradingTasks = (backend: 'pglite' | 'postgres', part: 'mark
       expect((await createTasks(['NOPE/USDT'])).body.code).toBe(10006);
       expect((await createTasks(['BTC/USDT'], { strategyId: '00000000-0000-4000-8000-0000000000aa' })).body.code).toBe(10006);
       expect((await call('GET', '/api/trade/list')).body.data.total).toBe(0);
+    });
+
+    it('sizes the first order from a total to invest, and checks the total against the free balance', async () => {
+      const strategy = (await call('GET', `/api/strategy/detail/${strategyId}`)).body.data;
+      const expected = firstOrderForInvestment(strategy, '500', 2);
+      const created = await createTasks(['BTC/USDT', 'ETH/USDT'], { firstOrderAmount: '10', investAmount: '500' });
+      expect(created.body.code).toBe(0);
+      const tasks = (await call('GET', '/api/trade/list')).body.data.list;
+      expect(tasks.map((t: { firstOrderAmount: string }) => new Big(t.firstOrderAmount).toFixed(2))).toEqual([expected, expected]);
+      // Both pairs' full cycles, with the buys' fees, fit in 500.
+      expect(withBuyFees(maxCycleFunds(strategy, expected)).times(2).lte(500)).toBe(true);
+      // More than the free balance, or too little for a cent: refused, nothing created.
+      const tooMuch = await createTasks(['SOL/USDT'], { investAmount: '20000' });
+      expect(tooMuch.body).toMatchObject({ code: 11003, data: { reason: 'insufficient_funds', required: '20000', available: '10000' } });
+      const tooLittle = await createTasks(['SOL/USDT'], { investAmount: '0.01' });
+      expect(tooLittle.body).toMatchObject({ code: 10002, data: { reason: 'invest_too_small', field: 'investAmount' } });
+      expect((await call('GET', '/api/trade/list')).body.data.total).toBe(2);
     });
 
     it('replenishes now only with a position (14000), closes the position at market and stops', async () => {

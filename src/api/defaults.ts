@@ -19,6 +19,8 @@ export const defaultWizardDraft = (): TradeWizardDraft => ({
   selectedApiName: '',
   selectedPairs: [],
   firstOrderAmount: '10',
+  sizing: 'firstOrder',
+  investAmount: '',
   firstOrderLeverage: false,
   cycleTimes: UNLIMITED_CYCLES,
   selectedTemplate: null,

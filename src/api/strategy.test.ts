@@ -1,11 +1,14 @@
+import Big from 'big.js';
 import { describe, expect, it } from 'vitest';
 import {
   buildLevels,
   describeProblem,
   effectiveTakeProfitPercent,
+  firstOrderForInvestment,
   ladder,
   levelMultiples,
   maxCycleFunds,
+  withBuyFees,
   stepScaleDrops,
   stopLossFiresEarly,
   strategyProblem,
@@ -43,6 +46,21 @@ describe('ladder math', () => {
     expect(rows.at(-1)?.cumulativeCost).toBe('320');
     // The first order doubled adds 10 more.
     expect(maxCycleFunds(settings, '10', true)).toBe('330');
+  });
+
+  it('sizes the first order from a total to invest: a full cycle of every pair with fees never spends more', () => {
+    // 32 first orders a cycle (1 + 1 + 2 + 4 + 8 + 16), fees 0.1 %: 500 / 32.032 = 15.609…
+    expect(firstOrderForInvestment(settings, '500', 1)).toBe('15.60');
+    expect(firstOrderForInvestment(settings, '500', 2)).toBe('7.80');
+    expect(firstOrderForInvestment(settings, '500', 1, true)).toBe('15.13');
+    expect(firstOrderForInvestment(settings, '0.1', 1)).toBe('0.00');
+    for (const [invest, pairs, doubled] of [['500', 1, false], ['10000', 3, true], ['123.45', 7, false], ['33', 2, true]] as const) {
+      const first = firstOrderForInvestment(settings, invest, pairs, doubled);
+      const spent = withBuyFees(maxCycleFunds(settings, first, doubled)).times(pairs);
+      expect(spent.lte(invest)).toBe(true);
+      // A cent more would spend more than the investment.
+      expect(withBuyFees(maxCycleFunds(settings, new Big(first).plus('0.01').toFixed(), doubled)).times(pairs).gt(invest)).toBe(true);
+    }
   });
 
   it('computes trigger prices, the average after each fill and the take-profit price', () => {

@@ -160,6 +160,25 @@ export const maxCycleFunds = (
 /** Quote funds to spend with the buys' fees on top at `feeRate`: what must be free to start (the server's check and the wizard's warning). */
 export const withBuyFees = (funds: Big.BigSource, feeRate: DecimalString = DEFAULT_FEE_RATE): Big => new Big(funds).times(new Big(1).plus(feeRate));
 
+/**
+ * "Invest X": the first order that makes a full cycle of every pair, with
+ * the buys' fees at `feeRate`, spend at most `invest` in all. A cycle spends
+ * the first order times (1 or 2 for a doubled first order, plus every
+ * level's multiple), so the first order is the investment per pair over that
+ * sum with fees, down to the cent. "0" when the investment is too small for
+ * a cent.
+ */
+export const firstOrderForInvestment = (
+  settings: Pick<StrategySettings, 'levels'>,
+  invest: DecimalString,
+  pairs: number,
+  firstOrderMultiple = false,
+  feeRate: DecimalString = DEFAULT_FEE_RATE,
+): DecimalString => {
+  const perUnit = withBuyFees(maxCycleFunds(settings, '1', firstOrderMultiple), feeRate);
+  return new Big(invest).div(Math.max(1, pairs)).div(perUnit).round(2, Big.roundDown).toFixed(2);
+};
+
 export type StrategyProblemCode =
   | 'too_many_levels'
   | 'drops_increase'

@@ -93,6 +93,10 @@ export interface TradeWizardDraft {
   selectedApiName: string;
   selectedPairs: PairRef[];
   firstOrderAmount: DecimalString;
+  /** How the user sizes the task: by its first order, or by a total to invest from which the first order is derived. */
+  sizing: 'firstOrder' | 'invest';
+  /** The total to invest (sizing 'invest'), as typed. */
+  investAmount: string;
   firstOrderLeverage: boolean;
   cycleTimes: number;
   selectedTemplate: string | null;
@@ -106,6 +110,13 @@ export interface CreateTradePayload {
   coinIdList: string[];
   cycleCount: number;
   firstOrderAmount: DecimalString;
+  /**
+   * "Invest X" (optional): the total a full cycle of every pair may spend,
+   * fees included. When given, the server derives the first order from it
+   * (firstOrderForInvestment) instead of taking firstOrderAmount, and checks
+   * the total against the free balance.
+   */
+  investAmount?: DecimalString;
   firstOrderMultiple: boolean;
   running: boolean;
   replenishStatus: ReplenishStatus;

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WIZARD_STORAGE_KEY, defaultWizardDraft } from '../api/defaults';
 import { ok } from '../testing/fakeServer';
 import { findHeading, identityRoute, renderApp, signIn } from '../testing/renderApp';
+import { strategyTemplate } from '../testing/tasks';
 import { resetApp, restoreGlobals } from './appTestKit';
 import { wizardDraft } from './trade/wizard/draftStore';
 
@@ -25,6 +26,8 @@ describe('trade wizard draft', () => {
   it('is saved to session storage under wizard-trade on every change', async () => {
     signIn();
     await renderApp('/trade/add', identity);
+    // The wizard's area loads lazily: its heading first, with the time a loaded machine needs.
+    await findHeading('添加交易对');
     const amount = await screen.findByRole('textbox', { name: /首单金额/ });
     await userEvent.clear(amount);
     await userEvent.type(amount, '25.5');
@@ -36,6 +39,7 @@ describe('trade wizard draft', () => {
   it('survives moving between /trade/add and /trade/pair-select, and resets when leaving them', async () => {
     signIn();
     await renderApp('/trade/add', market);
+    await findHeading('添加交易对');
     wizardDraft.update({ selectedApi: 'e0000000-0000-4000-8000-000000000001', selectedPairs: ['BTC/USDT', { id: 'ETH/USDT' }] });
     await userEvent.click(await screen.findByRole('link', { name: '选择交易对' }));
     expect(await findHeading('选择交易对')).toBeInTheDocument();
@@ -98,6 +102,29 @@ describe('wizard submission', () => {
     });
     await waitFor(() => expect(app.pathname()).toBe('/trade'));
     expect(sessionStorage.getItem(WIZARD_STORAGE_KEY)).toBeNull();
+  });
+
+  it('sizes the tasks by a total to invest: shows the first order it makes and sends both', async () => {
+    signIn();
+    const template = strategyTemplate('b0000000-0000-4000-8000-000000000001', 'Balanced', { system: true });
+    wizardDraft.update({ selectedApi: 'e0000000-0000-4000-8000-000000000001', selectedApiName: 'Paper', selectedPairs: ['BTC/USDT', 'ETH/USDT'], selectedTemplate: template.id, templateName: 'Balanced' });
+    const app = await renderApp('/trade/add', {
+      ...identity,
+      'GET /api/trade/config-templates': () => ok([template]),
+      'POST /api/trade/add': () => ok([{ id: 'a0000000-0000-4000-8000-000000000011' }, { id: 'a0000000-0000-4000-8000-000000000012' }]),
+    });
+    await findHeading('添加交易对');
+    await userEvent.click(await screen.findByRole('button', { name: '按投入总额' }));
+    const invest = await screen.findByLabelText('投入总额（USDT）');
+    await userEvent.clear(invest);
+    await userEvent.type(invest, '500');
+    // 1 + 1 + 2 first orders a cycle with 0.1 % fees, for two pairs: 500 / 2 / 4.004 = 62.43.
+    await waitFor(() => expect(wizardDraft.get().firstOrderAmount).toBe('62.43'));
+    expect(document.querySelector('[data-derived="62.43"]')).toHaveTextContent('首单 62.43 USDT');
+    expect(screen.getByText(/首单按两倍金额买入（124\.86 USDT）/)).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: '创建任务' }));
+    expect(await screen.findByText('创建交易成功')).toBeInTheDocument();
+    expect(app.server.requests.find((r) => r.path === '/api/trade/add')?.body).toMatchObject({ firstOrderAmount: '62.43', investAmount: '500', coinIdList: ['BTC/USDT', 'ETH/USDT'] });
   });
 
   it('shows the localized text of a server error code and keeps the draft', async () => {

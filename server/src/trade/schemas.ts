@@ -34,6 +34,8 @@ const addBody = Body({
   coinIdList: Type.Array(Type.String({ pattern: SYMBOL }), { minItems: 1, maxItems: 20, uniqueItems: true }),
   cycleCount: Type.Integer({ minimum: 1, maximum: 9999 }),
   firstOrderAmount: decimal,
+  /** "Invest X": the total for every pair's full cycle, fees included; the server derives the first order from it (firstOrderForInvestment). */
+  investAmount: Type.Optional(decimal),
   firstOrderMultiple: Type.Boolean(),
   running: Type.Boolean(),
   replenishStatus,

@@ -20,6 +20,7 @@ import { fail } from '../http/errors';
 import { levelRule, refreshLevel } from '../member/levels';
 import { readSettings } from '../settings';
 import { toTemplate } from '../strategy/service';
+import { firstOrderForInvestment, type StrategySettings } from '../../../src/api/strategy';
 import { checkTaskCanRun } from './checks';
 import type { CoinPriceBody, CreateTradePayload, HotPairsQuery, OhlcvQuery, OrderHistoryQuery, PairsQuery, TaskListQuery, TaskSort, UpdateTradePayload } from './schemas';
 
@@ -160,6 +161,17 @@ const answerFor = async <T>(kept: object, key: string, build: () => Promise<{ an
 export interface ListCache {
   get<T>(userId: string, key: string, load: () => Promise<T>): Promise<T>;
 }
+
+/** "Invest X": the first order a total to invest makes for every pair (the wizard shows the same figure); refused when it is below a cent. */
+const investedFirstOrder = (strategy: StrategySettings, body: CreateTradePayload): string => {
+  const invest = body.investAmount!;
+  if (new Big(invest).lte(0)) fail(ErrorCode.PARAM_RANGE, 'the amount to invest must be above 0', { field: 'investAmount' });
+  const first = firstOrderForInvestment(strategy, invest, body.coinIdList.length, body.firstOrderMultiple);
+  if (new Big(first).lte(0)) {
+    fail(ErrorCode.PARAM_RANGE, 'the amount to invest is too small for a first order of a cent', { field: 'investAmount', reason: 'invest_too_small', investAmount: new Big(invest).toFixed() });
+  }
+  return first;
+};
 
 export const createTradeService = ({ db, engine, listCache }: { db: Db; engine: EngineFacade; listCache?: ListCache }) => {
   /** The user's exchange account: the given one (10006 when not theirs), or their first (11006 when none). */
@@ -379,15 +391,24 @@ export const createTradeService = ({ db, engine, listCache }: { db: Db; engine: 
         if (!activated?.activated) fail(ErrorCode.USER_NOT_ACTIVATED, 'activate the account before trading on a real exchange', { reason: 'real_exchange' });
       }
       const strategy = await strategyFor(userId, body.strategyId);
-      if (new Big(body.firstOrderAmount).lte(0)) fail(ErrorCode.PARAM_RANGE, 'the first order amount must be above 0', { field: 'firstOrderAmount' });
+      // "Invest X": the first order is derived from the total, as the wizard shows it.
+      const firstOrderAmount = body.investAmount === undefined ? body.firstOrderAmount : investedFirstOrder(strategy, body);
+      if (new Big(firstOrderAmount).lte(0)) fail(ErrorCode.PARAM_RANGE, 'the first order amount must be above 0', { field: 'firstOrderAmount' });
       const client = await clientOf(exchange);
       for (const symbol of body.coinIdList) {
         if (!(await marketOf(client, symbol))) fail(ErrorCode.PARAM_NOT_EXIST, `pair ${symbol} does not exist`, { field: 'coinIdList', symbol });
       }
-      const params = { firstOrderAmount: body.firstOrderAmount, firstOrderMultiple: body.firstOrderMultiple };
+      const params = { firstOrderAmount, firstOrderMultiple: body.firstOrderMultiple };
       if (body.running) {
         // Every pair's ladder, and all of them together against the free balance.
         const free = await freeUsdt(client);
+        if (body.investAmount !== undefined && new Big(body.investAmount).gt(free)) {
+          fail(ErrorCode.INSUFFICIENT_BALANCE, 'the free balance does not cover the amount to invest', {
+            reason: 'insufficient_funds',
+            required: new Big(body.investAmount).toFixed(),
+            available: new Big(free).toFixed(),
+          });
+        }
         const checked = [];
         for (const symbol of body.coinIdList) checked.push(await checkedMarket(client, symbol));
         for (const { market, price, feeRate } of checked) checkTaskCanRun(market, price, params, strategy, free, feeRate);
@@ -420,7 +441,7 @@ export const createTradeService = ({ db, engine, listCache }: { db: Db; engine: 
               exchange_account_id: exchange.id,
               symbol,
               strategy_id: strategy.id,
-              first_order_amount: new Big(body.firstOrderAmount).toFixed(),
+              first_order_amount: new Big(firstOrderAmount).toFixed(),
               first_order_multiple: body.firstOrderMultiple,
               cycle_count: body.cycleCount,
               running: body.running,

@@ -1,9 +1,10 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { TradeOrder } from '../../api/trade';
+import type { TradeOrder, TradeTaskDetail } from '../../api/trade';
 import { ok } from '../../testing/fakeServer';
 import { findHeading, identityRoute, renderApp, startSignedInZhCN } from '../../testing/renderApp';
+import { balancedSettings, btcTask } from '../../testing/tasks';
 
 /** A phone: every `max-width` media query matches (MUI's `down()` breakpoints). */
 const asPhone = () =>
@@ -77,5 +78,27 @@ describe('phone layouts', () => {
     expect(levels[1]).toHaveTextContent(/-\d+(\.\d+)?%/);
     await userEvent.clear(screen.getByRole('textbox', { name: '首单成交价' }));
     expect(screen.queryByRole('list', { name: '阶梯预览' })).toBeNull();
+  });
+
+  it("shows the task's ladder as one card per level, the bought ones with their fill", async () => {
+    const detail: TradeTaskDetail = { ...btcTask, strategy: balancedSettings, firstFillPrice: '100', takeProfitArmed: false, events: [] };
+    const fill = order({ symbol: 'BTC/USDT', cycle: detail.cyclesDone + 1, price: '100', amount: '0.1', cost: '10', fee: '0.01', feeCurrency: 'USDT' });
+    await renderApp(`/trade/detail/${detail.id}`, {
+      ...identityRoute,
+      [`GET /api/trade/detail/${detail.id}`]: () => ok(detail),
+      'GET /api/trade/ohlcv': () => ok({ symbol: 'BTC/USDT', timeframe: '15m', prices: { source: 'simulator', live: false }, candles: [] }),
+      'GET /api/trade/order-history': () => ok({ list: [fill], total: 1 }),
+    });
+    await findHeading('任务详情');
+    const ladder = await screen.findByRole('list', { name: '补仓梯度' });
+    expect(ladder.closest('[data-section]')?.querySelector('table')).toBeNull();
+    const cards = ladder.querySelectorAll<HTMLElement>('[data-level]');
+    expect(cards.length).toBe(balancedSettings.levels.length + 1);
+    // Level 1 is bought too (levelsFilled 1); its order is not in this answer, so it says so without a fill.
+    expect(within(cards[1]!).getByText('已成交')).toBeInTheDocument();
+    expect(await within(cards[0]!).findByText(/^成交价 100\.00：10\.00 USDT/)).toBeInTheDocument();
+    expect(cards[0]!.querySelector('[data-field="fundsNeeded"]')).toHaveTextContent('—');
+    expect(cards[2]!.querySelector('[data-field="state"]')).toBeNull();
+    expect(within(cards[2]!).getByText('下一档')).toBeInTheDocument();
   });
 });

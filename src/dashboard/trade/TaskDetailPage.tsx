@@ -30,6 +30,7 @@ import { RunningSwitch } from './RunningSwitch';
 import { PriceSourceChip, TestnetChip } from './PriceSourceChip';
 import { replenishPreview } from './replenish';
 import { TaskChart } from './TaskChart';
+import { TaskLadderSection } from './TaskLadderSection';
 import { TaskStatusChips } from './TaskStatusChips';
 import { cycleText, eventText, levelsText, eventTone, feesOf, formatTime, refusalText, taskState } from './taskText';
 import { baseOf, formatPrice, formatQuantity, formatQuote, formatSigned, profitColor, quoteOf } from '../kit/money';
@@ -275,6 +276,14 @@ const useCycleOrders = (task: TradeTaskDetail, enabled: boolean): TradeOrder[] =
   return (orders.data ?? []).filter((order) => order.status === 'closed' && order.cycle === task.cyclesDone + 1);
 };
 
+/** The ladder of the cycle under way, or of the next one while the robot runs between cycles; none for a stopped or finished task. */
+const Ladder = ({ task }: { task: TradeTaskDetail }) => {
+  const inCycle = task.phase === 'open';
+  const orders = useCycleOrders(task, inCycle);
+  if (!inCycle && (task.finished || !task.running)) return null;
+  return <TaskLadderSection task={task} orders={orders} />;
+};
+
 const TONE_COLOR = { success: 'success.main', error: 'error.main', warning: 'warning.main', info: 'info.main', default: 'grey.400' } as const;
 
 const Events = ({ task }: { task: TradeTaskDetail }) => {
@@ -325,6 +334,7 @@ export const TaskDetailPage = () => {
             <TaskHeader task={task} />
             <AttentionPanel task={task} />
             <CycleState task={task} />
+            <Ladder task={task} />
             <TaskReturns taskId={task.id} />
             <TaskChart task={task} />
             <Events task={task} />

@@ -334,6 +334,18 @@ describe('task detail', () => {
     expect(figure('takeProfitPrice')).toBe('止盈价101.60');
     expect(figure('takeProfitArmed')).toBe('止盈追踪未触发');
 
+    // The ladder table: the first order and level 1 bought with their fills, level 2 next, from the first fill at 100.
+    const ladder = document.querySelector<HTMLElement>('[data-section="ladder"]')!;
+    await waitFor(() => expect(ladder.querySelectorAll('[data-filled="true"]').length).toBe(2));
+    const cell = (level: number, field: string) => ladder.querySelector(`[data-level="${level}"] [data-field="${field}"]`)?.textContent;
+    expect(cell(1, 'trigger')).toBe('99.00');
+    expect(cell(1, 'state')).toBe('已成交99.00 成交 10.00 USDT');
+    expect(ladder.querySelector('[data-level="1"] [data-field="state"]')).toHaveAttribute('aria-label', '成交价 99.00：10.00 USDT，买入 0.10101 BTC');
+    expect(cell(2, 'trigger')).toBe('97.50');
+    expect(cell(2, 'state')).toBe('下一档');
+    expect(cell(0, 'fundsNeeded')).toBe('—');
+    expect(ladder.querySelectorAll('[data-level]').length).toBe(balancedSettings.levels.length + 1);
+
     // The candles of 15 minutes, drawn as bars in UTC seconds.
     const chart = await screen.findByRole('img', { name: 'BTC/USDT K线与补仓档位' });
     expect(chart).toHaveAttribute('data-series', '15m');

@@ -10,6 +10,8 @@ import {
   Stack,
   Switch,
   TextField,
+  ToggleButton,
+  ToggleButtonGroup,
   Typography,
 } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
@@ -20,8 +22,8 @@ import type { VariantResult } from '../../api/backtest';
 import { Link, useSearchParams } from 'react-router-dom';
 import { isTestnetExchange, type ExchangeAccount } from '../../api/exchange';
 import { formatMoney } from '../../api/format';
-import { maxCycleFunds, withBuyFees, type StrategyTemplate } from '../../api/strategy';
-import type { ReplenishStatus } from '../../api/types';
+import { firstOrderForInvestment, maxCycleFunds, withBuyFees, type StrategyTemplate } from '../../api/strategy';
+import type { ReplenishStatus, TradeWizardDraft } from '../../api/types';
 import { BacktestLauncher } from '../kit/embeds';
 import { useAccountBalance, useSystemTemplates } from '../kit/queries';
 import { sectionSx as section } from '../kit/Section';
@@ -71,7 +73,15 @@ export const TradeAddPage = () => {
       },
     );
   };
-  const amountOk = DECIMAL.test(String(draft.firstOrderAmount).trim()) && Number(draft.firstOrderAmount) > 0;
+  // "Invest X": the first order follows the total, the template's ladder, the pairs and the doubled first order.
+  const investing = draft.sizing === 'invest';
+  const investOk = DECIMAL.test(draft.investAmount.trim()) && Number(draft.investAmount) > 0;
+  const pairCount = Math.max(1, draft.selectedPairs.length);
+  const derived = investing && investOk && template ? firstOrderForInvestment(template, draft.investAmount.trim(), pairCount, draft.firstOrderLeverage) : null;
+  useEffect(() => {
+    if (derived !== null && derived !== draft.firstOrderAmount) wizardDraft.update({ firstOrderAmount: derived });
+  }, [derived, draft.firstOrderAmount]);
+  const amountOk = DECIMAL.test(String(draft.firstOrderAmount).trim()) && Number(draft.firstOrderAmount) > 0 && (!investing || (derived !== null && Number(derived) > 0));
   const perPair = template && amountOk ? maxCycleFunds(template, String(draft.firstOrderAmount).trim(), draft.firstOrderLeverage) : null;
   const account = accounts.data?.find((a) => a.id === draft.selectedApi);
   const free = useAccountBalance(account?.id);
@@ -112,7 +122,7 @@ export const TradeAddPage = () => {
     ? {
         ...(draft.selectedApi ? {} : { selectedApi: translate('wizard.required.exchange') }),
         ...(draft.selectedPairs.length > 0 ? {} : { selectedPairs: translate('wizard.required.pairs') }),
-        ...(amountOk ? {} : { firstOrderAmount: translate('wizard.required.firstOrderAmount') }),
+        ...(amountOk || (investing && investOk) ? {} : { firstOrderAmount: translate(investing ? 'wizard.required.investAmount' : 'wizard.required.firstOrderAmount') }),
         ...(draft.selectedTemplate ? {} : { selectedTemplate: translate('wizard.required.template') }),
       }
     : {};
@@ -127,7 +137,8 @@ export const TradeAddPage = () => {
         error={refusal}
         exchangeId={draft.selectedApi}
         onFirstOrder={(amount) => {
-          wizardDraft.update({ firstOrderAmount: amount });
+          // The remedy names a first order: the task is sized by it from now on.
+          wizardDraft.update({ firstOrderAmount: amount, sizing: 'firstOrder' });
           clearRefusal();
         }}
       />
@@ -220,36 +231,87 @@ export const TradeAddPage = () => {
         </Paper>
 
         <Paper sx={section}>
+          <ToggleButtonGroup
+            exclusive
+            size="small"
+            color="primary"
+            value={draft.sizing}
+            aria-label={translate('wizard.sizing')}
+            onChange={(_, sizing: TradeWizardDraft['sizing'] | null) => {
+              if (!sizing) return;
+              // Switching to a total starts from what the current first order makes a full cycle of every pair cost.
+              const investAmount = sizing === 'invest' && draft.investAmount === '' && needed ? needed.round(0, Big.roundUp).toFixed() : draft.investAmount;
+              wizardDraft.update({ sizing, investAmount });
+              if (at === 'firstOrderAmount') clearRefusal();
+            }}
+            sx={{ mb: 2, flexWrap: 'wrap' }}
+          >
+            <ToggleButton value="firstOrder">{translate('wizard.sizingFirstOrder')}</ToggleButton>
+            <ToggleButton value="invest">{translate('wizard.sizingInvest')}</ToggleButton>
+          </ToggleButtonGroup>
           <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: 'minmax(0, 1fr)', sm: 'repeat(2, minmax(0, 1fr))' } }}>
-            <TextField
-              label={translate('wizard.firstOrderAmount')}
-              name="firstOrderAmount"
-              value={draft.firstOrderAmount}
-              error={Boolean(missing.firstOrderAmount) || at === 'firstOrderAmount' || overBalance}
-              helperText={
-                missing.firstOrderAmount ??
-                (overBalance
-                  ? translate('wizard.overBalance', {
-                      // Rounded up, as the server's refusal says it: never less than is needed.
-                      required: formatMoney(needed!.round(2, Big.roundUp).toFixed(), locale),
-                      available: formatMoney(available, locale),
-                    })
-                  : undefined)
-              }
-              onChange={(event) => {
-                wizardDraft.update({ firstOrderAmount: event.target.value });
-                if (at === 'firstOrderAmount') clearRefusal();
-              }}
-              slotProps={{
-                htmlInput: { inputMode: 'decimal' },
-                formHelperText: { ...(overBalance && !missing.firstOrderAmount ? { 'data-warning': 'balance' } : {}) },
-              }}
-            />
+            {investing ? (
+              <TextField
+                label={translate('wizard.investAmount')}
+                name="investAmount"
+                value={draft.investAmount}
+                error={Boolean(missing.firstOrderAmount) || at === 'firstOrderAmount' || overBalance || (derived !== null && Number(derived) <= 0)}
+                helperText={
+                  missing.firstOrderAmount ??
+                  (overBalance
+                    ? translate('wizard.overBalance', { required: formatMoney(needed!.round(2, Big.roundUp).toFixed(), locale), available: formatMoney(available, locale) })
+                    : derived !== null && Number(derived) <= 0 && template
+                      ? translate('wizard.investTooSmall', { units: withBuyFees(maxCycleFunds(template, '1', draft.firstOrderLeverage)).toFixed(3) })
+                      : derived !== null && perPair
+                        ? translate('wizard.investDerived', {
+                            first: formatMoney(derived, locale),
+                            perPair: formatMoney(withBuyFees(perPair).toFixed(), locale),
+                            count: pairCount,
+                            total: formatMoney(withBuyFees(perPair).times(pairCount).toFixed(), locale),
+                          })
+                        : undefined)
+                }
+                onChange={(event) => {
+                  wizardDraft.update({ investAmount: event.target.value });
+                  if (at === 'firstOrderAmount') clearRefusal();
+                }}
+                slotProps={{
+                  htmlInput: { inputMode: 'decimal' },
+                  formHelperText: { ...(derived !== null && !missing.firstOrderAmount ? { 'data-derived': derived } : {}), ...(overBalance && !missing.firstOrderAmount ? { 'data-warning': 'balance' } : {}) },
+                }}
+              />
+            ) : (
+              <TextField
+                label={translate('wizard.firstOrderAmount')}
+                name="firstOrderAmount"
+                value={draft.firstOrderAmount}
+                error={Boolean(missing.firstOrderAmount) || at === 'firstOrderAmount' || overBalance}
+                helperText={
+                  missing.firstOrderAmount ??
+                  (overBalance
+                    ? translate('wizard.overBalance', {
+                        // Rounded up, as the server's refusal says it: never less than is needed.
+                        required: formatMoney(needed!.round(2, Big.roundUp).toFixed(), locale),
+                        available: formatMoney(available, locale),
+                      })
+                    : undefined)
+                }
+                onChange={(event) => {
+                  wizardDraft.update({ firstOrderAmount: event.target.value });
+                  if (at === 'firstOrderAmount') clearRefusal();
+                }}
+                slotProps={{
+                  htmlInput: { inputMode: 'decimal' },
+                  formHelperText: { ...(overBalance && !missing.firstOrderAmount ? { 'data-warning': 'balance' } : {}) },
+                }}
+              />
+            )}
             <TextField
               label={translate('wizard.cycleTimes')}
               name="cycleTimes"
               type="number"
               value={draft.cycleTimes}
+              helperText={translate('wizard.cycleTimesHelp')}
               onChange={(event) => wizardDraft.update({ cycleTimes: Math.min(9999, Math.max(1, Math.trunc(Number(event.target.value) || 1))) })}
             />
             <TextField select label={translate('wizard.status')} value={draft.status} onChange={(event) => wizardDraft.update({ status: event.target.value as ReplenishStatus })}>
@@ -261,6 +323,9 @@ export const TradeAddPage = () => {
                 control={<Switch checked={draft.firstOrderLeverage} onChange={(_, checked) => wizardDraft.update({ firstOrderLeverage: checked })} />}
                 label={translate('wizard.firstOrderLeverage')}
               />
+              <Typography variant="caption" color="text.secondary" sx={{ mt: -0.5, mb: 1 }} data-explained="firstOrderLeverage">
+                {translate('wizard.firstOrderLeverageHelp', { amount: formatMoney(amountOk ? new Big(String(draft.firstOrderAmount).trim()).times(2).toFixed() : '0', locale) })}
+              </Typography>
               <FormControlLabel control={<Switch checked={draft.running} onChange={(_, checked) => wizardDraft.update({ running: checked })} />} label={translate('wizard.running')} />
             </Stack>
           </Box>

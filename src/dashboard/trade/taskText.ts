@@ -133,7 +133,7 @@ export const eventTone = ({ kind, data }: Pick<TaskEvent, 'kind' | 'data'>): Eve
   return 'default';
 };
 
-const QUOTE_FIELDS = ['amount', 'minCost', 'minFirstOrder', 'value'] as const;
+const QUOTE_FIELDS = ['amount', 'minCost', 'minFirstOrder', 'value', 'investAmount'] as const;
 const QUANTITY_FIELDS = ['quantity', 'sellable', 'minAmount'] as const;
 const PERCENT_FIELDS = ['takeProfit', 'floor'] as const;
 const isNumeric = (value: unknown): value is string | number => typeof value === 'string' || typeof value === 'number';
@@ -197,6 +197,7 @@ export const refusalField = (error: unknown): WizardField | null => {
   switch (data.reason) {
     case 'below_min_order':
     case 'insufficient_funds':
+    case 'invest_too_small':
       return 'firstOrderAmount';
     case 'take_profit_floor':
     case 'stop_loss_deeper':

@@ -34,6 +34,8 @@ export const toCreatePayload = (draft: TradeWizardDraft): CreateTradePayload => 
     coinIdList: draft.selectedPairs.map(pairId),
     cycleCount: draft.cycleTimes,
     firstOrderAmount: normalizedAmount(String(draft.firstOrderAmount)),
+    // Sized by a total: the server derives the same first order from it and checks the total against the balance.
+    ...(draft.sizing === 'invest' && isPositiveDecimal(draft.investAmount) ? { investAmount: normalizedAmount(draft.investAmount) } : {}),
     firstOrderMultiple: draft.firstOrderLeverage,
     running: draft.running,
     replenishStatus: draft.status,

@@ -1,0 +1,123 @@
+import { Box, Chip, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
+import { useLocaleState, useTranslate } from 'react-admin';
+import type { TradeOrder, TradeTaskDetail } from '../../api/trade';
+import { formatPercent } from '../../api/format';
+import { SectionTitle, sectionSx as section } from '../kit/Section';
+import { useIsPhone } from '../kit/responsive';
+import { baseOf, formatPrice, formatQuantity, formatQuote } from '../kit/money';
+import { taskLadder, type TaskLadderRow } from './taskLadder';
+
+const COLUMNS = ['trigger', 'amount', 'state', 'averageAfter', 'takeProfitAfter', 'fundsNeeded'] as const;
+type Column = (typeof COLUMNS)[number];
+
+/**
+ * Every level of the task's ladder, the first order first: its trigger price
+ * and amount, bought (with its fill) or pending, the average and take profit
+ * after it, and the funds the pending levels need. A table on a desktop, one
+ * card per level on a phone.
+ */
+export const TaskLadderSection = ({ task, orders }: { task: TradeTaskDetail; orders: TradeOrder[] }) => {
+  const translate = useTranslate();
+  const [locale] = useLocaleState();
+  const isPhone = useIsPhone();
+  const ladder = taskLadder(task, orders);
+  if (!ladder) return null;
+  const base = baseOf(task.symbol);
+  const price = (value: string) => formatPrice(value, locale, task.tickSize);
+  const levelName = (row: TaskLadderRow) =>
+    row.level === 0 ? translate('tasks.ladder.first') : translate('tasks.ladder.level', { level: row.level, drop: formatPercent(`-${row.dropPercent}`, locale, { signed: true }) });
+  const stateName = (row: TaskLadderRow) => translate(row.bought ? 'tasks.ladder.bought' : row.next ? 'tasks.ladder.next' : 'tasks.ladder.pending');
+  const state = (row: TaskLadderRow) =>
+    row.fill
+      ? translate('tasks.ladder.filled', { price: price(row.fill.price), cost: formatQuote(row.fill.cost, locale), quantity: `${formatQuantity(row.fill.quantity, locale, task.amountStep)} ${base}` })
+      : stateName(row);
+  const cells = (row: TaskLadderRow): [Column, string][] => [
+    ['trigger', price(row.trigger)],
+    ['amount', `${formatQuote(row.amount, locale)} USDT`],
+    ['state', state(row)],
+    ['averageAfter', price(row.averageAfter)],
+    ['takeProfitAfter', price(row.takeProfitAfter)],
+    ['fundsNeeded', row.fundsNeeded === null ? '—' : `${formatQuote(row.fundsNeeded, locale)} USDT`],
+  ];
+  const tone = (row: TaskLadderRow) => (row.bought ? 'success' : row.next ? 'primary' : 'default');
+
+  return (
+    <Paper sx={section} data-section="ladder">
+      <SectionTitle gutterBottom>{translate('tasks.ladder.title')}</SectionTitle>
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }} data-ladder-intro>
+        {translate(ladder.projected ? 'tasks.ladder.projected' : 'tasks.ladder.intro', { price: price(task.lastPrice ?? '0') })}{' '}
+        {translate('tasks.ladder.fundsNeeded', { amount: formatQuote(ladder.fundsNeeded, locale) })}
+      </Typography>
+      {isPhone ? (
+        <Box component="ol" sx={{ m: 0, p: 0 }} aria-label={translate('tasks.ladder.title')} data-layout="cards">
+          {ladder.rows.map((row) => (
+            <Box component="li" key={row.level} sx={{ listStyle: 'none', py: 1, borderTop: 1, borderColor: 'divider' }} data-level={row.level} data-filled={row.bought ? 'true' : 'false'}>
+              <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
+                <Typography sx={{ fontWeight: 600 }}>{levelName(row)}</Typography>
+                <Chip size="small" color={tone(row)} variant={row.bought ? 'filled' : 'outlined'} label={stateName(row)} />
+              </Box>
+              <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(2, minmax(0, 1fr))', columnGap: 2, rowGap: 0.5, mt: 0.5 }}>
+                {cells(row)
+                  .filter(([key]) => key !== 'state' || row.fill)
+                  .map(([key, value]) => (
+                    <Box key={key} sx={{ minWidth: 0, gridColumn: key === 'state' ? '1 / -1' : undefined }} data-field={key}>
+                      <Typography variant="caption" color="text.secondary" component="div" noWrap>
+                        {translate(`tasks.ladder.column.${key}`)}
+                      </Typography>
+                      <Typography variant="body2" component="div" sx={{ fontVariantNumeric: 'tabular-nums', overflowWrap: 'anywhere' }}>
+                        {value}
+                      </Typography>
+                    </Box>
+                  ))}
+              </Box>
+            </Box>
+          ))}
+        </Box>
+      ) : (
+        <TableContainer sx={{ width: '100%', overflowX: 'auto' }}>
+          <Table size="small" aria-label={translate('tasks.ladder.title')} sx={{ '& th, & td': { whiteSpace: 'nowrap' } }}>
+            <TableHead>
+              <TableRow>
+                <TableCell>{translate('tasks.ladder.column.level')}</TableCell>
+                {COLUMNS.map((key) => (
+                  <TableCell key={key} align={key === 'state' ? 'left' : 'right'}>
+                    {translate(`tasks.ladder.column.${key}`)}
+                  </TableCell>
+                ))}
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {ladder.rows.map((row) => (
+                <TableRow key={row.level} data-level={row.level} data-filled={row.bought ? 'true' : 'false'} selected={row.next}>
+                  <TableCell>{levelName(row)}</TableCell>
+                  {cells(row).map(([key, value]) =>
+                    key === 'state' ? (
+                      // Two short lines: the state, and under it what was filled (price and cost), so the table fits a desktop's width.
+                      <TableCell key={key} data-field={key} aria-label={value}>
+                        <Typography variant="body2" color={row.bought ? 'success.main' : undefined}>
+                          {stateName(row)}
+                        </Typography>
+                        {row.fill && (
+                          <Typography variant="caption" color="text.secondary" sx={{ fontVariantNumeric: 'tabular-nums' }}>
+                            {translate('tasks.ladder.fillShort', { price: price(row.fill.price), cost: formatQuote(row.fill.cost, locale) })}
+                          </Typography>
+                        )}
+                      </TableCell>
+                    ) : (
+                      <TableCell key={key} align="right" sx={{ fontVariantNumeric: 'tabular-nums' }} data-field={key}>
+                        {value}
+                      </TableCell>
+                    ),
+                  )}
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </TableContainer>
+      )}
+      <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 1 }}>
+        {translate('tasks.ladder.note')}
+      </Typography>
+    </Paper>
+  );
+};
