@@ -34,6 +34,13 @@ export interface ServerConfig {
   exchangeMasterKey: string;
   /** Virtual USDT a new paper-trading account starts with (decimal string). */
   paperStartUsdt: string;
+  /** Paper accounts one user may have (PAPER_ACCOUNTS_MAX, default 20). */
+  paperAccountsMax: number;
+  /** Days the simulator's minute candles are kept before they are rolled up into hourly ones (PAPER_MINUTES_DAYS, default 7). */
+  paperMinutesDays: number;
+  /** Backtest uploads being received at once: per user and in all (BACKTEST_UPLOADS_PER_USER 2, BACKTEST_UPLOADS_TOTAL 4). */
+  backtestUploadsPerUser: number;
+  backtestUploadsTotal: number;
   /** Seed of the simulated market (the same seed replays the same prices). */
   paperSeed: number;
   /** Milliseconds between engine ticks; 0 ticks only on demand (tests). */
@@ -244,6 +251,10 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env, root: string = 
     trustProxy: bool(env, 'TRUST_PROXY', false),
     exchangeMasterKey: exchangeMasterKey.toLowerCase(),
     paperStartUsdt,
+    paperAccountsMax: integer(env, 'PAPER_ACCOUNTS_MAX', 20, 1, 10_000),
+    paperMinutesDays: integer(env, 'PAPER_MINUTES_DAYS', 7, 1, 3650),
+    backtestUploadsPerUser: integer(env, 'BACKTEST_UPLOADS_PER_USER', 2, 1, 100),
+    backtestUploadsTotal: integer(env, 'BACKTEST_UPLOADS_TOTAL', 4, 1, 1000),
     paperSeed: integer(env, 'PAPER_SEED', Math.floor(Date.now() / 1000) % 2 ** 31, 0, 2 ** 31 - 1),
     engineTickMs: integer(env, 'ENGINE_TICK_MS', 1000, 0, 60_000),
     engine: engineMode(env),

@@ -12,6 +12,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import { DEFAULT_FEE_RATE } from '../../src/api/strategy';
+import { rollUpCandles } from './engine/candleRollup';
 import { createEngineFacade, type EngineFacade } from './engine/facade';
 import { createRunner, type Runner } from './engine/runner/runner';
 import type { ExchangeFactory } from './engine/venues/exchangeAccess';
@@ -46,6 +47,7 @@ export interface EnginePluginOptions {
 
 /** Fee of the paper exchange, per fill: the usual taker rate, the one the task wizard warns with. */
 const PAPER_FEE_RATE = DEFAULT_FEE_RATE;
+const ROLLUP_EVERY_MS = 10 * 60_000;
 
 const enginePluginBody: FastifyPluginAsync<EnginePluginOptions> = async (app, options) => {
   const { db, config } = app;
@@ -96,9 +98,22 @@ const enginePluginBody: FastifyPluginAsync<EnginePluginOptions> = async (app, op
   if (engine) app.decorate('engine', engine);
 
   app.addHook('onReady', async () => engine?.start());
+
+  // Minutes older than PAPER_MINUTES_DAYS become hourly candles (engine/candleRollup.ts): every
+  // 10 minutes in a process that runs the engine on its clock (tests call rollUpCandles themselves).
+  let rollups: NodeJS.Timeout | undefined;
+  if (engine && config.engineTickMs > 0) {
+    const rollUp = () =>
+      rollUpCandles(db, config.paperMinutesDays).catch((error: unknown) => app.log.error({ err: error }, 'the candle rollup failed'));
+    app.addHook('onReady', async () => {
+      rollups = setInterval(rollUp, ROLLUP_EVERY_MS);
+      rollups.unref();
+    });
+  }
   // Fastify runs the onClose hooks in the reverse order of their adding: app.ts adds the requests'
   // drain after this one and the mailer's and the database's close before it.
   app.addHook('onClose', async () => {
+    clearInterval(rollups);
     await engine?.stop();
     priceSources.stop();
     await tickerFeed?.close();

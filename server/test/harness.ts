@@ -157,6 +157,10 @@ export const testConfig = (dataDir: string, overrides: Partial<ServerConfig> = {
   engineTickMs: 0,
   exchangeMasterKey: randomBytes(32).toString('hex'),
   paperStartUsdt: '10000',
+  paperAccountsMax: 20,
+  paperMinutesDays: 7,
+  backtestUploadsPerUser: 2,
+  backtestUploadsTotal: 4,
   ...overrides,
 });
 

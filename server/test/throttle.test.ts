@@ -226,8 +226,36 @@ describe('the hashing queue', () => {
     open();
     await Promise.all([first, ...lined]);
     expect(order).toEqual([0, 1, 2]);
-    expect(queue.stats()).toEqual({ running: 0, waiting: 0, completed: 3 });
+    expect(queue.stats()).toEqual({ running: 0, waiting: 0, completed: 3, pushedOut: 0 });
     expect(() => queue.ensureRoom()).not.toThrow();
+  });
+});
+
+describe('the hashing queue shared fairly', () => {
+  it('keeps one waiting run per address, serves a known address first and lets it push out a guessing one', async () => {
+    const queue = createHashQueue(1, 2, 60_000);
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const order: string[] = [];
+    const running = queue.run(async () => {
+      await gate;
+      order.push('first');
+    });
+    const flood = (lane: string, penalty: number) => queue.run(async () => void order.push(lane), { lane, penalty }).catch((error: unknown) => error);
+    const floodA = flood('10.0.0.1', 3);
+    // A second waiting run of the same address is refused at once.
+    expect(await flood('10.0.0.1', 3)).toMatchObject({ code: ErrorCode.TOO_MANY_REQUESTS });
+    const floodB = flood('10.0.0.2', 1);
+    expect(queue.stats()).toMatchObject({ running: 1, waiting: 2 });
+    // The line is full: a login from a known address (penalty 0) pushes out the worst placed one.
+    const owner = flood('192.0.2.7', 0);
+    expect(await floodA).toMatchObject({ code: ErrorCode.TOO_MANY_REQUESTS });
+    // Nobody better placed than the waiting ones: a newcomer as bad as the worst is refused.
+    expect(await flood('10.0.0.3', 5)).toMatchObject({ code: ErrorCode.TOO_MANY_REQUESTS });
+    open();
+    await Promise.all([running, owner, floodB]);
+    expect(order).toEqual(['first', '192.0.2.7', '10.0.0.2']);
+    expect(queue.stats()).toMatchObject({ running: 0, waiting: 0, pushedOut: 1 });
   });
 });
 

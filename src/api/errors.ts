@@ -16,6 +16,8 @@ export const ErrorCode = {
   INVALID: 10008,
   /** Product extension (not in the spec's table): throttled; data.retryAfter holds the seconds to wait. */
   TOO_MANY_REQUESTS: 10009,
+  /** Product extension: a per-user count limit (e.g. paper accounts) is reached; data.max holds the limit. */
+  LIMIT_REACHED: 10010,
   CAPTCHA_EXPIRED: 10100,
   CAPTCHA_ERROR: 10101,
   USER_NOT_EXIST: 11000,
@@ -50,7 +52,7 @@ export const ErrorCode = {
 export type ErrorCodeName = keyof typeof ErrorCode;
 export type ErrorCodeValue = (typeof ErrorCode)[ErrorCodeName];
 /** Codes the product adds to the spec's table. */
-export const PRODUCT_CODES = [ErrorCode.TOO_MANY_REQUESTS] as const;
+export const PRODUCT_CODES = [ErrorCode.TOO_MANY_REQUESTS, ErrorCode.LIMIT_REACHED] as const;
 
 /** Every non-success code the browser has a localized text for. */
 export type CatalogueCode = Exclude<ErrorCodeValue, 0>;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StrategySettings } from '../../../src/api/strategy';
-import { createWorkerPool, WorkerError, type RunInput, type WorkerPool } from './pool';
+import { createWorkerPool, nextJob, WorkerError, type RunInput, type WorkerPool } from './pool';
 
 const SAMPLE = join(import.meta.dirname, '..', '..', 'market-data', 'BTCUSDT-1m-2023-03-01_2023-03-21.csv');
 const settings: StrategySettings = {
@@ -85,5 +85,39 @@ describe('the backtest worker threads', () => {
     await expect(long.promise).rejects.toMatchObject({ failure: { kind: 'canceled' } });
     const after = await pool.run({ key: 'sample', load, stored: false, range: {}, input }).promise;
     expect(after.candles).toBe(30_240);
+  });
+
+  it("share the threads between users: a 1-day run does not wait behind another user's long runs", async () => {
+    pool = createWorkerPool({ size: 1, log: silent });
+    const load = async () => readFileSync(SAMPLE, 'utf8');
+    const finished: string[] = [];
+    const big = { ...input, variants: Array.from({ length: 8 }, () => ({ takeProfitPercent: '2' })) };
+    const longs = [1, 2].map((n) =>
+      pool.run({ owner: 'big', key: 'sample', load, stored: false, range: {}, input: big }).promise.then(() => finished.push(`big ${n}`)),
+    );
+    const day = Date.UTC(2023, 2, 2);
+    const short = pool.run({ owner: 'small', key: 'sample', load, stored: false, range: { from: day, to: day + 86_400_000 }, input }).promise.then(() => finished.push('small'));
+    // The other user's run gets a thread of its own at once; the big user's second run waits its turn.
+    expect(pool.threads()).toBe(2);
+    expect(pool.queued()).toBe(1);
+    await Promise.all([...longs, short]);
+    expect(finished[0]).toBe('small');
+    expect(pool.threads()).toBe(1);
+  }, 90_000);
+});
+
+describe('the backtest queue order', () => {
+  it('serves the owner with fewer jobs running first, then the one served longest ago, then the oldest job', () => {
+    const queue = [
+      { id: 1, owner: 'a' },
+      { id: 2, owner: 'a' },
+      { id: 3, owner: 'b' },
+      { id: 4, owner: 'c' },
+    ];
+    expect(nextJob(queue, new Map(), new Map())?.id).toBe(1);
+    expect(nextJob(queue, new Map([['a', 1]]), new Map())?.id).toBe(3);
+    expect(nextJob(queue, new Map([['a', 1], ['b', 1]]), new Map())?.id).toBe(4);
+    expect(nextJob(queue, new Map(), new Map([['a', 5], ['b', 3], ['c', 4]]))?.id).toBe(3);
+    expect(nextJob([], new Map(), new Map())).toBeUndefined();
   });
 });

@@ -49,6 +49,8 @@ export interface ParsedCandles {
 }
 
 export interface RunRequest {
+  /** The user the run is for (jobs without one share the owner ''). */
+  owner?: string;
   /** Names the candles, so a thread that holds them is not sent them again. */
   key: string;
   /** The candle file, read only when the chosen thread does not hold `key`. */
@@ -62,6 +64,8 @@ export interface RunRequest {
 
 interface Job {
   id: number;
+  /** Whose job it is (a user id): the queue is shared round robin between owners. */
+  owner: string;
   message: ToWorker;
   key?: string;
   load?: () => Promise<string>;
@@ -82,14 +86,49 @@ const BOOT = new URL('./workerBoot.mjs', import.meta.url);
 /** One thread per spare core, at least one and at most two: the API and the engine keep a core. */
 export const defaultPoolSize = () => Math.max(1, Math.min(2, availableParallelism() - 1));
 
-export const createWorkerPool = ({ size = defaultPoolSize(), log }: { size?: number; log: FastifyBaseLogger }) => {
+/**
+ * The next queued job, shared fairly between owners (issue 26): an owner with
+ * fewer jobs running goes first, then the owner served longest ago, then the
+ * oldest job. So one user's big runs (or many uploads) never hold back another
+ * user's next job by more than the jobs already running.
+ */
+export const nextJob = <J extends { owner: string; id: number }>(queue: readonly J[], running: ReadonlyMap<string, number>, lastServed: ReadonlyMap<string, number>): J | undefined => {
+  let best: J | undefined;
+  const rank = (job: J) => [running.get(job.owner) ?? 0, lastServed.get(job.owner) ?? -1, job.id] as const;
+  for (const job of queue) {
+    if (!best) {
+      best = job;
+      continue;
+    }
+    const [a, b] = [rank(job), rank(best)];
+    if (a[0] < b[0] || (a[0] === b[0] && (a[1] < b[1] || (a[1] === b[1] && a[2] < b[2])))) best = job;
+  }
+  return best;
+};
+
+/**
+ * `size` threads; when all of them run other owners' jobs, one more (`fairThreads`) may start for an owner
+ * with nothing running, so a 1-day run does not wait behind another user's year-long one (the extra
+ * thread ends when its job does and the pool is back above its size).
+ */
+export const createWorkerPool = ({ size = defaultPoolSize(), log, fairThreads = 1 }: { size?: number; log: FastifyBaseLogger; fairThreads?: number }) => {
   const slots: Slot[] = [];
   const queue: Job[] = [];
   let sequence = 0;
+  let served = 0;
+  const lastServed = new Map<string, number>();
   let closed = false;
+
+  const runningByOwner = () => {
+    const counts = new Map<string, number>();
+    for (const slot of slots) if (slot.job) counts.set(slot.job.owner, (counts.get(slot.job.owner) ?? 0) + 1);
+    return counts;
+  };
 
   const finish = (slot: Slot) => {
     slot.job = null;
+    // A thread started beyond the pool's size for fairness ends with its job.
+    if (slots.length > size && !queue.some((job) => !runningByOwner().has(job.owner))) retire(slot);
     dispatch();
   };
 
@@ -157,11 +196,16 @@ export const createWorkerPool = ({ size = defaultPoolSize(), log }: { size?: num
 
   const dispatch = () => {
     while (!closed && queue.length > 0) {
-      const job = queue[0]!;
+      const running = runningByOwner();
+      const job = nextJob(queue, running, lastServed)!;
       const idle = slots.filter((slot) => slot.job === null);
-      const slot = idle.find((s) => job.key !== undefined && s.keys.has(job.key)) ?? idle[0] ?? (slots.length < size ? spawn() : undefined);
+      const fair = !running.has(job.owner) && slots.length < size + fairThreads;
+      const slot = idle.find((s) => job.key !== undefined && s.keys.has(job.key)) ?? idle[0] ?? (slots.length < size || fair ? spawn() : undefined);
       if (!slot) return;
-      queue.shift();
+      queue.splice(queue.indexOf(job), 1);
+      served += 1;
+      lastServed.set(job.owner, served);
+      if (lastServed.size > 10_000) lastServed.clear();
       slot.job = job;
       void send(slot, job);
     }
@@ -200,15 +244,18 @@ export const createWorkerPool = ({ size = defaultPoolSize(), log }: { size?: num
     run: (request: RunRequest) =>
       submit<BacktestReport>((id) => ({
         id,
+        owner: request.owner ?? '',
         key: request.key,
         load: request.load,
         ...(request.onProgress ? { onProgress: request.onProgress } : {}),
         message: { type: 'run', id, candles: { key: request.key, stored: request.stored }, range: request.range, input: request.input },
       })),
     /** Checks and normalizes an uploaded candle file (a malformed one fails with its line). */
-    parse: (text: string) => submit<ParsedCandles>((id) => ({ id, message: { type: 'parse', id, text } })).promise,
+    parse: (text: string, owner = '') => submit<ParsedCandles>((id) => ({ id, owner, message: { type: 'parse', id, text } })).promise,
     /** Jobs waiting for a thread. */
     queued: () => queue.length,
+    /** Threads alive (at most the size, plus the fair-share ones while they run). */
+    threads: () => slots.length,
     async close() {
       closed = true;
       for (const job of queue.splice(0)) job.reject(new WorkerError({ kind: 'canceled' }));

@@ -30,6 +30,8 @@ export const backtestDomain: FastifyPluginAsync<BacktestOptions> = async (instan
     paperMarkets: engineFacade.paperMarkets,
     // A testnet's play-money market keeps no history worth testing on: it is refused as paper is.
     exchangeKind: (id) => (catalog.find(id).kind === 'real' ? 'real' : 'paper'),
+    uploadsPerUser: config.backtestUploadsPerUser,
+    uploadsTotal: config.backtestUploadsTotal,
   });
   app.addHook('onRequest', app.authenticate);
   app.addHook('onClose', () => service.close());
@@ -38,8 +40,26 @@ export const backtestDomain: FastifyPluginAsync<BacktestOptions> = async (instan
 
   app.get('/api/strategy/backtest/candles', { schema: uploadsSchema }, async (request) => ok(await service.uploads(request.user!.id)));
 
-  app.post('/api/strategy/backtest/candles', { schema: uploadSchema, bodyLimit: UPLOAD_BODY_LIMIT }, async (request) =>
-    ok(await service.upload(request.user!.id, request.body)),
+  // Admitted (and counted) when the request arrives, before its body is read; the place is given back when the answer is sent or the client goes.
+  app.post(
+    '/api/strategy/backtest/candles',
+    {
+      schema: uploadSchema,
+      bodyLimit: UPLOAD_BODY_LIMIT,
+      onRequest: async (request, reply) => {
+        if (!request.user) return;
+        const release = await service.admitUpload(request.user.id);
+        // Given back when the answer is sent, or when the client goes before its body is in (its connection closes).
+        const socket = request.raw.socket;
+        const done = () => {
+          socket.off('close', done);
+          release();
+        };
+        reply.raw.once('close', done);
+        socket.once('close', done);
+      },
+    },
+    async (request) => ok(await service.upload(request.user!.id, request.body)),
   );
 
   app.get('/api/strategy/backtest/:id', { schema: runIdSchema }, async (request) => ok(await service.get(request.user!.id, request.params.id)));

@@ -37,7 +37,7 @@ import type { Db } from '../db/database';
 import type { BacktestRunsTable } from '../db/schema';
 import { parseTime } from '../engine/core/candles';
 import type { PaperMarketInfo } from '../engine/venues/paper/exchange';
-import { BusinessError, fail } from '../http/errors';
+import { BusinessError, fail, tooManyAttempts } from '../http/errors';
 import { settingsOf } from '../strategy/service';
 import type { Limit, Throttle } from '../shared/throttle';
 import type { RunBody } from './schemas';
@@ -52,7 +52,10 @@ const RUN_LIMITS: Limit[] = [
   { max: 30, windowSeconds: 600 },
   { max: 300, windowSeconds: 86_400 },
 ];
+/** Uploads per user, refused ones included: 20 an hour. */
 const UPLOAD_LIMITS: Limit[] = [{ max: 20, windowSeconds: 3600 }];
+/** The wait a refusal for uploads already being received suggests. */
+const UPLOAD_RETRY_SECONDS = 5;
 /** Runs and uploads a user keeps; older ones are deleted. */
 const KEEP_RUNS = 10;
 const KEEP_UPLOADS = 5;
@@ -76,6 +79,9 @@ export interface BacktestDeps {
   paperMarkets: () => PaperMarketInfo[];
   /** The exchange an id names (30100 unknown, 30101 not offered). */
   exchangeKind: (exchangeId: string) => 'paper' | 'real';
+  /** Uploads being received at once: per user and in all (BACKTEST_UPLOADS_PER_USER, BACKTEST_UPLOADS_TOTAL). */
+  uploadsPerUser: number;
+  uploadsTotal: number;
   now?: () => number;
 }
 
@@ -257,7 +263,7 @@ export const createBacktestService = (deps: BacktestDeps) => {
   };
 
   /** The run in the background, from candles to report. */
-  const execute = async (id: string, resolved: Resolved, state: Live, signal: AbortSignal, setCancel: (cancel: () => void) => void) => {
+  const execute = async (userId: string, id: string, resolved: Resolved, state: Live, signal: AbortSignal, setCancel: (cancel: () => void) => void) => {
     const { request, candles } = resolved;
     const total = resolved.estimate * (1 + (request.variants?.length ?? 0));
     let key: string;
@@ -280,6 +286,7 @@ export const createBacktestService = (deps: BacktestDeps) => {
     if (signal.aborted) throw signal.reason;
     progress(id, state, 'running', 0, total);
     const job = pool.run({
+      owner: userId,
       key,
       load,
       stored,
@@ -348,7 +355,7 @@ export const createBacktestService = (deps: BacktestDeps) => {
     live.set(id, state);
     // A run waiting for a thread writes no progress: this says it is still alive (see STALE_MS).
     const heartbeat = setInterval(() => void save(id, {}).catch(() => undefined), HEARTBEAT_MS).unref();
-    state.finished = execute(id, resolved, state, controller.signal, (cancelJob) => (cancelWork = cancelJob))
+    state.finished = execute(userId, id, resolved, state, controller.signal, (cancelJob) => (cancelWork = cancelJob))
       .then(async (result) => {
         state.status = 'done';
         await save(id, { status: 'done', done: total, total, result });
@@ -422,15 +429,45 @@ export const createBacktestService = (deps: BacktestDeps) => {
   });
   const UPLOAD_COLUMNS = ['id', 'name', 'candles', 'interval_ms', 'first_time', 'last_time', 'created_at'] as const;
 
-  /** Checks a candle file in a worker thread and keeps it, normalized and compressed. */
+  /**
+   * Uploads being received, per user and in all (issue 26): taken when the request arrives, before its
+   * body is read (routes.ts), so a user cannot have more than `uploadsPerUser` files in memory at once nor
+   * everyone together more than `uploadsTotal`; refused with 10009 and a short retryAfter. Every upload,
+   * refused ones too, also counts against the user's hourly limit.
+   */
+  const receiving = new Map<string, number>();
+  let receivingTotal = 0;
+  const admitUpload = async (userId: string): Promise<() => void> => {
+    const mine = receiving.get(userId) ?? 0;
+    if (mine >= deps.uploadsPerUser || receivingTotal >= deps.uploadsTotal) tooManyAttempts(UPLOAD_RETRY_SECONDS);
+    receiving.set(userId, mine + 1);
+    receivingTotal += 1;
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      receivingTotal -= 1;
+      const left = (receiving.get(userId) ?? 1) - 1;
+      if (left > 0) receiving.set(userId, left);
+      else receiving.delete(userId);
+    };
+    try {
+      // Counted whatever becomes of the file: a refused or malformed one costs what a good one does.
+      const attempt = await throttle.take([{ key: `backtest-upload:${userId}`, limits: UPLOAD_LIMITS }]);
+      await attempt.settle();
+    } catch (error) {
+      release();
+      throw error;
+    }
+    return release;
+  };
+
+  /** Checks a candle file in a worker thread (shared fairly between users) and keeps it, normalized and compressed. */
   const upload = async (userId: string, { name, csv }: { name: string; csv: string }): Promise<CandleUpload> => {
-    // Reserved before the file is parsed; a refused file gives the slot back.
-    const attempt = await throttle.take([{ key: `backtest-upload:${userId}`, limits: UPLOAD_LIMITS }]);
     let parsed: ParsedCandles;
     try {
-      parsed = await pool.parse(csv);
+      parsed = await pool.parse(csv, userId);
     } catch (error) {
-      await attempt.release();
       if (error instanceof WorkerError && error.failure.kind === 'format') {
         return fail(ErrorCode.PARAM_FORMAT, `line ${error.failure.line}: ${error.failure.reason}`, { field: 'csv', line: error.failure.line, reason: error.failure.reason });
       }
@@ -449,9 +486,6 @@ export const createBacktestService = (deps: BacktestDeps) => {
         .where('id', 'not in', trx.selectFrom('backtest_candle_sets').select('id').where('user_id', '=', userId).orderBy('created_at', 'desc').orderBy('id').limit(KEEP_UPLOADS))
         .execute();
       return inserted;
-    }).catch(async (error: unknown) => {
-      await attempt.release();
-      throw error;
     });
     return toUpload(row);
   };
@@ -465,6 +499,7 @@ export const createBacktestService = (deps: BacktestDeps) => {
     start,
     get,
     cancel,
+    admitUpload,
     upload,
     uploads,
     async close() {

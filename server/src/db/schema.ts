@@ -345,6 +345,24 @@ export interface PaperCandlesTable {
   volume: string;
 }
 
+/** The simulator's hourly candles, rolled up from minutes older than their retention. */
+export interface PaperCandlesHourlyTable {
+  symbol: string;
+  hour: ColumnType<string, string | number, string | number>;
+  open: string;
+  high: string;
+  low: string;
+  close: string;
+  volume: string;
+}
+
+/** Wrong logins of one key (account and address, account, address) and when the last one was. */
+export interface LoginFailuresTable {
+  key: string;
+  failures: number;
+  last_failure_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
 export interface EngineLeasesTable {
   name: string;
   owner: string | null;
@@ -442,6 +460,8 @@ export interface Database {
   engine_commands: EngineCommandsTable;
   paper_prices: PaperPricesTable;
   paper_candles: PaperCandlesTable;
+  paper_candles_hourly: PaperCandlesHourlyTable;
+  login_failures: LoginFailuresTable;
   orders: OrdersTable;
   task_events: TaskEventsTable;
   cycles: CyclesTable;

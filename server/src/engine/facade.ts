@@ -14,6 +14,7 @@
  */
 import Big from 'big.js';
 import type { FastifyBaseLogger } from 'fastify';
+import { HOUR_MS } from './candleRollup';
 import { sql } from 'kysely';
 import type { PaperTicker, SimulatedMarket } from './venues/paper/market';
 import type { CycleState } from './core/decide';
@@ -125,14 +126,30 @@ export const createEngineFacade = ({ db, log, runner, paperFeeRate, seed, exchan
     throw new ExchangeClientError({ kind: 'refused' }, 'the API reads paper accounts; the engine trades them');
   };
 
-  /** The simulator's candles of a pair from its minute candles in the journal, oldest first. */
+  /**
+   * The simulator's candles of a pair, oldest first: only the window asked for (the last `limit` candles
+   * up to the pair's newest minute), grouped in the database. Minutes are kept for PAPER_MINUTES_DAYS; the
+   * hours before are in the hourly candles (candleRollup.ts), which 1h and 1d candles read as well.
+   */
   const simulatorCandles = async (symbol: string, timeframe: string, limit: number): Promise<Candle[]> => {
     const size = TIMEFRAME_MS[timeframe as CandleTimeframe] ?? TIMEFRAME_MS['1m'];
+    const coarse = size >= HOUR_MS && size % HOUR_MS === 0;
     const rows = await sql<{ time: string; open: string; high: string; low: string; close: string; volume: string }>`
-      select (minute / ${size}) * ${size} as time, (array_agg(open order by minute))[1]::text as open, max(high)::text as high,
-             min(low)::text as low, (array_agg(close order by minute desc))[1]::text as close, sum(volume)::text as volume
-      from paper_candles where symbol = ${symbol}
-      group by 1 order by 1 desc limit ${limit}`.execute(db);
+      with newest as (
+        select greatest(
+          (select minute from paper_candles where symbol = ${symbol} order by minute desc limit 1),
+          case when ${coarse}::boolean then (select hour from paper_candles_hourly where symbol = ${symbol} order by hour desc limit 1) end
+        ) as t
+      ),
+      since as (select (t / ${size}::bigint) * ${size}::bigint - ${limit - 1}::bigint * ${size}::bigint as t from newest),
+      candles as (
+        select minute as t, open, high, low, close, volume from paper_candles where symbol = ${symbol} and minute >= (select t from since)
+        union all
+        select hour as t, open, high, low, close, volume from paper_candles_hourly where ${coarse}::boolean and symbol = ${symbol} and hour >= (select t from since)
+      )
+      select (t / ${size}::bigint) * ${size}::bigint as time, (array_agg(open order by t))[1]::text as open, max(high)::text as high,
+             min(low)::text as low, (array_agg(close order by t desc))[1]::text as close, sum(volume)::text as volume
+      from candles group by 1 order by 1 desc limit ${limit}`.execute(db);
     return rows.rows.reverse().map((row) => ({ time: Number(row.time), open: row.open, high: row.high, low: row.low, close: row.close, volume: new Big(row.volume).toFixed() }));
   };
 

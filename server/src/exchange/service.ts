@@ -21,7 +21,7 @@ import { createKeyVerifier, type KeyVerifier } from './verify';
  */
 export interface ExchangeDeps {
   db: Db;
-  config: Pick<ServerConfig, 'exchangeMasterKey' | 'paperStartUsdt'>;
+  config: Pick<ServerConfig, 'exchangeMasterKey' | 'paperStartUsdt' | 'paperAccountsMax'>;
   /** Tests: a ccxt factory whose HTTP layer replays recorded exchange answers. */
   createExchange?: ExchangeFactory | undefined;
   /** Replaces the whole key check (default: ccxt through `createExchange`). */
@@ -199,12 +199,24 @@ export const createExchangeService = (deps: ExchangeDeps) => {
         const priceSource = body.priceSource ?? entry.priceSources![0]!;
         // Asked once now, so the answer already says whether the exchange's live prices can be had.
         if (priceSource !== SIMULATOR) await deps.warmSource?.(priceSource);
+        // At most `paperAccountsMax` each (PAPER_ACCOUNTS_MAX): counted and added under the user's lock, so concurrent adds cannot pass it together.
+        const max = deps.config.paperAccountsMax;
         const row = await uniqueName(() =>
-          db
-            .insertInto('exchange_accounts')
-            .values({ user_id: userId, exchange: PAPER_EXCHANGE, name, paper_balances: JSON.stringify(entry.startBalances), price_source: priceSource })
-            .returning(PUBLIC_COLUMNS)
-            .executeTakeFirstOrThrow(),
+          db.transaction().execute(async (trx) => {
+            await sql`select pg_advisory_xact_lock(hashtext(${`paper-accounts:${userId}`}))`.execute(trx);
+            const { n } = await trx
+              .selectFrom('exchange_accounts')
+              .select((eb) => eb.fn.countAll<string>().as('n'))
+              .where('user_id', '=', userId)
+              .where('exchange', '=', PAPER_EXCHANGE)
+              .executeTakeFirstOrThrow();
+            if (Number(n) >= max) fail(ErrorCode.LIMIT_REACHED, `at most ${max} paper accounts per user`, { field: 'exchange', max });
+            return trx
+              .insertInto('exchange_accounts')
+              .values({ user_id: userId, exchange: PAPER_EXCHANGE, name, paper_balances: JSON.stringify(entry.startBalances), price_source: priceSource })
+              .returning(PUBLIC_COLUMNS)
+              .executeTakeFirstOrThrow();
+          }),
         );
         return toAccount(row);
       }

@@ -24,7 +24,7 @@ const CONFIGURED: FastifyCorsOptions = {
   methods: ['GET', 'POST', 'PUT', 'DELETE'],
   allowedHeaders: ['Authorization', 'Content-Type', 'Accept-Language'],
   // The operator console's lists carry their total there (ra-data-simple-rest).
-  exposedHeaders: ['Content-Range'],
+  exposedHeaders: ['Content-Range', 'X-Answer-Code'],
   maxAge: 600,
 };
 
@@ -32,6 +32,7 @@ const CONFIGURED: FastifyCorsOptions = {
 const WIDGET: FastifyCorsOptions = {
   methods: ['GET', 'HEAD'],
   allowedHeaders: ['Authorization', 'Accept-Language'],
+  exposedHeaders: ['X-Answer-Code'],
   maxAge: 600,
 };
 

@@ -9,9 +9,18 @@ export const ok = <T>(data: T) => ({ code: 0, message: 'ok', data });
 /** The content type of every answer. */
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
+/**
+ * The header that names a refusal's code. A refusal is answered with HTTP 200 and its code in the body; a
+ * HEAD request gets no body, so without it a refused HEAD (a widget token on a call it does not open) would
+ * read as a success. GET and HEAD carry it alike (issue 26).
+ */
+export const ANSWER_CODE_HEADER = 'x-answer-code';
+
 /** Error answers bypass the routes' response schemas, which describe success data only. */
-export const sendEnvelope = (reply: FastifyReply, status: number, code: number, message: string, data: unknown = null) =>
-  reply.status(status).type(JSON_TYPE).serializer(JSON.stringify).send({ code, message, data });
+export const sendEnvelope = (reply: FastifyReply, status: number, code: number, message: string, data: unknown = null) => {
+  if (code !== 0) reply.header(ANSWER_CODE_HEADER, String(code));
+  return reply.status(status).type(JSON_TYPE).serializer(JSON.stringify).send({ code, message, data });
+};
 
 /**
  * PostgreSQL's data exceptions that only a value sent by the client causes

@@ -28,6 +28,7 @@ const caller = (request: FastifyRequest): Caller => ({
   userAgent: request.headers['user-agent'],
   locale: requestLocale(request),
   log: request.log,
+  headers: request.headers,
 });
 
 export interface UserOptions {

@@ -16,6 +16,7 @@ import type { LoginBody, RegisterBody, ResetPasswordBody, VerifyCodeBody } from 
 import type { Sessions } from './sessions';
 import type { Limit, Throttle } from '../shared/throttle';
 import { recordEvents } from '../notify/events';
+import { createLoginGuard, type LoginGuard } from './loginGuard';
 
 /**
  * The account calls' rules (README "Accounts (server rules)"): registration, login, codes,
@@ -33,6 +34,8 @@ export interface UserDeps {
   scryptCost: number;
   /** The shared demo account's published login, when this server has one. */
   demo?: DemoAccount | null;
+  /** Wrong logins' delays (one is made when not given). */
+  loginGuard?: LoginGuard;
 }
 
 /** Who is calling, as the request tells. */
@@ -41,6 +44,8 @@ export interface Caller {
   userAgent: string | undefined;
   locale: LocaleCode;
   log: FastifyBaseLogger;
+  /** The request's headers (a trusted-device token may let a login pass the account-wide delay). */
+  headers?: Record<string, string | string[] | undefined>;
 }
 
 /** Sending codes: per email 1 a minute and 10 an hour; per IP 5 a minute and 30 an hour. */
@@ -52,11 +57,11 @@ const CODE_LIMITS_IP: Limit[] = [
   { max: 5, windowSeconds: 60 },
   { max: 30, windowSeconds: 3600 },
 ];
-/** Failed logins: per account 5 in 15 minutes; per IP 20 in 15 minutes. */
-const LOGIN_LIMITS_ACCOUNT: Limit[] = [{ max: 5, windowSeconds: 900 }];
-const LOGIN_LIMITS_IP: Limit[] = [{ max: 20, windowSeconds: 900 }];
-/** Successful logins (each costs a scrypt run): per account 10 in 15 minutes; per IP 50 in 15 minutes. */
-const LOGIN_OK_LIMITS_ACCOUNT: Limit[] = [{ max: 10, windowSeconds: 900 }];
+/**
+ * Successful logins (each costs a scrypt run): per account from one address 10 in 15 minutes; per address 50 in 15 minutes.
+ * Wrong ones are slowed by the login guard (loginGuard.ts): per account and address, per address, per account.
+ */
+const LOGIN_OK_LIMITS_PAIR: Limit[] = [{ max: 10, windowSeconds: 900 }];
 const LOGIN_OK_LIMITS_IP: Limit[] = [{ max: 50, windowSeconds: 900 }];
 /** Registration attempts (an answer tells whether an email is taken): per IP 10 in 10 minutes and 30 an hour. */
 const REGISTER_LIMITS_IP: Limit[] = [
@@ -104,17 +109,13 @@ export const checkNewPassword = (password: string, email: string, field = 'passw
 };
 
 /**
- * A login attempt counts as a failure and as a success until its password is judged. The shared demo
- * account has no per-account limits: its password is public, and one visitor's wrong guesses (or many
- * visitors' logins) must not lock it for the others; each caller's address keeps its own limits.
+ * A login attempt counts as a success until its password is judged (a wrong one gives the slots back).
+ * Keyed by account and address, so nobody else's logins use up the owner's.
  */
 const loginRules = (email: string, ip: string) => {
-  const keys = { accountKey: `login:email:${email}`, ipKey: `login:ip:${ip}`, okAccountKey: `login-ok:email:${email}`, okIpKey: `login-ok:ip:${ip}` };
-  const demo = email === DEMO_EMAIL;
+  const keys = { okPairKey: `login-ok:pair:${email} ${ip}`, okIpKey: `login-ok:ip:${ip}` };
   const rules = [
-    ...(demo ? [] : [{ key: keys.accountKey, limits: LOGIN_LIMITS_ACCOUNT }]),
-    { key: keys.ipKey, limits: LOGIN_LIMITS_IP },
-    ...(demo ? [] : [{ key: keys.okAccountKey, limits: LOGIN_OK_LIMITS_ACCOUNT }]),
+    { key: keys.okPairKey, limits: LOGIN_OK_LIMITS_PAIR },
     { key: keys.okIpKey, limits: LOGIN_OK_LIMITS_IP },
   ];
   return { ...keys, rules };
@@ -122,6 +123,7 @@ const loginRules = (email: string, ip: string) => {
 
 export const createAccounts = (deps: UserDeps) => {
   const { db, sessions, codes, throttle, mailer } = deps;
+  const guard = deps.loginGuard ?? createLoginGuard(db);
   // Unknown emails are checked against this hash, so they cost what a known one does.
   const decoy = decoyHash(deps.scryptCost);
   const meta = (caller: Caller) => ({ userAgent: caller.userAgent, ip: caller.ip });
@@ -202,40 +204,58 @@ export const createAccounts = (deps: UserDeps) => {
      */
     refuseLockedLogin(body: unknown, ip: string) {
       if (typeof body === 'object' && body !== null && 'email' in body && typeof body.email === 'string') {
-        throttle.refuseIfKnownFull(loginRules(normalizeEmail(body.email), ip).rules);
+        const email = normalizeEmail(body.email);
+        guard.refuseIfKnownWaiting(email, ip);
+        throttle.refuseIfKnownFull(loginRules(email, ip).rules);
       }
     },
 
     async login(body: LoginBody, caller: Caller): Promise<LoginResponse> {
       const email = normalizeEmail(body.email);
-      const { accountKey, ipKey, okAccountKey, okIpKey, rules } = loginRules(email, caller.ip);
-      // Reserved before the password is looked at, as a failure and as a success; the outcome gives the other back.
-      const attempt = await throttle.take(rules);
-      let row;
-      let valid: boolean;
+      const demo = email === DEMO_EMAIL;
+      // Delays of earlier failures first (the caller's own, and the account's unless the login may pass it).
+      const check = await guard.check(email, caller.ip, {
+        demo,
+        headers: caller.headers ?? {},
+        userId: async () => (await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst())?.id ?? null,
+      });
       try {
-        row = await db
-          .selectFrom('users')
-          .select([...USER_COLUMNS, 'password_hash', 'disabled'])
-          .where('email', '=', email)
-          .executeTakeFirst();
-        // Unknown email and wrong password get the same answer after the same work.
-        valid = await verifyPassword(body.password, row?.password_hash ?? (await decoy));
-      } catch (error) {
-        // Not judged (the hashing queue is full, the database failed): the attempt does not count.
-        await attempt.release();
-        throw error;
+        const { okPairKey, okIpKey, rules } = loginRules(email, caller.ip);
+        // Reserved as a success before the password is looked at; a wrong one gives it back.
+        const attempt = await throttle.take(rules);
+        let row;
+        let valid: boolean;
+        try {
+          row = await db
+            .selectFrom('users')
+            .select([...USER_COLUMNS, 'password_hash', 'disabled'])
+            .where('email', '=', email)
+            .executeTakeFirst();
+          // Unknown email and wrong password get the same answer after the same work. In the hashing line an
+          // address the account signed in from before goes first, then new addresses, then those that keep guessing.
+          const known =
+            row !== undefined &&
+            (await db.selectFrom('sessions').select('id').where('user_id', '=', row.id).where('ip', '=', caller.ip).limit(1).executeTakeFirst()) !== undefined;
+          const ticket = { lane: caller.ip, penalty: known ? 0 : 1 + check.addressFailures };
+          valid = await verifyPassword(body.password, row?.password_hash ?? (await decoy), ticket);
+        } catch (error) {
+          // Not judged (the hashing queue is full, the database failed): the attempt does not count.
+          await attempt.release();
+          throw error;
+        }
+        if (!row || !valid || row.disabled) {
+          await attempt.release([okPairKey, okIpKey]);
+          await guard.failed(email, caller.ip, demo);
+          return fail(ErrorCode.PASSWORD_ERROR, 'email or password is incorrect');
+        }
+        // A success ends the account's run of failures (a later guess starts a new count).
+        await guard.succeeded(email, caller.ip);
+        const user = row;
+        const pair = await db.transaction().execute((trx) => sessions.start(trx, user, meta(caller)));
+        return { ...pair, user: toUser(user) };
+      } finally {
+        check.done();
       }
-      if (!row || !valid || row.disabled) {
-        await attempt.release([okAccountKey, okIpKey]);
-        return fail(ErrorCode.PASSWORD_ERROR, 'email or password is incorrect');
-      }
-      // A success is no failure, and it ends the account's run of failures (a later guess starts a new count).
-      await attempt.release([accountKey, ipKey]);
-      await throttle.clear(accountKey);
-      const user = row;
-      const pair = await db.transaction().execute((trx) => sessions.start(trx, user, meta(caller)));
-      return { ...pair, user: toUser(user) };
     },
 
     refresh: (refreshToken: string): Promise<RefreshResponse> => sessions.refresh(refreshToken),
@@ -258,7 +278,7 @@ export const createAccounts = (deps: UserDeps) => {
         await sessions.revokeAllOf(trx, user.id);
         await recordEvents(trx, [{ userId: user.id, kind: 'user.password_changed', taskId: null, payload: {} }]);
       });
-      await throttle.clear(`login:email:${email}`);
+      await guard.forgetAccount(email);
     },
 
     /** Ends the caller's session; a failure to end it is logged and answered 10013. */

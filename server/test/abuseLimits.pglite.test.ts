@@ -1,0 +1,4 @@
+import { describeAbuseLimits } from './abuseLimits';
+import { onDatabase } from './harness';
+
+onDatabase('pglite', describeAbuseLimits);
