@@ -16,6 +16,8 @@ import type { LoginBody, RegisterBody, ResetPasswordBody, VerifyCodeBody } from 
 import type { Sessions } from './sessions';
 import type { Limit, Throttle } from '../shared/throttle';
 import { recordEvents } from '../notify/events';
+import type { SecondFactors } from '../security/factors';
+import type { SecondFactorLoginPayload } from '../../../src/api/security';
 
 /**
  * The account calls' rules (README "Accounts (server rules)"): registration, login, codes,
@@ -33,6 +35,8 @@ export interface UserDeps {
   scryptCost: number;
   /** The shared demo account's published login, when this server has one. */
   demo?: DemoAccount | null;
+  /** Second factors: a login with one on takes a second step (security/factors.ts). */
+  factors: SecondFactors;
 }
 
 /** Who is calling, as the request tells. */
@@ -41,6 +45,8 @@ export interface Caller {
   userAgent: string | undefined;
   locale: LocaleCode;
   log: FastifyBaseLogger;
+  /** The trusted-device cookie the browser sent, if any. */
+  deviceToken?: string | undefined;
 }
 
 /** Sending codes: per email 1 a minute and 10 an hour; per IP 5 a minute and 30 an hour. */
@@ -234,8 +240,31 @@ export const createAccounts = (deps: UserDeps) => {
       await attempt.release([accountKey, ipKey]);
       await throttle.clear(accountKey);
       const user = row;
+      // A second factor on: the password alone opens no session, unless this device was trusted with one.
+      const kinds = await deps.factors.enabledKinds(user.id);
+      if (kinds.length > 0 && !(await deps.factors.isTrusted(user.id, caller.deviceToken))) {
+        return fail(ErrorCode.SECOND_FACTOR_REQUIRED, 'a second factor is needed to log in', { ticket: deps.factors.issueTicket(user.id), kinds });
+      }
       const pair = await db.transaction().execute((trx) => sessions.start(trx, user, meta(caller)));
       return { ...pair, user: toUser(user) };
+    },
+
+    /**
+     * The login's second step: a live ticket and an authenticator code or a
+     * recovery code (used up; it holds withdrawals 24 hours and tells the
+     * user). `deviceToken`: the new trusted device's cookie value, when asked.
+     */
+    async completeLogin(body: SecondFactorLoginPayload, caller: Caller): Promise<LoginResponse & { deviceToken?: string }> {
+      const userId = deps.factors.openTicket(body.ticket);
+      const verified = await deps.factors.verify(userId, body.code, { recovery: true });
+      return db.transaction().execute(async (trx) => {
+        const user = await trx.selectFrom('users').select([...USER_COLUMNS, 'disabled']).where('id', '=', userId).executeTakeFirst();
+        if (!user || user.disabled) return fail(ErrorCode.PASSWORD_ERROR, 'email or password is incorrect');
+        if (verified === 'recovery') await deps.factors.recoveryUsed(trx, userId);
+        const pair = await sessions.start(trx, user, meta(caller));
+        const deviceToken = body.trustDevice ? await deps.factors.trustDevice(trx, userId) : undefined;
+        return { ...pair, user: toUser(user), ...(deviceToken ? { deviceToken } : {}) };
+      });
     },
 
     refresh: (refreshToken: string): Promise<RefreshResponse> => sessions.refresh(refreshToken),
