@@ -13,6 +13,7 @@ export const Endpoint = {
   totpSetup: '/api/security/totp/setup',
   totpEnable: '/api/security/totp/enable',
   totpDisable: '/api/security/totp/disable',
+  adminResetSecondFactor: (id: string) => `/api/admin/users/${encodeURIComponent(id)}/reset-second-factor`,
   tradeList: '/api/trade/list',
   tradeAdd: '/api/trade/add',
   tradeAction: '/api/trade/action',

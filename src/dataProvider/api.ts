@@ -210,6 +210,8 @@ export const createApi = (http: HttpClient) => ({
     http.request<Article>('GET', Endpoint.articleDetail(id), { signal }),
 
   /** Operator console settings (role operator; 11005 for anyone else). Its resources go through the dataProvider's CRUD verbs. */
+  /** The operator's reset of a user's lost second factors (audited; holds the user's withdrawals 24 hours). */
+  adminResetSecondFactor: (id: string) => http.request<AdminUser>('POST', Endpoint.adminResetSecondFactor(id)),
   adminSettings: (signal?: AbortSignal) => http.request<ServiceSettings>('GET', Endpoint.adminSettings, { signal }),
   adminSettingsEdit: (payload: Partial<ServiceSettings>) =>
     http.request<ServiceSettings>('POST', Endpoint.adminSettingsEdit, { body: payload }),

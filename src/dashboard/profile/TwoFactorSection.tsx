@@ -94,7 +94,7 @@ const RecoveryCodesOnce = ({ codes, onDone }: { codes: string[]; onDone: () => v
       </Typography>
       <Box
         component="ol"
-        sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr 1fr', sm: 'repeat(5, auto)' }, gap: 1, pl: 3, m: 0, mb: 1.5, fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace' }}
+        sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, max-content)', lg: 'repeat(5, max-content)' }, columnGap: 5, rowGap: 0.5, pl: 3, m: 0, mb: 1.5, fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', whiteSpace: 'nowrap' }}
       >
         {codes.map((code) => (
           <li key={code} data-recovery-code={code}>
