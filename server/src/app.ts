@@ -23,6 +23,8 @@ import { memberDomain } from './member/routes';
 import { notifyDomain } from './notify/routes';
 import { profitDomain } from './profit/routes';
 import { sharedServices } from './shared/services';
+import { secondFactors } from './security/plugin';
+import { securityDomain } from './security/routes';
 import { strategyDomain } from './strategy/routes';
 import { tradeDomain } from './trade/routes';
 import { userDomain } from './user/routes';
@@ -46,6 +48,8 @@ export interface BuildOptions extends EnginePluginOptions {
   /** Where log lines go (tests capture them); default stdout. */
   logStream?: NodeJS.WritableStream;
   now?: () => number;
+  /** The clock second factors read (TOTP steps, tickets); tests move it on by whole steps. */
+  factorClock?: () => number;
 }
 
 
@@ -101,6 +105,8 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
   });
   // The database, the configuration, the mailer and the throttle, shared by every domain as decorators (shared/services.ts).
   await app.register(sharedServices, { db, config, mailer });
+  // Second factors and the step-up check every domain may ask for (security/).
+  await app.register(secondFactors, { now: options.factorClock });
   const sessions = createSessions(db, tokens, config);
   const demo = demoAccountDecision(config, process.env.NODE_ENV).create ? { email: DEMO_EMAIL, password: DEMO_PASSWORD } : null;
 
@@ -116,6 +122,7 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
 
   // The domains: each one plugin with its routes, its schemas and its service.
   await app.register(userDomain, { sessions, demo });
+  await app.register(securityDomain);
   await app.register(exchangeDomain, { createExchange: options.exchangeFactory });
   await app.register(strategyDomain);
   await app.register(tradeDomain);

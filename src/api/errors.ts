@@ -28,6 +28,12 @@ export const ErrorCode = {
   UNAUTHORIZED: 11005,
   API_KEY_NOT_BOUND: 11006,
   LOGOUT_FAILED: 11007,
+  /** Product extension: the call needs a second factor (login: data.ticket and data.kinds; other calls: the X-Second-Factor header). */
+  SECOND_FACTOR_REQUIRED: 11100,
+  /** Product extension: the second factor given is wrong, expired or already used. */
+  SECOND_FACTOR_INVALID: 11101,
+  /** Product extension: money leaves the wallet again only after data.until (a factor reset or a recovery-code login). */
+  WITHDRAWALS_HELD: 11102,
   STRATEGY_EXISTS: 13000,
   STRATEGY_NOT_EXIST: 13001,
   STRATEGY_IN_USE: 13002,
@@ -52,7 +58,13 @@ export const ErrorCode = {
 export type ErrorCodeName = keyof typeof ErrorCode;
 export type ErrorCodeValue = (typeof ErrorCode)[ErrorCodeName];
 /** Codes the product adds to the spec's table. */
-export const PRODUCT_CODES = [ErrorCode.TOO_MANY_REQUESTS, ErrorCode.LIMIT_REACHED] as const;
+export const PRODUCT_CODES = [
+  ErrorCode.TOO_MANY_REQUESTS,
+  ErrorCode.LIMIT_REACHED,
+  ErrorCode.SECOND_FACTOR_REQUIRED,
+  ErrorCode.SECOND_FACTOR_INVALID,
+  ErrorCode.WITHDRAWALS_HELD,
+] as const;
 
 /** Every non-success code the browser has a localized text for. */
 export type CatalogueCode = Exclude<ErrorCodeValue, 0>;

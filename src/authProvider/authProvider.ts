@@ -1,5 +1,6 @@
 import type { AuthProvider } from 'ra-core';
 import type { LoginPayload, RegisterFields, User } from '../api/types';
+import type { SecondFactorLoginPayload } from '../api/security';
 import { createApi } from '../dataProvider/api';
 import { isApiError } from '../dataProvider/ApiError';
 import { http as defaultHttp } from './client';
@@ -8,9 +9,10 @@ import { sessionStore } from './session';
 
 export const LOGIN_ROUTE = '/auth/login';
 
-export interface LoginParams extends LoginPayload {
+/** A login: the password, or its second step (the ticket of a login answered 11100 and a code; README "Second factors"). */
+export type LoginParams = (LoginPayload | SecondFactorLoginPayload) & {
   rememberMe?: boolean;
-}
+};
 
 /** Where the navigation guard of spec section 2 sends a visitor, given the tokens present. */
 export type GuardDecision = 'allow' | 'refresh' | 'login' | 'home';
@@ -62,8 +64,12 @@ export const createAuthProvider = (http: HttpClient = defaultHttp, store = sessi
   };
 
   const provider = {
-    async login({ email, password, rememberMe = false }: LoginParams) {
-      const answer = await api.login({ email, password });
+    async login(params: LoginParams) {
+      const { rememberMe = false } = params;
+      const answer =
+        'ticket' in params
+          ? await api.loginSecondFactor({ ticket: params.ticket, code: params.code, trustDevice: params.trustDevice })
+          : await api.login({ email: params.email, password: params.password });
       store.save({ accessToken: answer.accessToken, refreshToken: answer.refreshToken, rememberMe });
       remember(answer.user);
       return { redirectTo: '/' };

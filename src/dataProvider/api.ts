@@ -61,6 +61,10 @@ import type {
 import type { ReturnsOverview, TaskCycle, TaskReturns } from '../api/returns';
 import type { WidgetGrant, WidgetGrantIssued, WidgetTokenRequest } from '../api/widget';
 import type { HttpClient } from './httpClient';
+import { SECOND_FACTOR_HEADER, type RecoveryCodes, type SecondFactorLoginPayload, type SecurityStatus, type TotpEnablePayload, type TotpSetup } from '../api/security';
+
+/** The step-up header, when the user gave a second factor (README "Second factors"). */
+const stepUp = (secondFactor: string | undefined) => (secondFactor ? { [SECOND_FACTOR_HEADER]: secondFactor } : undefined);
 
 type Query = PageQuery & Record<string, string | number | boolean | undefined>;
 
@@ -85,6 +89,12 @@ export const createApi = (http: HttpClient) => ({
   me: (signal?: AbortSignal) => http.request<User>('GET', Endpoint.me, { signal }),
   /** The shared demo account's published login; null when this server has none. */
   demo: (signal?: AbortSignal) => http.request<DemoAccount | null>('GET', Endpoint.demo, { signal, auth: false }),
+  /** The login's second step (after a login answered 11100 with its ticket); a trusted device gets an httpOnly cookie. */
+  loginSecondFactor: (payload: SecondFactorLoginPayload) => http.request<LoginResponse>('POST', Endpoint.loginSecondFactor, { body: payload, auth: false }),
+  securityStatus: (signal?: AbortSignal) => http.request<SecurityStatus>('GET', Endpoint.securityStatus, { signal }),
+  totpSetup: () => http.request<TotpSetup>('POST', Endpoint.totpSetup),
+  totpEnable: (payload: TotpEnablePayload) => http.request<RecoveryCodes>('POST', Endpoint.totpEnable, { body: payload }),
+  totpDisable: (secondFactor?: string) => http.request<null>('POST', Endpoint.totpDisable, { headers: stepUp(secondFactor) }),
 
   tradeList: (query: Query = {}, signal?: AbortSignal) =>
     http.request<Page<TradeTask>>('GET', Endpoint.tradeList, { query, signal }),
@@ -138,12 +148,13 @@ export const createApi = (http: HttpClient) => ({
   exchangeBalance: (id: string, signal?: AbortSignal) => http.request<ExchangeBalance>('GET', Endpoint.exchangeBalance(id), { signal }),
 
   profileEdit: (payload: ProfileEditPayload) => http.request<User>('POST', Endpoint.profileEdit, { body: payload }),
-  changePassword: (payload: ChangePasswordPayload) =>
-    http.request<null>('POST', Endpoint.changePassword, { body: payload }),
+  changePassword: (payload: ChangePasswordPayload, secondFactor?: string) =>
+    http.request<null>('POST', Endpoint.changePassword, { body: payload, headers: stepUp(secondFactor) }),
   userSessions: (signal?: AbortSignal) => http.request<UserSession[]>('GET', Endpoint.userSessions, { signal }),
   revokeSession: (id: string) => http.request<null>('POST', Endpoint.revokeSession, { body: { id } }),
   /** Widget grants (README "Widget tokens"): a new one answers its first token and its partner key, once. */
-  widgetTokenIssue: (payload: WidgetTokenRequest) => http.request<WidgetGrantIssued>('POST', Endpoint.widgetToken, { body: payload }),
+  widgetTokenIssue: (payload: WidgetTokenRequest, secondFactor?: string) =>
+    http.request<WidgetGrantIssued>('POST', Endpoint.widgetToken, { body: payload, headers: stepUp(secondFactor) }),
   widgetGrants: (signal?: AbortSignal) => http.request<WidgetGrant[]>('GET', Endpoint.widgetTokens, { signal }),
   widgetTokenRevoke: (id: string) => http.request<null>('POST', Endpoint.widgetTokenRevoke, { body: { id } }),
 
@@ -154,15 +165,15 @@ export const createApi = (http: HttpClient) => ({
   walletRecharge: (payload: RechargePayload) => http.request<Deposit>('POST', Endpoint.walletRecharge, { body: payload }),
   walletDeposits: (query: Query = {}, signal?: AbortSignal) =>
     http.request<Page<Deposit>>('GET', Endpoint.walletDeposits, { query, signal }),
-  walletWithdraw: (payload: WithdrawPayload) =>
-    http.request<Withdrawal>('POST', Endpoint.walletWithdraw, { body: payload }),
+  walletWithdraw: (payload: WithdrawPayload, secondFactor?: string) =>
+    http.request<Withdrawal>('POST', Endpoint.walletWithdraw, { body: payload, headers: stepUp(secondFactor) }),
   walletWithdrawals: (query: Query = {}, signal?: AbortSignal) =>
     http.request<Page<Withdrawal>>('GET', Endpoint.walletWithdrawals, { query, signal }),
-  walletTransfer: (payload: TransferPayload) =>
-    http.request<LedgerRecord>('POST', Endpoint.walletTransfer, { body: payload }),
+  walletTransfer: (payload: TransferPayload, secondFactor?: string) =>
+    http.request<LedgerRecord>('POST', Endpoint.walletTransfer, { body: payload, headers: stepUp(secondFactor) }),
   walletSwap: (payload: SwapPayload) => http.request<LedgerRecord>('POST', Endpoint.walletSwap, { body: payload }),
-  walletPointsTransfer: (payload: PointsTransferPayload) =>
-    http.request<LedgerRecord>('POST', Endpoint.walletPointsTransfer, { body: payload }),
+  walletPointsTransfer: (payload: PointsTransferPayload, secondFactor?: string) =>
+    http.request<LedgerRecord>('POST', Endpoint.walletPointsTransfer, { body: payload, headers: stepUp(secondFactor) }),
   walletRecords: (query: Query = {}, signal?: AbortSignal) =>
     http.request<Page<LedgerRecord>>('GET', Endpoint.walletRecords, { query, signal }),
 
@@ -199,6 +210,8 @@ export const createApi = (http: HttpClient) => ({
     http.request<Article>('GET', Endpoint.articleDetail(id), { signal }),
 
   /** Operator console settings (role operator; 11005 for anyone else). Its resources go through the dataProvider's CRUD verbs. */
+  /** The operator's reset of a user's lost second factors (audited; holds the user's withdrawals 24 hours). */
+  adminResetSecondFactor: (id: string) => http.request<AdminUser>('POST', Endpoint.adminResetSecondFactor(id)),
   adminSettings: (signal?: AbortSignal) => http.request<ServiceSettings>('GET', Endpoint.adminSettings, { signal }),
   adminSettingsEdit: (payload: Partial<ServiceSettings>) =>
     http.request<ServiceSettings>('POST', Endpoint.adminSettingsEdit, { body: payload }),

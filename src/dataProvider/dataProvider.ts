@@ -1,6 +1,7 @@
 import type { DataProvider, GetListParams, Identifier } from 'ra-core';
 import { createConsoleProvider, isConsoleResource } from './consoleProvider';
 import { Endpoint } from '../api/endpoints';
+import { SECOND_FACTOR_HEADER } from '../api/security';
 import type { Page } from '../api/types';
 import { createApi } from './api';
 import type { HttpClient, QueryValue } from './httpClient';
@@ -36,6 +37,11 @@ const listQuery = (params: Partial<GetListParams>, extra: Query = {}): Query => 
   ...extra,
 });
 
+const stepUpHeaders = (meta: unknown): Record<string, string> | undefined => {
+  const code = (meta as { secondFactor?: unknown } | undefined)?.secondFactor;
+  return typeof code === 'string' && code ? { [SECOND_FACTOR_HEADER]: code } : undefined;
+};
+
 export const createDataProvider = (http: HttpClient) => {
   const getList = async (resource: string, query: Query, signal?: AbortSignal) => {
     const page = await http.request<Page<any>>('GET', LIST_PATH[resource] ?? path(resource, 'list'), { query, signal });
@@ -57,12 +63,14 @@ export const createDataProvider = (http: HttpClient) => {
     },
     getManyReference: (resource, params) =>
       getList(resource, listQuery(params, { [params.target]: String(params.id) }), params.signal),
+    // `meta.secondFactor`: the step-up header of a create or update that needs one (a real exchange's keys).
     create: async (resource, params) => ({
-      data: await http.request<any>('POST', path(resource, 'add'), { body: params.data }),
+      data: await http.request<any>('POST', path(resource, 'add'), { body: params.data, headers: stepUpHeaders(params.meta) }),
     }),
     update: async (resource, params) => ({
       data: await http.request<any>('POST', path(resource, UPDATE_VERB[resource] ?? 'edit'), {
         body: { ...params.data, id: params.id },
+        headers: stepUpHeaders(params.meta),
       }),
     }),
     updateMany: async (resource, params) => {

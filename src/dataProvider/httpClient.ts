@@ -24,6 +24,8 @@ export interface RequestOptions {
   /** Send the bearer token and cure a 401 with one refresh (default true). */
   auth?: boolean;
   timeoutMs?: number;
+  /** Extra request headers (the step-up's X-Second-Factor). */
+  headers?: Record<string, string> | undefined;
 }
 
 export interface HttpClientConfig {
@@ -90,6 +92,7 @@ export const createHttpClient = (config: HttpClientConfig) => {
     }, timeoutMs);
 
     const headers: Record<string, string> = {
+      ...options.headers,
       Accept: 'application/json',
       'Accept-Language': config.getLocale(),
     };

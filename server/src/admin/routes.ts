@@ -51,6 +51,9 @@ export const adminDomain: FastifyPluginAsync<{ sessions: Sessions }> = async (in
   app.put('/api/admin/users/:id', { schema: userRoutesSchema.change }, async (request) =>
     ok(await users.changeUser(db, sessions, request.user!.id, request.params.id, request.body)),
   );
+  app.post('/api/admin/users/:id/reset-second-factor', { schema: userRoutesSchema.resetSecondFactor }, async (request) =>
+    ok(await users.resetSecondFactor(db, app.secondFactors, request.user!.id, request.params.id)),
+  );
 
   app.get('/api/admin/deposits', { schema: depositRoutesSchema.list, ...list }, async (request, reply) =>
     sendList(reply, 'deposits', await money.listDeposits(db, listParams(request.query, ['createdAt', 'DESC']))),

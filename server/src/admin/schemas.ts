@@ -227,6 +227,12 @@ export const userRoutesSchema = {
     body: userChangeBody,
     response: answer(adminUserSchema),
   },
+  resetSecondFactor: {
+    summary: 'Reset a user’s second factors (lost with their recovery codes): all removed, withdrawals held 24 hours, the user told, an audit line',
+    security,
+    params: idParams,
+    response: answer(adminUserSchema),
+  },
 };
 
 export const depositRoutesSchema = {

@@ -27,6 +27,7 @@ import * as notificationChannels from './migrations/023_notification_channels';
 import * as notificationDigests from './migrations/024_notification_digests';
 import * as paperPriceNotices from './migrations/025_paper_price_notices';
 import * as abuseLimits from './migrations/026_abuse_limits';
+import * as secondFactors from './migrations/027_second_factors';
 import type { Database } from './schema';
 import { subscribe, type ChangeHandlers, type ChangeSubscription, type FeedSource } from './changeFeed';
 
@@ -54,6 +55,7 @@ const migrations: Record<string, Migration> = {
   '024_notification_digests': notificationDigests,
   '025_paper_price_notices': paperPriceNotices,
   '026_abuse_limits': abuseLimits,
+  '027_second_factors': secondFactors,
 };
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 

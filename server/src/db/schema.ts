@@ -20,6 +20,8 @@ export interface UsersTable {
   created_at: CreatedAt;
   password_changed_at: ColumnType<Date, Date | string | undefined, Date | string>;
   activated_at: NullableTimestamp;
+  /** Money leaves the wallet again only after this (a factor reset or a recovery-code login). */
+  withdrawals_held_until: NullableTimestamp;
 }
 
 export interface VerificationCodesTable {
@@ -489,6 +491,36 @@ export interface Database {
   notification_deliveries: NotificationDeliveriesTable;
   notification_preferences: NotificationPreferencesTable;
   notification_digest_kinds: NotificationDigestKindsTable;
+  second_factors: SecondFactorsTable;
+  recovery_codes: RecoveryCodesTable;
+  trusted_devices: TrustedDevicesTable;
+}
+
+/** A user's second factor (migration 027): pending until enabled_at is set. */
+export interface SecondFactorsTable {
+  id: Generated<string>;
+  user_id: string;
+  kind: 'totp' | 'passkey';
+  secret_sealed: string | null;
+  /** The last TOTP time step accepted (bigint: a string from the driver). */
+  last_step: ColumnType<string | null, string | number | null | undefined, string | number | null>;
+  enabled_at: NullableTimestamp;
+  created_at: CreatedAt;
+}
+
+export interface RecoveryCodesTable {
+  id: Generated<string>;
+  user_id: string;
+  code_hash: string;
+  used_at: NullableTimestamp;
+}
+
+export interface TrustedDevicesTable {
+  id: Generated<string>;
+  user_id: string;
+  token_hash: string;
+  expires_at: Timestamp;
+  created_at: CreatedAt;
 }
 
 export interface NotificationEventsTable {

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ExchangeFactory } from '../engine/venues/exchangeAccess';
 import { ok } from '../http/envelope';
+import { stepUpHeaders } from '../security/schemas';
 import { typed } from '../http/schemas';
 import { addSchema, balanceSchema, catalogSchema, deleteSchema, detailSchema, editSchema, listSchema } from './schemas';
 import { createExchangeService } from './service';
@@ -34,8 +35,13 @@ export const exchangeDomain: FastifyPluginAsync<ExchangeOptions> = async (instan
   app.get('/api/exchange/list', { schema: listSchema }, async (request) => ok(await exchange.list(request.user!.id, request.query)));
   app.get('/api/exchange/detail/:id', { schema: detailSchema }, async (request) => ok(await exchange.detail(request.user!.id, request.params.id)));
   app.get('/api/exchange/balance/:id', { schema: balanceSchema }, async (request) => ok(await exchange.balance(request.user!.id, request.params.id)));
-  app.post('/api/exchange/add', { schema: addSchema }, async (request) => ok(await exchange.add(request.user!.id, request.body, request.log)));
-  app.post('/api/exchange/edit', { schema: editSchema }, async (request) => ok(await exchange.edit(request.user!.id, request.body, request.log)));
+  // Binding or replacing a real (or testnet) exchange's keys takes the second factor once one is on.
+  app.post('/api/exchange/add', { schema: { ...addSchema, headers: stepUpHeaders } }, async (request) =>
+    ok(await exchange.add(request.user!.id, request.body, request.log, () => app.stepUp(request))),
+  );
+  app.post('/api/exchange/edit', { schema: { ...editSchema, headers: stepUpHeaders } }, async (request) =>
+    ok(await exchange.edit(request.user!.id, request.body, request.log, () => app.stepUp(request))),
+  );
   app.post('/api/exchange/delete', { schema: deleteSchema }, async (request) => {
     await exchange.remove(request.user!.id, request.body.id, request.log);
     return ok(null);

@@ -185,7 +185,8 @@ export const createExchangeService = (deps: ExchangeDeps) => {
       return balance;
     },
 
-    async add(userId: string, body: AddBody, log: FastifyBaseLogger): Promise<ExchangeAccount> {
+    /** `confirmKeys`: the step-up check, asked before keys are bound (not for a paper account, which has none). */
+    async add(userId: string, body: AddBody, log: FastifyBaseLogger, confirmKeys: () => Promise<void> = async () => {}): Promise<ExchangeAccount> {
       const entry = catalog.find(body.exchange);
       if (body.priceSource !== undefined && !entry.priceSources?.includes(body.priceSource)) {
         fail(ErrorCode.INVALID, entry.kind === 'paper' ? `price source ${body.priceSource} is not offered` : 'only a paper account takes a price source', { field: 'priceSource' });
@@ -194,6 +195,7 @@ export const createExchangeService = (deps: ExchangeDeps) => {
       const given = givenCredentials(body);
       checkCredentialFields(entry, given, true);
       if (await nameTaken(userId, name)) duplicateName();
+      if (entry.kind !== 'paper') await confirmKeys();
 
       if (entry.kind === 'paper') {
         const priceSource = body.priceSource ?? entry.priceSources![0]!;
@@ -240,7 +242,8 @@ export const createExchangeService = (deps: ExchangeDeps) => {
       return toAccount(row);
     },
 
-    async edit(userId: string, body: EditBody, log: FastifyBaseLogger): Promise<ExchangeAccount> {
+    /** `confirmKeys`: the step-up check, asked before keys are replaced (a rename alone needs none). */
+    async edit(userId: string, body: EditBody, log: FastifyBaseLogger, confirmKeys: () => Promise<void> = async () => {}): Promise<ExchangeAccount> {
       const current = await db
         .selectFrom('exchange_accounts')
         .selectAll()
@@ -262,6 +265,7 @@ export const createExchangeService = (deps: ExchangeDeps) => {
       if (Object.keys(given).length > 0) {
         const entry = catalog.find(current.exchange);
         checkCredentialFields(entry, given, false);
+        await confirmKeys();
         // The new values with the stored ones for the rest: the key is checked as it will be used.
         const stored: CredentialInput = {};
         for (const field of entry.credentials) {

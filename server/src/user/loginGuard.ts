@@ -57,15 +57,16 @@ export interface BypassContext {
   email: string;
   ip: string;
   headers: Record<string, string | string[] | undefined>;
+  /** The trusted-device cookie the browser sent, if any. */
+  deviceToken?: string | undefined;
 }
 
 /**
  * May this login pass the account-wide delay (the one strangers' failures
- * build up)? The second-factor work completes it: true for a request that
- * carries a valid trusted-device token of this user (issued after a second
- * factor, 30 days), or a login that will be finished with a second factor.
- * The password is still checked, and the per-address delays still apply.
- * Until then no login bypasses it.
+ * build up)? The accounts service passes one that says yes for a request
+ * carrying a valid trusted-device token of this user (issued after a second
+ * factor, 30 days). The password is still checked, and the per-address
+ * delays still apply. Without it no login bypasses the delay.
  */
 export const canBypassAccountDelay = async (_context: BypassContext): Promise<boolean> => false;
 
@@ -117,7 +118,7 @@ export const createLoginGuard = (db: Db, options: { bypass?: (context: BypassCon
     },
 
     /** Refuses with 10009 while a delay of the caller's keys runs; else holds an in-flight place of the pair. */
-    async check(email: string, ip: string, context: { demo: boolean; userId: () => Promise<string | null>; headers: BypassContext['headers'] }): Promise<LoginCheck> {
+    async check(email: string, ip: string, context: { demo: boolean; userId: () => Promise<string | null>; headers: BypassContext['headers']; deviceToken?: string | undefined }): Promise<LoginCheck> {
       const keys = loginKeys(email, ip);
       const known = knownWait([keys.pair, keys.address]);
       if (known > 0) tooManyAttempts(known);
@@ -151,7 +152,7 @@ export const createLoginGuard = (db: Db, options: { bypass?: (context: BypassCon
         }
       }
       if (wait > 0) tooManyAttempts(wait);
-      if (accountWait > 0 && !(await bypass({ userId: await context.userId(), email, ip, headers: context.headers }))) tooManyAttempts(accountWait);
+      if (accountWait > 0 && !(await bypass({ userId: await context.userId(), email, ip, headers: context.headers, deviceToken: context.deviceToken }))) tooManyAttempts(accountWait);
       const running = inFlight.get(keys.pair) ?? 0;
       if (running >= IN_FLIGHT_PER_PAIR) tooManyAttempts(1);
       inFlight.set(keys.pair, running + 1);

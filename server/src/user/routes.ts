@@ -19,9 +19,23 @@ import {
   verifyCodeSchema,
 } from './schemas';
 import { createVerificationCodes } from './codes';
+import { TRUSTED_DEVICE_DAYS } from '../../../src/api/security';
+import { loginSecondFactorSchema, stepUpHeaders } from '../security/schemas';
 import { createProfile } from './profileService';
 import { type Caller, createAccounts } from './service';
 import type { Sessions } from './sessions';
+
+/** The trusted-device cookie: httpOnly, sent only to the login calls, 30 days. */
+const DEVICE_COOKIE = 'qt_device';
+const deviceCookieOf = (request: FastifyRequest): string | undefined => {
+  const header = request.headers.cookie;
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const [name, ...value] = part.trim().split('=');
+    if (name === DEVICE_COOKIE) return value.join('=') || undefined;
+  }
+  return undefined;
+};
 
 const caller = (request: FastifyRequest): Caller => ({
   ip: request.ip,
@@ -29,6 +43,7 @@ const caller = (request: FastifyRequest): Caller => ({
   locale: requestLocale(request),
   log: request.log,
   headers: request.headers,
+  deviceToken: deviceCookieOf(request),
 });
 
 export interface UserOptions {
@@ -47,7 +62,7 @@ export interface UserOptions {
 export const userDomain: FastifyPluginAsync<UserOptions> = async (instance, { sessions, demo }) => {
   const app = typed(instance);
   const { db, config, mailer, throttle } = instance;
-  const deps = { db, sessions, codes: createVerificationCodes(db, config.tokenSecret), throttle, mailer, scryptCost: config.scryptCost, demo };
+  const deps = { db, sessions, codes: createVerificationCodes(db, config.tokenSecret), throttle, mailer, scryptCost: config.scryptCost, demo, factors: instance.secondFactors };
   const accounts = createAccounts(deps);
   const profile = createProfile({ db, throttle, scryptCost: config.scryptCost });
 
@@ -64,6 +79,15 @@ export const userDomain: FastifyPluginAsync<UserOptions> = async (instance, { se
     },
     async (request) => ok(await accounts.login(request.body, caller(request))),
   );
+
+  app.post('/api/user/login/second-factor', { schema: { ...loginSecondFactorSchema, response: loginSchema.response } }, async (request, reply) => {
+    const { deviceToken, ...answer } = await accounts.completeLogin(request.body, caller(request));
+    if (deviceToken) {
+      const secure = request.protocol === 'https' ? '; Secure' : '';
+      reply.header('set-cookie', `${DEVICE_COOKIE}=${deviceToken}; Path=/api/user/login; Max-Age=${TRUSTED_DEVICE_DAYS * 86_400}; HttpOnly; SameSite=Strict${secure}`);
+    }
+    return ok(answer);
+  });
 
   // The login page's one-tap demo: the published login while this server has the demo account.
   app.get('/api/user/demo', { schema: demoSchema }, async () => ok(deps.demo ?? null));
@@ -90,7 +114,8 @@ export const userDomain: FastifyPluginAsync<UserOptions> = async (instance, { se
       ok(await profile.edit(request.user!.id, request.body)),
     );
 
-    protectedScope.post('/api/user/change-password', { schema: changePasswordSchema }, async (request) => {
+    protectedScope.post('/api/user/change-password', { schema: { ...changePasswordSchema, headers: stepUpHeaders } }, async (request) => {
+      await app.stepUp(request);
       await profile.changePassword(request.user!, request.body);
       return ok(null);
     });

@@ -157,7 +157,7 @@ export const profileEditSchema = {
 };
 
 export const changePasswordSchema = {
-  summary: 'Change the password; ends every other session (signed: oldPassword, newPassword)',
+  summary: 'Change the password; ends every other session (signed: oldPassword, newPassword; step-up: X-Second-Factor once a factor is on)',
   body: changePasswordBody,
   response: nullAnswer,
 };

@@ -17,6 +17,8 @@ import type { Sessions } from './sessions';
 import type { Limit, Throttle } from '../shared/throttle';
 import { recordEvents } from '../notify/events';
 import { createLoginGuard, type LoginGuard } from './loginGuard';
+import type { SecondFactors } from '../security/factors';
+import type { SecondFactorLoginPayload } from '../../../src/api/security';
 
 /**
  * The account calls' rules (README "Accounts (server rules)"): registration, login, codes,
@@ -36,6 +38,8 @@ export interface UserDeps {
   demo?: DemoAccount | null;
   /** Wrong logins' delays (one is made when not given). */
   loginGuard?: LoginGuard;
+  /** Second factors: a login with one on takes a second step (security/factors.ts). */
+  factors: SecondFactors;
 }
 
 /** Who is calling, as the request tells. */
@@ -46,6 +50,8 @@ export interface Caller {
   log: FastifyBaseLogger;
   /** The request's headers (a trusted-device token may let a login pass the account-wide delay). */
   headers?: Record<string, string | string[] | undefined>;
+  /** The trusted-device cookie the browser sent, if any. */
+  deviceToken?: string | undefined;
 }
 
 /** Sending codes: per email 1 a minute and 10 an hour; per IP 5 a minute and 30 an hour. */
@@ -123,7 +129,8 @@ const loginRules = (email: string, ip: string) => {
 
 export const createAccounts = (deps: UserDeps) => {
   const { db, sessions, codes, throttle, mailer } = deps;
-  const guard = deps.loginGuard ?? createLoginGuard(db);
+  // Strangers' failures slow the account, but not its owner on a device trusted after a second factor.
+  const guard = deps.loginGuard ?? createLoginGuard(db, { bypass: async ({ userId, deviceToken }) => userId !== null && (await deps.factors.isTrusted(userId, deviceToken)) });
   // Unknown emails are checked against this hash, so they cost what a known one does.
   const decoy = decoyHash(deps.scryptCost);
   const meta = (caller: Caller) => ({ userAgent: caller.userAgent, ip: caller.ip });
@@ -217,6 +224,7 @@ export const createAccounts = (deps: UserDeps) => {
       const check = await guard.check(email, caller.ip, {
         demo,
         headers: caller.headers ?? {},
+        deviceToken: caller.deviceToken,
         userId: async () => (await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst())?.id ?? null,
       });
       try {
@@ -251,11 +259,34 @@ export const createAccounts = (deps: UserDeps) => {
         // A success ends the account's run of failures (a later guess starts a new count).
         await guard.succeeded(email, caller.ip);
         const user = row;
+        // A second factor on: the password alone opens no session, unless this device was trusted with one.
+        const kinds = await deps.factors.enabledKinds(user.id);
+        if (kinds.length > 0 && !(await deps.factors.isTrusted(user.id, caller.deviceToken))) {
+          return fail(ErrorCode.SECOND_FACTOR_REQUIRED, 'a second factor is needed to log in', { ticket: deps.factors.issueTicket(user.id), kinds });
+        }
         const pair = await db.transaction().execute((trx) => sessions.start(trx, user, meta(caller)));
         return { ...pair, user: toUser(user) };
       } finally {
         check.done();
       }
+    },
+
+    /**
+     * The login's second step: a live ticket and an authenticator code or a
+     * recovery code (used up; it holds withdrawals 24 hours and tells the
+     * user). `deviceToken`: the new trusted device's cookie value, when asked.
+     */
+    async completeLogin(body: SecondFactorLoginPayload, caller: Caller): Promise<LoginResponse & { deviceToken?: string }> {
+      const userId = deps.factors.openTicket(body.ticket);
+      const verified = await deps.factors.verify(userId, body.code, { recovery: true });
+      return db.transaction().execute(async (trx) => {
+        const user = await trx.selectFrom('users').select([...USER_COLUMNS, 'disabled']).where('id', '=', userId).executeTakeFirst();
+        if (!user || user.disabled) return fail(ErrorCode.PASSWORD_ERROR, 'email or password is incorrect');
+        if (verified === 'recovery') await deps.factors.recoveryUsed(trx, userId);
+        const pair = await sessions.start(trx, user, meta(caller));
+        const deviceToken = body.trustDevice ? await deps.factors.trustDevice(trx, userId) : undefined;
+        return { ...pair, user: toUser(user), ...(deviceToken ? { deviceToken } : {}) };
+      });
     },
 
     refresh: (refreshToken: string): Promise<RefreshResponse> => sessions.refresh(refreshToken),

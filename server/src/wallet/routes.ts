@@ -1,4 +1,5 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { stepUpHeaders } from '../security/schemas';
 import { ErrorCode } from '../../../src/api/errors';
 import { WALLET_CHANNEL } from '../db/migrations/020_wallet_notices';
 import { createUserCache } from '../db/userCache';
@@ -83,16 +84,27 @@ export const walletDomain: FastifyPluginAsync = async (instance) => {
     ok(await wallet.listWithdrawals(db, request.user!.id, request.query)),
   );
 
-  app.post('/api/wallet/withdraw', { schema: withdrawSchema }, async (request) => {
+  /**
+   * Money leaving the wallet: not while it is held after a factor reset or a recovery-code login (11102),
+   * then the second factor when one is on (step-up), then the password.
+   */
+  const confirmLeaving = async (request: FastifyRequest, password: string) => {
+    const userId = request.user!.id;
+    await app.secondFactors.refuseHeld(userId);
+    await app.stepUp(request);
+    await confirmPassword(userId, password);
+  };
+
+  app.post('/api/wallet/withdraw', { schema: { ...withdrawSchema, headers: stepUpHeaders } }, async (request) => {
     const { password, ...payload } = request.body;
     const userId = request.user!.id;
-    await confirmPassword(userId, password);
+    await confirmLeaving(request, password);
     return ok(await wallet.withdraw(deps, userId, { amount: payload.amount, address: payload.address, idempotencyKey: payload.idempotencyKey }));
   });
 
-  app.post('/api/wallet/transfer', { schema: transferSchema }, async (request) => {
+  app.post('/api/wallet/transfer', { schema: { ...transferSchema, headers: stepUpHeaders } }, async (request) => {
     const { to, amount, password, idempotencyKey } = request.body;
-    await confirmPassword(request.user!.id, password);
+    await confirmLeaving(request, password);
     return ok(await wallet.transfer(deps, request.user!.id, { to, amount, idempotencyKey }));
   });
 
@@ -101,9 +113,9 @@ export const walletDomain: FastifyPluginAsync = async (instance) => {
     return ok(await wallet.swap(deps, request.user!.id, { from, to, amount, idempotencyKey }));
   });
 
-  app.post('/api/wallet/points-transfer', { schema: pointsTransferSchema }, async (request) => {
+  app.post('/api/wallet/points-transfer', { schema: { ...pointsTransferSchema, headers: stepUpHeaders } }, async (request) => {
     const { to, amount, password, idempotencyKey } = request.body;
-    await confirmPassword(request.user!.id, password);
+    await confirmLeaving(request, password);
     return ok(await wallet.pointsTransfer(deps, request.user!.id, { to, amount, idempotencyKey }));
   });
 

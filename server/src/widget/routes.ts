@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { ok } from '../http/envelope';
 import { typed } from '../http/schemas';
 import { refuseDemoUser } from '../shared/demoGuard';
+import { stepUpHeaders } from '../security/schemas';
 import { issueSchema, listSchema, refreshSchema, revokeSchema } from './schemas';
 import * as widgets from './service';
 import type { WidgetTokens } from './tokens';
@@ -11,8 +12,9 @@ export const widgetDomain: FastifyPluginAsync<{ tokens: WidgetTokens }> = async 
   const app = typed(instance);
   const { db } = instance;
   // The shared demo account grants nothing that outlives a visitor's session, and no visitor revokes another's grant.
-  app.post('/api/user/widget-token', { schema: issueSchema, onRequest: app.authenticate }, async (request) => {
+  app.post('/api/user/widget-token', { schema: { ...issueSchema, headers: stepUpHeaders }, onRequest: app.authenticate }, async (request) => {
     await refuseDemoUser(db, request.user!.id, 'grant widget access');
+    await app.stepUp(request);
     return ok(await widgets.issueGrant(db, tokens, request.user!.id, request.body));
   });
 

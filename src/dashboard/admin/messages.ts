@@ -32,6 +32,10 @@ const enUS = {
       activatedNo: 'Not activated',
       disabledYes: 'Disabled',
       disabledHelp: 'A disabled user cannot log in; their running tasks are not stopped.',
+      resetFactor: 'Reset two-factor',
+      resetFactorTitle: 'Reset two-factor authentication?',
+      resetFactorText: 'Only for {{email}} who lost their authenticator and recovery codes, once you have confirmed who they are. Their second factors, recovery codes and trusted devices are removed, they are told, and their withdrawals are held for 24 hours. The audit log records it.',
+      resetFactorDone: 'Two-factor authentication reset; withdrawals held for 24 hours.',
       roles: { user: 'User', operator: 'Operator' },
       fields: {
         email: 'Email',
@@ -214,6 +218,10 @@ const zhCN: Messages = {
       activatedNo: '未激活',
       disabledYes: '已禁用',
       disabledHelp: '禁用后该用户无法登录；正在运行的任务不会被停止。',
+      resetFactor: '重置两步验证',
+      resetFactorTitle: '重置两步验证？',
+      resetFactorText: '仅在确认 {{email}} 本人丢失身份验证器和恢复码后使用。将删除其两步验证、恢复码和受信任设备并通知用户，其提现暂停 24 小时。此操作记入审计日志。',
+      resetFactorDone: '两步验证已重置，提现暂停 24 小时。',
       roles: { user: '普通用户', operator: '运营人员' },
       fields: {
         email: '邮箱',
@@ -394,6 +402,10 @@ const zhTW: Messages = {
       activatedNo: '未啟用',
       disabledYes: '已停用',
       disabledHelp: '停用後該使用者無法登入；執行中的任務不會被停止。',
+      resetFactor: '重設兩步驟驗證',
+      resetFactorTitle: '重設兩步驟驗證？',
+      resetFactorText: '僅在確認 {{email}} 本人遺失驗證器和復原碼後使用。將刪除其兩步驟驗證、復原碼和受信任裝置並通知使用者，其提領暫停 24 小時。此操作記入稽核日誌。',
+      resetFactorDone: '兩步驟驗證已重設，提領暫停 24 小時。',
       roles: { user: '一般使用者', operator: '營運人員' },
       fields: {
         email: '電子郵件',

@@ -1,4 +1,7 @@
-import { Chip } from '@mui/material';
+import { Button, Chip } from '@mui/material';
+import { useState } from 'react';
+import type { AppDataProvider } from '../../dataProvider/dataProvider';
+import { isApiError } from '../../dataProvider/ApiError';
 import {
   BooleanField,
   BooleanInput,
@@ -20,7 +23,10 @@ import {
   minValue,
   number,
   required,
+  Confirm,
+  useDataProvider,
   useLocaleState,
+  useNotify,
   useRecordContext,
   useTranslate,
 } from 'react-admin';
@@ -103,6 +109,47 @@ export const UserList = () => {
   );
 };
 
+/**
+ * For a user who lost their authenticator and recovery codes: removes every second factor, holds
+ * the user's withdrawals for 24 hours, and writes an audit line (README "Second factors").
+ */
+const ResetSecondFactor = () => {
+  const record = useRecordContext<AdminUser>();
+  const translate = useTranslate();
+  const notify = useNotify();
+  const api = useDataProvider<AppDataProvider>();
+  const [open, setOpen] = useState(false);
+  const [pending, setPending] = useState(false);
+  if (!record) return null;
+  const reset = async () => {
+    setPending(true);
+    try {
+      await api.adminResetSecondFactor(String(record.id));
+      notify(translate('admin.users.resetFactorDone'), { type: 'success' });
+    } catch (error) {
+      notify(isApiError(error) ? error.localizedMessage() : String(error), { type: 'error' });
+    } finally {
+      setPending(false);
+      setOpen(false);
+    }
+  };
+  return (
+    <>
+      <Button color="warning" variant="outlined" disabled={pending} onClick={() => setOpen(true)} data-action="reset-second-factor">
+        {translate('admin.users.resetFactor')}
+      </Button>
+      <Confirm
+        isOpen={open}
+        loading={pending}
+        title={translate('admin.users.resetFactorTitle')}
+        content={translate('admin.users.resetFactorText', { email: record.email })}
+        onConfirm={() => void reset()}
+        onClose={() => setOpen(false)}
+      />
+    </>
+  );
+};
+
 const UserTitle = () => {
   const record = useRecordContext<AdminUser>();
   const translate = useTranslate();
@@ -125,7 +172,15 @@ export const UserEdit = () => (
     mutationMode="pessimistic"
     transform={(data: AdminUser, options?: { previousData?: AdminUser }) => userEditBody(data, options?.previousData)}
   >
-    <SimpleForm toolbar={<Toolbar><SaveButton /></Toolbar>} sx={{ maxWidth: 560 }}>
+    <SimpleForm
+      toolbar={
+        <Toolbar sx={{ gap: 1, flexWrap: 'wrap' }}>
+          <SaveButton />
+          <ResetSecondFactor />
+        </Toolbar>
+      }
+      sx={{ maxWidth: 560 }}
+    >
       <Labeled label="admin.users.fields.email">
         <TextField source="email" />
       </Labeled>

@@ -2,7 +2,10 @@ import PlayCircleOutlineIcon from '@mui/icons-material/PlayCircleOutlined';
 import { Button, CircularProgress, Divider, Stack, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { BooleanInput, Form, PasswordInput, TextInput, required, useLogin, useTranslate } from 'react-admin';
+import { BooleanInput, Form, PasswordInput, TextInput, regex, required, useLogin, useNotify, useTranslate } from 'react-admin';
+import { ErrorCode } from '../../api/errors';
+import { RECOVERY_CODE_PATTERN, TOTP_CODE_PATTERN } from '../../api/security';
+import { isApiError } from '../../dataProvider/ApiError';
 import { useDocumentTitle } from '../layout/Screen';
 import { useApi } from './api';
 import { FormHeading, GuestLink } from './authForm';
@@ -20,6 +23,65 @@ const useDemoAccount = () => {
   return useQuery({ queryKey: ['user', 'demo'], queryFn: ({ signal }) => api.demo(signal), staleTime: Number.POSITIVE_INFINITY, retry: false });
 };
 
+interface SecondStepForm {
+  code: string;
+  trustDevice: boolean;
+}
+
+/**
+ * The login's second step (README "Second factors"): the authenticator's code
+ * or a recovery code, and "trust this device for 30 days". An expired ticket
+ * sends the user back to the password.
+ */
+const SecondStep = ({ ticket, rememberMe, onBack }: { ticket: string; rememberMe: boolean; onBack: () => void }) => {
+  const translate = useTranslate();
+  const login = useLogin();
+  const notify = useNotify();
+  const [pending, setPending] = useState(false);
+  const submit = async (values: Partial<SecondStepForm>) => {
+    setPending(true);
+    try {
+      await login({ ticket, code: (values.code ?? '').trim(), trustDevice: Boolean(values.trustDevice), rememberMe });
+      return undefined;
+    } catch (error) {
+      if (isApiError(error) && (error.data as { expired?: unknown } | null)?.expired) {
+        notify(error.localizedMessage(), { type: 'error' });
+        onBack();
+        return undefined;
+      }
+      const message = isApiError(error) ? error.localizedMessage() : String(error);
+      notify(message, { type: 'error' });
+      return { code: message };
+    } finally {
+      setPending(false);
+    }
+  };
+  return (
+    <Form<SecondStepForm> onSubmit={submit as never} defaultValues={{ code: '', trustDevice: false }} noValidate>
+      <FormHeading titleKey="page.login" />
+      <Typography variant="body2" sx={{ mb: 2 }} data-second-step>
+        {translate('auth.secondStep.hint')}
+      </Typography>
+      <TextInput
+        source="code"
+        autoComplete="one-time-code"
+        label={translate('auth.secondStep.code')}
+        helperText={translate('auth.secondStep.codeHelp')}
+        validate={[required(), regex(new RegExp(`${TOTP_CODE_PATTERN}|${RECOVERY_CODE_PATTERN}`), translate('auth.secondStep.codeFormat'))]}
+        fullWidth
+        autoFocus
+      />
+      <BooleanInput source="trustDevice" label={translate('auth.secondStep.trust')} helperText={false} />
+      <Button type="submit" variant="contained" size="large" fullWidth disabled={pending} aria-busy={pending} sx={{ mt: 1 }}>
+        {translate(pending ? 'auth.signingIn' : 'auth.secondStep.submit')}
+      </Button>
+      <Button fullWidth onClick={onBack} sx={{ mt: 1 }}>
+        {translate('auth.secondStep.back')}
+      </Button>
+    </Form>
+  );
+};
+
 /** `/auth/login`: email, password, remember me; and the shared demo account in one tap. */
 export const LoginPage = () => {
   const translate = useTranslate();
@@ -27,6 +89,7 @@ export const LoginPage = () => {
   const serverErrors = useServerErrors();
   const [pending, setPending] = useState(false);
   const demo = useDemoAccount().data ?? null;
+  const [secondStep, setSecondStep] = useState<{ ticket: string; rememberMe: boolean } | null>(null);
   useDocumentTitle(translate('page.login'));
 
   const tryDemo = async () => {
@@ -47,11 +110,16 @@ export const LoginPage = () => {
     try {
       await login({ email: values.email?.trim(), password: values.password, rememberMe: Boolean(values.rememberMe) });
     } catch (error) {
-      serverErrors(error);
+      // The password was right and a second factor is on: its step, with the ticket the server gave.
+      const ticket = isApiError(error) && error.code === ErrorCode.SECOND_FACTOR_REQUIRED ? (error.data as { ticket?: unknown } | null)?.ticket : undefined;
+      if (typeof ticket === 'string') setSecondStep({ ticket, rememberMe: Boolean(values.rememberMe) });
+      else serverErrors(error);
     } finally {
       setPending(false);
     }
   };
+
+  if (secondStep) return <SecondStep {...secondStep} onBack={() => setSecondStep(null)} />;
 
   return (
     <Form<LoginForm> onSubmit={submit as never} defaultValues={{ email: '', password: '', rememberMe: true }} noValidate>

@@ -21,6 +21,7 @@ import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { isTestnetExchange, PAPER_EXCHANGE, type CredentialField, type ExchangeAccount, type ExchangeCatalogEntry } from '../../api/exchange';
 import { ErrorCode } from '../../api/errors';
 import { isApiError } from '../../dataProvider/ApiError';
+import { isStepUpCancelled, useStepUp } from '../kit/StepUp';
 import { LoadError } from '../kit/LoadError';
 import { sectionSx as section } from '../kit/Section';
 import { Screen } from '../layout/Screen';
@@ -118,18 +119,33 @@ const AccountForm = ({
 }) => {
   const translate = useTranslate();
   const { save, saving } = useSaveContext();
+  const stepUp = useStepUp();
 
-  /** A name already taken says so in its own words; any other field refusal shows as the server's text (ApiError's `body.errors`). */
+  /**
+   * A name already taken says so in its own words; any other field refusal shows as the server's text (ApiError's `body.errors`).
+   * Keys of a real exchange with a second factor on: the step-up dialog asks for a code and the save goes again with it.
+   */
   const submit = async (values: AccountValues) => {
-    lastError.current = null;
-    const errors = (await save?.(values)) as Record<string, string> | undefined;
-    const error = lastError.current;
-    if (errors?.name && isApiError(error) && error.code === ErrorCode.ALREADY_EXISTS) return { ...errors, name: translate('exchange.nameTaken') };
-    return errors;
+    const attempt = async (secondFactor?: string) => {
+      lastError.current = null;
+      const errors = (await save?.(values, secondFactor ? { meta: { secondFactor } } : undefined)) as Record<string, string> | undefined;
+      const error = lastError.current;
+      if (isStepUpRefusal(error)) throw error;
+      return { errors, error };
+    };
+    try {
+      const { errors, error } = await stepUp.run(attempt);
+      if (errors?.name && isApiError(error) && error.code === ErrorCode.ALREADY_EXISTS) return { ...errors, name: translate('exchange.nameTaken') };
+      return errors;
+    } catch (error) {
+      if (isStepUpCancelled(error)) return undefined;
+      throw error;
+    }
   };
 
   return (
     <Form record={record} onSubmit={submit as never} noValidate>
+      {stepUp.dialog}
       <AccountFields catalog={catalog} account={account} taken={taken} clearRefusal={clearRefusal} />
       {refusal && (
         <Alert severity="error" role="alert" sx={{ mt: 2 }}>
@@ -250,6 +266,9 @@ const SaveButton = ({ saving }: { saving: boolean }) => {
  * failed save; a saved account goes back to the list (a new one with
  * `?saved=<id>`, where the list offers to create a task on it).
  */
+const isStepUpRefusal = (error: unknown) =>
+  isApiError(error) && (error.code === ErrorCode.SECOND_FACTOR_REQUIRED || error.code === ErrorCode.SECOND_FACTOR_INVALID);
+
 const useSaveOutcome = (adding: boolean) => {
   const translate = useTranslate();
   const notify = useNotify();
@@ -267,6 +286,8 @@ const useSaveOutcome = (adding: boolean) => {
     },
     onError: (error: unknown) => {
       lastError.current = error;
+      // Asked for in the step-up dialog, which shows a wrong code itself.
+      if (isStepUpRefusal(error)) return;
       const message = error instanceof Error ? error.message : translate('error.fallback');
       notify(message, { type: 'error' });
       const explanation = refusalExplanation(error, translate);

@@ -20,6 +20,8 @@ import { DemoLocked, useIsDemo } from '../kit/demo';
 import { profileKeys, useApi, useIssueWidgetGrant, useRevokeSession, useRevokeWidgetGrant, useSessions, useWidgetGrants } from './api';
 import { formatDateTime } from './format';
 import { deviceLabel } from './userAgent';
+import { isStepUpCancelled, useStepUp } from '../kit/StepUp';
+import { TwoFactorSection } from './TwoFactorSection';
 
 const PasswordFields = ({ pending }: { pending: boolean }) => {
   const translate = useTranslate();
@@ -60,16 +62,19 @@ const ChangePassword = () => {
   const serverErrors = useServerErrors();
   const [pending, setPending] = useState(false);
   const [done, setDone] = useState(0);
+  const stepUp = useStepUp();
 
   const submit = async (values: Partial<ChangePasswordPayload>) => {
     setPending(true);
     try {
-      await api.changePassword({ oldPassword: values.oldPassword ?? '', newPassword: values.newPassword ?? '', secondPassword: values.secondPassword ?? '' });
+      const payload = { oldPassword: values.oldPassword ?? '', newPassword: values.newPassword ?? '', secondPassword: values.secondPassword ?? '' };
+      await stepUp.run((secondFactor) => api.changePassword(payload, secondFactor));
       notify(translate('profile.security.changed'), { type: 'success' });
       setDone((n) => n + 1);
       void queryClient.invalidateQueries({ queryKey: profileKeys.sessions });
       return undefined;
     } catch (error) {
+      if (isStepUpCancelled(error)) return undefined;
       if (isApiError(error) && error.code === ErrorCode.PASSWORD_ERROR) {
         notify(error.message, { type: 'error' });
         return { oldPassword: error.message };
@@ -82,6 +87,7 @@ const ChangePassword = () => {
 
   return (
     <Section name="password" title={translate('profile.security.password')}>
+      {stepUp.dialog}
       <Form onSubmit={submit as never} defaultValues={{ oldPassword: '', newPassword: '', secondPassword: '' }} noValidate>
         <ResetOnDone done={done} />
         <PasswordFields pending={pending} />
@@ -266,6 +272,7 @@ const WidgetGrants = () => {
   const serverErrors = useServerErrors();
   const grants = useWidgetGrants();
   const issue = useIssueWidgetGrant();
+  const stepUp = useStepUp();
   const revoke = useRevokeWidgetGrant();
   const [issued, setIssued] = useState<WidgetGrantIssued | null>(null);
   const [toRevoke, setToRevoke] = useState<WidgetGrant | null>(null);
@@ -275,10 +282,12 @@ const WidgetGrants = () => {
   const submit = async (values: { name?: string; origin?: string }) => {
     try {
       const origin = values.origin ?? '';
-      setIssued(await issue.mutateAsync({ name: (values.name ?? '').trim(), origin: parseWidgetOrigin(origin) ?? origin.trim() }));
+      const request = { name: (values.name ?? '').trim(), origin: parseWidgetOrigin(origin) ?? origin.trim() };
+      setIssued(await stepUp.run((secondFactor) => issue.mutateAsync({ request, secondFactor })));
       notify(translate('profile.security.widgets.created'), { type: 'success' });
       return undefined;
     } catch (error) {
+      if (isStepUpCancelled(error)) return undefined;
       if (isApiError(error) && error.code === ErrorCode.PARAM_SIZE) {
         const message = translate('profile.security.widgets.limit', { max: WIDGET_GRANT_LIMIT });
         notify(message, { type: 'error' });
@@ -290,6 +299,7 @@ const WidgetGrants = () => {
 
   return (
     <Section name="widget-grants" title={translate('profile.security.widgets.title')}>
+      {stepUp.dialog}
       <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
         {translate('profile.security.widgets.hint')}
       </Typography>
@@ -374,6 +384,7 @@ export const SecurityPage = () => {
   return (
     <Screen titleKey="page.security">
       <Stack spacing={2}>
+        <TwoFactorSection />
         {demo ? (
           <Section name="password" title={translate('profile.security.password')}>
             <DemoLocked />

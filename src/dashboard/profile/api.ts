@@ -22,6 +22,7 @@ export const profileKeys = {
   balances: ['profile', 'balances'] as const,
   sessions: ['profile', 'sessions'] as const,
   widgetGrants: ['profile', 'widget-grants'] as const,
+  securityStatus: ['profile', 'security-status'] as const,
   invite: inviteKey,
   community: (query: object) => ['profile', 'community', query] as const,
   profitSummary: (timeZone: string) => ['profile', 'profit-summary', timeZone] as const,
@@ -113,7 +114,14 @@ export const useWidgetGrants = () => {
 };
 
 /** Allows a partner site: answers the grant's first token and its partner key, once. */
-export const useIssueWidgetGrant = () => useChange((api) => (request: WidgetTokenRequest) => api.widgetTokenIssue(request), profileKeys.widgetGrants);
+export const useIssueWidgetGrant = () =>
+  useChange((api) => ({ request, secondFactor }: { request: WidgetTokenRequest; secondFactor?: string | undefined }) => api.widgetTokenIssue(request, secondFactor), profileKeys.widgetGrants);
+
+/** The user's second factors, recovery codes left and any hold on withdrawals. */
+export const useSecurityStatus = () => {
+  const api = useApi();
+  return useQuery({ queryKey: profileKeys.securityStatus, queryFn: ({ signal }) => api.securityStatus(signal) });
+};
 
 export const useRevokeWidgetGrant = () => useChange((api) => api.widgetTokenRevoke, profileKeys.widgetGrants);
 

@@ -17,7 +17,7 @@ const RECIPIENT_MAX = 254;
 /** Refusals that are about the recipient, shown on its field too. */
 const RECIPIENT_CODES: readonly number[] = [ErrorCode.USER_NOT_EXIST, ErrorCode.POINTS_SUBORDINATE_ONLY, ErrorCode.POINTS_SELF_TRANSFER];
 
-type Send = (payload: { to: string; amount: string; password: string; idempotencyKey: string }) => Promise<LedgerRecord>;
+type Send = (payload: { to: string; amount: string; password: string; idempotencyKey: string }, secondFactor?: string) => Promise<LedgerRecord>;
 
 /** Recipient and amount of `asset`, reviewed in a confirmation that asks for the login password, then sent once. */
 const SendForm = ({
@@ -90,6 +90,7 @@ const SendForm = ({
 
   return (
     <Stack spacing={2}>
+      {action.dialog}
       {balances.error && <LoadError error={balances.error} onRetry={() => void balances.refetch()} />}
       {intro}
       <Paper sx={section}>

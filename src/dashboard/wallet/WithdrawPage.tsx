@@ -37,7 +37,7 @@ export const WithdrawPage = () => {
   /** The checked request waiting for the password. */
   const [confirming, setConfirming] = useState<{ amount: string; address: string } | null>(null);
   // To another user's deposit address the amount is theirs at once, without fee: the toast says so.
-  const action = useWalletAction((payload: WithdrawPayload) => dataProvider.walletWithdraw(payload), {
+  const action = useWalletAction((payload: WithdrawPayload, secondFactor?: string) => dataProvider.walletWithdraw(payload, secondFactor), {
     successKey: (answer) => (answer.internal ? 'wallet.withdraw.doneInternal' : 'wallet.withdraw.done'),
   });
 
@@ -88,6 +88,7 @@ export const WithdrawPage = () => {
 
   return (
     <Screen titleKey="page.withdraw">
+      {action.dialog}
       <Stack spacing={2}>
         {(balances.error || config.error) && (
           <LoadError

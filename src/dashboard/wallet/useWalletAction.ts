@@ -4,6 +4,7 @@ import { useNotify, useTranslate } from 'react-admin';
 import { newRequestId } from '../../api/signing';
 import { isApiError } from '../../dataProvider/ApiError';
 import { errorMessage } from './walletText';
+import { isStepUpCancelled, useStepUp } from '../kit/StepUp';
 
 /**
  * The idempotency key of one intended action. The same request (same fields, the password aside)
@@ -35,7 +36,8 @@ export interface WalletActionError {
  * figure (balances, lists, records).
  */
 export const useWalletAction = <Payload extends { idempotencyKey: string }, Answer>(
-  call: (payload: Payload) => Promise<Answer>,
+  /** `secondFactor`: the step-up code, once the server asked for it (a withdrawal or transfer with a factor on). */
+  call: (payload: Payload, secondFactor?: string) => Promise<Answer>,
   /** The toast of a success; a function picks it by the answer. */
   { successKey }: { successKey: string | ((answer: Answer) => string) },
 ) => {
@@ -48,6 +50,7 @@ export const useWalletAction = <Payload extends { idempotencyKey: string }, Answ
   /** The refusal of the last submit, readable as soon as it resolves (the state above shows at the next render). */
   const lastRefusal = useRef<WalletActionError | null>(null);
   const inFlight = useRef(false);
+  const stepUp = useStepUp();
 
   /** `identity`: the fields that make it the same request (default: all of them). Resolves to the answer, or null when refused. */
   const submit = useCallback(
@@ -58,12 +61,14 @@ export const useWalletAction = <Payload extends { idempotencyKey: string }, Answ
       setError(null);
       lastRefusal.current = null;
       try {
-        const answer = await call({ ...request, idempotencyKey: keyFor(identity) } as Payload);
+        const payload = { ...request, idempotencyKey: keyFor(identity) } as Payload;
+        const answer = await stepUp.run((secondFactor) => call(payload, secondFactor));
         reset();
         notify(translate(typeof successKey === 'function' ? successKey(answer) : successKey), { type: 'success' });
         void queryClient.invalidateQueries({ queryKey: ['wallet'] });
         return answer;
       } catch (caught) {
+        if (isStepUpCancelled(caught)) return null;
         lastRefusal.current = { message: errorMessage(caught, translate), code: isApiError(caught) ? caught.code : undefined };
         setError(lastRefusal.current);
         return null;
@@ -72,9 +77,10 @@ export const useWalletAction = <Payload extends { idempotencyKey: string }, Answ
         setPending(false);
       }
     },
-    [call, keyFor, reset, notify, translate, successKey, queryClient],
+    [call, keyFor, reset, notify, translate, successKey, queryClient, stepUp.run],
   );
 
   const clearError = useCallback(() => setError(null), []);
-  return { submit, pending, error, clearError, lastRefusal };
+  /** `dialog`: the step-up dialog, rendered by the page. */
+  return { submit, pending, error, clearError, lastRefusal, dialog: stepUp.dialog };
 };

@@ -26,6 +26,12 @@ const enUS = {
     copyFailed: 'Could not copy: select the text and copy it by hand.',
     chartCredit: 'Charts by TradingView',
   },
+  stepUp: {
+    title: 'Confirm with your authenticator',
+    hint: 'Enter the 6-digit code your authenticator app shows now.',
+    code: 'Authenticator code',
+    confirm: 'Confirm',
+  },
   demo: {
     banner: 'You are in the shared demo account: everyone can log in and see it. Its bots trade on the simulated market.',
     limits: 'It cannot change its password, e-mail, profile or security settings, grant widget access, or send money out.',

@@ -28,6 +28,12 @@ const zhCN: AppMessages = {
     copyFailed: '复制失败：请选中文字手动复制。',
     chartCredit: '图表由 TradingView 提供',
   },
+  stepUp: {
+    title: '身份验证器确认',
+    hint: '请输入身份验证器当前显示的 6 位验证码。',
+    code: '验证码',
+    confirm: '确认',
+  },
   demo: {
     banner: '你正在使用共享演示账户：任何人都能登录查看。它的机器人在模拟行情上交易。',
     limits: '它不能修改密码、邮箱、资料或安全设置，不能授权小组件，也不能转出资金。',

@@ -28,6 +28,12 @@ const zhTW: AppMessages = {
     copyFailed: '複製失敗：請選取文字手動複製。',
     chartCredit: '圖表由 TradingView 提供',
   },
+  stepUp: {
+    title: '驗證器確認',
+    hint: '請輸入驗證器目前顯示的 6 位驗證碼。',
+    code: '驗證碼',
+    confirm: '確認',
+  },
   demo: {
     banner: '你正在使用共享示範帳戶：任何人都能登入查看。它的機器人在模擬行情上交易。',
     limits: '它不能修改密碼、電子郵件、資料或安全設定，不能授權小工具，也不能轉出資金。',
