@@ -26,6 +26,7 @@ import * as notifications from './migrations/022_notifications';
 import * as notificationChannels from './migrations/023_notification_channels';
 import * as notificationDigests from './migrations/024_notification_digests';
 import * as paperPriceNotices from './migrations/025_paper_price_notices';
+import * as withdrawalAddresses from './migrations/028_withdrawal_addresses';
 import type { Database } from './schema';
 import { subscribe, type ChangeHandlers, type ChangeSubscription, type FeedSource } from './changeFeed';
 
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   '023_notification_channels': notificationChannels,
   '024_notification_digests': notificationDigests,
   '025_paper_price_notices': paperPriceNotices,
+  '028_withdrawal_addresses': withdrawalAddresses,
 };
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 

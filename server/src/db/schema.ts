@@ -20,6 +20,8 @@ export interface UsersTable {
   created_at: CreatedAt;
   password_changed_at: ColumnType<Date, Date | string | undefined, Date | string>;
   activated_at: NullableTimestamp;
+  withdrawal_whitelist: Generated<boolean>;
+  anti_phishing_phrase: string | null;
 }
 
 export interface VerificationCodesTable {
@@ -272,6 +274,16 @@ export interface DepositAddressesTable {
   created_at: CreatedAt;
 }
 
+export interface WithdrawalAddressesTable {
+  id: Generated<string>;
+  user_id: string;
+  address: string;
+  label: Generated<string>;
+  network: string;
+  created_at: CreatedAt;
+  usable_at: ColumnType<Date, Date | string, Date | string>;
+}
+
 export interface AuditLogTable {
   id: Generated<string>;
   operator_id: string;
@@ -454,6 +466,7 @@ export interface Database {
   deposits: DepositsTable;
   withdrawals: WithdrawalsTable;
   deposit_addresses: DepositAddressesTable;
+  withdrawal_addresses: WithdrawalAddressesTable;
   audit_log: AuditLogTable;
   articles: ArticlesTable;
   article_translations: ArticleTranslationsTable;

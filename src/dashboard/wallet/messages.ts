@@ -19,6 +19,8 @@ const enUS = {
     refusal: {
       demo_account: 'The demo account cannot send money out of its wallet. Sign up for your own account to withdraw or transfer.',
       own_address: 'This is your own deposit address: withdraw to an address outside your wallet.',
+      not_whitelisted: 'The withdrawal whitelist is on and this address is not in it. Add it under Addresses first (it can be used 24 hours after it is added).',
+      address_waiting: 'This is a new withdrawal address: for your safety it can be used from {{usableAt}}.',
     },
     movement: { deposit: 'Deposit', withdrawal: 'Withdrawal' },
     status: { pending: 'Pending', confirmed: 'Credited', approved: 'Sent', rejected: 'Rejected' },
@@ -207,6 +209,8 @@ const zhCN: Messages = {
     refusal: {
       demo_account: '演示账户不能把资金转出钱包。请注册自己的账户后再提现或转账。',
       own_address: '这是你自己的充值地址，请提现到钱包以外的地址。',
+      not_whitelisted: '已开启提币白名单，此地址不在白名单中。请先在“提币地址”中添加（添加 24 小时后可用）。',
+      address_waiting: '这是新的提币地址，为了你的资金安全，该地址从 {{usableAt}} 起可用。',
     },
     movement: { deposit: '充值', withdrawal: '提现' },
     status: { pending: '待确认', confirmed: '已到账', approved: '已出款', rejected: '已拒绝' },
@@ -393,6 +397,8 @@ const zhTW: Messages = {
     refusal: {
       demo_account: '示範帳戶不能把資金轉出錢包。請註冊自己的帳戶後再提領或轉帳。',
       own_address: '這是你自己的儲值地址，請提領到錢包以外的地址。',
+      not_whitelisted: '已開啟提領白名單，此地址不在白名單中。請先在「提領地址」中新增（新增 24 小時後可用）。',
+      address_waiting: '這是新的提領地址，為了你的資金安全，該地址從 {{usableAt}} 起可用。',
     },
     movement: { deposit: '儲值', withdrawal: '提領' },
     status: { pending: '待確認', confirmed: '已入帳', approved: '已出款', rejected: '已拒絕' },

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useRef, useState } from 'react';
-import { useNotify, useTranslate } from 'react-admin';
+import { useLocaleState, useNotify, useTranslate } from 'react-admin';
 import { newRequestId } from '../../api/signing';
 import { isApiError } from '../../dataProvider/ApiError';
 import { errorMessage } from './walletText';
@@ -40,6 +40,7 @@ export const useWalletAction = <Payload extends { idempotencyKey: string }, Answ
   { successKey }: { successKey: string | ((answer: Answer) => string) },
 ) => {
   const translate = useTranslate();
+  const [locale] = useLocaleState();
   const notify = useNotify();
   const queryClient = useQueryClient();
   const { keyFor, reset } = useIdempotencyKey();
@@ -64,7 +65,7 @@ export const useWalletAction = <Payload extends { idempotencyKey: string }, Answ
         void queryClient.invalidateQueries({ queryKey: ['wallet'] });
         return answer;
       } catch (caught) {
-        lastRefusal.current = { message: errorMessage(caught, translate), code: isApiError(caught) ? caught.code : undefined };
+        lastRefusal.current = { message: errorMessage(caught, translate, locale), code: isApiError(caught) ? caught.code : undefined };
         setError(lastRefusal.current);
         return null;
       } finally {
