@@ -97,7 +97,15 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
   registerAuth(app, db, tokens, widgetAuthentication(db, widgetTokens, config.corsOrigins));
   registerSignatureCheck(app, db, config.signSecret, options.now);
 
-  const mailer = createMailer({ smtpUrl: config.smtpUrl, outboxDir: join(config.dataDir, 'outbox'), from: config.mailFrom, log: app.log });
+  const mailer = createMailer({
+    smtpUrl: config.smtpUrl,
+    outboxDir: join(config.dataDir, 'outbox'),
+    from: config.mailFrom,
+    log: app.log,
+    // Every mail to a user shows their anti-phishing phrase (mail/antiPhishing.ts).
+    antiPhishingPhrase: async (to) =>
+      (await db.selectFrom('users').select('anti_phishing_phrase').where('email', '=', to.toLowerCase()).executeTakeFirst())?.anti_phishing_phrase ?? null,
+  });
   // Closed last, after the engine has stopped (onClose hooks run in the reverse order of their adding).
   app.addHook('onClose', async () => {
     mailer.close();
@@ -144,7 +152,7 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
   await app.register(notifyChannelRoutes, { channels: notifyChannels });
   app.addHook('onReady', () => notifyChannels.start(db));
   app.addHook('onClose', () => notifyChannels.stop());
-  await app.register(walletDomain);
+  await app.register(walletDomain, { now: options.now });
   await app.register(widgetDomain, { tokens: widgetTokens });
   // Articles for users; the operator console (its resources in ra-data-simple-rest's dialect, the settings and the engine's health).
   await app.register(articleDomain);

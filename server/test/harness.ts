@@ -345,3 +345,13 @@ export const addPaperTask = async (server: TestServer, token: string, options: {
   if (created.body.code !== 0) throw new Error(`the task was refused: ${JSON.stringify(created.body)}`);
   return created.body.data[0].id;
 };
+
+/** Puts an address in a user's withdrawal address book, usable at once (as one withdrawn to before the 24-hour rule). */
+export const trustAddress = async (server: TestServer, userId: string, address: string) => {
+  const past = new Date(Date.now() - 48 * 3_600_000);
+  await server.db
+    .insertInto('withdrawal_addresses')
+    .values({ user_id: userId, address, network: 'TRC20', created_at: past, usable_at: past })
+    .onConflict((oc) => oc.columns(['user_id', 'address']).doNothing())
+    .execute();
+};

@@ -5,7 +5,7 @@ import { dropSchema, migrate, openDatabase, type Db } from '../src/db/database';
 import { BusinessError } from '../src/http/errors';
 import { createHashQueue, hashQueue } from '../src/shared/passwords';
 import { createThrottle } from '../src/shared/throttle';
-import { adjustBalance, BACKENDS, registerUser, startServer, type TestServer } from './harness';
+import { adjustBalance, BACKENDS, registerUser, startServer, trustAddress, type TestServer } from './harness';
 
 /**
  * Concurrent requests against the throttles: every limit holds at its number
@@ -122,6 +122,7 @@ describe.each(BACKENDS)('throttles under concurrency (%s)', (backend) => {
 
   it('20 concurrent wrong withdrawal passwords: 5 checked, the rest 10009; 10 right ones at once all pass the check', async () => {
     await adjustBalance(server, member.user.id, 'USDT', '1000');
+    await trustAddress(server, member.user.id, ADDRESS);
     const withdraw = (password: string) =>
       server.call('POST', '/api/wallet/withdraw', { amount: '10', address: ADDRESS, password, idempotencyKey: randomUUID() }, { token: member.accessToken });
     // Right passwords give their slot back: more of them than the limit, at once, all pass the check

@@ -3,7 +3,7 @@ import { ErrorCode } from '../../src/api/errors';
 import { DEFAULT_SETTINGS } from '../src/settings';
 import { base58CheckEncode, depositAddressFor, isTronAddress } from '../src/wallet/address';
 import { post, system, user } from '../src/wallet/ledger';
-import { BACKENDS, registerUser, startServer, type TestServer } from './harness';
+import { BACKENDS, registerUser, startServer, trustAddress, type TestServer } from './harness';
 
 /**
  * The wallet calls and the operators' deposit and withdrawal queues over
@@ -82,8 +82,12 @@ describe.each(BACKENDS)('wallet (%s)', (backend) => {
     expect(confirmed.body.code).toBe(0);
   };
 
-  const withdraw = (who: Member, amount: string, extra: Record<string, unknown> = {}) =>
-    call(who, 'POST', '/api/wallet/withdraw', { amount, address: ADDRESS, password: PASSWORD, idempotencyKey: key(), ...extra });
+  /** A withdrawal to an address of the user's book, usable already (the 24-hour rule has its own tests: withdrawalAddresses.test.ts). */
+  const withdraw = async (who: Member, amount: string, extra: Record<string, unknown> = {}) => {
+    const address = (extra['address'] as string | undefined) ?? ADDRESS;
+    if (typeof address === 'string' && address.startsWith('T')) await trustAddress(server, who.id, address);
+    return call(who, 'POST', '/api/wallet/withdraw', { amount, address: ADDRESS, password: PASSWORD, idempotencyKey: key(), ...extra });
+  };
 
   const grantPoints = async (who: Member, amount: string) =>
     server.db.transaction().execute((trx) =>
@@ -335,6 +339,7 @@ describe.each(BACKENDS)('wallet (%s)', (backend) => {
       code: ErrorCode.ALREADY_EXISTS,
       data: { field: 'idempotencyKey' },
     });
+    await trustAddress(server, alice.id, ADDRESS);
     expect((await call(alice, 'POST', '/api/wallet/withdraw', { amount: '10', address: ADDRESS, password: PASSWORD, idempotencyKey: same })).body.code).toBe(
       ErrorCode.ALREADY_EXISTS,
     );

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../src/api/errors';
-import { BACKENDS, registerUser, startServer, type TestServer } from './harness';
+import { BACKENDS, registerUser, startServer, trustAddress, type TestServer } from './harness';
 
 /**
  * Concurrency over real HTTP: many signed requests racing for one balance,
@@ -19,6 +19,8 @@ describe.each(BACKENDS)('wallet under concurrency (%s)', { timeout: 60_000 }, (b
     await server.db.deleteFrom('throttle_counters').execute();
     const email = `${label}-${seq++}@example.com`;
     const answer = await registerUser(server, { email, password: PASSWORD });
+    // Withdrawals go to an address of the book, usable already (the 24-hour rule: withdrawalAddresses.test.ts).
+    await trustAddress(server, answer.user.id, ADDRESS);
     return { id: answer.user.id as string, email, token: answer.accessToken };
   };
 

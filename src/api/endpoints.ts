@@ -57,6 +57,11 @@ export const Endpoint = {
   walletSwap: '/api/wallet/exchange',
   walletPointsTransfer: '/api/wallet/points-transfer',
   walletRecords: '/api/wallet/records',
+  walletAddresses: '/api/wallet/addresses',
+  walletAddressAdd: '/api/wallet/addresses/add',
+  walletAddressRemove: '/api/wallet/addresses/remove',
+  walletWhitelist: '/api/wallet/addresses/whitelist',
+  userAntiPhishing: '/api/user/anti-phishing',
 
   memberStatus: '/api/member/status',
   memberActivate: '/api/member/activate',

@@ -20,6 +20,8 @@ export const NOTIFICATION_KINDS = [
   'user.email_changed',
   'user.security_changed',
   'user.widget_grant_created',
+  // A withdrawal address entered the book (added, or first named by a withdrawal): usable from payload.usableAt.
+  'user.withdrawal_address_added',
   // A channel turned off by a fault (a blocked bot, a subscription or webhook gone): the inbox and e-mail say which and how to fix it.
   'user.channel_disabled',
 ] as const;

@@ -130,8 +130,51 @@ export interface PointsTransferPayload {
   idempotencyKey: string;
 }
 
-/** Why a wallet call was refused (`data.reason`), where the code alone does not say it. */
-export type WalletRefusalReason = 'demo_account' | 'own_address';
+/**
+ * Why a wallet call was refused (`data.reason`), where the code alone does not say it.
+ * `not_whitelisted` (10008): the whitelist is on and the address is not in it;
+ * `address_waiting` (10008, with `data.usableAt`): a new address, usable 24 hours after it was added.
+ */
+export type WalletRefusalReason = 'demo_account' | 'own_address' | 'not_whitelisted' | 'address_waiting';
+
+/** How long a new withdrawal address waits before its first use. */
+export const NEW_ADDRESS_WAIT_HOURS = 24;
+
+/** An address of the user's withdrawal address book (GET /api/wallet/addresses). */
+export interface WithdrawalAddress {
+  id: string;
+  address: string;
+  label: string;
+  network: string;
+  createdAt: string;
+  /** The first moment a withdrawal may go to it (createdAt + 24 h). */
+  usableAt: string;
+}
+
+export interface WithdrawalAddressBook {
+  /** On: withdrawals go only to the addresses of the book. */
+  whitelist: boolean;
+  list: WithdrawalAddress[];
+}
+
+/** POST /api/wallet/addresses/add -> WithdrawalAddress (10007 when already in the book; 11005 demo_account). */
+export interface AddWithdrawalAddressPayload {
+  address: string;
+  label: string;
+  password: string;
+}
+
+/** POST /api/wallet/addresses/remove -> null: a security change, confirmed by the login password. */
+export interface RemoveWithdrawalAddressPayload {
+  id: string;
+  password: string;
+}
+
+/** POST /api/wallet/addresses/whitelist -> WithdrawalAddressBook: turning it off is a security change, confirmed by the login password. */
+export interface WithdrawalWhitelistPayload {
+  enabled: boolean;
+  password?: string;
+}
 
 export type LedgerKind =
   | 'recharge'

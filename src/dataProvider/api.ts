@@ -41,6 +41,11 @@ import type {
   WalletBalances,
   WalletConfig,
   WithdrawPayload,
+  AddWithdrawalAddressPayload,
+  RemoveWithdrawalAddressPayload,
+  WithdrawalAddress,
+  WithdrawalAddressBook,
+  WithdrawalWhitelistPayload,
   Withdrawal,
 } from '../api/wallet';
 import type {
@@ -165,6 +170,12 @@ export const createApi = (http: HttpClient) => ({
   walletRecharge: (payload: RechargePayload) => http.request<Deposit>('POST', Endpoint.walletRecharge, { body: payload }),
   walletDeposits: (query: Query = {}, signal?: AbortSignal) =>
     http.request<Page<Deposit>>('GET', Endpoint.walletDeposits, { query, signal }),
+  walletAddresses: (signal?: AbortSignal) => http.request<WithdrawalAddressBook>('GET', Endpoint.walletAddresses, { signal }),
+  walletAddressAdd: (payload: AddWithdrawalAddressPayload) => http.request<WithdrawalAddress>('POST', Endpoint.walletAddressAdd, { body: payload }),
+  walletAddressRemove: (payload: RemoveWithdrawalAddressPayload) => http.request<null>('POST', Endpoint.walletAddressRemove, { body: payload }),
+  walletWhitelist: (payload: WithdrawalWhitelistPayload) => http.request<WithdrawalAddressBook>('POST', Endpoint.walletWhitelist, { body: payload }),
+  antiPhishing: (signal?: AbortSignal) => http.request<{ phrase: string | null }>('GET', Endpoint.userAntiPhishing, { signal }),
+  antiPhishingSet: (phrase: string) => http.request<{ phrase: string | null }>('POST', Endpoint.userAntiPhishing, { body: { phrase } }),
   walletWithdraw: (payload: WithdrawPayload, secondFactor?: string) =>
     http.request<Withdrawal>('POST', Endpoint.walletWithdraw, { body: payload, headers: stepUp(secondFactor) }),
   walletWithdrawals: (query: Query = {}, signal?: AbortSignal) =>

@@ -28,6 +28,7 @@ import * as notificationDigests from './migrations/024_notification_digests';
 import * as paperPriceNotices from './migrations/025_paper_price_notices';
 import * as abuseLimits from './migrations/026_abuse_limits';
 import * as secondFactors from './migrations/027_second_factors';
+import * as withdrawalAddresses from './migrations/028_withdrawal_addresses';
 import type { Database } from './schema';
 import { subscribe, type ChangeHandlers, type ChangeSubscription, type FeedSource } from './changeFeed';
 
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
   '025_paper_price_notices': paperPriceNotices,
   '026_abuse_limits': abuseLimits,
   '027_second_factors': secondFactors,
+  '028_withdrawal_addresses': withdrawalAddresses,
 };
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 

@@ -22,6 +22,8 @@ export interface UsersTable {
   activated_at: NullableTimestamp;
   /** Money leaves the wallet again only after this (a factor reset or a recovery-code login). */
   withdrawals_held_until: NullableTimestamp;
+  withdrawal_whitelist: Generated<boolean>;
+  anti_phishing_phrase: string | null;
 }
 
 export interface VerificationCodesTable {
@@ -274,6 +276,16 @@ export interface DepositAddressesTable {
   created_at: CreatedAt;
 }
 
+export interface WithdrawalAddressesTable {
+  id: Generated<string>;
+  user_id: string;
+  address: string;
+  label: Generated<string>;
+  network: string;
+  created_at: CreatedAt;
+  usable_at: ColumnType<Date, Date | string, Date | string>;
+}
+
 export interface AuditLogTable {
   id: Generated<string>;
   operator_id: string;
@@ -476,6 +488,7 @@ export interface Database {
   deposits: DepositsTable;
   withdrawals: WithdrawalsTable;
   deposit_addresses: DepositAddressesTable;
+  withdrawal_addresses: WithdrawalAddressesTable;
   audit_log: AuditLogTable;
   articles: ArticlesTable;
   article_translations: ArticleTranslationsTable;

@@ -3,11 +3,15 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer from 'nodemailer';
+import type { LocaleCode } from '../../../src/api/types';
+import { withAntiPhishing } from './antiPhishing';
 
 export interface Mail {
   to: string;
   subject: string;
   text: string;
+  /** The mail's language (its anti-phishing line is written in it); default zh-CN. */
+  locale?: LocaleCode;
 }
 
 export interface Mailer {
@@ -43,13 +47,24 @@ const withoutAddress = (error: unknown, address: string): Error => {
  * to DATA_DIR/outbox and the log names the file, so the embedded default
  * works offline. The log never holds a mail's body (it carries codes).
  */
-export const createMailer = (options: { smtpUrl?: string | undefined; outboxDir: string; from: string; log: FastifyBaseLogger }): Mailer => {
+export const createMailer = (options: {
+  smtpUrl?: string | undefined;
+  outboxDir: string;
+  from: string;
+  log: FastifyBaseLogger;
+  /** The recipient's anti-phishing phrase (the user's with this e-mail), put first in every mail. */
+  antiPhishingPhrase?: (to: string) => Promise<string | null>;
+}): Mailer => {
+  const compose = async ({ locale, ...mail }: Mail) => ({
+    ...mail,
+    text: withAntiPhishing(mail.text, locale ?? 'zh-CN', options.antiPhishingPhrase ? await options.antiPhishingPhrase(mail.to) : null),
+  });
   if (options.smtpUrl) {
     const transport = nodemailer.createTransport(options.smtpUrl);
     return {
       async send(mail) {
         try {
-          await transport.sendMail({ from: options.from, ...mail });
+          await transport.sendMail({ from: options.from, ...(await compose(mail)) });
         } catch (error) {
           throw withoutAddress(error, mail.to);
         }
@@ -61,7 +76,7 @@ export const createMailer = (options: { smtpUrl?: string | undefined; outboxDir:
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     async send(mail) {
-      const info = await transport.sendMail({ from: options.from, ...mail });
+      const info = await transport.sendMail({ from: options.from, ...(await compose(mail)) });
       await mkdir(options.outboxDir, { recursive: true });
       const file = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`;
       // Written aside, then renamed: a reader of the outbox never sees half a mail.

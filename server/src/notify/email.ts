@@ -40,7 +40,7 @@ export const emailSender = (mailer: Mailer, options: { secret: string; publicUrl
       if (message.link) lines.push(`${uiText(message.locale, 'open')}: ${base}/${message.link}`);
       for (const kind of kinds.filter((k) => !isAlwaysByEmail(k))) lines.push(`${uiText(message.locale, 'unsubscribe')} (${kindName(message.locale, kind)}): ${base}${unsubscribePath(options.secret, message.userId, kind)}`);
       try {
-        await mailer.send({ to: user.email, subject: message.title, text: lines.join('\n') });
+        await mailer.send({ to: user.email, locale: message.locale, subject: message.title, text: lines.join('\n') });
         return { ok: true };
       } catch (error) {
         // The mailer's errors name the server, not the recipient's address nor a password.

@@ -35,6 +35,7 @@ const TEXTS: Record<NotifyLocale, Record<string, string>> = {
     'user.channel_disabled.webhook': 'Your webhook is off: its address answered that it is gone. Save a working address in the notification channels.',
     'user.channel_disabled.email': 'E-mail notifications could not be delivered.',
     'user.widget_grant_created': 'A widget grant was created for {origin} ("{name}"). Not you? Revoke it in the widget settings.',
+    'user.withdrawal_address_added': 'A withdrawal address was added: {address} ({network}){labelText}. It can be used from {usableAt}. Not you? Remove it and change your password now.',
     fills: '{symbol}: {count} fills',
     more: 'and {count} more',
     digest: 'Hourly digest: {count} notifications',
@@ -65,6 +66,7 @@ const TEXTS: Record<NotifyLocale, Record<string, string>> = {
     'user.channel_disabled.webhook': 'Webhook 已关闭：该地址回复已不存在。请到通知渠道中保存可用的地址。',
     'user.channel_disabled.email': '邮件通知无法送达。',
     'user.widget_grant_created': '已为 {origin}（“{name}”）创建小组件授权。如非本人操作，请在小组件设置中撤销。',
+    'user.withdrawal_address_added': '已添加提币地址：{address}（{network}）{labelText}。该地址从 {usableAt} 起可用。如非本人操作，请立即删除该地址并修改密码。',
     fills: '{symbol} {count} 笔成交',
     more: '另有 {count} 条',
     digest: '每小时摘要：{count} 条通知',
@@ -95,6 +97,7 @@ const TEXTS: Record<NotifyLocale, Record<string, string>> = {
     'user.channel_disabled.webhook': 'Webhook 已關閉：該位址回覆已不存在。請到通知管道中儲存可用的位址。',
     'user.channel_disabled.email': '郵件通知無法送達。',
     'user.widget_grant_created': '已為 {origin}（「{name}」）建立小工具授權。如非本人操作，請在小工具設定中撤銷。',
+    'user.withdrawal_address_added': '已新增提領地址：{address}（{network}）{labelText}。該地址從 {usableAt} 起可用。如非本人操作，請立即刪除該地址並修改密碼。',
     fills: '{symbol} {count} 筆成交',
     more: '另有 {count} 則',
     digest: '每小時摘要：{count} 則通知',
@@ -107,11 +110,22 @@ export const notifyLocale = (locale: string): NotifyLocale => (locale === 'en-US
 
 export const uiText = (locale: NotifyLocale, key: 'unsubscribe' | 'open') => TEXTS[locale][key]!;
 
+/** A new withdrawal address's time to the minute in UTC (a mail's reader may be anywhere), its label quoted. */
+const addressFields = (locale: NotifyLocale, payload: Fields): Fields => {
+  const usableAt = payload['usableAt'];
+  if (typeof usableAt !== 'string') return {};
+  const label = field(payload, 'label');
+  return {
+    usableAt: `${usableAt.slice(0, 10)} ${usableAt.slice(11, 16)} UTC`,
+    labelText: label ? (locale === 'en-US' ? ` "${label}"` : locale === 'zh-TW' ? `「${label}」` : `“${label}”`) : '',
+  };
+};
+
 /** One event as a line of text. */
 export const eventLine = (locale: NotifyLocale, kind: string, payload: Fields): string => {
   const key =
     kind === 'trade.fill' ? `trade.fill.${payload['side'] === 'sell' ? 'sell' : 'buy'}` : kind === 'user.channel_disabled' ? `${kind}.${field(payload, 'channel')}` : kind;
-  return fill(TEXTS[locale][key] ?? kind, { ...payload, ...notificationFigures(payload, locale) });
+  return fill(TEXTS[locale][key] ?? kind, { ...payload, ...notificationFigures(payload, locale), ...addressFields(locale, payload) });
 };
 
 /**

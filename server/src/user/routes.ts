@@ -11,6 +11,8 @@ import {
   meSchema,
   PROFILE_BODY_LIMIT,
   profileEditSchema,
+  antiPhishingEditSchema,
+  antiPhishingSchema,
   refreshSchema,
   registerSchema,
   resetPasswordSchema,
@@ -21,6 +23,7 @@ import {
 import { createVerificationCodes } from './codes';
 import { TRUSTED_DEVICE_DAYS } from '../../../src/api/security';
 import { loginSecondFactorSchema, stepUpHeaders } from '../security/schemas';
+import { readPhrase, writePhrase } from './antiPhishing';
 import { createProfile } from './profileService';
 import { type Caller, createAccounts } from './service';
 import type { Sessions } from './sessions';
@@ -119,6 +122,12 @@ export const userDomain: FastifyPluginAsync<UserOptions> = async (instance, { se
       await profile.changePassword(request.user!, request.body);
       return ok(null);
     });
+
+    protectedScope.get('/api/user/anti-phishing', { schema: antiPhishingSchema }, async (request) => ok(await readPhrase(db, request.user!.id)));
+
+    protectedScope.post('/api/user/anti-phishing', { schema: antiPhishingEditSchema }, async (request) =>
+      ok(await writePhrase(db, request.user!.id, request.body.phrase)),
+    );
 
     protectedScope.get('/api/user/sessions', { schema: sessionsSchema }, async (request) => ok(await profile.sessions(request.user!)));
 

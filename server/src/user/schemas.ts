@@ -172,3 +172,18 @@ export const revokeSessionSchema = {
   body: revokeSessionBody,
   response: nullAnswer,
 };
+
+/** The anti-phishing phrase: trimmed, at most 20 characters (checked after the trim), no markup; '' removes it. */
+export const antiPhishingBody = Body({ phrase: Type.String({ maxLength: 64, pattern: '^[^\\u0000-\\u001f\\u007f\\ud800-\\udfff]*$' }) });
+const antiPhishingAnswer = { 200: envelope({ type: 'object', properties: { phrase: { type: ['string', 'null'] } } }) };
+
+export const antiPhishingSchema = {
+  summary: "The caller's anti-phishing phrase (shown first in every mail; the app shows it only in its own setting)",
+  response: antiPhishingAnswer,
+};
+
+export const antiPhishingEditSchema = {
+  summary: "Set the anti-phishing phrase ('' removes it): a security change; refused to the demo account (11005)",
+  body: antiPhishingBody,
+  response: antiPhishingAnswer,
+};

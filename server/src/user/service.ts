@@ -150,7 +150,7 @@ export const createAccounts = (deps: UserDeps) => {
       if (body.type === 'register' || existing) {
         const code = await codes.issue(email, body.type);
         try {
-          await mailer.send({ to: email, ...verificationMail(caller.locale, body.type, code, CODE_TTL_MINUTES) });
+          await mailer.send({ to: email, locale: caller.locale, ...verificationMail(caller.locale, body.type, code, CODE_TTL_MINUTES) });
         } catch (error) {
           caller.log.error({ err: error }, 'verification mail failed');
           // Nobody received this code: it must not stay usable in the database.

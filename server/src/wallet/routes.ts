@@ -8,7 +8,12 @@ import { fail } from '../http/errors';
 import { typed } from '../http/schemas';
 import { verifyPassword } from '../shared/passwords';
 import type { Limit } from '../shared/throttle';
+import { addAddress, addressBook, admitAddress, removeAddress, setWhitelist } from './addressBook';
 import {
+  addAddressSchema,
+  addressBookSchema,
+  removeAddressSchema,
+  whitelistSchema,
   balancesSchema,
   configSchema,
   depositAddressSchema,
@@ -30,11 +35,11 @@ const PASSWORD_LIMITS: Limit[] = [{ max: 5, windowSeconds: 900 }];
 const PASSWORD_WAIT_MS = 5000;
 
 /** The user's wallet, /api/wallet/* (README "Wallet"). */
-export const walletDomain: FastifyPluginAsync = async (instance) => {
+export const walletDomain: FastifyPluginAsync<{ now?: (() => number) | undefined }> = async (instance, options) => {
   const app = typed(instance);
   const { db, throttle } = instance;
   /** The deposit addresses are keyed by the server's token secret. */
-  const deps = { db, addressSecret: instance.config.tokenSecret };
+  const deps = { db, addressSecret: instance.config.tokenSecret, ...(options.now ? { now: options.now } : {}) };
   app.addHook('onRequest', app.authenticate);
 
   /** Money leaving the wallet (a withdrawal, USDT or points to another user) is confirmed by the login password (11002). */
@@ -99,6 +104,8 @@ export const walletDomain: FastifyPluginAsync = async (instance) => {
     const { password, ...payload } = request.body;
     const userId = request.user!.id;
     await confirmLeaving(request, password);
+    // The whitelist and the new address's 24 hours (addressBook.ts): a first use is kept in the book although refused.
+    await admitAddress(deps, userId, payload.address);
     return ok(await wallet.withdraw(deps, userId, { amount: payload.amount, address: payload.address, idempotencyKey: payload.idempotencyKey }));
   });
 
@@ -121,5 +128,28 @@ export const walletDomain: FastifyPluginAsync = async (instance) => {
 
   app.get('/api/wallet/records', { schema: recordsSchema }, async (request) => {
     return ok(await wallet.records(db, request.user!.id, request.query));
+  });
+
+  app.get('/api/wallet/addresses', { schema: addressBookSchema }, async (request) => ok(await addressBook(db, request.user!.id)));
+
+  app.post('/api/wallet/addresses/add', { schema: addAddressSchema }, async (request) => {
+    const { address, label, password } = request.body;
+    await confirmPassword(request.user!.id, password);
+    return ok(await addAddress(deps, request.user!.id, { address, label }));
+  });
+
+  app.post('/api/wallet/addresses/remove', { schema: removeAddressSchema }, async (request) => {
+    await confirmPassword(request.user!.id, request.body.password);
+    return ok(await removeAddress(db, request.user!.id, request.body.id));
+  });
+
+  app.post('/api/wallet/addresses/whitelist', { schema: whitelistSchema }, async (request) => {
+    const { enabled, password } = request.body;
+    // Off opens withdrawals to any address: the password confirms it. On only narrows them.
+    if (!enabled) {
+      if (!password) fail(ErrorCode.PARAM_REQUIRED, 'the password confirms turning the whitelist off', { field: 'password' });
+      await confirmPassword(request.user!.id, password!);
+    }
+    return ok(await setWhitelist(db, request.user!.id, enabled));
   });
 };

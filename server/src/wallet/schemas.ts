@@ -1,7 +1,7 @@
 import type { Static, TProperties } from 'typebox';
 import type { SignatureFields } from '../../../src/api/signing';
 import { Amount, Body, Query, SafeText, SameShape as sameShape, SecretText, StringEnum, TimeZone, Type, Uuid, pagingProperties, type Same } from '../http/schemas';
-import { ASSETS, type LedgerKind, type PointsTransferPayload, type RechargePayload, type SwapPayload, type TransferPayload, type WithdrawPayload } from '../../../src/api/wallet';
+import { ASSETS, type AddWithdrawalAddressPayload, type LedgerKind, type RemoveWithdrawalAddressPayload, type WithdrawalWhitelistPayload, type PointsTransferPayload, type RechargePayload, type SwapPayload, type TransferPayload, type WithdrawPayload } from '../../../src/api/wallet';
 import { signatureProperties } from '../http/signature';
 
 /**
@@ -224,3 +224,53 @@ export const recordsSchema = {
   }),
   response: { 200: page(ledgerRecordSchema) },
 };
+
+/* The withdrawal address book (addressBook.ts). */
+
+export const withdrawalAddressSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    address: { type: 'string' },
+    label: { type: 'string' },
+    network: { type: 'string' },
+    createdAt: { type: 'string' },
+    usableAt: { type: 'string' },
+  },
+} as const;
+
+const addressBookData = { type: 'object', properties: { whitelist: { type: 'boolean' }, list: { type: 'array', items: withdrawalAddressSchema } } } as const;
+
+export const addressBookSchema = {
+  summary: "The caller's withdrawal addresses (newest first) and whether the whitelist is on",
+  response: { 200: envelope(addressBookData) },
+};
+
+export const addAddressBody = Body({
+  address: SafeText({ minLength: 1, maxLength: 100 }),
+  label: SafeText({ maxLength: 40 }),
+  password: passwordSchema,
+});
+export const addAddressSchema = {
+  summary: 'Add a withdrawal address with a label: usable 24 hours later; the user is told in the app and by e-mail (confirmed by the login password)',
+  body: addAddressBody,
+  response: { 200: envelope(withdrawalAddressSchema) },
+};
+
+export const removeAddressBody = Body({ id: uuidSchema, password: passwordSchema });
+export const removeAddressSchema = {
+  summary: 'Remove a withdrawal address (a security change, confirmed by the login password)',
+  body: removeAddressBody,
+  response: { 200: envelope({ type: 'null' }) },
+};
+
+export const whitelistBody = Body({ enabled: Type.Boolean(), password: Type.Optional(passwordSchema) });
+export const whitelistSchema = {
+  summary: 'Turn the withdrawal whitelist on or off (off is a security change, confirmed by the login password)',
+  body: whitelistBody,
+  response: { 200: envelope(addressBookData) },
+};
+
+sameShape<Same<Static<typeof addAddressBody>, AddWithdrawalAddressPayload>>();
+sameShape<Same<Static<typeof removeAddressBody>, RemoveWithdrawalAddressPayload>>();
+sameShape<Same<Static<typeof whitelistBody>, WithdrawalWhitelistPayload>>();

@@ -38,6 +38,7 @@ const enUS = {
       user_email_changed: 'E-mail changed',
       user_security_changed: 'Security settings changed',
       user_widget_grant_created: 'Widget grant created',
+      user_withdrawal_address_added: 'Withdrawal address added',
       user_channel_disabled: 'Channel turned off',
     },
     openChannels: 'Notification channels',
@@ -68,6 +69,7 @@ const enUS = {
       emailChanged: 'The e-mail address of your account was changed',
       securityChanged: 'Your security settings were changed',
       widgetGrantCreated: 'Widget grant created for {{origin}} ({{name}})',
+      withdrawalAddressAdded: 'Withdrawal address added: {{address}} ({{network}}), usable from {{usableAt}}. Not you? Remove it and change your password.',
     },
   },
 };
@@ -109,6 +111,7 @@ const zhCN: typeof enUS = {
       user_email_changed: '邮箱已修改',
       user_security_changed: '安全设置已修改',
       user_widget_grant_created: '已创建小组件授权',
+      user_withdrawal_address_added: '已添加提币地址',
       user_channel_disabled: '通知渠道已关闭',
     },
     openChannels: '通知渠道',
@@ -139,6 +142,7 @@ const zhCN: typeof enUS = {
       emailChanged: '你的账户邮箱已修改',
       securityChanged: '你的安全设置已修改',
       widgetGrantCreated: '已为 {{origin}}（{{name}}）创建小组件授权',
+      withdrawalAddressAdded: '已添加提币地址：{{address}}（{{network}}），{{usableAt}} 起可用。如非本人操作，请删除该地址并修改密码。',
     },
   },
 };
@@ -180,6 +184,7 @@ const zhTW: typeof enUS = {
       user_email_changed: '信箱已修改',
       user_security_changed: '安全設定已修改',
       user_widget_grant_created: '已建立小工具授權',
+      user_withdrawal_address_added: '已新增提領地址',
       user_channel_disabled: '通知管道已關閉',
     },
     openChannels: '通知管道',
@@ -210,6 +215,7 @@ const zhTW: typeof enUS = {
       emailChanged: '你的帳戶信箱已修改',
       securityChanged: '你的安全設定已修改',
       widgetGrantCreated: '已為 {{origin}}（{{name}}）建立小工具授權',
+      withdrawalAddressAdded: '已新增提領地址：{{address}}（{{network}}），{{usableAt}} 起可用。如非本人操作，請刪除該地址並修改密碼。',
     },
   },
 };

@@ -8,11 +8,18 @@ const field = (payload: Record<string, unknown>, name: string) => {
   return value === null || value === undefined ? '' : String(value);
 };
 
+/** A time to the minute in the reader's zone and language. */
+const localTime = (iso: string, locale: string) => {
+  const time = Date.parse(iso);
+  if (Number.isNaN(time)) return iso;
+  return new Intl.DateTimeFormat(locale, { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hour12: false }).format(new Date(time));
+};
+
 /** One notification as a line of text, its figures in the number format of the reader's language. */
 export const notificationText = (item: Notification, translate: Translate, locale: string): string => {
   const p = item.payload;
   const values = {
-    ...Object.fromEntries(['symbol', 'level', 'levels', 'amount', 'price', 'quantity', 'cycle', 'profit', 'roi', 'reason', 'asset', 'from', 'ip', 'userAgent', 'balance', 'origin', 'name', 'channel', 'account', 'sourceName'].map((name) => [name, field(p, name)])),
+    ...Object.fromEntries(['symbol', 'level', 'levels', 'amount', 'price', 'quantity', 'cycle', 'profit', 'roi', 'reason', 'asset', 'from', 'ip', 'userAgent', 'balance', 'origin', 'name', 'channel', 'account', 'sourceName', 'address', 'network'].map((name) => [name, field(p, name)])),
     ...notificationFigures(p, locale),
   };
   // The kind's second part: its namespace (trade, member) is not a text key.
@@ -55,6 +62,8 @@ export const notificationText = (item: Notification, translate: Translate, local
       return translate(`notify.channelOff.${['telegram', 'push', 'webhook'].includes(values['channel'] ?? '') ? values['channel'] : 'email'}`);
     case 'widget_grant_created':
       return translate('notify.text.widgetGrantCreated', values);
+    case 'withdrawal_address_added':
+      return translate('notify.text.withdrawalAddressAdded', { ...values, usableAt: localTime(field(p, 'usableAt'), locale) });
     default:
       return item.kind;
   }

@@ -18,6 +18,7 @@ import { Section } from '../kit/Section';
 import { Screen } from '../layout/Screen';
 import { DemoLocked, useIsDemo } from '../kit/demo';
 import { profileKeys, useApi, useIssueWidgetGrant, useRevokeSession, useRevokeWidgetGrant, useSessions, useWidgetGrants } from './api';
+import { AntiPhishing } from './AntiPhishing';
 import { formatDateTime } from './format';
 import { deviceLabel } from './userAgent';
 import { isStepUpCancelled, useStepUp } from '../kit/StepUp';
@@ -392,6 +393,7 @@ export const SecurityPage = () => {
         ) : (
           <ChangePassword />
         )}
+        <AntiPhishing />
         <Sessions />
         {demo ? (
           <Section name="widget-grants" title={translate('profile.security.widgets.title')}>

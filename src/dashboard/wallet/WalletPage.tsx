@@ -64,6 +64,7 @@ const RECORD_LINKS: { to: string; key: string }[] = [
   { to: '/profile/wallet/usdt-records', key: 'page.usdtRecords' },
   { to: '/profile/wallet/card-records', key: 'page.cardRecords' },
   { to: '/profile/wallet/points-records', key: 'page.pointsRecords' },
+  { to: '/profile/wallet/addresses', key: 'page.withdrawAddresses' },
 ];
 
 const RECENT = 5;

@@ -1,14 +1,15 @@
-import { Box, DialogContentText, Paper, Stack, TextField, Typography } from '@mui/material';
+import { Box, DialogContentText, Link as MuiLink, MenuItem, Paper, Stack, TextField, Typography } from '@mui/material';
 import { useState, type FormEvent } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
 import type { WithdrawPayload } from '../../api/wallet';
 import { Screen } from '../layout/Screen';
 import { LoadError } from '../kit/LoadError';
 import { sectionSx as section } from '../kit/Section';
-import { useApi, useBalances, useWalletConfig } from './api';
+import { Link } from 'react-router-dom';
+import { useAddressBook, useApi, useBalances, useWalletConfig } from './api';
 import { ActionError, AmountField, AvailableHint, MovementList, PasswordDialog, SubmitButton, balanceOf } from './parts';
 import { useWalletAction } from './useWalletAction';
-import { ASSET_PLACES, checkAmount, exceeds, formatAmount, looksLikeAddress, withdrawAllAmount, withdrawHold } from './walletText';
+import { ASSET_PLACES, checkAmount, exceeds, formatAmount, formatDateTime, looksLikeAddress, withdrawAllAmount, withdrawHold } from './walletText';
 
 const ADDRESS_MAX = 128;
 
@@ -30,6 +31,8 @@ export const WithdrawPage = () => {
   const dataProvider = useApi();
   const balances = useBalances();
   const config = useWalletConfig();
+  const book = useAddressBook();
+  const saved = book.data?.list ?? [];
   const [address, setAddress] = useState('');
   const [amount, setAmount] = useState('');
   const [password, setPassword] = useState('');
@@ -101,6 +104,28 @@ export const WithdrawPage = () => {
         )}
         <Paper sx={section}>
           <Stack component="form" noValidate spacing={2} onSubmit={review} aria-label={translate('page.withdraw')}>
+            {saved.length > 0 && (
+              <TextField
+                select
+                label={translate('wallet.withdraw.saved')}
+                name="savedAddress"
+                value={saved.some((entry) => entry.address === address.trim()) ? address.trim() : ''}
+                onChange={(event) => {
+                  setAddress(event.target.value);
+                  changed('address');
+                }}
+                slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+              >
+                <MenuItem value="">{translate('wallet.withdraw.savedNone')}</MenuItem>
+                {saved.map((entry) => (
+                  <MenuItem key={entry.id} value={entry.address} sx={{ whiteSpace: 'normal', overflowWrap: 'anywhere' }}>
+                    {entry.label ? `${entry.label} · ` : ''}
+                    {entry.address}
+                    {Date.parse(entry.usableAt) > Date.now() ? ` (${translate('wallet.addresses.usableFrom', { time: formatDateTime(entry.usableAt, locale) })})` : ''}
+                  </MenuItem>
+                ))}
+              </TextField>
+            )}
             <TextField
               label={translate('wallet.withdraw.address')}
               name="address"
@@ -114,6 +139,9 @@ export const WithdrawPage = () => {
               }}
               slotProps={{ htmlInput: { maxLength: ADDRESS_MAX, autoComplete: 'off', autoCapitalize: 'none', spellCheck: false } }}
             />
+            <MuiLink component={Link} to="/profile/wallet/addresses" variant="body2" underline="hover" sx={{ alignSelf: 'flex-start', mt: '4px !important' }}>
+              {translate('wallet.addresses.manage')}
+            </MuiLink>
             <AmountField
               label={translate('wallet.amount')}
               asset="USDT"

@@ -19,6 +19,7 @@ export const walletKeys = {
   balances: ['wallet', 'balances'] as const,
   config: ['wallet', 'config'] as const,
   depositAddress: ['wallet', 'deposit-address'] as const,
+  addresses: ['wallet', 'addresses'] as const,
   recent: ['wallet', 'recent'] as const,
   downline: ['wallet', 'downline'] as const,
   movements: (kind: 'deposit' | 'withdrawal', query: object) => ['wallet', kind, query] as const,
@@ -40,6 +41,12 @@ export const useWalletConfig = () => {
 export const useDepositAddress = () => {
   const api = useApi();
   return useQuery({ queryKey: walletKeys.depositAddress, queryFn: ({ signal }) => api.walletDepositAddress(signal), staleTime: Infinity });
+};
+
+/** The withdrawal address book and whether its whitelist is on. */
+export const useAddressBook = () => {
+  const api = useApi();
+  return useQuery({ queryKey: walletKeys.addresses, queryFn: ({ signal }) => api.walletAddresses(signal) });
 };
 
 /** The user's deposits or withdrawals, newest first; the first page refreshes itself. */

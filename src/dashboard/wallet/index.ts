@@ -11,6 +11,7 @@ const PointsTransferPage = lazyPage(() => import('./TransferPage'), 'PointsTrans
 const TransferPage = lazyPage(() => import('./TransferPage'), 'TransferPage');
 const WalletPage = lazyPage(() => import('./WalletPage'), 'WalletPage');
 const WithdrawPage = lazyPage(() => import('./WithdrawPage'), 'WithdrawPage');
+const AddressesPage = lazyPage(() => import('./AddressesPage'), 'AddressesPage');
 
 /** The custodial wallet (`/profile/wallet` and its sub-routes). `/profile/wallet/exchange` converts between assets: "swap" in code. */
 export const wallet = {
@@ -18,6 +19,7 @@ export const wallet = {
     { path: '/profile/wallet', titleKey: 'page.wallet', Component: WalletPage },
     { path: '/profile/wallet/recharge', titleKey: 'page.recharge', Component: RechargePage },
     { path: '/profile/wallet/withdraw', titleKey: 'page.withdraw', Component: WithdrawPage },
+    { path: '/profile/wallet/addresses', titleKey: 'page.withdrawAddresses', Component: AddressesPage },
     { path: '/profile/wallet/transfer', titleKey: 'page.transfer', Component: TransferPage },
     { path: '/profile/wallet/exchange', titleKey: 'page.swap', Component: SwapPage },
     { path: '/profile/wallet/points-transfer', titleKey: 'page.pointsTransfer', Component: PointsTransferPage },

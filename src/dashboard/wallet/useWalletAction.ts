@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useRef, useState } from 'react';
-import { useNotify, useTranslate } from 'react-admin';
+import { useLocaleState, useNotify, useTranslate } from 'react-admin';
 import { newRequestId } from '../../api/signing';
 import { isApiError } from '../../dataProvider/ApiError';
 import { errorMessage } from './walletText';
@@ -42,6 +42,7 @@ export const useWalletAction = <Payload extends { idempotencyKey: string }, Answ
   { successKey }: { successKey: string | ((answer: Answer) => string) },
 ) => {
   const translate = useTranslate();
+  const [locale] = useLocaleState();
   const notify = useNotify();
   const queryClient = useQueryClient();
   const { keyFor, reset } = useIdempotencyKey();
@@ -69,7 +70,7 @@ export const useWalletAction = <Payload extends { idempotencyKey: string }, Answ
         return answer;
       } catch (caught) {
         if (isStepUpCancelled(caught)) return null;
-        lastRefusal.current = { message: errorMessage(caught, translate), code: isApiError(caught) ? caught.code : undefined };
+        lastRefusal.current = { message: errorMessage(caught, translate, locale), code: isApiError(caught) ? caught.code : undefined };
         setError(lastRefusal.current);
         return null;
       } finally {

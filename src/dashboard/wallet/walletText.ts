@@ -111,13 +111,16 @@ export const STATUS_COLOR: Record<DepositStatus | WithdrawalStatus, 'warning' | 
 };
 
 /** Refusals whose `data.reason` has its own explanation under `wallet.refusal.*` (it says what to do). */
-const EXPLAINED_REASONS = { demo_account: true, own_address: true } as const satisfies Record<WalletRefusalReason, true>;
+const EXPLAINED_REASONS = { demo_account: true, own_address: true, not_whitelisted: true, address_waiting: true } as const satisfies Record<WalletRefusalReason, true>;
 
 /** The display text of a failed call, in the current language: the reason's explanation when the server gives one we know. */
-export const errorMessage = (error: unknown, translate: Translate) => {
+export const errorMessage = (error: unknown, translate: Translate, locale = 'zh-CN') => {
   if (isApiError(error)) {
-    const reason = typeof error.data === 'object' && error.data !== null ? (error.data as { reason?: unknown }).reason : undefined;
-    if (typeof reason === 'string' && Object.hasOwn(EXPLAINED_REASONS, reason)) return translate(`wallet.refusal.${reason}`);
+    const data = typeof error.data === 'object' && error.data !== null ? (error.data as { reason?: unknown; usableAt?: unknown }) : {};
+    const reason = data.reason;
+    // A new address says the exact time it becomes usable, in the reader's zone.
+    const usableAt = typeof data.usableAt === 'string' && !Number.isNaN(Date.parse(data.usableAt)) ? formatDateTime(data.usableAt, locale) : '';
+    if (typeof reason === 'string' && Object.hasOwn(EXPLAINED_REASONS, reason)) return translate(`wallet.refusal.${reason}`, { usableAt });
     return error.localizedMessage();
   }
   return error instanceof Error && error.message ? error.message : translate('error.fallback');

@@ -81,6 +81,7 @@ const enUS = {
     usdtRecords: 'USDT records',
     cardRecords: 'Card records',
     pointsRecords: 'Points records',
+    withdrawAddresses: 'Addresses',
     notifyChannels: 'Notification channels',
     notifications: 'Notifications',
     login: 'Log in',

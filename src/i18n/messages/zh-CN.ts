@@ -83,6 +83,7 @@ const zhCN: AppMessages = {
     usdtRecords: 'USDT 记录',
     cardRecords: '激活卡记录',
     pointsRecords: '积分记录',
+    withdrawAddresses: '提币地址',
     notifyChannels: '通知渠道',
     notifications: '通知',
     login: '登录',

@@ -83,6 +83,7 @@ const zhTW: AppMessages = {
     usdtRecords: 'USDT 紀錄',
     cardRecords: '啟用卡紀錄',
     pointsRecords: '點數紀錄',
+    withdrawAddresses: '提領地址',
     notifyChannels: '通知管道',
     notifications: '通知',
     login: '登入',
