@@ -14,7 +14,7 @@ import type { StrategyTemplate } from '../api/strategy';
 import type { CandleTimeframe, CloseResult, EngineStatus, OhlcvAnswer, ProfitSummary, TradeOrder, TradePair, TradeTask, TradeTaskDetail } from '../api/trade';
 import type { ExchangeBalance, ExchangeCatalogEntry } from '../api/exchange';
 import type { Article, ArticleSummary } from '../api/article';
-import type { NotificationDeliveryCount, ServiceSettings } from '../api/admin';
+import type { AdminUser, NotificationDeliveryCount, ServiceSettings } from '../api/admin';
 import type { MarkReadRequest, Notification, NotificationPreferences, NotificationPreferencesChange, UnreadCount } from '../api/notify';
 import type {
   ActivatePayload,
@@ -171,9 +171,12 @@ export const createApi = (http: HttpClient) => ({
   walletDeposits: (query: Query = {}, signal?: AbortSignal) =>
     http.request<Page<Deposit>>('GET', Endpoint.walletDeposits, { query, signal }),
   walletAddresses: (signal?: AbortSignal) => http.request<WithdrawalAddressBook>('GET', Endpoint.walletAddresses, { signal }),
-  walletAddressAdd: (payload: AddWithdrawalAddressPayload) => http.request<WithdrawalAddress>('POST', Endpoint.walletAddressAdd, { body: payload }),
-  walletAddressRemove: (payload: RemoveWithdrawalAddressPayload) => http.request<null>('POST', Endpoint.walletAddressRemove, { body: payload }),
-  walletWhitelist: (payload: WithdrawalWhitelistPayload) => http.request<WithdrawalAddressBook>('POST', Endpoint.walletWhitelist, { body: payload }),
+  walletAddressAdd: (payload: AddWithdrawalAddressPayload, secondFactor?: string) =>
+    http.request<WithdrawalAddress>('POST', Endpoint.walletAddressAdd, { body: payload, headers: stepUp(secondFactor) }),
+  walletAddressRemove: (payload: RemoveWithdrawalAddressPayload, secondFactor?: string) =>
+    http.request<null>('POST', Endpoint.walletAddressRemove, { body: payload, headers: stepUp(secondFactor) }),
+  walletWhitelist: (payload: WithdrawalWhitelistPayload, secondFactor?: string) =>
+    http.request<WithdrawalAddressBook>('POST', Endpoint.walletWhitelist, { body: payload, headers: stepUp(secondFactor) }),
   antiPhishing: (signal?: AbortSignal) => http.request<{ phrase: string | null }>('GET', Endpoint.userAntiPhishing, { signal }),
   antiPhishingSet: (phrase: string) => http.request<{ phrase: string | null }>('POST', Endpoint.userAntiPhishing, { body: { phrase } }),
   walletWithdraw: (payload: WithdrawPayload, secondFactor?: string) =>

@@ -132,22 +132,26 @@ export const walletDomain: FastifyPluginAsync<{ now?: (() => number) | undefined
 
   app.get('/api/wallet/addresses', { schema: addressBookSchema }, async (request) => ok(await addressBook(db, request.user!.id)));
 
-  app.post('/api/wallet/addresses/add', { schema: addAddressSchema }, async (request) => {
+  app.post('/api/wallet/addresses/add', { schema: { ...addAddressSchema, headers: stepUpHeaders } }, async (request) => {
     const { address, label, password } = request.body;
+    // A change of the address book is a security change: the second factor too, when one is on.
+    await app.stepUp(request);
     await confirmPassword(request.user!.id, password);
     return ok(await addAddress(deps, request.user!.id, { address, label }));
   });
 
-  app.post('/api/wallet/addresses/remove', { schema: removeAddressSchema }, async (request) => {
+  app.post('/api/wallet/addresses/remove', { schema: { ...removeAddressSchema, headers: stepUpHeaders } }, async (request) => {
+    await app.stepUp(request);
     await confirmPassword(request.user!.id, request.body.password);
     return ok(await removeAddress(db, request.user!.id, request.body.id));
   });
 
-  app.post('/api/wallet/addresses/whitelist', { schema: whitelistSchema }, async (request) => {
+  app.post('/api/wallet/addresses/whitelist', { schema: { ...whitelistSchema, headers: stepUpHeaders } }, async (request) => {
     const { enabled, password } = request.body;
     // Off opens withdrawals to any address: the password confirms it. On only narrows them.
     if (!enabled) {
       if (!password) fail(ErrorCode.PARAM_REQUIRED, 'the password confirms turning the whitelist off', { field: 'password' });
+      await app.stepUp(request);
       await confirmPassword(request.user!.id, password!);
     }
     return ok(await setWhitelist(db, request.user!.id, enabled));

@@ -7,6 +7,7 @@ import type { WithdrawalAddress } from '../../api/wallet';
 import { isApiError } from '../../dataProvider/ApiError';
 import { Screen } from '../layout/Screen';
 import { DemoLocked, useIsDemo } from '../kit/demo';
+import { isStepUpCancelled, useStepUp } from '../kit/StepUp';
 import { LoadError } from '../kit/LoadError';
 import { sectionSx as section } from '../kit/Section';
 import { useAddressBook, useApi, useWalletConfig, walletKeys } from './api';
@@ -24,22 +25,25 @@ const useBookChange = () => {
   const queryClient = useQueryClient();
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<WalletActionError | null>(null);
-  const run = async <T,>(call: () => Promise<T>): Promise<T | null> => {
+  // With a second factor on, a change of the book asks for a code too (README "Second factors").
+  const stepUp = useStepUp();
+  const run = async <T,>(call: (secondFactor?: string) => Promise<T>): Promise<T | null> => {
     if (pending) return null;
     setPending(true);
     setError(null);
     try {
-      const answer = await call();
+      const answer = await stepUp.run(call);
       await queryClient.invalidateQueries({ queryKey: walletKeys.addresses });
       return answer;
     } catch (caught) {
+      if (isStepUpCancelled(caught)) return null;
       setError({ message: errorMessage(caught, translate, locale), code: isApiError(caught) ? caught.code : undefined });
       return null;
     } finally {
       setPending(false);
     }
   };
-  return { pending, error, run, clearError: () => setError(null) };
+  return { pending, error, run, dialog: stepUp.dialog, clearError: () => setError(null) };
 };
 
 /** What waits for the password: adding an address, removing one, or turning the whitelist off. */
@@ -113,7 +117,7 @@ export const AddressesPage = () => {
     change.clearError();
     // Off opens withdrawals to any address: the password confirms it.
     if (!enabled) return setConfirming({ kind: 'off' });
-    if (await change.run(() => dataProvider.walletWhitelist({ enabled: true }))) notify(translate('wallet.addresses.whitelistDone'), { type: 'success' });
+    if (await change.run((code) => dataProvider.walletWhitelist({ enabled: true }, code))) notify(translate('wallet.addresses.whitelistDone'), { type: 'success' });
   };
 
   const confirm = async (event: FormEvent) => {
@@ -122,7 +126,7 @@ export const AddressesPage = () => {
     if (!password) return setErrors({ password: translate('ra.validation.required') });
     let toast: string | null = null;
     if (confirming.kind === 'add') {
-      const added = await change.run(() => dataProvider.walletAddressAdd({ address: confirming.address, label: confirming.label, password }));
+      const added = await change.run((code) => dataProvider.walletAddressAdd({ address: confirming.address, label: confirming.label, password }, code));
       if (added) {
         toast = translate('wallet.addresses.addDone', { time: formatDateTime(added.usableAt, locale) });
         setAddress('');
@@ -130,8 +134,8 @@ export const AddressesPage = () => {
       }
     } else if (confirming.kind === 'remove') {
       const id = confirming.entry.id;
-      if ((await change.run(() => dataProvider.walletAddressRemove({ id, password }))) !== null) toast = translate('wallet.addresses.removeDone');
-    } else if (await change.run(() => dataProvider.walletWhitelist({ enabled: false, password }))) {
+      if ((await change.run((code) => dataProvider.walletAddressRemove({ id, password }, code))) !== null) toast = translate('wallet.addresses.removeDone');
+    } else if (await change.run((code) => dataProvider.walletWhitelist({ enabled: false, password }, code))) {
       toast = translate('wallet.addresses.whitelistOffDone');
     }
     setPassword('');
@@ -146,6 +150,7 @@ export const AddressesPage = () => {
 
   return (
     <Screen titleKey="page.withdrawAddresses">
+      {change.dialog}
       <Stack spacing={2}>
         {book.error && <LoadError error={book.error} onRetry={() => void book.refetch()} />}
         <Paper sx={section} data-section="whitelist">
