@@ -3,7 +3,7 @@ import { Secret, TOTP } from 'otpauth';
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { depositAddressFor } from '../server/src/wallet/address';
-import { adjustBalance, registerUser } from '../server/test/harness';
+import { adjustBalance, registerUser, trustAddress } from '../server/test/harness';
 import { VIEWPORTS } from './browser';
 import { ARTIFACTS, hashPath, openAs, startJourney, type Journey } from './harness';
 
@@ -82,6 +82,8 @@ describe('two-factor authentication in the browser', () => {
 
     // 3. Withdraw: the password, then the step-up dialog asks for a code.
     const payout = depositAddressFor('payout-wallet', 'cold-storage');
+    // An address of the book whose 24 hours have passed (the wait itself: server/test/withdrawalAddresses.test.ts).
+    await trustAddress(server, user.user.id, payout);
     const askWithdrawal = async () => {
       await page.goto(j.url('/profile/wallet/withdraw'));
       await page.getByRole('textbox', { name: 'Withdrawal address' }).fill(payout);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../src/api/errors';
 import { runOperatorCommand } from '../src/cli/operator';
 import { DEMO_EMAIL, DEMO_PASSWORD, ensureDemoAccount } from '../src/demo/account';
-import { adjustBalance, BACKENDS, registerUser, startServer, type TestServer } from './harness';
+import { adjustBalance, BACKENDS, registerUser, startServer, trustAddress, type TestServer } from './harness';
 
 const ADDRESS = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 
@@ -110,6 +110,8 @@ describe.each(BACKENDS)('second factors (%s)', { timeout: 60_000 }, (backend) =>
   it('needs the factor to withdraw, change the password and grant widgets; a replayed code is refused and nothing changes', async () => {
     const user = await withTotp('stepup@example.com');
     await adjustBalance(server, user.user.id, 'USDT', '100');
+    // An address of the book whose 24 hours have passed (the wait itself: withdrawalAddresses.test.ts).
+    await trustAddress(server, user.user.id, ADDRESS);
     expect((await withdraw(user.accessToken)).body).toMatchObject({ code: ErrorCode.SECOND_FACTOR_REQUIRED, data: { kinds: ['totp'] } });
     expect(await withdrawals(user.user.id)).toBe(0);
     const code = appCode(user.secret);
