@@ -229,6 +229,8 @@ export const startLocalBinance = async (options: LocalBinanceOptions = {}) => {
   let inMaintenance = false;
   /** Every request, in order: what tests count. */
   const requests: { endpoint: string; at: number; status: number; apiKey: string | undefined; query: URLSearchParams; fault?: Fault['kind']; code?: number }[] = [];
+  /** Each past minute's weight (the refused requests' included). */
+  const minutes: { minute: number; used: number }[] = [];
   /** The most weight used in any minute. */
   let peakWeight = 0;
 
@@ -687,7 +689,10 @@ export const startLocalBinance = async (options: LocalBinanceOptions = {}) => {
       return;
     }
     const minute = Math.floor(clock / 60_000);
-    if (weight.minute !== minute) weight = { minute, used: 0 };
+    if (weight.minute !== minute) {
+      if (weight.used > 0) minutes.push({ ...weight });
+      weight = { minute, used: 0 };
+    }
     weight.used += weightOf(endpoint, query);
     peakWeight = Math.max(peakWeight, weight.used);
     const overLimit = weight.used > weightLimit;
@@ -804,6 +809,8 @@ export const startLocalBinance = async (options: LocalBinanceOptions = {}) => {
       release(order);
     },
     weightUsed: () => weight.used,
+    /** The weight of each minute so far, the current one last. */
+    minutes: () => [...minutes, { ...weight }],
     /** The most weight used in any minute so far (the requests refused over the limit included). */
     peakWeight: () => peakWeight,
     weightLimit,

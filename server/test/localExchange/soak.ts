@@ -250,6 +250,7 @@ export const runExchangeSoak = async (options: SoakOptions): Promise<SoakReport>
     const deadline = began + (options.maxSeconds ?? 3_600) * 1_000;
     let restarted = 0;
     let steps = 0;
+    let reportedMinute = 0;
     const total = FAULT_KINDS.length * options.faultsPerKind;
     while (Date.now() < deadline) {
       const missing = short();
@@ -283,6 +284,12 @@ export const runExchangeSoak = async (options: SoakOptions): Promise<SoakReport>
       const stepStarted = Date.now();
       await engine.step();
       steps += 1;
+      const minute = local.minutes().at(-2);
+      if (minute && minute.minute !== reportedMinute) {
+        reportedMinute = minute.minute;
+        const banned = local.requests.filter((request) => Math.floor(request.at / 60_000) === minute.minute);
+        options.progress?.(`minute ${new Date(minute.minute * 60_000).toISOString().slice(11, 16)}: weight ${minute.used} of ${local.weightLimit}; ${banned.filter((r) => r.status === 429).length} x 429, ${banned.filter((r) => r.status === 418).length} x 418 (${banned.filter((r) => r.status === 418 && !r.fault).length} not injected)`);
+      }
       if (steps % 20 === 0) options.progress?.(`step ${steps} (${Date.now() - stepStarted} ms): ${FAULT_KINDS.map((k) => `${k} ${met(k)}`).join(', ')}; ${local.orders.length} orders; last request ${JSON.stringify(((last) => last && [last.endpoint, last.status, last.code, Date.now() - last.at])(local.requests.at(-1)))}`);
     }
 
