@@ -283,6 +283,15 @@ const pauseEnd = (error: Error, headers: unknown, now: number): number => {
   return / 418 /.test(error.message) ? now + 120_000 : now;
 };
 
+/** Until when a 429 or 418 answer pauses the exchange: its Retry-After, else the ban's end Binance names, else 2 minutes for a ban and 1 s for a 429. */
+const rateLimitEnd = (status: number, headers: unknown, body: string, now: number): number => {
+  const retryAfter = Number(headerOf(headers, 'retry-after'));
+  if (Number.isFinite(retryAfter) && retryAfter > 0) return now + retryAfter * 1000;
+  const bannedUntil = /banned until (\d{13})/.exec(body)?.[1];
+  if (bannedUntil) return Number(bannedUntil);
+  return now + (status === 418 ? 120_000 : 1_000);
+};
+
 export const createCcxtClient = ({
   exchangeId,
   credentials,
@@ -338,17 +347,22 @@ export const createCcxtClient = ({
     const priority = isOrderCall(call, verb) ? ORDER : readPriority;
     const done = await budget.take(weightOf(call, verb, request), priority, priority === ORDER ? 0 : maxWaitMs);
     try {
-      const answer: unknown = await send(path, api, method, params, headers, body, config);
-      done(exchange.last_response_headers);
-      return answer;
-    } catch (error) {
-      const known = classifyCcxtError(error);
-      if (known?.kind === 'transient' && known.reason === 'exchange_busy' && error instanceof Error) {
-        pauses.pause(flavour, pauseEnd(error, exchange.last_response_headers, Date.now()));
-      }
-      done(exchange.last_response_headers);
-      throw error;
+      return (await send(path, api, method, params, headers, body, config)) as unknown;
+    } finally {
+      done();
     }
+  };
+  /**
+   * Each answer as it arrives, with its own headers (ccxt's last_response_headers
+   * may already be another concurrent answer's by the time an error reaches
+   * us): the exchange's weight count, and a 429 or 418 pausing the exchange
+   * before any other request may leave.
+   */
+  const onRestResponse = exchange.onRestResponse.bind(exchange);
+  exchange.onRestResponse = (status, statusText, url, method, responseHeaders, responseBody, requestHeaders, requestBody) => {
+    budget.observe(responseHeaders);
+    if (status === 429 || status === 418) pauses.pause(flavour, rateLimitEnd(status, responseHeaders, String(responseBody), Date.now()));
+    return onRestResponse(status, statusText, url, method, responseHeaders, responseBody, requestHeaders, requestBody);
   };
 
   /**

@@ -69,6 +69,8 @@ export interface RateBudget {
    * the request ended.
    */
   take(weight: number, priority: Priority, maxWaitMs: number): Promise<(headers?: unknown) => void>;
+  /** An answer's headers: the exchange's count of the window's weight, when it gives one. */
+  observe(headers: unknown): void;
   stats(): BudgetStats;
 }
 
@@ -189,14 +191,17 @@ export const createRateBudgets = ({ pauses, now = Date.now }: RateBudgetsOptions
       }
     };
 
-    const done = (headers?: unknown) => {
-      inFlight -= 1;
+    const observe = (headers: unknown) => {
       const used = rules.usedHeader ? Number(headerOf(headers, rules.usedHeader)) : NaN;
       if (Number.isFinite(used)) {
         everSeen = true;
         roll(now());
         if (!seen || used >= seen.used) seen = { used, spentThen: spent };
       }
+    };
+    const done = (headers?: unknown) => {
+      inFlight -= 1;
+      if (headers !== undefined) observe(headers);
       if (queue.length > 0) wake();
     };
 
@@ -213,6 +218,7 @@ export const createRateBudgets = ({ pauses, now = Date.now }: RateBudgetsOptions
           wake();
         });
       },
+      observe,
       stats: () => ({ peak, spent, seen: seen?.used, queued: queue.length }),
       wake,
     };
