@@ -79,7 +79,7 @@ const SHARES: Record<Priority, number> = { [ORDER]: 1, [ENGINE_READ]: 0.9, [PRIC
 export const budgetRulesOf = (exchangeId: string): { rules: BudgetRules; weightOf: (path: string, method: string, params: Record<string, unknown>) => number } => {
   switch (exchangeId) {
     case 'binance':
-      return { rules: { limit: 6000, windowMs: 60_000, safety: 0.9, shares: SHARES, usedHeader: 'x-mbx-used-weight-1m', maxInFlight: 8 }, weightOf: binanceWeight };
+      return { rules: { limit: 6000, windowMs: 60_000, safety: 0.9, shares: SHARES, usedHeader: 'x-mbx-used-weight-1m', maxInFlight: 4 }, weightOf: binanceWeight };
     case 'okx':
       return { rules: { limit: 20, windowMs: 2_000, safety: 0.9, shares: SHARES, maxInFlight: 8 }, weightOf: okxWeight };
     default:
