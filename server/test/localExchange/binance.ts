@@ -229,6 +229,10 @@ export const startLocalBinance = async (options: LocalBinanceOptions = {}) => {
   let inMaintenance = false;
   /** Every request, in order: what tests count. */
   const requests: { endpoint: string; at: number; status: number; apiKey: string | undefined; query: URLSearchParams; fault?: Fault['kind']; code?: number }[] = [];
+  /** How many requests met each kind of fault. */
+  const faultsMet = new Map<string, number>();
+  /** Each past minute's weight (the refused requests' included). */
+  const minutes: { minute: number; used: number }[] = [];
   /** The most weight used in any minute. */
   let peakWeight = 0;
 
@@ -681,13 +685,19 @@ export const startLocalBinance = async (options: LocalBinanceOptions = {}) => {
       return;
     }
     const fault = takeFault(endpoint);
-    if (fault) seen.fault = fault.kind;
+    if (fault) {
+      seen.fault = fault.kind;
+      faultsMet.set(fault.kind, (faultsMet.get(fault.kind) ?? 0) + 1);
+    }
     if (inMaintenance || fault?.kind === 'maintenance') {
       send(503, { code: -1016, msg: 'This service is no longer available.' });
       return;
     }
     const minute = Math.floor(clock / 60_000);
-    if (weight.minute !== minute) weight = { minute, used: 0 };
+    if (weight.minute !== minute) {
+      if (weight.used > 0) minutes.push({ ...weight });
+      weight = { minute, used: 0 };
+    }
     weight.used += weightOf(endpoint, query);
     peakWeight = Math.max(peakWeight, weight.used);
     const overLimit = weight.used > weightLimit;
@@ -740,6 +750,8 @@ export const startLocalBinance = async (options: LocalBinanceOptions = {}) => {
     /** http://127.0.0.1:port: Binance's `https://api.binance.com` here. */
     origin: `http://127.0.0.1:${port}`,
     requests,
+    /** How many requests met a fault of this kind (counted as they came, for a soak's many requests). */
+    faultsMet: (kind: string) => faultsMet.get(kind) ?? 0,
     orders,
     trades,
     /** A Binance account with these balances. */
@@ -804,6 +816,8 @@ export const startLocalBinance = async (options: LocalBinanceOptions = {}) => {
       release(order);
     },
     weightUsed: () => weight.used,
+    /** The weight of each minute so far, the current one last. */
+    minutes: () => [...minutes, { ...weight }],
     /** The most weight used in any minute so far (the requests refused over the limit included). */
     peakWeight: () => peakWeight,
     weightLimit,

@@ -245,11 +245,18 @@ export const runExchangeSoak = async (options: SoakOptions): Promise<SoakReport>
     const skews: { at: number; end: number }[] = [];
     let skewMs = 0;
     const skewHit = (skew: { at: number; end: number }) => local.requests.find((request) => request.at >= skew.at && request.at < skew.end && request.code === -1021);
-    const met = (kind: FaultKind) => (kind === 'clock_skew' ? skews.filter((skew) => skewHit(skew)).length : local.requests.filter((request) => request.fault === kind).length);
+    // Counted as requests come: scanning every request at each step made this process (the local exchange's) answer late.
+    const skewsMet = new Set<{ at: number; end: number }>();
+    const met = (kind: FaultKind) => {
+      if (kind !== 'clock_skew') return local.faultsMet(kind);
+      for (const skew of skews) if (!skewsMet.has(skew) && skewHit(skew)) skewsMet.add(skew);
+      return skewsMet.size;
+    };
     const short = () => FAULT_KINDS.filter((kind) => met(kind) < options.faultsPerKind);
     const deadline = began + (options.maxSeconds ?? 3_600) * 1_000;
     let restarted = 0;
     let steps = 0;
+    let reportedMinute = 0;
     const total = FAULT_KINDS.length * options.faultsPerKind;
     while (Date.now() < deadline) {
       const missing = short();
@@ -283,6 +290,12 @@ export const runExchangeSoak = async (options: SoakOptions): Promise<SoakReport>
       const stepStarted = Date.now();
       await engine.step();
       steps += 1;
+      const minute = local.minutes().at(-2);
+      if (minute && minute.minute !== reportedMinute) {
+        reportedMinute = minute.minute;
+        const banned = local.requests.filter((request) => Math.floor(request.at / 60_000) === minute.minute);
+        options.progress?.(`minute ${new Date(minute.minute * 60_000).toISOString().slice(11, 16)}: weight ${minute.used} of ${local.weightLimit}; ${banned.filter((r) => r.status === 429).length} x 429, ${banned.filter((r) => r.status === 418).length} x 418 (${banned.filter((r) => r.status === 418 && !r.fault).length} not injected)`);
+      }
       if (steps % 20 === 0) options.progress?.(`step ${steps} (${Date.now() - stepStarted} ms): ${FAULT_KINDS.map((k) => `${k} ${met(k)}`).join(', ')}; ${local.orders.length} orders; last request ${JSON.stringify(((last) => last && [last.endpoint, last.status, last.code, Date.now() - last.at])(local.requests.at(-1)))}`);
     }
 

@@ -6,6 +6,7 @@ import { createTaskIndex, type Placement } from '../core/taskIndex';
 import { createEngineStore, emptyWrites, hasWrites } from '../store/journal';
 import { createLeases } from '../store/shards';
 import { createExchangeClients } from '../venues/exchangeClients';
+import { processShared } from '../venues/exchangeShared';
 import { PAPER_MARKETS } from '../venues/paper/market';
 import { createSharedMarket } from '../venues/paper/sharedMarket';
 import { createPaperVenues, type PaperVenue } from '../venues/paperVenues';
@@ -432,6 +433,8 @@ export const createRunner = (options: EngineOptions) => {
                 await flush();
                 intents.drop(shards);
               }),
+            // Each process takes its share of every exchange's request budget (rateBudget.ts).
+            processes: (count) => processShared.budgets.setProcesses(count),
             market: async (held) => {
               if (held) {
                 await shared.refresh(db);

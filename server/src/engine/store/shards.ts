@@ -46,6 +46,8 @@ export interface LeaseEvents {
   lost(shards: number[]): Promise<void>;
   /** This process now runs the simulated market, or stopped running it. */
   market(held: boolean): Promise<void>;
+  /** The live engine processes, counted at each round (they share the server's exchange rate budgets). */
+  processes?(count: number): void;
 }
 
 export interface LeaseOptions {
@@ -104,6 +106,7 @@ export const createLeases = ({ db, log, events, ttlMs = TTL_MS, renewMs = RENEW_
     }
 
     const live = await sql<{ n: number }>`select count(*)::int as n from engine_nodes where seen_at > now() - ${ttl}::interval`.execute(db);
+    events.processes?.(Math.max(1, live.rows[0]?.n ?? 1));
     const share = Math.ceil(SHARD_COUNT / Math.max(1, live.rows[0]?.n ?? 1));
     const mine = heldShards();
     if (mine.length > share) {

@@ -53,6 +53,9 @@ import {
 import type { DecimalString } from '../../../../src/api/types';
 import { createCcxtExchange, redact, SPOT_SETTINGS, type Credentials, type ExchangeFactory } from './exchangeAccess';
 import { processPauses, type ExchangePauses } from './exchangePauses';
+import { createExchangeShared, sharedFor, type ExchangeShared } from './exchangeShared';
+import { budgetRulesOf, isOrderCall } from './exchangeWeights';
+import { ENGINE_READ, headerOf, ORDER, type Priority } from './rateBudget';
 import {
   ExchangeClientError,
   type Balance,
@@ -244,21 +247,6 @@ const CLIENT_ORDER_ID = /^[A-Za-z][A-Za-z0-9]{0,31}$/;
 /** Reads get this many attempts in all. */
 const READ_ATTEMPTS = 3;
 
-/**
- * Binance's REQUEST_WEIGHT a minute per IP address (its exchangeInfo's
- * rateLimits), and the share of it reads may use: past it, reads wait for
- * the next minute and the rest is kept for orders.
- */
-const WEIGHT_LIMIT = 6000;
-const READ_SHARE = 0.9;
-
-/** A response header by name, whatever its case. */
-const headerOf = (headers: unknown, name: string): string | undefined => {
-  if (!headers || typeof headers !== 'object') return undefined;
-  const key = Object.keys(headers).find((candidate) => candidate.toLowerCase() === name);
-  return key === undefined ? undefined : String((headers as Record<string, unknown>)[key]);
-};
-
 
 export interface CcxtClientOptions {
   /** ccxt's id: 'binance', 'okx'... */
@@ -275,6 +263,10 @@ export interface CcxtClientOptions {
   pauses?: ExchangePauses;
   /** The longest Retry-After a read waits out; a longer pause fails it at once, as transient. */
   maxWaitMs?: number;
+  /** The priority of this client's reads in the exchange's request budget (orders always go first). */
+  readPriority?: Priority;
+  /** The budget and market list shared with the exchange's other clients (by default those of `pauses`, for ccxt's own classes). */
+  shared?: ExchangeShared;
 }
 
 /**
@@ -291,6 +283,15 @@ const pauseEnd = (error: Error, headers: unknown, now: number): number => {
   return / 418 /.test(error.message) ? now + 120_000 : now;
 };
 
+/** Until when a 429 or 418 answer pauses the exchange: its Retry-After, else the ban's end Binance names, else 2 minutes for a ban and 1 s for a 429. */
+const rateLimitEnd = (status: number, headers: unknown, body: string, now: number): number => {
+  const retryAfter = Number(headerOf(headers, 'retry-after'));
+  if (Number.isFinite(retryAfter) && retryAfter > 0) return now + retryAfter * 1000;
+  const bannedUntil = /banned until (\d{13})/.exec(body)?.[1];
+  if (bannedUntil) return Number(bannedUntil);
+  return now + (status === 418 ? 120_000 : 1_000);
+};
+
 export const createCcxtClient = ({
   exchangeId,
   credentials,
@@ -299,12 +300,23 @@ export const createCcxtClient = ({
   retryDelayMs = 500,
   pauses = processPauses,
   maxWaitMs = 5_000,
+  readPriority = ENGINE_READ,
+  shared: givenShared,
 }: CcxtClientOptions): ExchangeClient => {
+  // A client of a test's own exchange (recorded answers) shares nothing it was not given: its markets are its own.
+  const shared = givenShared ?? (createExchange === createCcxtExchange ? sharedFor(pauses) : createExchangeShared(pauses));
+  // Requests are spaced by the shared budget below, not by each instance's own throttle (which would send a queued request during a pause).
   const exchange = createExchange(exchangeId, {
     ...(credentials ?? {}),
     timeout: timeoutMs,
     ...SPOT_SETTINGS,
+    enableRateLimit: false,
   });
+  exchange.enableRateLimit = false;
+  /** The exchange's flavour: a testnet is another server, with its own limits, bans and markets. */
+  const flavour = exchange.isSandboxModeEnabled ? `${exchangeId}:testnet` : exchangeId;
+  const { rules, weightOf } = budgetRulesOf(exchangeId);
+  const budget = shared.budgets.budgetFor(flavour, rules);
   let markets: Promise<Map<string, MarketInfo>> | undefined;
 
   const failure = (kind: ExchangeFailure, error: unknown) =>
@@ -314,19 +326,43 @@ export const createCcxtClient = ({
 
   /** Nothing is sent to a paused exchange: asking during a ban makes it longer. */
   const paused = (call: 'read' | 'order' = 'read') => {
-    const until = pauses.until(exchangeId, call);
+    const until = pauses.until(flavour, call);
     return until === undefined ? 0 : until - Date.now();
   };
   const refuseWhilePaused = (call: 'read' | 'order' = 'read') => {
     const wait = paused(call);
-    if (wait > 0) throw new ExchangeClientError(transient('exchange_busy'), `${exchangeId} is paused for ${Math.ceil(wait / 1000)} s (rate limit)`);
+    if (wait > 0) throw new ExchangeClientError(transient('exchange_busy'), `${flavour} is paused for ${Math.ceil(wait / 1000)} s (rate limit)`);
   };
 
-  /** Binance's count of this minute's weight (X-MBX-USED-WEIGHT-1M): near the limit, reads wait for the next minute; at it, orders too. */
-  const watchWeight = () => {
-    const used = Number(headerOf(exchange.last_response_headers, 'x-mbx-used-weight-1m'));
-    if (!Number.isFinite(used) || used < WEIGHT_LIMIT * READ_SHARE) return;
-    pauses.pause(exchangeId, Math.floor(Date.now() / 60_000 + 1) * 60_000, { readsOnly: used < WEIGHT_LIMIT });
+  /**
+   * Every HTTP request of this instance waits for room in the shared budget
+   * (and for the end of a pause) just before it is signed and sent. A 429 or
+   * 418 pauses the exchange before the budget lets the next request go.
+   */
+  const send = exchange.fetch2.bind(exchange);
+  exchange.fetch2 = async (path, api = 'public', method = 'GET', params = {}, headers = undefined, body = undefined, config = {}) => {
+    const call = String(path);
+    const verb = String(method).toUpperCase();
+    const request = (params ?? {}) as Record<string, unknown>;
+    const priority = isOrderCall(call, verb) ? ORDER : readPriority;
+    const done = await budget.take(weightOf(call, verb, request), priority, priority === ORDER ? 0 : maxWaitMs);
+    try {
+      return (await send(path, api, method, params, headers, body, config)) as unknown;
+    } finally {
+      done();
+    }
+  };
+  /**
+   * Each answer as it arrives, with its own headers (ccxt's last_response_headers
+   * may already be another concurrent answer's by the time an error reaches
+   * us): the exchange's weight count, and a 429 or 418 pausing the exchange
+   * before any other request may leave.
+   */
+  const onRestResponse = exchange.onRestResponse.bind(exchange);
+  exchange.onRestResponse = (status, statusText, url, method, responseHeaders, responseBody, requestHeaders, requestBody) => {
+    budget.observe(responseHeaders);
+    if (status === 429 || status === 418) pauses.pause(flavour, rateLimitEnd(status, responseHeaders, String(responseBody), Date.now()));
+    return onRestResponse(status, statusText, url, method, responseHeaders, responseBody, requestHeaders, requestBody);
   };
 
   /**
@@ -337,17 +373,16 @@ export const createCcxtClient = ({
   const learn = async (known: ExchangeFailure, error: unknown) => {
     if (known.kind !== 'transient') return;
     if (known.reason === 'exchange_busy' && error instanceof Error) {
-      pauses.pause(exchangeId, pauseEnd(error, exchange.last_response_headers, Date.now()));
+      pauses.pause(flavour, pauseEnd(error, exchange.last_response_headers, Date.now()));
     }
     // The clock is read only while the exchange may be asked; a rate limit on that read pauses it like any other's.
     if (known.reason === 'clock_skew' && paused() <= 0) {
       try {
         await exchange.loadTimeDifference();
-        watchWeight();
       } catch (resync) {
         const again = classifyCcxtError(resync);
         if (again?.kind === 'transient' && again.reason === 'exchange_busy' && resync instanceof Error) {
-          pauses.pause(exchangeId, pauseEnd(resync, exchange.last_response_headers, Date.now()));
+          pauses.pause(flavour, pauseEnd(resync, exchange.last_response_headers, Date.now()));
         }
       }
     }
@@ -364,11 +399,10 @@ export const createCcxtClient = ({
       if (wait > maxWaitMs) refuseWhilePaused();
       if (wait > 0) await sleep(wait);
       try {
-        const answer = await call();
-        watchWeight();
-        return answer;
+        return await call();
       } catch (error) {
-        watchWeight();
+        // Refused by the budget without being sent (a long pause): a transient failure already.
+        if (error instanceof ExchangeClientError) throw error;
         const known = classifyCcxtError(error);
         if (!known) throw error;
         await learn(known, error);
@@ -381,13 +415,20 @@ export const createCcxtClient = ({
   /**
    * Every call goes through here first: ccxt would load the markets itself
    * inside any call, but it keeps a failed load's rejection and hands it to
-   * every later caller, so we load them (reload: true) with our retries.
+   * every later caller, so we load them (reload: true) with our retries,
+   * once per exchange flavour for the whole process (sharedMarkets.ts), and
+   * hand the list to this instance.
    */
+  let marketsOf: Promise<MarketInterface[]> | undefined;
   const loadMarkets = (): Promise<Map<string, MarketInfo>> => {
-    markets ??= read(() => exchange.loadMarkets(true)).then(
+    const list = shared.markets.get(flavour, async () => Object.values(await read(() => exchange.loadMarkets(true))) as MarketInterface[]);
+    if (list !== marketsOf) markets = undefined;
+    marketsOf = list;
+    markets ??= list.then(
       (loaded) => {
+        exchange.setMarkets(loaded);
         const tradable = new Map<string, MarketInfo>();
-        for (const market of Object.values(loaded)) {
+        for (const market of loaded) {
           const info = market && toMarketInfo(exchange, market);
           if (info) tradable.set(info.symbol, info);
         }
@@ -395,6 +436,7 @@ export const createCcxtClient = ({
       },
       (error: unknown) => {
         markets = undefined;
+        marketsOf = undefined;
         throw error;
       },
     );
@@ -446,25 +488,25 @@ export const createCcxtClient = ({
     const market = await marketOf(symbol);
     // Both exchanges read ccxt's unified clientOrderId: Binance sends newClientOrderId, OKX clOrdId.
     const params = { clientOrderId };
-    let send: () => Promise<CcxtOrder>;
+    let place: () => Promise<CcxtOrder>;
     if (cost !== undefined) {
       if (side !== 'buy' || amount !== undefined) refuse('bad_cost');
       const quote = positive(cost, 'bad_cost');
       if (exchange.has.createMarketBuyOrderWithCost === true) {
         // Binance: quoteOrderQty; OKX: sz in the quote currency with tgtCcy=quote_ccy.
         const value = toCcxtNumber(quote);
-        send = () => exchange.createMarketBuyOrderWithCost(symbol, value, params);
+        place = () => exchange.createMarketBuyOrderWithCost(symbol, value, params);
       } else {
         // No spend-this-much order here: buy what the cost pays at the ask, rounded down to the step.
         const { ask, last } = await fetchTicker(symbol);
         const price = ask ?? last;
         if (price === null) throw new ExchangeClientError(transient('bad_response'), `${symbol} has no price`);
         const base = amountToSend(quote.div(price), market);
-        send = () => exchange.createOrder(symbol, 'market', 'buy', base, undefined, params);
+        place = () => exchange.createOrder(symbol, 'market', 'buy', base, undefined, params);
       }
     } else {
       const base = amountToSend(positive(amount, 'bad_amount'), market);
-      send = () => exchange.createOrder(symbol, 'market', side, base, undefined, params);
+      place = () => exchange.createOrder(symbol, 'market', side, base, undefined, params);
     }
 
     let placed: CcxtOrder;
@@ -472,11 +514,11 @@ export const createCcxtClient = ({
       // Not sent while the exchange is paused: known not placed.
       refuseWhilePaused('order');
       try {
-        placed = await send();
-        watchWeight();
+        placed = await place();
         break;
       } catch (error) {
-        watchWeight();
+        // Held back by the budget or a pause before it was sent: known not placed.
+        if (error instanceof ExchangeClientError) throw error;
         const known = classifyCcxtError(error);
         if (known) await learn(known, error);
         // Refused for its timestamp before it was carried out: sent again once, signed with the exchange's time.

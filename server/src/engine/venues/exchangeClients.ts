@@ -2,6 +2,7 @@ import { PAPER_EXCHANGE } from '../../../../src/api/exchange';
 import type { Db } from '../../db/database';
 import { ccxtIdOf, createCcxtExchange, createSecretBox, openAccountExchange, openCredential, type Credentials, type ExchangeFactory } from './exchangeAccess';
 import { createCcxtClient } from './ccxtClient';
+import { processShared, type ExchangeShared } from './exchangeShared';
 import type { ExchangeClient } from './exchangeClient';
 
 export interface ExchangeClientsOptions {
@@ -10,6 +11,8 @@ export interface ExchangeClientsOptions {
   exchangeMasterKey?: string | undefined;
   /** Builds the ccxt instances (tests replay recorded exchange answers). */
   createExchange?: ExchangeFactory | undefined;
+  /** The request budgets, pauses and market lists every account's client shares (the process's by default). */
+  shared?: ExchangeShared | undefined;
 }
 
 /**
@@ -17,7 +20,7 @@ export interface ExchangeClientsOptions {
  * encrypted credentials; null for a paper account. A failed build is not
  * kept (the next call tries again); `forget` drops a client whose keys changed.
  */
-export const createExchangeClients = ({ db, exchangeMasterKey, createExchange }: ExchangeClientsOptions) => {
+export const createExchangeClients = ({ db, exchangeMasterKey, createExchange, shared = processShared }: ExchangeClientsOptions) => {
   const box = exchangeMasterKey ? createSecretBox(exchangeMasterKey) : null;
   const clients = new Map<string, Promise<ExchangeClient | null>>();
   /** The exchange (account type: a ccxt id or a testnet type) of each real account whose client was built. */
@@ -42,7 +45,7 @@ export const createExchangeClients = ({ db, exchangeMasterKey, createExchange }:
     const credentials: Credentials = { apiKey, secret, ...(password ? { password } : {}), ...(uid ? { uid } : {}) };
     const factory = createExchange ?? createCcxtExchange;
     // A testnet account: the live exchange's class in sandbox mode.
-    return createCcxtClient({ exchangeId: ccxtIdOf(row.exchange), credentials, createExchange: (_id, settings) => openAccountExchange(factory, row.exchange, settings) });
+    return createCcxtClient({ exchangeId: ccxtIdOf(row.exchange), credentials, createExchange: (_id, settings) => openAccountExchange(factory, row.exchange, settings), pauses: shared.pauses, shared });
   };
 
   return {

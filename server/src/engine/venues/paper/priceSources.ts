@@ -2,6 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import { SIMULATOR, type PaperPrices } from '../../../../../src/api/exchange';
 import type { ExchangeFactory } from '../exchangeAccess';
 import { createCcxtClient } from '../ccxtClient';
+import { PRICE_READ } from '../rateBudget';
+import { cachedReads } from './cachedReads';
 import type { TickerFeed } from '../tickerFeed';
 import { createLiveMarket, type LiveMarket } from './liveMarket';
 
@@ -26,7 +28,8 @@ export const createPriceSources = ({
   const liveMarket = (exchangeId: string): LiveMarket => {
     let market = markets.get(exchangeId);
     if (!market) {
-      const client = createCcxtClient({ exchangeId, ...(createExchange ? { createExchange } : {}), timeoutMs: 5_000 });
+      // One cached reader per exchange for every paper account and chart; its requests come after the engine's own in the exchange's budget.
+      const client = cachedReads(createCcxtClient({ exchangeId, ...(createExchange ? { createExchange } : {}), timeoutMs: 5_000, readPriority: PRICE_READ }));
       market = createLiveMarket({ exchangeId, client, log, stream, now });
       market.start();
       markets.set(exchangeId, market);
