@@ -1,4 +1,5 @@
 /** The notifications' texts for the channels outside the dashboard (e-mail, and the senders of part 2), in the user's language. */
+import { attentionRemedy } from '../../../src/api/attentionRemedy';
 import { notificationFigures } from '../../../src/api/notifyFigures';
 import type { NotifyLocale } from './channel';
 
@@ -111,7 +112,8 @@ export const uiText = (locale: NotifyLocale, key: 'unsubscribe' | 'open') => TEX
 export const eventLine = (locale: NotifyLocale, kind: string, payload: Fields): string => {
   const key =
     kind === 'trade.fill' ? `trade.fill.${payload['side'] === 'sell' ? 'sell' : 'buy'}` : kind === 'user.channel_disabled' ? `${kind}.${field(payload, 'channel')}` : kind;
-  return fill(TEXTS[locale][key] ?? kind, { ...payload, ...notificationFigures(payload, locale) });
+  const reason = kind === 'trade.attention' ? { reason: attentionRemedy(payload['reason'], locale) } : {};
+  return fill(TEXTS[locale][key] ?? kind, { ...payload, ...notificationFigures(payload, locale), ...reason });
 };
 
 /**

@@ -252,6 +252,7 @@ const SaveButton = ({ saving }: { saving: boolean }) => {
  */
 const useSaveOutcome = (adding: boolean) => {
   const translate = useTranslate();
+  const [locale] = useLocaleState();
   const notify = useNotify();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -269,7 +270,7 @@ const useSaveOutcome = (adding: boolean) => {
       lastError.current = error;
       const message = error instanceof Error ? error.message : translate('error.fallback');
       notify(message, { type: 'error' });
-      const explanation = refusalExplanation(error, translate);
+      const explanation = refusalExplanation(error, translate, locale);
       setRefusal(explanation ? { message, explanation } : null);
     },
   };

@@ -1,6 +1,6 @@
 import { PAPER_EXCHANGE } from '../../../../src/api/exchange';
 import type { Db } from '../../db/database';
-import { ccxtIdOf, createCcxtExchange, createSecretBox, openAccountExchange, openCredential, type Credentials, type ExchangeFactory } from './exchangeAccess';
+import { createCcxtExchange, createSecretBox, openAccountExchange, openCredential, type Credentials, type ExchangeFactory } from './exchangeAccess';
 import { createCcxtClient } from './ccxtClient';
 import type { ExchangeClient } from './exchangeClient';
 
@@ -41,8 +41,9 @@ export const createExchangeClients = ({ db, exchangeMasterKey, createExchange }:
     const uid = unseal('uid', row.uid_ciphertext);
     const credentials: Credentials = { apiKey, secret, ...(password ? { password } : {}), ...(uid ? { uid } : {}) };
     const factory = createExchange ?? createCcxtExchange;
-    // A testnet account: the live exchange's class in sandbox mode.
-    return createCcxtClient({ exchangeId: ccxtIdOf(row.exchange), credentials, createExchange: (_id, settings) => openAccountExchange(factory, row.exchange, settings) });
+    // A testnet account: the live exchange's class in sandbox mode. Its pauses are its own (keyed by the account
+    // type): a testnet's ban is another server's and holds back nothing of the live exchange.
+    return createCcxtClient({ exchangeId: row.exchange, credentials, createExchange: (_id, settings) => openAccountExchange(factory, row.exchange, settings) });
   };
 
   return {
