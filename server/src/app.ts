@@ -6,6 +6,7 @@ import Fastify, { type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { ServerConfig } from './config';
 import { migrate, openDatabase, type Db } from './db/database';
 import { exchangeDomain } from './exchange/routes';
+import { pointTestnets } from './engine/venues/exchangeAccess';
 import { enginePlugin, type EnginePluginOptions } from './enginePlugin';
 import { createAccessTokens, registerAuth } from './http/auth';
 import { registerCors } from './http/cors';
@@ -118,9 +119,11 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
   const sessions = createSessions(db, tokens, config);
   const demo = demoAccountDecision(config, process.env.NODE_ENV).create ? { email: DEMO_EMAIL, password: DEMO_PASSWORD } : null;
 
+  // Testnet accounts sent to a local exchange (EXCHANGE_TESTNET_URLS, a test setting), everywhere a ccxt instance is made for an account.
+  const exchangeFactory = pointTestnets(options.exchangeFactory, config.exchangeTestnetUrls);
   // The trading engine, its price sources and the facade the domains ask it through (enginePlugin.ts).
   await app.register(enginePlugin, {
-    exchangeFactory: options.exchangeFactory,
+    exchangeFactory,
     publicExchangeFactory: options.publicExchangeFactory,
     priceClock: options.priceClock,
     tickerFeed: options.tickerFeed,
@@ -131,10 +134,10 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
   // The domains: each one plugin with its routes, its schemas and its service.
   await app.register(userDomain, { sessions, demo });
   await app.register(securityDomain);
-  await app.register(exchangeDomain, { createExchange: options.exchangeFactory });
+  await app.register(exchangeDomain, { createExchange: exchangeFactory });
   await app.register(strategyDomain);
   await app.register(tradeDomain);
-  await app.register(backtestDomain, { createExchange: options.exchangeFactory });
+  await app.register(backtestDomain, { createExchange: exchangeFactory });
   // Membership, fuel, invites, and the profit pages.
   await app.register(memberDomain);
   await app.register(profitDomain);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { isTestnetExchange, TESTNET_EXCHANGES } from '../../src/api/exchange';
 import { DEV_SIGN_SECRET } from '../../src/api/signing';
 import type { OhlcvCandle } from '../../src/api/trade';
 import { generateVapidKeys } from './notify/channels/vapid';
@@ -65,6 +66,8 @@ export interface ServerConfig {
   webhookAllowPrivateAddresses?: boolean;
   /** PUSH_CA_FILE: PEM certificates web push trusts besides the system's (a closed network's push service, tests); unset: the system's only. */
   pushCa?: string | undefined;
+  /** EXCHANGE_TESTNET_URLS (a test setting): testnet account types sent to another server, e.g. a local exchange; never with NODE_ENV=production. */
+  exchangeTestnetUrls?: Record<string, string> | undefined;
 }
 
 export interface PaperReplay {
@@ -102,6 +105,30 @@ const bool = (env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
   if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
   if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+};
+
+/** EXCHANGE_TESTNET_URLS: `binance-testnet=http://127.0.0.1:4100,okx-testnet=http://127.0.0.1:4200`. */
+const testnetUrls = (env: NodeJS.ProcessEnv): Record<string, string> | undefined => {
+  const raw = env.EXCHANGE_TESTNET_URLS?.trim();
+  if (!raw) return undefined;
+  if (env.NODE_ENV === 'production') throw new ConfigError('EXCHANGE_TESTNET_URLS cannot be set with NODE_ENV=production');
+  const urls: Record<string, string> = {};
+  for (const entry of raw.split(',')) {
+    const at = entry.indexOf('=');
+    const type = entry.slice(0, at).trim();
+    const address = entry.slice(at + 1).trim();
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(address);
+    } catch {
+      parsed = undefined;
+    }
+    if (at < 1 || !isTestnetExchange(type) || !parsed || !['http:', 'https:'].includes(parsed.protocol)) {
+      throw new ConfigError(`EXCHANGE_TESTNET_URLS must list <testnet type>=<http(s) URL> pairs (${Object.keys(TESTNET_EXCHANGES).join(', ')}), got "${entry.trim()}"`);
+    }
+    urls[type] = address;
+  }
+  return urls;
 };
 
 const url = (env: NodeJS.ProcessEnv, name: string, protocols: string[]): string | undefined => {
@@ -224,6 +251,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env, root: string = 
     throw new ConfigError('WEBHOOK_ALLOW_PRIVATE_ADDRESSES cannot be set with NODE_ENV=production');
   }
   const pushCa = pemFile(env, 'PUSH_CA_FILE');
+  const exchangeTestnetUrls = testnetUrls(env);
 
   return {
     telegramBotToken,
@@ -231,6 +259,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env, root: string = 
     vapidKeys: vapidKeys(env, dataDir),
     webhookAllowPrivateAddresses,
     pushCa,
+    exchangeTestnetUrls,
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '127.0.0.1',
     dataDir,

@@ -10,11 +10,16 @@ export type CyclePhase = 'ready' | 'open' | 'cooldown' | 'finished';
  *   engine tries again every five minutes);
  * - below_min_order: an order (a sell of the position) is below the
  *   exchange's minimum amount or value;
+ * - above_max_order: an order is above the exchange's largest amount (Binance's LOT_SIZE maxQty);
+ * - exchange_canceled: the exchange cancelled the task's orders again and again (not at our request);
  * - order_refused / permission_denied: the exchange refused the order or the key;
  * - engine_error: the engine failed on the task again and again and paused it.
  * The user resumes it (start), edits it or closes the position.
  */
-export type AttentionReason = 'insufficient_funds' | 'below_min_order' | 'order_refused' | 'permission_denied' | 'engine_error';
+export type AttentionReason = 'insufficient_funds' | 'below_min_order' | 'above_max_order' | 'exchange_canceled' | 'order_refused' | 'permission_denied' | 'engine_error';
+
+/** Why an exchange stopped answering every task on it for a while (an `exchange_down` event of the task log). */
+export type ExchangeDownCause = 'banned' | 'rate_limited' | 'maintenance' | 'unreachable';
 
 export interface TaskAttention {
   reason: AttentionReason;

@@ -17,6 +17,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import { isTestnetExchange, type CredentialField, type ExchangeUnavailableReason, type KeyRefusalReason } from '../../../src/api/exchange';
 import { ErrorCode } from '../../../src/api/errors';
 import { BusinessError } from '../http/errors';
+import { pauseEnd } from '../engine/venues/ccxtClient';
+import { processPauses, type ExchangePauses } from '../engine/venues/exchangePauses';
 import { ccxtIdOf, createCcxtExchange, CREDENTIAL_FIELDS, openAccountExchange, redact, type Credentials, type ExchangeFactory } from '../engine/venues/exchangeAccess';
 
 /**
@@ -83,6 +85,18 @@ const MESSAGES: Record<Reason, string> = {
 const refusal = (exchangeId: string, reason: Reason, code: RefusalCode) =>
   new BusinessError(code, MESSAGES[reason], { exchange: exchangeId, reason });
 
+/**
+ * The exchange limits this server's requests until a known time (a 429's
+ * Retry-After, a 418 ban): the check is not sent (asking during a ban makes it
+ * longer) and the user is told when to try again.
+ */
+const limitedUntil = (exchangeId: string, until: number) =>
+  new BusinessError(ErrorCode.NOT_ENABLED, `the exchange is limiting requests from this server until ${new Date(until).toISOString()}; try again then`, {
+    exchange: exchangeId,
+    reason: 'exchange_busy',
+    until: new Date(until).toISOString(),
+  });
+
 
 interface KeyPermissions {
   canTrade: boolean;
@@ -133,13 +147,18 @@ export interface KeyVerifierDeps {
   createExchange?: ExchangeFactory;
   /** Per exchange request; the balance and permission calls run side by side, well inside a client's 10 s. */
   timeoutMs?: number;
+  /** The exchanges paused by a rate limit or a ban, shared with the engine (the process's by default). */
+  pauses?: ExchangePauses;
 }
 
 /** Resolves when the key works and has the right permissions; throws a BusinessError (30102 or 20002) otherwise. */
 export type KeyVerifier = (exchangeId: string, credentials: Credentials, log?: FastifyBaseLogger) => Promise<void>;
 
-export const createKeyVerifier = ({ createExchange = createCcxtExchange, timeoutMs = 6000 }: KeyVerifierDeps = {}): KeyVerifier =>
+export const createKeyVerifier = ({ createExchange = createCcxtExchange, timeoutMs = 6000, pauses = processPauses }: KeyVerifierDeps = {}): KeyVerifier =>
   async (exchangeId, credentials, log) => {
+    // The engine's pauses are keyed by the account type (a testnet's are its own).
+    const pausedUntil = pauses.until(exchangeId, 'read');
+    if (pausedUntil !== undefined) throw limitedUntil(exchangeId, pausedUntil);
     // A PEM secret (Binance's Ed25519 and RSA keys) must at least parse; ccxt's own errors for one that does not are not ccxt errors.
     const pem = PEM_KEY.test(credentials.secret);
     if (pem && !readablePrivateKey(credentials.secret)) {
@@ -147,8 +166,9 @@ export const createKeyVerifier = ({ createExchange = createCcxtExchange, timeout
     }
     const readPermissions = permissionReader(exchangeId);
     let permissions: KeyPermissions | undefined;
+    let exchange: Exchange | undefined;
     try {
-      const exchange = openAccountExchange(createExchange, exchangeId, {
+      exchange = openAccountExchange(createExchange, exchangeId, {
         ...credentials,
         timeout: timeoutMs,
         enableRateLimit: false,
@@ -168,6 +188,15 @@ export const createKeyVerifier = ({ createExchange = createCcxtExchange, timeout
         throw unexpected;
       }
       const { code, reason } = known;
+      if (reason === 'exchange_busy' && error instanceof Error) {
+        // A 429 or a ban met by the check holds back the engine's requests too, and the user learns until when.
+        const until = pauseEnd(error, exchange?.last_response_headers, Date.now());
+        if (until > Date.now()) {
+          pauses.pause(exchangeId, until);
+          log?.info({ exchange: exchangeId, reason, until: new Date(until).toISOString() }, 'exchange key check met a rate limit');
+          throw limitedUntil(exchangeId, until);
+        }
+      }
       log?.info({ exchange: exchangeId, reason, ccxtError: (error as Error).constructor.name, detail: message }, 'exchange key refused');
       throw refusal(exchangeId, reason, code);
     }

@@ -1,4 +1,5 @@
 /** The notifications' texts for the channels outside the dashboard (e-mail, and the senders of part 2), in the user's language. */
+import { attentionRemedy } from '../../../src/api/attentionRemedy';
 import { notificationFigures } from '../../../src/api/notifyFigures';
 import type { NotifyLocale } from './channel';
 
@@ -125,7 +126,8 @@ const addressFields = (locale: NotifyLocale, payload: Fields): Fields => {
 export const eventLine = (locale: NotifyLocale, kind: string, payload: Fields): string => {
   const key =
     kind === 'trade.fill' ? `trade.fill.${payload['side'] === 'sell' ? 'sell' : 'buy'}` : kind === 'user.channel_disabled' ? `${kind}.${field(payload, 'channel')}` : kind;
-  return fill(TEXTS[locale][key] ?? kind, { ...payload, ...notificationFigures(payload, locale), ...addressFields(locale, payload) });
+  const reason = kind === 'trade.attention' ? { reason: attentionRemedy(payload['reason'], locale) } : {};
+  return fill(TEXTS[locale][key] ?? kind, { ...payload, ...notificationFigures(payload, locale), ...addressFields(locale, payload), ...reason });
 };
 
 /**

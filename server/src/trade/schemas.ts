@@ -101,7 +101,7 @@ const tradePair = Type.Object({
   amountStep: number(),
 });
 const attention = Type.Object({
-  reason: StringEnum(['insufficient_funds', 'below_min_order', 'order_refused', 'permission_denied', 'engine_error']),
+  reason: StringEnum(['insufficient_funds', 'below_min_order', 'above_max_order', 'exchange_canceled', 'order_refused', 'permission_denied', 'engine_error']),
   since: text,
   side: Type.Optional(StringEnum(['buy', 'sell'])),
   level: Type.Optional(Type.Integer()),

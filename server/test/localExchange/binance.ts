@@ -193,6 +193,8 @@ export interface LocalBinanceOptions {
   /** Closes a symbol's price follows, one a `walk()` (the bundled minute history), instead of the seeded walk. */
   history?: Partial<Record<string, string[]>>;
   seed?: number;
+  /** A symbol's largest order amount (LOT_SIZE maxQty), instead of the recorded one. */
+  maxQty?: Partial<Record<string, string>>;
 }
 
 export interface RandomFaults {
@@ -202,7 +204,10 @@ export interface RandomFaults {
 }
 
 export const startLocalBinance = async (options: LocalBinanceOptions = {}) => {
-  const listed = [BTC, DOGE, BNB];
+  const listed = [BTC, DOGE, BNB].map((info) => {
+    const maxQty = options.maxQty?.[info.symbol];
+    return maxQty ? { ...info, filters: info.filters.map((filter) => (filter.filterType === 'LOT_SIZE' ? { ...filter, maxQty: fixed(maxQty) } : filter)) } : info;
+  });
   const filters = new Map(listed.map((info) => [info.symbol, filtersOf(info)]));
   const prices = new Map<string, Big>(
     Object.entries({ BTCUSDT: '67112.01', DOGEUSDT: '0.16020', BNBUSDT: '600.00', ...options.prices }).map(([symbol, price]) => [symbol, new Big(price)]),
@@ -464,6 +469,8 @@ export const startLocalBinance = async (options: LocalBinanceOptions = {}) => {
     } else if (quoteOrderQty) {
       if (quantity) throw new Refusal(400, -1106, "Parameter 'quantity' sent when not required.");
       if (quoteOrderQty.lt(f.minNotional)) throw filterFailure('NOTIONAL');
+      // The quantity a spend-this-much order comes to is held to the lot's limits too (MARKET_LOT_SIZE).
+      if (floorTo(quoteOrderQty.div(market), f.stepSize).gt(f.maxQty)) throw filterFailure('MARKET_LOT_SIZE');
     } else {
       if (!quantity) throw new Refusal(400, -1102, "Mandatory parameter 'quantity' was not sent, was empty/null, or malformed.");
       checkQty(quantity);

@@ -271,6 +271,7 @@ const isStepUpRefusal = (error: unknown) =>
 
 const useSaveOutcome = (adding: boolean) => {
   const translate = useTranslate();
+  const [locale] = useLocaleState();
   const notify = useNotify();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -290,7 +291,7 @@ const useSaveOutcome = (adding: boolean) => {
       if (isStepUpRefusal(error)) return;
       const message = error instanceof Error ? error.message : translate('error.fallback');
       notify(message, { type: 'error' });
-      const explanation = refusalExplanation(error, translate);
+      const explanation = refusalExplanation(error, translate, locale);
       setRefusal(explanation ? { message, explanation } : null);
     },
   };

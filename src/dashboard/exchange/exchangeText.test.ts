@@ -16,6 +16,16 @@ describe('exchange texts', () => {
     expect(refusalExplanation(new Error('boom'), t)).toBeNull();
   });
 
+  it('says when to try again when the exchange limits our requests until a known time', () => {
+    const translate = (key: string, options?: Record<string, unknown>) => `<${key}|${String(options?.time ?? '')}>`;
+    const until = '2026-11-27T04:13:30.000Z';
+    const text = refusalExplanation(refusal(20002, { exchange: 'binance', reason: 'exchange_busy', until }), translate, 'zh-CN');
+    expect(text).toMatch(/^<exchange\.reason\.exchange_busy_until\|\d{2}:\d{2}>$/);
+    // Without a time (or with one that is not a time), the general words.
+    expect(refusalExplanation(refusal(20002, { reason: 'exchange_busy', until: 'soon' }), t)).toBe('<exchange.reason.exchange_busy>');
+    expect(refusalExplanation(refusal(20002, { reason: 'exchange_busy' }), t)).toBe('<exchange.reason.exchange_busy>');
+  });
+
   it('reads the refused field', () => {
     expect(refusedField(refusal(10007, { field: 'name' }))).toBe('name');
     expect(refusedField(refusal(10000, { field: 'password' }))).toBe('password');

@@ -9,6 +9,7 @@ import {
 } from '../../api/exchange';
 import type { DecimalString } from '../../api/types';
 import { isApiError } from '../../dataProvider/ApiError';
+import { formatClock } from '../kit/time';
 
 type Translate = (key: string, options?: Record<string, unknown>) => string;
 
@@ -45,8 +46,14 @@ const errorData = (error: unknown): { reason?: unknown; field?: unknown } | null
   isApiError(error) && typeof error.data === 'object' && error.data !== null ? (error.data as { reason?: unknown; field?: unknown }) : null;
 
 /** The explanation of a refusal's reason in the current language, or null when the refusal gives none we know. */
-export const refusalExplanation = (error: unknown, translate: Translate): string | null => {
-  const reason = errorData(error)?.reason;
+export const refusalExplanation = (error: unknown, translate: Translate, locale?: string): string | null => {
+  const data = errorData(error);
+  const reason = data?.reason;
+  const until = (data as { until?: unknown } | null)?.until;
+  // A rate limit or a ban that names its end: when to try again, as the reader's clock shows it.
+  if (reason === 'exchange_busy' && typeof until === 'string' && !Number.isNaN(Date.parse(until))) {
+    return translate('exchange.reason.exchange_busy_until', { time: formatClock(until, locale ?? 'zh-CN') });
+  }
   return typeof reason === 'string' && Object.hasOwn(EXPLAINED_REASONS, reason) ? translate(`exchange.reason.${reason}`) : null;
 };
 

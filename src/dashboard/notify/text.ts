@@ -1,4 +1,5 @@
 import type { Notification } from '../../api/notify';
+import { attentionRemedy } from '../../api/attentionRemedy';
 import { notificationFigures } from '../../api/notifyFigures';
 
 type Translate = (key: string, options?: Record<string, unknown>) => string;
@@ -31,7 +32,7 @@ export const notificationText = (item: Notification, translate: Translate, local
     case 'stop_loss':
       return translate('notify.text.stopLoss', values);
     case 'attention':
-      return translate('notify.text.attention', values);
+      return translate('notify.text.attention', { ...values, reason: attentionRemedy(p['reason'], locale) });
     case 'fuel_empty':
       return translate('notify.text.fuelEmpty', values);
     case 'deposit_credited':

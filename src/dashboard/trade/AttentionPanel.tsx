@@ -32,7 +32,7 @@ export const AttentionPanel = ({ task }: { task: TradeTaskDetail }) => {
   const attention = task.attention;
   if (!attention || task.finished) return null;
   const { reason, detail } = attention;
-  const fundsOrKey = reason === 'insufficient_funds' || reason === 'permission_denied' || reason === 'order_refused';
+  const fundsOrKey = reason === 'insufficient_funds' || reason === 'permission_denied' || reason === 'order_refused' || reason === 'exchange_canceled';
   return (
     <Alert severity={attention.retrying ? 'warning' : 'error'} data-attention={reason} sx={{ '& .MuiAlert-message': { minWidth: 0, flexGrow: 1 } }}>
       <AlertTitle>{translate('tasks.attention.title')}</AlertTitle>

@@ -105,6 +105,18 @@ export const eventText = (event: TaskEvent, translate: Translate, locale: string
       return translate('tasks.event.error', { reason: errorReasonText(data, translate, locale) });
     case 'paused':
       return translate('tasks.event.paused', { failures: text(data.failures) });
+    case 'exchange_canceled':
+      return translate('tasks.event.exchange_canceled', {
+        side: translate(`tasks.orders.sides.${data.side === 'sell' ? 'sell' : 'buy'}`),
+        filled: formatQuantity(text(data.filled) || '0', locale, market.amountStep),
+      });
+    case 'exchange_down': {
+      // An outage of the whole exchange: why, and until when it asked us to wait.
+      const cause = ['banned', 'rate_limited', 'maintenance'].includes(String(data.cause)) ? String(data.cause) : 'unreachable';
+      return translate(`tasks.event.exchange_down_${cause}`, { until: typeof data.until === 'string' ? formatTime(data.until, locale) : '—' });
+    }
+    case 'exchange_up':
+      return translate('tasks.event.exchange_up', { seconds: text(data.seconds) });
     case 'created':
     case 'started':
     case 'updated':
@@ -125,7 +137,8 @@ export type EventTone = 'success' | 'error' | 'warning' | 'info' | 'default';
 /** The dot beside an event: a sale or a cycle's end is green or red by its profit. */
 export const eventTone = ({ kind, data }: Pick<TaskEvent, 'kind' | 'data'>): EventTone => {
   if (kind === 'error' || kind === 'stop_loss' || kind === 'paused') return 'error';
-  if (kind === 'resumed') return 'success';
+  if (kind === 'resumed' || kind === 'exchange_up') return 'success';
+  if (kind === 'exchange_down' || kind === 'exchange_canceled') return 'warning';
   if (kind === 'sold' || kind === 'cycle_complete') return Number(data?.profit ?? 0) < 0 ? 'error' : 'success';
   if (kind === 'take_profit_armed') return 'success';
   if (kind === 'cycle_started' || kind === 'replenished') return 'info';

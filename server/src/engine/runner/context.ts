@@ -40,6 +40,8 @@ export interface LiveTask extends StoredTask {
   backoffUntilTick: number;
   /** Failures of the engine on this task in a row (not refusals by the exchange). */
   failures: number;
+  /** Its orders the exchange cancelled in a row (not at our request); EXCHANGE_CANCELS_LIMIT of them stop the task. */
+  exchangeCancels: number;
   /** Waiting for fuel to open its next cycle ('fuel_empty' written once), checked again at this market time. */
   fuelWaitUntil: number | null;
 }
@@ -120,6 +122,12 @@ export const FLUSH_EVERY_TICKS = 10;
 export const INTENT_GRACE_MS = 60_000;
 /** A real market order still open this long after it was placed is stuck: the engine cancels its rest (lanes.ts). */
 export const STUCK_ORDER_MS = 5_000;
+/**
+ * An order the exchange cancels (self-trade prevention, a market it halts, a
+ * market order the book could not fill) is decided again on the next tick;
+ * this many in a row without a fill between them stop the task with a remedy.
+ */
+export const EXCHANGE_CANCELS_LIMIT = 3;
 /** Error texts kept in events and on the task page. */
 export const MESSAGE_LENGTH = 300;
 
@@ -143,6 +151,8 @@ export const attentionOf = (failure: ExchangeFailure): { reason: AttentionReason
     }
     case 'invalid_order':
       if (failure.reason === 'below_min_amount' || failure.reason === 'below_min_cost') return { reason: 'below_min_order', detail: {}, retrying: false, error: failure.reason };
+      if (failure.reason === 'above_max_amount') return { reason: 'above_max_order', detail: {}, retrying: false, error: failure.reason };
+      if (failure.reason === 'canceled_by_exchange') return { reason: 'exchange_canceled', detail: {}, retrying: false, error: failure.reason };
       return { reason: 'order_refused', detail: { refusal: failure.reason }, retrying: false, error: failure.reason };
     case 'permission':
       return { reason: 'permission_denied', detail: { refusal: failure.reason }, retrying: false, error: failure.reason };

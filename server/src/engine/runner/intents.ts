@@ -16,6 +16,7 @@ export const createIntents = (engine: EngineContext) => {
     retryAfter: stored.attention && !stored.attention.retrying ? Number.POSITIVE_INFINITY : 0,
     backoffUntilTick: 0,
     failures: 0,
+    exchangeCancels: 0,
     fuelWaitUntil: null,
   });
 

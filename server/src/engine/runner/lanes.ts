@@ -4,7 +4,8 @@ import { applyOrderFailed } from '../core/decide';
 import { baseOf, quoteOf, type Fill, type FillFee } from '../core/fills';
 import { emptyWrites, type Writes } from '../store/journal';
 import { ExchangeClientError, type ExchangeClient, type Order, type Ticker } from '../venues/exchangeClient';
-import { contextOf, INTENT_GRACE_MS, STUCK_ORDER_MS, isUsablePrice, orderRow, requestOf, stateWrite, storedFee, type EngineContext, type LiveTask, type OrderContext, type OrderRequest } from './context';
+import { contextOf, EXCHANGE_CANCELS_LIMIT, INTENT_GRACE_MS, STUCK_ORDER_MS, isUsablePrice, orderRow, requestOf, stateWrite, storedFee, type EngineContext, type LiveTask, type OrderContext, type OrderRequest } from './context';
+import { reportDown, reportUp } from './episodes';
 import type { Turn } from './turn';
 
 /**
@@ -30,15 +31,15 @@ export const createLanes = (engine: EngineContext, turn: Turn) => {
    * A read the exchange could not answer: an exchange-wide failure starts its
    * outage (logged once for all its tasks), anything else is logged here.
    */
-  const readFailed = (task: LiveTask, error: unknown, message: string, detail: Record<string, unknown>) => {
+  const readFailed = async (task: LiveTask, error: unknown, message: string, detail: Record<string, unknown>) => {
     const shared = engine.outages.sharedCause(error, engine.clients.exchangeOf(task.accountId));
-    if (shared) engine.outages.down(shared, error);
+    if (shared) await reportDown(engine, shared, error);
     else engine.log.warn({ err: error, taskId: task.id, ...detail }, message);
   };
   /** The exchange answered: an outage of it has ended. */
-  const answered = (task: LiveTask) => {
+  const answered = async (task: LiveTask) => {
     const exchangeId = engine.clients.exchangeOf(task.accountId);
-    if (exchangeId) engine.outages.up(`exchange:${exchangeId}`);
+    if (exchangeId) await reportUp(engine, exchangeId);
   };
 
   const realPrice = async (client: ExchangeClient, task: LiveTask): Promise<string | null> => {
@@ -56,11 +57,11 @@ export const createLanes = (engine: EngineContext, turn: Turn) => {
         }
         const ticker = await shared.read;
         price = ticker.last ?? ticker.bid ?? ticker.ask;
-        answered(task);
       } catch (error) {
-        readFailed(task, error, 'price could not be fetched; the task skips this tick', { accountId: task.accountId, symbol: task.symbol });
+        await readFailed(task, error, 'price could not be fetched; the task skips this tick', { accountId: task.accountId, symbol: task.symbol });
         return null;
       }
+      await answered(task);
     }
     if (!isUsablePrice(price)) {
       if (price !== null && !engine.badPrices.has(task.symbol)) engine.log.error({ symbol: task.symbol, price }, 'unusable price refused; its tasks wait for a valid one');
@@ -97,7 +98,14 @@ export const createLanes = (engine: EngineContext, turn: Turn) => {
    * without fill, or (open) nothing yet. A failure to record it keeps the
    * intent, so the next turn asks again, and is thrown to count as a failure.
    */
-  const settle = async (task: LiveTask, client: ExchangeClient, ctx: OrderContext & { createdAt?: number }, order: Order, extra?: (writes: Writes) => void): Promise<void> => {
+  const settle = async (
+    task: LiveTask,
+    client: ExchangeClient,
+    ctx: OrderContext & { createdAt?: number },
+    order: Order,
+    extra?: (writes: Writes) => void,
+    cancelledByUs = false,
+  ): Promise<void> => {
     if (order.status === 'open') {
       const createdAt = ctx.createdAt ?? Date.now();
       engine.pendingIntents.set(task.id, { ...ctx, createdAt });
@@ -111,13 +119,26 @@ export const createLanes = (engine: EngineContext, turn: Turn) => {
         engine.log.warn({ err: error, taskId: task.id, clientOrderId: ctx.clientOrderId }, 'cancelling a stuck order failed; asking again next turn');
       }
       const after = await client.fetchOrderByClientOrderId(task.symbol, ctx.clientOrderId);
-      if (after && after.status !== 'open') await settle(task, client, { ...ctx, createdAt }, after, extra);
+      if (after && after.status !== 'open') await settle(task, client, { ...ctx, createdAt }, after, extra, true);
       return;
     }
     const writes = emptyWrites();
+    const before = { state: task.state, exchangeCancels: task.exchangeCancels, attention: task.attention, retryAfter: task.retryAfter };
+    // Cancelled by the exchange, not by us (our only cancel is a stuck order's rest): said in the task log, with what filled.
+    const cancelledByExchange = order.status === 'canceled' && !cancelledByUs;
+    const nothingFilled = order.average === null || new Big(order.filled).lte(0);
+    if (cancelledByExchange) {
+      task.exchangeCancels = nothingFilled ? task.exchangeCancels + 1 : 0;
+      writes.events.push({ taskId: task.id, kind: 'exchange_canceled', data: { side: ctx.side, level: ctx.level, filled: order.filled, times: task.exchangeCancels } });
+    }
     try {
-      if (order.average === null || new Big(order.filled).lte(0)) {
-        const reason = refusalWrites(writes, task, ctx, { kind: 'refused' });
+      if (nothingFilled && cancelledByExchange && task.exchangeCancels < EXCHANGE_CANCELS_LIMIT) {
+        // Nothing happened to the money: decided again on the next tick, under the usual rules.
+        task.state = applyOrderFailed(ctx.before);
+        writes.outcomes.push({ clientOrderId: ctx.clientOrderId, status: 'failed', error: 'canceled_by_exchange' });
+      } else if (nothingFilled) {
+        // Refused, or cancelled by the exchange again and again: the task stops with the reason and its remedy.
+        const reason = refusalWrites(writes, task, ctx, cancelledByExchange ? { kind: 'invalid_order', reason: 'canceled_by_exchange' } : { kind: 'refused' });
         writes.outcomes.push({ clientOrderId: ctx.clientOrderId, status: 'failed', error: reason === 'refused' ? order.status : reason });
       } else {
         // An order answer without its fee (Binance's order query carries no fills, or
@@ -128,6 +149,7 @@ export const createLanes = (engine: EngineContext, turn: Turn) => {
           const third = fee.currency !== baseOf(task.symbol) && fee.currency !== quoteOf(task.symbol) && new Big(fee.cost).gt(0);
           fees.push(third ? { ...fee, inQuote: await feeValueInQuote(client, task, fee) } : fee);
         }
+        task.exchangeCancels = 0;
         const fill: Fill = { id: order.id, average: order.average, filled: order.filled, cost: order.cost, fees };
         writes.outcomes.push({ clientOrderId: ctx.clientOrderId, status: 'closed', exchangeOrderId: order.id, price: order.average, filled: order.filled, cost: order.cost, ...storedFee(task.symbol, fill) });
         fillWrites(writes, task, ctx, fill);
@@ -139,6 +161,7 @@ export const createLanes = (engine: EngineContext, turn: Turn) => {
       task.dirty = false;
     } catch (error) {
       // The order exists on the exchange but its outcome is not recorded: keep the intent and ask again next turn.
+      Object.assign(task, before);
       task.state = ctx.before;
       engine.pendingIntents.set(task.id, { ...ctx, createdAt: ctx.createdAt ?? Date.now() });
       throw error;
@@ -197,11 +220,11 @@ export const createLanes = (engine: EngineContext, turn: Turn) => {
     let order: Order | null;
     try {
       order = await client.fetchOrderByClientOrderId(task.symbol, ctx.clientOrderId);
-      answered(task);
     } catch (error) {
-      readFailed(task, error, 'order query failed; trying again next tick', { clientOrderId: ctx.clientOrderId });
+      await readFailed(task, error, 'order query failed; trying again next tick', { clientOrderId: ctx.clientOrderId });
       return;
     }
+    await answered(task);
     if (order) {
       await settle(task, client, ctx, order);
       return;

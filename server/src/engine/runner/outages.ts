@@ -57,19 +57,22 @@ export const createOutages = (log: FastifyBaseLogger) => {
 
   return {
     sharedCause,
-    /** Records that a dependency is down (logged once, when the outage starts). */
-    down(dependency: Dependency, error: unknown) {
-      if (down.has(dependency)) return;
+    /** Records that a dependency is down (logged once, when the outage starts); true when this starts the outage. */
+    down(dependency: Dependency, error: unknown): boolean {
+      if (down.has(dependency)) return false;
       const message = (error instanceof Error ? error.message : String(error)).slice(0, MESSAGE_LENGTH);
       down.set(dependency, { since: Date.now(), message, failedTicks: 0 });
       log.error({ err: error, dependency }, `${dependency} is down: every task waits for it, none is paused`);
+      return true;
     },
-    /** Records that a dependency answers again (logged once, with how long it was down). */
-    up(dependency: Dependency) {
+    /** Records that a dependency answers again (logged once, with how long it was down); the milliseconds it was down, or null when it was not. */
+    up(dependency: Dependency): number | null {
       const outage = down.get(dependency);
-      if (!outage) return;
+      if (!outage) return null;
       down.delete(dependency);
-      log.warn({ dependency, downMs: Date.now() - outage.since, failedTicks: outage.failedTicks }, `${dependency} is back: the tasks go on`);
+      const downMs = Date.now() - outage.since;
+      log.warn({ dependency, downMs, failedTicks: outage.failedTicks }, `${dependency} is back: the tasks go on`);
+      return downMs;
     },
     isDown: (dependency: Dependency) => down.has(dependency),
     /**

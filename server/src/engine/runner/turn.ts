@@ -3,6 +3,7 @@ import { applyFill, type Fill } from '../core/fills';
 import { emptyWrites, type PaperPriceNotice, type Writes } from '../store/journal';
 import { FencedError } from '../store/shards';
 import { ExchangeClientError, type ExchangeFailure } from '../venues/exchangeClient';
+import { reportDown } from './episodes';
 import { paperClient } from '../venues/paperClient';
 import type { PaperVenue } from '../venues/paperVenues';
 import {
@@ -152,7 +153,7 @@ export const createTurn = (engine: EngineContext) => {
     const shared = engine.outages.sharedCause(error, task.real ? engine.clients.exchangeOf(task.accountId) : engine.venues.venueFor(task).key);
     if (shared) {
       // Nobody's own failure: reported once as an outage; the task tries again at its next turn.
-      engine.outages.down(shared, error);
+      await reportDown(engine, shared, error);
       return;
     }
     task.failures += 1;

@@ -115,7 +115,7 @@ const ERROR_TABLE: readonly (readonly [ErrorClass, ExchangeFailure | typeof FROM
 const INVALID_ORDER_REASONS: readonly (readonly [RegExp, InvalidOrderReason])[] = [
   // Binance's NOTIONAL / MIN_NOTIONAL filters.
   [/NOTIONAL|min(imum)?\s+(order\s+)?(value|cost)/i, 'below_min_cost'],
-  // Binance's LOT_SIZE (our amounts are already on the step, so it is the minimum); OKX 51020.
+  // Binance's LOT_SIZE (our amounts are already on the step: the minimum, or the maximum, told apart by the amount sent); OKX 51020.
   [/LOT_SIZE|min(imum)?\s+(available\s+)?(amount|size|quantity)/i, 'below_min_amount'],
   // Binance -1111 and PRICE_FILTER; OKX 51121 "integer multiples of the lot size".
   [/precision|PRICE_FILTER|multiple/i, 'precision'],
@@ -188,7 +188,7 @@ export const toMarketInfo = (exchange: Exchange, market: MarketInterface): Marke
     quote: market.quote,
     precision: { amount, price },
     limits: {
-      amount: { min: decimalOrNull(market.limits.amount?.min) ?? '0' },
+      amount: { min: decimalOrNull(market.limits.amount?.min) ?? '0', ...(decimalOrNull(market.limits.amount?.max) === null ? {} : { max: decimalOrNull(market.limits.amount?.max)! }) },
       cost: { min: decimalOrNull(market.limits.cost?.min) ?? '0' },
     },
     ...(decimalOrNull(market.taker) === null ? {} : { taker: decimalOrNull(market.taker)! }),
@@ -238,6 +238,7 @@ const positive = (value: string | undefined, reason: InvalidOrderReason): Big =>
 const amountToSend = (amount: Big, market: MarketInfo): number => {
   const onStep = floorToStep(amount, market.precision.amount);
   if (onStep.lte(0) || onStep.lt(market.limits.amount.min)) refuse('below_min_amount', `${onStep.toFixed()} ${market.base}`);
+  if (market.limits.amount.max !== undefined && new Big(market.limits.amount.max).gt(0) && onStep.gt(market.limits.amount.max)) refuse('above_max_amount', `${onStep.toFixed()} ${market.base}`);
   return toCcxtNumber(onStep);
 };
 
@@ -275,7 +276,7 @@ export interface CcxtClientOptions {
  * ban (its shortest); a 429 that names no time pauses nothing (the read's
  * backoff spaces the next attempt).
  */
-const pauseEnd = (error: Error, headers: unknown, now: number): number => {
+export const pauseEnd = (error: Error, headers: unknown, now: number): number => {
   const retryAfter = Number(headerOf(headers, 'retry-after'));
   if (Number.isFinite(retryAfter) && retryAfter > 0) return now + retryAfter * 1000;
   const bannedUntil = /banned until (\d{13})/.exec(error.message)?.[1];
@@ -313,8 +314,11 @@ export const createCcxtClient = ({
     enableRateLimit: false,
   });
   exchange.enableRateLimit = false;
-  /** The exchange's flavour: a testnet is another server, with its own limits, bans and markets. */
-  const flavour = exchange.isSandboxModeEnabled ? `${exchangeId}:testnet` : exchangeId;
+  /**
+   * The exchange's flavour: a testnet is another server, with its own limits, bans and markets. Named as its
+   * account type ('binance-testnet'), as the key check and the task log read its pauses.
+   */
+  const flavour = exchange.isSandboxModeEnabled ? `${exchangeId}-testnet` : exchangeId;
   const { rules, weightOf } = budgetRulesOf(exchangeId);
   const budget = shared.budgets.budgetFor(flavour, rules);
   let markets: Promise<Map<string, MarketInfo>> | undefined;
@@ -489,6 +493,8 @@ export const createCcxtClient = ({
     // Both exchanges read ccxt's unified clientOrderId: Binance sends newClientOrderId, OKX clOrdId.
     const params = { clientOrderId };
     let place: () => Promise<CcxtOrder>;
+    /** The base amount sent, when the order names one (a spend-this-much buy does not). */
+    let sentAmount: Big | null = null;
     if (cost !== undefined) {
       if (side !== 'buy' || amount !== undefined) refuse('bad_cost');
       const quote = positive(cost, 'bad_cost');
@@ -502,12 +508,35 @@ export const createCcxtClient = ({
         const price = ask ?? last;
         if (price === null) throw new ExchangeClientError(transient('bad_response'), `${symbol} has no price`);
         const base = amountToSend(quote.div(price), market);
+        sentAmount = new Big(base);
         place = () => exchange.createOrder(symbol, 'market', 'buy', base, undefined, params);
       }
     } else {
       const base = amountToSend(positive(amount, 'bad_amount'), market);
+      sentAmount = new Big(base);
       place = () => exchange.createOrder(symbol, 'market', side, base, undefined, params);
     }
+    /**
+     * Binance says LOT_SIZE (or MARKET_LOT_SIZE) whether an amount is below the
+     * minimum or above the maximum. Ours are checked against the minimum
+     * before they go, so the amount (for a spend-this-much buy: the cost at the
+     * ask) tells which.
+     */
+    const lotSizeReason = async (known: ExchangeFailure): Promise<ExchangeFailure> => {
+      const max = market.limits.amount.max;
+      if (known.kind !== 'invalid_order' || known.reason !== 'below_min_amount' || max === undefined || new Big(max).lte(0)) return known;
+      let base = sentAmount;
+      if (base === null && cost !== undefined) {
+        try {
+          const { ask, last } = await fetchTicker(symbol);
+          const price = ask ?? last;
+          if (price !== null && new Big(price).gt(0)) base = new Big(cost).div(price);
+        } catch {
+          // No price now: the exchange's own word (LOT_SIZE) stands as the minimum.
+        }
+      }
+      return base !== null && base.gt(max) ? { kind: 'invalid_order', reason: 'above_max_amount' } : known;
+    };
 
     let placed: CcxtOrder;
     for (let attempt = 1; ; attempt += 1) {
@@ -525,7 +554,7 @@ export const createCcxtClient = ({
         if (known?.kind === 'transient' && known.reason === 'clock_skew' && attempt === 1) continue;
         // Only the exchange's explicit refusal says the order does not exist; a
         // lost or garbled answer, or an error of ours after sending, may hide one.
-        throw failure(!known || known.kind === 'transient' ? { kind: 'unknown_outcome', clientOrderId } : known, error);
+        throw failure(!known || known.kind === 'transient' ? { kind: 'unknown_outcome', clientOrderId } : await lotSizeReason(known), error);
       }
     }
     const order = toOrder(placed, { symbol, clientOrderId });

@@ -43,6 +43,27 @@ export const ccxtIdOf = (accountExchange: string): string => TESTNET_EXCHANGES[a
 export const openAccountExchange = (factory: ExchangeFactory, accountExchange: string, settings: ExchangeSettings): Exchange =>
   factory(ccxtIdOf(accountExchange), isTestnetExchange(accountExchange) ? { ...settings, sandbox: true } : settings);
 
+/**
+ * Testnet accounts sent to other servers (EXCHANGE_TESTNET_URLS, a test
+ * setting: a local exchange that speaks the testnet's protocol). ccxt keeps
+ * its sandbox URLs, so it signs and maps errors as it does for the real
+ * testnet; only the connection of a sandbox instance goes to the given base
+ * address. Live instances are untouched. Undefined when nothing is redirected
+ * and no factory was given (the product's defaults stay).
+ */
+export const pointTestnets = (factory: ExchangeFactory | undefined, urls: Readonly<Record<string, string>> | undefined): ExchangeFactory | undefined => {
+  if (!urls || Object.keys(urls).length === 0) return factory;
+  const base = factory ?? createCcxtExchange;
+  return (exchangeId, settings) => {
+    const testnet = Object.keys(TESTNET_EXCHANGES).find((type) => TESTNET_EXCHANGES[type] === exchangeId);
+    const target = settings.sandbox === true && testnet ? urls[testnet] : undefined;
+    if (!target) return base(exchangeId, settings);
+    const root = target.replace(/\/+$/, '');
+    const fetchImplementation = (url: string, init: RequestInit) => fetch(root + url.slice(new URL(url).origin.length), init);
+    return base(exchangeId, { ...settings, fetchImplementation });
+  };
+};
+
 /** Every exchange id ccxt knows. */
 export const ccxtExchangeIds = (): readonly string[] => ccxt.exchanges;
 

@@ -17,7 +17,7 @@ export interface MarketInfo {
   /** Step sizes: order amounts are multiples of `amount`, prices of `price` ('0.00001', '0.01'). */
   precision: { amount: DecimalString; price: DecimalString };
   /** Smallest order amount (base) and value (quote); '0' where the exchange states none. */
-  limits: { amount: { min: DecimalString }; cost: { min: DecimalString } };
+  limits: { amount: { min: DecimalString; max?: DecimalString }; cost: { min: DecimalString } };
   /** Taker fee, a fraction ('0.001'), when the exchange states it. */
   taker?: DecimalString;
 }
@@ -85,6 +85,10 @@ export type InvalidOrderReason =
   | 'bad_symbol'
   | 'order_not_found'
   | 'duplicate_client_order_id'
+  /** Above the exchange's largest order amount (Binance's LOT_SIZE / MARKET_LOT_SIZE maxQty). */
+  | 'above_max_amount'
+  /** Cancelled by the exchange, not by us, again and again (the runner's, not a client's). */
+  | 'canceled_by_exchange'
   /** Refused as invalid for a reason the exchange's message does not make clear. */
   | 'rejected';
 

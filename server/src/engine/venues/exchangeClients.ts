@@ -1,6 +1,6 @@
 import { PAPER_EXCHANGE } from '../../../../src/api/exchange';
 import type { Db } from '../../db/database';
-import { ccxtIdOf, createCcxtExchange, createSecretBox, openAccountExchange, openCredential, type Credentials, type ExchangeFactory } from './exchangeAccess';
+import { createCcxtExchange, createSecretBox, openAccountExchange, openCredential, type Credentials, type ExchangeFactory } from './exchangeAccess';
 import { createCcxtClient } from './ccxtClient';
 import { processShared, type ExchangeShared } from './exchangeShared';
 import type { ExchangeClient } from './exchangeClient';
@@ -44,7 +44,8 @@ export const createExchangeClients = ({ db, exchangeMasterKey, createExchange, s
     const uid = unseal('uid', row.uid_ciphertext);
     const credentials: Credentials = { apiKey, secret, ...(password ? { password } : {}), ...(uid ? { uid } : {}) };
     const factory = createExchange ?? createCcxtExchange;
-    // A testnet account: the live exchange's class in sandbox mode.
+    // A testnet account: the live exchange's class in sandbox mode. Its pauses, budget and markets are its own
+    // (keyed by the account type, 'binance-testnet'): a testnet's ban is another server's and holds back nothing of the live exchange.
     return createCcxtClient({ exchangeId: ccxtIdOf(row.exchange), credentials, createExchange: (_id, settings) => openAccountExchange(factory, row.exchange, settings), pauses: shared.pauses, shared });
   };
 

@@ -1,0 +1,4 @@
+import { describeExchangeFaults } from './exchangeFaultsVisible';
+import { onDatabase } from './harness';
+
+onDatabase('postgres', describeExchangeFaults);
