@@ -55,7 +55,7 @@ const serve = async () => {
     const count = Math.min(30, DAYS - day) * 1440;
     await sql`
       insert into paper_candles (symbol, minute, open, high, low, close, volume)
-      select 'BTC/USDT', ${from}::bigint + i * 60000, 30000 + i % 97, 30100 + i % 89, 29900 - i % 83, 30000 + i % 79, 1.5
+      select 'BTC/USDT', ${from}::bigint + i::bigint * 60000, 30000 + i % 97, 30100 + i % 89, 29900 - i % 83, 30000 + i % 79, 1.5
       from generate_series(0, ${count - 1}) as i on conflict do nothing`.execute(db);
   }
   while ((await rollUpCandles(db, config.paperMinutesDays)) > 0);

@@ -207,7 +207,7 @@ const legitLogins = async (url: string, seconds: number, round: number, max = LE
 const main = async () => {
   const postgres = process.argv.includes('--postgres') ? (process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL) : undefined;
   if (process.argv.includes('--postgres') && !postgres) throw new Error('--postgres needs BENCH_DATABASE_URL or TEST_DATABASE_URL');
-  const child = fork(import.meta.filename, ['--serve'], {
+  const child = fork(import.meta.filename, ['--serve', ...process.argv.slice(2)], {
     execArgv: ['--import', 'tsx', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_CPU_PROF] : [])],
     env: { ...process.env, ...(postgres ? { BENCH_POSTGRES_URL: postgres } : {}) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

@@ -54,6 +54,7 @@ describe.each(BACKENDS)('throttles under concurrency (%s)', (backend) => {
   afterAll(async () => server?.close());
   beforeEach(async () => {
     await server.db.deleteFrom('throttle_counters').execute();
+    await server.db.deleteFrom('login_failures').execute();
     // A process repeats a refusal from memory for a second before asking the database again: forgotten here
     // instead of waiting it out (the limits themselves are the database's).
     server.app.throttle.forgetRefusals();
@@ -62,21 +63,26 @@ describe.each(BACKENDS)('throttles under concurrency (%s)', (backend) => {
 
   const login = (password: string, who = email) => server.call('POST', '/api/user/login', { email: who, password });
 
-  it('40 concurrent wrong logins on one account: 5 passwords checked, 35 refused with 10009 before any work', async () => {
+  it('40 concurrent wrong logins of one account from one address: a few passwords checked, the rest refused with 10009 before any work', async () => {
     const before = hashed();
     const answers = await Promise.all(Array.from({ length: 40 }, () => login(WRONG)));
-    expect(codesOf(answers)).toEqual({ [ErrorCode.PASSWORD_ERROR]: 5, [ErrorCode.TOO_MANY_REQUESTS]: 35 });
-    expect(hashed() - before).toBe(5);
+    const counts = codesOf(answers);
+    // At most 2 of one account and address are judged at once, one waits in the hashing line per address,
+    // and after 3 failures the next attempt waits. The delay is read before a password is judged and written
+    // after, so in a burst a few attempts read the count before the last failures are written: a few more
+    // than 4 may be checked, never the burst.
+    expect((counts[ErrorCode.PASSWORD_ERROR] ?? 0) + (counts[ErrorCode.TOO_MANY_REQUESTS] ?? 0)).toBe(40);
+    expect(counts[ErrorCode.PASSWORD_ERROR]).toBeGreaterThanOrEqual(1);
+    expect(counts[ErrorCode.PASSWORD_ERROR]).toBeLessThanOrEqual(10);
+    expect(hashed() - before).toBe(counts[ErrorCode.PASSWORD_ERROR]);
     for (const answer of answers.filter((a) => a.body.code === ErrorCode.TOO_MANY_REQUESTS)) {
       expect(answer.body.data.retryAfter).toBeGreaterThan(0);
       expect(answer.body.data.retryAfter).toBeLessThanOrEqual(900);
     }
-    // The right password is refused too while the account is locked.
-    expect((await login(PASSWORD)).body.code).toBe(ErrorCode.TOO_MANY_REQUESTS);
   });
 
-  it('39 wrong and 1 right at once: at most 5 passwords checked, whichever wins the race', async () => {
-    // All 40 reserve before any password is checked (the hashing queue is held), as on a busy server.
+  it('39 wrong and 1 right at once on a busy server: one waits for the hashing line, the others are refused', async () => {
+    // The hashing queue is held, as on a busy server.
     const release = holdHashing(hashQueue.concurrency);
     const before = hashed();
     let answered = 0;
@@ -87,16 +93,18 @@ describe.each(BACKENDS)('throttles under concurrency (%s)', (backend) => {
         return answer;
       }),
     );
-    // Every attempt has its answer or its place: 5 wait for the hashing queue, 35 were refused. Released sooner, a
-    // right password checked first would end the failures' window (a successful login does) before the last ones reserved.
-    await vi.waitFor(() => expect({ waiting: hashQueue.stats().waiting, answered }).toEqual({ waiting: 5, answered: 35 }), { timeout: 10_000 });
-    await release();
+    // 2 pass the per account-and-address gate; one address has at most one place in the line: 39 or 40 are refused.
+    try {
+      await vi.waitFor(() => expect(hashQueue.stats().waiting <= 1 && answered + hashQueue.stats().waiting === 40).toBe(true), { timeout: 10_000 });
+    } finally {
+      await release();
+    }
     const answers = await pending;
     const counts = codesOf(answers);
-    expect(counts[ErrorCode.TOO_MANY_REQUESTS]).toBe(35);
-    expect((counts[ErrorCode.PASSWORD_ERROR] ?? 0) + (counts[ErrorCode.SUCCESS] ?? 0)).toBe(5);
-    expect(counts[ErrorCode.SUCCESS] ?? 0).toBeLessThanOrEqual(1);
-    expect(hashed() - before - hashQueue.concurrency - FORGET_RUNS).toBe(5);
+    const checked = (counts[ErrorCode.PASSWORD_ERROR] ?? 0) + (counts[ErrorCode.SUCCESS] ?? 0);
+    expect(counts[ErrorCode.TOO_MANY_REQUESTS]).toBe(40 - checked);
+    expect(checked).toBeLessThanOrEqual(1);
+    expect(hashed() - before - hashQueue.concurrency - FORGET_RUNS).toBe(checked);
   });
 
   it('20 concurrent code requests for one email send exactly 1 mail', async () => {
@@ -137,12 +145,12 @@ describe.each(BACKENDS)('throttles under concurrency (%s)', (backend) => {
 
   it('limits successful logins: 10 per account in 15 minutes, also when they arrive at once', async () => {
     const before = hashed();
-    // At once, a login also holds a failure slot until its password is judged: at most 5 are judged together.
+    // At once, at most 2 of one account and address are judged together (one waits in the hashing line).
     const burst = await Promise.all(Array.from({ length: 16 }, () => login(PASSWORD)));
     const counts = codesOf(burst);
     expect((counts[ErrorCode.SUCCESS] ?? 0) + (counts[ErrorCode.TOO_MANY_REQUESTS] ?? 0)).toBe(16);
-    expect(counts[ErrorCode.SUCCESS]).toBeGreaterThanOrEqual(5);
-    expect(counts[ErrorCode.SUCCESS]).toBeLessThanOrEqual(10);
+    expect(counts[ErrorCode.SUCCESS]).toBeGreaterThanOrEqual(1);
+    expect(counts[ErrorCode.SUCCESS]).toBeLessThanOrEqual(2);
     let successes = counts[ErrorCode.SUCCESS]!;
     // Those refused in the burst are refused from memory for a second more: forgotten, so the database answers.
     server.app.throttle.forgetRefusals();
@@ -172,9 +180,8 @@ describe.each(BACKENDS)('throttles under concurrency (%s)', (backend) => {
     } finally {
       await release();
     }
-    // None of the 5 was counted as a failure: 5 wrong tries are still judged.
-    const after = await Promise.all(Array.from({ length: 5 }, () => login(WRONG)));
-    expect(codesOf(after)).toEqual({ [ErrorCode.PASSWORD_ERROR]: 5 });
+    // None of the 5 was counted as a failure: 4 wrong tries are still judged, then the next waits.
+    for (let attempt = 0; attempt < 4; attempt++) expect((await login(WRONG)).body.code).toBe(ErrorCode.PASSWORD_ERROR);
     expect((await login(PASSWORD)).body.code).toBe(ErrorCode.TOO_MANY_REQUESTS);
   });
 

@@ -1,6 +1,6 @@
 import { PAPER_EXCHANGE } from '../../../../src/api/exchange';
 import type { Db } from '../../db/database';
-import { createCcxtExchange, createSecretBox, openAccountExchange, openCredential, type Credentials, type ExchangeFactory } from './exchangeAccess';
+import { ccxtIdOf, createCcxtExchange, createSecretBox, openAccountExchange, openCredential, type Credentials, type ExchangeFactory } from './exchangeAccess';
 import { createCcxtClient } from './ccxtClient';
 import { processShared, type ExchangeShared } from './exchangeShared';
 import type { ExchangeClient } from './exchangeClient';

@@ -73,7 +73,7 @@ export const isOrderCall = (path: string, method: string): boolean =>
   /^trade\/(order|batch-orders|cancel-order|cancel-batch-orders)$/.test(path) && method === 'POST';
 
 /** Orders may fill a process's whole share, the engine's reads 90 % of it, the shared price reads 60 %. */
-const SHARES: Record<Priority, number> = { [ORDER]: 1, [ENGINE_READ]: 0.9, [PRICE_READ]: 0.6 };
+const SHARES: Record<Priority, number> = { 0: 1, 1: 0.9, 2: 0.6 } satisfies Record<typeof ORDER | typeof ENGINE_READ | typeof PRICE_READ, number>;
 
 /** The budget rules and request weights of an exchange; a generic budget for one we have no table of. */
 export const budgetRulesOf = (exchangeId: string): { rules: BudgetRules; weightOf: (path: string, method: string, params: Record<string, unknown>) => number } => {
