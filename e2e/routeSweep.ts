@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import type { LocaleCode } from '../src/api/types';
 import { allMessages } from '../src/testing/allMessages';
-import { adjustBalance, quickStrategy, registerUser, type TestServer } from '../server/test/harness';
+import { adjustBalance, quickStrategy, registerUser, trustAddress, type TestServer } from '../server/test/harness';
 import { insertCycle } from '../server/test/memberFixtures';
 import { VIEWPORTS } from './browser';
 import { ARTIFACTS, hashPath, startJourney, type Journey } from './harness';
@@ -112,6 +112,7 @@ export const PROTECTED: readonly Visit[] = [
   visit('/profile/wallet', 'page.wallet'),
   visit('/profile/wallet/recharge', 'page.recharge'),
   visit('/profile/wallet/withdraw', 'page.withdraw'),
+  visit('/profile/wallet/addresses', 'page.withdrawAddresses'),
   visit('/profile/wallet/transfer', 'page.transfer'),
   visit('/profile/wallet/exchange', 'page.swap'),
   visit('/profile/wallet/points-transfer', 'page.pointsTransfer'),
@@ -186,6 +187,10 @@ const seed = async (server: TestServer, email: string): Promise<{ accessToken: s
   const invitee = await registerUser(server, { email: `friend-${email}`, nickname: '小伙伴', inviteCode: me.user.inviteCode, activated: true });
   await insertCycle(server, invitee.user.id, { profit: '3', buyCost: '200' });
   await call('POST', '/api/wallet/recharge', { amount: '50', idempotencyKey: key() });
+  // The address book: one address usable already, one added now (waiting 24 hours), the whitelist on.
+  await trustAddress(server, me.user.id, ADDRESS);
+  await call('POST', '/api/wallet/addresses/add', { address: 'TEkxiTehnzSmSe2XqrBj4w32RUN966rdz8', label: '冷钱包 Cold', password: PASSWORD });
+  await call('POST', '/api/wallet/addresses/whitelist', { enabled: true });
   await call('POST', '/api/wallet/withdraw', { amount: '20', address: ADDRESS, password: PASSWORD, idempotencyKey: key() });
   await call('POST', '/api/wallet/transfer', { to: invitee.user.email ?? `friend-${email}`, amount: '5', password: PASSWORD, idempotencyKey: key() });
   await call('POST', '/api/wallet/exchange', { from: 'USDT', to: 'FUEL', amount: '10', idempotencyKey: key() });

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { GUIDES } from '../server/src/db/migrations/006_guides';
 import { runOperatorCommand } from '../server/src/cli/operator';
 import { depositAddressFor } from '../server/src/wallet/address';
-import { registerUser } from '../server/test/harness';
+import { registerUser, trustAddress } from '../server/test/harness';
 import { VIEWPORTS } from './browser';
 import { ARTIFACTS, hashPath, openAs, startJourney, type Journey } from './harness';
 
@@ -136,6 +136,8 @@ describe('wallet in the browser (phone)', () => {
     expect(member.activated).toBe(true);
 
     const payout = depositAddressFor('payout-wallet', 'cold-storage');
+    // An address of A's book whose 24 hours have passed (the wait itself: server/test/withdrawalAddresses.test.ts).
+    await trustAddress(server, a.user.id, payout);
     await page.goto(j.url('/profile/wallet/withdraw'));
     await page.getByRole('heading', { level: 1, name: '提现' }).waitFor();
     await page.locator('[data-available="USDT"]').getByText('可用 300.00 USDT').waitFor();

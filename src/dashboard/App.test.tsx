@@ -27,7 +27,7 @@ describe('route table', () => {
         '/profile/profit-rank', '/profile/invite', '/profile/community', '/profile/wallet', '/profile/wallet/recharge',
         '/profile/wallet/withdraw', '/profile/wallet/transfer', '/profile/wallet/exchange',
         '/profile/wallet/points-transfer', '/profile/wallet/usdt-records', '/profile/wallet/card-records',
-        '/profile/wallet/points-records', '/profile/notification-channels', '/notifications',
+        '/profile/wallet/points-records', '/profile/wallet/addresses', '/profile/notification-channels', '/notifications',
       ].sort(),
     );
     expect(guestRoutes.map((r) => r.path)).toEqual(['/auth/login', '/auth/register', '/auth/forgot-password']);

@@ -73,6 +73,7 @@ export const wallet = (extra: Record<string, Handler> = {}): Record<string, Hand
   'GET /api/wallet/deposit-address': () => ok({ asset: 'USDT', network: 'TRC20', address: ADDRESS }),
   'GET /api/wallet/deposits': () => page([deposit]),
   'GET /api/wallet/withdrawals': () => page([withdrawal]),
+  'GET /api/wallet/addresses': () => ok({ whitelist: false, list: [] }),
   ...extra,
 });
 
