@@ -288,6 +288,13 @@ describe.skipIf(!url)('engine processes sharing one PostgreSQL', () => {
     expect(a.holdsShard(0)).toBe(false);
     expect(a.shards().length + b.shards().length).toBeLessThanOrEqual(SHARD_COUNT);
     expect(a.shards()).toHaveLength(SHARD_COUNT / 2);
+    // A tick of A's still in flight when its round noticed the loss (the round waits for it to
+    // end before it drops the tasks) is refused too: a shard A no longer holds in memory is not
+    // one it may write for, whether B took it or A gave it back.
+    const givenBack = Array.from({ length: SHARD_COUNT }, (_, shard) => shard).find((shard) => shard !== 0 && !a.holdsShard(shard))!;
+    for (const shard of [0, givenBack]) {
+      await expect(store.commit({ ...writes, commands: [{ id: '1', result: null }] }, { check: a.fence, shards: new Set([shard]) })).rejects.toBeInstanceOf(FencedError);
+    }
     await a.stop();
     await b.stop();
   });
