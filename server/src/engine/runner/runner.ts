@@ -425,6 +425,7 @@ export const createRunner = (options: EngineOptions) => {
         run.leases = createLeases({
           db,
           log,
+          ...(options.leaseMs ? { ttlMs: options.leaseMs, renewMs: Math.max(250, Math.round(options.leaseMs / 4)) } : {}),
           events: {
             acquired: (shards) => serialize(async () => intents.adopt(await store.loadTasks({ shards }))),
             lost: (shards) =>
