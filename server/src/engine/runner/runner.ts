@@ -389,6 +389,8 @@ export const createRunner = (options: EngineOptions) => {
     status,
     /** The cluster's nodes and shards (cluster mode). */
     cluster: () => run.leases?.view() ?? Promise.resolve(null),
+    /** Runs a lease round now (cluster mode; tests). */
+    leaseRound: () => run.leases?.round() ?? Promise.resolve(),
     /** The fee a paper fill pays, a fraction. */
     paperFeeRate,
     /** The account's exchange client; null for a paper account. */
