@@ -19,7 +19,7 @@ export const ALLOWED: Record<string, string> = {
   'server/test/engineReplay.property.pglite.test.ts':
     'twelve fast-check price paths through the engine on PGlite (PostgreSQL takes six in its own file), each a server and up to 400 engine ticks of a transaction each: the money invariants over random paths',
   'server/test/engineCluster.test.ts':
-    'engine processes started as real processes, killed with SIGKILL, and their leases left to expire (8 s each) before another process takes the shards: mostly waiting, on PostgreSQL only',
+    'engine processes started as real processes, killed with SIGKILL, and their leases left to expire (3 s each) before another process takes the shards: mostly waiting, on PostgreSQL only',
   'server/test/engineReplay.postgres.test.ts':
     "the one full-length replay on PostgreSQL: three weeks of recorded minutes, 30,240 engine ticks of a transaction each; shorter paths are engineReplay.property's",
 };

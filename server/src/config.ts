@@ -46,6 +46,8 @@ export interface ServerConfig {
   paperSeed: number;
   /** Milliseconds between engine ticks; 0 ticks only on demand (tests). */
   engineTickMs: number;
+  /** Several engine processes (PostgreSQL): how long a shard lease lasts unrenewed; a dead process's shards move within about 1.25 times it. */
+  engineLeaseMs: number;
   /** Recorded candles the paper market replays instead of its random walk (PAPER_REPLAY, read by startup.ts); unset: the walk. */
   paperReplay?: PaperReplay | undefined;
   /**
@@ -286,6 +288,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env, root: string = 
     backtestUploadsTotal: integer(env, 'BACKTEST_UPLOADS_TOTAL', 4, 1, 1000),
     paperSeed: integer(env, 'PAPER_SEED', Math.floor(Date.now() / 1000) % 2 ** 31, 0, 2 ** 31 - 1),
     engineTickMs: integer(env, 'ENGINE_TICK_MS', 1000, 0, 60_000),
+    engineLeaseMs: integer(env, 'ENGINE_LEASE_MS', 8000, 1000, 60_000),
     engine: engineMode(env),
   };
 };

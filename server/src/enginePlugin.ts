@@ -71,6 +71,7 @@ const enginePluginBody: FastifyPluginAsync<EnginePluginOptions> = async (app, op
           log: app.log,
           seed: config.paperSeed,
           cluster: options.cluster ?? Boolean(config.databaseUrl),
+          leaseMs: config.engineLeaseMs,
           ...(replay
             ? {
                 replay: { symbol: replay.symbol, candles: replay.candles, interval: replay.interval },

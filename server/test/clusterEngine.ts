@@ -11,7 +11,7 @@ import { engineDomains } from '../src/engineDomains';
 
 const db = await openDatabase({ url: process.env.CLUSTER_DATABASE_URL!, schema: process.env.CLUSTER_SCHEMA! });
 const log = Fastify({ logger: { level: 'warn' } }).log;
-const runner = createRunner({ db, domains: engineDomains, log, seed: 42, tickMs: Number(process.env.CLUSTER_TICK_MS ?? 100), cluster: true });
+const runner = createRunner({ db, domains: engineDomains, log, seed: 42, tickMs: Number(process.env.CLUSTER_TICK_MS ?? 100), cluster: true, ...(process.env.CLUSTER_LEASE_MS ? { leaseMs: Number(process.env.CLUSTER_LEASE_MS) } : {}) });
 await runner.start();
 console.log(JSON.stringify({ ready: process.pid, owner: (await runner.cluster())?.self }));
 process.on('SIGTERM', () => {

@@ -27,6 +27,8 @@ const url = process.env.TEST_DATABASE_URL;
 const ACCOUNTS = 32;
 const TASKS_PER_ACCOUNT = 6;
 const FUEL = '100000';
+/** Short leases (renewed every 750 ms): a killed process's shards move in about 4 s, and the fence keeps a stalled one from trading them. */
+const LEASE_MS = 3_000;
 
 /** A tight ladder, so the simulated market trades it within seconds. */
 const TIGHT = {
@@ -91,7 +93,7 @@ describe.skipIf(!url)('engine processes sharing one PostgreSQL', () => {
   const startEngine = (on = schema) => {
     const child = spawn(process.execPath, ['--import', 'tsx', join('server', 'test', 'clusterEngine.ts')], {
       cwd: process.cwd(),
-      env: { ...process.env, CLUSTER_DATABASE_URL: url, CLUSTER_SCHEMA: on, CLUSTER_TICK_MS: '100' },
+      env: { ...process.env, CLUSTER_DATABASE_URL: url, CLUSTER_SCHEMA: on, CLUSTER_TICK_MS: '100', CLUSTER_LEASE_MS: String(LEASE_MS) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -288,6 +290,13 @@ describe.skipIf(!url)('engine processes sharing one PostgreSQL', () => {
     expect(a.holdsShard(0)).toBe(false);
     expect(a.shards().length + b.shards().length).toBeLessThanOrEqual(SHARD_COUNT);
     expect(a.shards()).toHaveLength(SHARD_COUNT / 2);
+    // A tick of A's still in flight when its round noticed the loss (the round waits for it to
+    // end before it drops the tasks) is refused too: a shard A no longer holds in memory is not
+    // one it may write for, whether B took it or A gave it back.
+    const givenBack = Array.from({ length: SHARD_COUNT }, (_, shard) => shard).find((shard) => shard !== 0 && !a.holdsShard(shard))!;
+    for (const shard of [0, givenBack]) {
+      await expect(store.commit({ ...writes, commands: [{ id: '1', result: null }] }, { check: a.fence, shards: new Set([shard]) })).rejects.toBeInstanceOf(FencedError);
+    }
     await a.stop();
     await b.stop();
   });

@@ -155,6 +155,7 @@ export const testConfig = (dataDir: string, overrides: Partial<ServerConfig> = {
   paperSeed: 42,
   // The engine ticks only when a test calls server.app.engine.tick().
   engineTickMs: 0,
+  engineLeaseMs: 8000,
   exchangeMasterKey: randomBytes(32).toString('hex'),
   paperStartUsdt: '10000',
   paperAccountsMax: 20,

@@ -76,6 +76,8 @@ export interface EngineOptions {
    * the commands the API leaves for its tasks (store/shards.ts).
    */
   cluster?: boolean;
+  /** Cluster mode: how long a shard lease lasts unrenewed (default store/shards.ts's TTL_MS); renewed every quarter of it. */
+  leaseMs?: number;
   /** Drive only these tasks (a history played for them, e.g. the demo's bots); default: every active task. */
   taskIds?: readonly string[];
   /**

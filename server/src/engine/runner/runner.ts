@@ -390,6 +390,8 @@ export const createRunner = (options: EngineOptions) => {
     status,
     /** The cluster's nodes and shards (cluster mode). */
     cluster: () => run.leases?.view() ?? Promise.resolve(null),
+    /** Runs a lease round now (cluster mode; tests). */
+    leaseRound: () => run.leases?.round() ?? Promise.resolve(),
     /** The fee a paper fill pays, a fraction. */
     paperFeeRate,
     /** The account's exchange client; null for a paper account. */
@@ -426,6 +428,7 @@ export const createRunner = (options: EngineOptions) => {
         run.leases = createLeases({
           db,
           log,
+          ...(options.leaseMs ? { ttlMs: options.leaseMs, renewMs: Math.max(250, Math.round(options.leaseMs / 4)) } : {}),
           events: {
             acquired: (shards) => serialize(async () => intents.adopt(await store.loadTasks({ shards }))),
             lost: (shards) =>

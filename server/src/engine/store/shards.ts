@@ -153,7 +153,12 @@ export const createLeases = ({ db, log, events, ttlMs = TTL_MS, renewMs = RENEW_
       where owner = ${owner} and expires_at > now() and name = any(${names}::text[])
       for share`.execute(trx);
     const valid = new Map(rows.rows.map((row) => [row.name, row.token]));
-    const stale = [...shards].filter((shard) => valid.get(shardName(shard)) !== held.get(shardName(shard)));
+    // A shard this process no longer holds in memory is stale too, whoever holds it in the
+    // database: a tick still in flight when the round noticed the loss ends refused.
+    const stale = [...shards].filter((shard) => {
+      const token = held.get(shardName(shard));
+      return token === undefined || valid.get(shardName(shard)) !== token;
+    });
     if (stale.length > 0) throw new FencedError(stale);
   };
 
