@@ -123,8 +123,8 @@ describe('Binance through ccxt', () => {
     const { client, sentTo, replay } = replayed('binance', standing());
     const markets = await client.loadMarkets();
     expect(markets).toEqual([
-      { symbol: 'BTC/USDT', base: 'BTC', quote: 'USDT', precision: { amount: '0.00001', price: '0.01' }, limits: { amount: { min: '0.00001' }, cost: { min: '5' } }, taker: '0.001' },
-      { symbol: 'DOGE/USDT', base: 'DOGE', quote: 'USDT', precision: { amount: '1', price: '0.00001' }, limits: { amount: { min: '1' }, cost: { min: '1' } }, taker: '0.001' },
+      { symbol: 'BTC/USDT', base: 'BTC', quote: 'USDT', precision: { amount: '0.00001', price: '0.01' }, limits: { amount: { min: '0.00001', max: '9000' }, cost: { min: '5' } }, taker: '0.001' },
+      { symbol: 'DOGE/USDT', base: 'DOGE', quote: 'USDT', precision: { amount: '1', price: '0.00001' }, limits: { amount: { min: '1', max: '9000000' }, cost: { min: '1' } }, taker: '0.001' },
     ]);
     expect(await client.loadMarkets()).toEqual(markets);
     // Spot only: no futures, margin or currency lists.
@@ -340,8 +340,8 @@ describe('OKX through ccxt', () => {
   it('loads the spot instruments with lot and tick sizes as decimal strings', async () => {
     const { client, sentTo } = replayed('okx', standing());
     expect(await client.loadMarkets()).toEqual([
-      { symbol: 'BTC/USDT', base: 'BTC', quote: 'USDT', precision: { amount: '0.00000001', price: '0.1' }, limits: { amount: { min: '0.00001' }, cost: { min: '0' } }, taker: '0.0015' },
-      { symbol: 'ETH/USDT', base: 'ETH', quote: 'USDT', precision: { amount: '0.000001', price: '0.01' }, limits: { amount: { min: '0.0001' }, cost: { min: '0' } }, taker: '0.0015' },
+      { symbol: 'BTC/USDT', base: 'BTC', quote: 'USDT', precision: { amount: '0.00000001', price: '0.1' }, limits: { amount: { min: '0.00001', max: '9999999999' }, cost: { min: '0' } }, taker: '0.0015' },
+      { symbol: 'ETH/USDT', base: 'ETH', quote: 'USDT', precision: { amount: '0.000001', price: '0.01' }, limits: { amount: { min: '0.0001', max: '9999999999' }, cost: { min: '0' } }, taker: '0.0015' },
     ]);
     expect(sentTo('GET', '/api/v5/public/instruments').map((request) => request.query.get('instType'))).toEqual(['SPOT']);
   });
