@@ -4,6 +4,7 @@ import { useLocaleState, useTranslate } from 'react-admin';
 import Big from 'big.js';
 import { formatMoney, formatPercent, formatPrice } from '../../api/format';
 import { ladder, maxCycleFunds, type StrategySettings } from '../../api/strategy';
+import { LabelledFields } from '../kit/LabelledFields';
 import { useIsPhone } from '../kit/responsive';
 
 type LadderRow = ReturnType<typeof ladder>[number];
@@ -61,18 +62,7 @@ export const LadderPreview = ({ settings, tick = null }: { settings: Pick<Strate
                   <Typography sx={{ fontWeight: 600 }}>
                     {row.level === 0 ? translate('strategy.firstOrder') : `${translate('strategy.level')} ${row.level} · ${drop(row.dropPercent)}`}
                   </Typography>
-                  <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(2, minmax(0, 1fr))', columnGap: 2, rowGap: 0.5, mt: 0.5 }}>
-                    {columns(row).map(([key, value]) => (
-                      <Box key={key} sx={{ minWidth: 0 }} data-field={key}>
-                        <Typography variant="caption" color="text.secondary" component="div" noWrap>
-                          {translate(`strategy.${key}`)}
-                        </Typography>
-                        <Typography variant="body2" component="div" sx={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}>
-                          {value}
-                        </Typography>
-                      </Box>
-                    ))}
-                  </Box>
+                  <LabelledFields fields={columns(row).map(([key, value]) => ({ key, label: translate(`strategy.${key}`), value }))} />
                 </Box>
               ))}
             </Box>

@@ -2,6 +2,7 @@ import { Box, Chip, Paper, Table, TableBody, TableCell, TableContainer, TableHea
 import { useLocaleState, useTranslate } from 'react-admin';
 import type { TradeOrder, TradeTaskDetail } from '../../api/trade';
 import { formatPercent } from '../../api/format';
+import { LabelledFields } from '../kit/LabelledFields';
 import { SectionTitle, sectionSx as section } from '../kit/Section';
 import { useIsPhone } from '../kit/responsive';
 import { baseOf, formatPrice, formatQuantity, formatQuote } from '../kit/money';
@@ -56,20 +57,12 @@ export const TaskLadderSection = ({ task, orders }: { task: TradeTaskDetail; ord
                 <Typography sx={{ fontWeight: 600 }}>{levelName(row)}</Typography>
                 <Chip size="small" color={tone(row)} variant={row.bought ? 'filled' : 'outlined'} label={stateName(row)} />
               </Box>
-              <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(2, minmax(0, 1fr))', columnGap: 2, rowGap: 0.5, mt: 0.5 }}>
-                {cells(row)
+              <LabelledFields
+                wrap
+                fields={cells(row)
                   .filter(([key]) => key !== 'state' || row.fill)
-                  .map(([key, value]) => (
-                    <Box key={key} sx={{ minWidth: 0, gridColumn: key === 'state' ? '1 / -1' : undefined }} data-field={key}>
-                      <Typography variant="caption" color="text.secondary" component="div" noWrap>
-                        {translate(`tasks.ladder.column.${key}`)}
-                      </Typography>
-                      <Typography variant="body2" component="div" sx={{ fontVariantNumeric: 'tabular-nums', overflowWrap: 'anywhere' }}>
-                        {value}
-                      </Typography>
-                    </Box>
-                  ))}
-              </Box>
+                  .map(([key, value]) => ({ key, label: translate(`tasks.ladder.column.${key}`), value, wide: key === 'state' }))}
+              />
             </Box>
           ))}
         </Box>
