@@ -143,12 +143,14 @@ describe.each(BACKENDS)('throttles under concurrency (%s)', (backend) => {
 
   it('limits successful logins: 10 per account in 15 minutes, also when they arrive at once', async () => {
     const before = hashed();
-    // At once, at most 2 of one account and address are judged together (one waits in the hashing line).
+    // At once: some pass, the rest wait their turn in the hashing line or are refused, and never more than the
+    // limit passes (how many are judged at once depends on the machine's speed; the line's own rules are
+    // the hashing line's tests below).
     const burst = await Promise.all(Array.from({ length: 16 }, () => login(PASSWORD)));
     const counts = codesOf(burst);
     expect((counts[ErrorCode.SUCCESS] ?? 0) + (counts[ErrorCode.TOO_MANY_REQUESTS] ?? 0)).toBe(16);
     expect(counts[ErrorCode.SUCCESS]).toBeGreaterThanOrEqual(1);
-    expect(counts[ErrorCode.SUCCESS]).toBeLessThanOrEqual(2);
+    expect(counts[ErrorCode.SUCCESS]).toBeLessThanOrEqual(10);
     let successes = counts[ErrorCode.SUCCESS]!;
     // Those refused in the burst are refused from memory for a second more.
     await new Promise((resolve) => setTimeout(resolve, 1100));

@@ -14,6 +14,8 @@ export const REFRESH_MS = 6 * 60 * 60_000;
 export interface SharedMarkets {
   /** The flavour's markets as ccxt parsed them; `load` runs when there are none yet, or they are older than REFRESH_MS. */
   get(key: string, load: () => Promise<MarketInterface[]>): Promise<MarketInterface[]>;
+  /** Forgets every list, as a new process starts (a test's new server on another recorded exchange). */
+  clear(): void;
 }
 
 export const createSharedMarkets = (now: () => number = Date.now, refreshMs = REFRESH_MS): SharedMarkets => {
@@ -26,6 +28,7 @@ export const createSharedMarkets = (now: () => number = Date.now, refreshMs = RE
     return entry;
   };
   return {
+    clear: () => lists.clear(),
     get(key, load) {
       const entry = lists.get(key);
       if (!entry) {
