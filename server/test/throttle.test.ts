@@ -145,7 +145,7 @@ describe.each(BACKENDS)('throttles under concurrency (%s)', (backend) => {
     const before = hashed();
     // At once: some pass, the rest wait their turn in the hashing line or are refused, and never more than the
     // limit passes (how many are judged at once depends on the machine's speed; the line's own rules are
-    // the hashing line's tests below).
+    // tested below).
     const burst = await Promise.all(Array.from({ length: 16 }, () => login(PASSWORD)));
     const counts = codesOf(burst);
     expect((counts[ErrorCode.SUCCESS] ?? 0) + (counts[ErrorCode.TOO_MANY_REQUESTS] ?? 0)).toBe(16);
