@@ -83,6 +83,8 @@ describe('notifications', () => {
   it('stay 5000 ms by default', async () => {
     signIn();
     await renderApp('/trade/add', identity);
+    // The wizard's area loads lazily: its heading first, with the time a loaded machine needs.
+    await findHeading('添加交易对');
     const button = await screen.findByRole('button', { name: '创建任务' });
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {

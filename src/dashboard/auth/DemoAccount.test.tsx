@@ -81,9 +81,15 @@ describe('inside the demo account', () => {
   });
 
   it('offers no password change and no widget grants on the security page, and still lists its own session', async () => {
-    const app = await renderApp('/profile/security', { ...asDemo, 'GET /api/user/sessions': () => ok(sessions.slice(0, 1)), 'GET /api/user/widget-tokens': () => ok([]) });
+    const app = await renderApp('/profile/security', {
+      ...asDemo,
+      'GET /api/user/sessions': () => ok(sessions.slice(0, 1)),
+      'GET /api/user/widget-tokens': () => ok([]),
+      'GET /api/security/status': () => ok({ factors: [], recoveryCodesLeft: 0, withdrawalsHeldUntil: null, locked: true }),
+    });
     await findHeading('安全中心');
-    await waitFor(() => expect(document.querySelectorAll('[data-demo-locked]')).toHaveLength(2));
+    // The password, the second factor, the widget grants and the anti-phishing code: each says the demo keeps them.
+    await waitFor(() => expect(document.querySelectorAll('[data-demo-locked]')).toHaveLength(4));
     expect(screen.queryByLabelText(/当前密码/)).toBeNull();
     expect(screen.queryByRole('button', { name: '修改密码' })).toBeNull();
     expect(app.server.requests.some((r) => r.path === '/api/user/widget-tokens')).toBe(false);
