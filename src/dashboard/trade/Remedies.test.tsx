@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ExchangeAccount } from '../../api/exchange';
 import type { TradeTask } from '../../api/trade';
 import { fail, ok, type Handler, type RecordedRequest } from '../../testing/fakeServer';
-import { identityRoute, renderApp, startSignedInZhCN } from '../../testing/renderApp';
+import { findHeading, identityRoute, renderApp, startSignedInZhCN } from '../../testing/renderApp';
 import { okxAccount, paperAccount } from '../../testing/accounts';
 import { wizardDraft } from './wizard/draftStore';
 
@@ -180,7 +180,9 @@ describe('refusals with a remedy on task actions', () => {
           minCost: '5.5',
         }),
     });
-    await userEvent.click((await screen.findAllByRole('button', { name: '平仓' }))[0]!);
+    // A task's page is large (its ladder, its chart): its heading first, with the time a loaded machine needs.
+    await findHeading('任务详情');
+    await userEvent.click((await screen.findAllByRole('button', { name: '平仓' }, { timeout: 5000 }))[0]!);
     await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '平仓' }));
     expect(await screen.findByText('持仓（0.001）价值 3.00 USDT，低于交易所最低下单额 5.50 USDT，暂时无法卖出。')).toBeInTheDocument();
   });
