@@ -101,11 +101,13 @@ export const createLoginGuard = (db: Db, options: { bypass?: (context: BypassCon
   };
   const rulesOf = (email: string, ip: string, demo: boolean): DelayRule[] => {
     const keys = loginKeys(email, ip);
+    // The shared demo account's password is public: guessing it gains nothing, and a visitor's typos must not
+    // keep the next visitor behind the same address out. Only the address's own rule (every account) applies.
+    if (demo) return [{ key: keys.address, ...ADDRESS_RULE }];
     return [
       { key: keys.pair, ...PAIR_RULE },
       { key: keys.address, ...ADDRESS_RULE },
-      // The shared demo account's password is public: its guessers only slow themselves.
-      ...(demo ? [] : [{ key: keys.account, ...ACCOUNT_RULE }]),
+      { key: keys.account, ...ACCOUNT_RULE },
     ];
   };
 

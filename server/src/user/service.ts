@@ -118,10 +118,11 @@ export const checkNewPassword = (password: string, email: string, field = 'passw
  * A login attempt counts as a success until its password is judged (a wrong one gives the slots back).
  * Keyed by account and address, so nobody else's logins use up the owner's.
  */
-const loginRules = (email: string, ip: string) => {
+const loginRules = (email: string, ip: string, demo: boolean) => {
   const keys = { okPairKey: `login-ok:pair:${email} ${ip}`, okIpKey: `login-ok:ip:${ip}` };
   const rules = [
-    { key: keys.okPairKey, limits: LOGIN_OK_LIMITS_PAIR },
+    // The shared demo account has no cap of its own: its visitors (many behind one address) keep the address's.
+    ...(demo ? [] : [{ key: keys.okPairKey, limits: LOGIN_OK_LIMITS_PAIR }]),
     { key: keys.okIpKey, limits: LOGIN_OK_LIMITS_IP },
   ];
   return { ...keys, rules };
@@ -213,7 +214,7 @@ export const createAccounts = (deps: UserDeps) => {
       if (typeof body === 'object' && body !== null && 'email' in body && typeof body.email === 'string') {
         const email = normalizeEmail(body.email);
         guard.refuseIfKnownWaiting(email, ip);
-        throttle.refuseIfKnownFull(loginRules(email, ip).rules);
+        throttle.refuseIfKnownFull(loginRules(email, ip, email === DEMO_EMAIL).rules);
       }
     },
 
@@ -228,7 +229,7 @@ export const createAccounts = (deps: UserDeps) => {
         userId: async () => (await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst())?.id ?? null,
       });
       try {
-        const { okPairKey, okIpKey, rules } = loginRules(email, caller.ip);
+        const { okPairKey, okIpKey, rules } = loginRules(email, caller.ip, demo);
         // Reserved as a success before the password is looked at; a wrong one gives it back.
         const attempt = await throttle.take(rules);
         let row;
