@@ -169,7 +169,7 @@ describe.each(BACKENDS)('widget grants bound to an origin (%s)', (backend) => {
     expect(asked.headers.get('access-control-allow-methods')).toBe('GET, POST, PUT, DELETE');
     const me = await read(PARTNER, session.accessToken, '/api/user/me');
     expect(me.headers.get('access-control-allow-origin')).toBe(PARTNER);
-    expect(me.headers.get('access-control-expose-headers')).toBe('Content-Range');
+    expect(me.headers.get('access-control-expose-headers')).toBe('Content-Range, X-Answer-Code');
     expect(body(me).code).toBe(0);
 
     // A grant of before: no origin of its own.
