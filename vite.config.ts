@@ -49,6 +49,10 @@ export default defineConfig({
           environment: 'node',
           include: ['server/**/*.test.ts'],
           hookTimeout: 60000,
+          // A worker runs its files in one module graph: the server's modules (Fastify, ccxt, PGlite's engine) load
+          // once per worker, not once per file, and a worker's files share its PGlite (a schema per server). A file
+          // leaves no process state behind (environment variables, timers) for the next.
+          isolate: false,
           // Migrations recorded once and PGlite's migrated data folder dumped; a PostgreSQL database per worker.
           globalSetup: ['server/test/globalSetup.ts'],
           setupFiles: ['server/test/setup.ts'],

@@ -47,8 +47,12 @@ describe('built files: precompressed copies and cache lifetimes', () => {
     precompress(dashboardDir);
     // The widgets as the real build makes them, with their pinned copies and compressed files.
     widgetsDir = join(dir, 'widgets');
+    const nodeEnv = process.env.NODE_ENV;
     process.env.NODE_ENV = 'production';
     await build({ configFile: join(process.cwd(), 'vite.widgets.config.ts'), mode: 'production', logLevel: 'warn', build: { outDir: widgetsDir, emptyOutDir: true } });
+    // The worker's next files run in this process (vite.config.ts isolate: false).
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
     server = await startServer('pglite', { dashboardDir, widgetsDir });
   }, 120_000);
 
