@@ -237,6 +237,40 @@ export interface BacktestJob {
   error: { code: number; message: string; data: unknown } | null;
 }
 
+/** The first order the presets' figures are computed with (their percentages hardly depend on it). */
+export const PRESET_FIRST_ORDER = '10';
+/** Days of history the presets' figures may cover, and the default. */
+export const PRESET_MAX_DAYS = 365;
+export const PRESET_DEFAULT_DAYS = 30;
+
+/** Where the presets' figures come from: the bundled minute history offline, or an exchange's history. */
+export type PresetSource = 'sample' | 'exchange';
+
+/** One system template's backtested figures. */
+export interface PresetFigures {
+  strategyId: string;
+  /** The system template's name key (conservative, balanced, aggressive). */
+  name: string;
+  settings: StrategySettings;
+  figures: BacktestFigures;
+}
+
+/** The system templates backtested on one pair and period (GET /api/strategy/backtest/presets), computed once a day. */
+export interface PresetFiguresAnswer {
+  symbol: string;
+  source: PresetSource;
+  exchange: string | null;
+  /** The candles' interval (ms) and the period they cover: open times in [from, to). */
+  interval: number;
+  from: number;
+  to: number;
+  candles: number;
+  firstOrderAmount: DecimalString;
+  /** When the figures were computed (ISO); the same all day for every user. */
+  computedAt: string;
+  presets: PresetFigures[];
+}
+
 /** A candle file the user uploaded. */
 export interface CandleUpload {
   id: string;

@@ -37,6 +37,7 @@ export const Endpoint = {
   backtestRun: (id: string) => `/api/strategy/backtest/${encodeURIComponent(id)}`,
   backtestCancel: '/api/strategy/backtest/cancel',
   backtestCandles: '/api/strategy/backtest/candles',
+  backtestPresets: '/api/strategy/backtest/presets',
 
   profileEdit: '/api/user/profile',
   changePassword: '/api/user/change-password',

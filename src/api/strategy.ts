@@ -282,3 +282,15 @@ export const strategyProblem = (settings: StrategySettings, feeRate: DecimalStri
   if (!Number.isInteger(settings.cooldownSeconds) || settings.cooldownSeconds < 0) return { code: 'cooldown' };
   return null;
 };
+
+const sameNumber = (a: string | null, b: string | null) => (a === null || b === null ? a === b : new Big(a).eq(b));
+
+/** Whether two settings trade alike ('1.5' and '1.50' are one take profit). */
+export const sameSettings = (a: StrategySettings, b: StrategySettings): boolean =>
+  a.levels.length === b.levels.length &&
+  a.levels.every((level, i) => sameNumber(level.dropPercent, b.levels[i]!.dropPercent) && sameNumber(level.multiple, b.levels[i]!.multiple)) &&
+  sameNumber(a.takeProfitPercent, b.takeProfitPercent) &&
+  sameNumber(a.takeProfitCallbackPercent, b.takeProfitCallbackPercent) &&
+  sameNumber(a.replenishCallbackPercent, b.replenishCallbackPercent) &&
+  sameNumber(a.stopLossPercent, b.stopLossPercent) &&
+  a.cooldownSeconds === b.cooldownSeconds;

@@ -9,7 +9,7 @@ import {
   type WebhookTestAnswer,
 } from '../api/notifyChannels';
 import type { DemoAccount } from '../api/demo';
-import type { BacktestJob, BacktestRequest, CandleUpload } from '../api/backtest';
+import type { BacktestJob, BacktestRequest, CandleUpload, PresetFiguresAnswer, PresetSource } from '../api/backtest';
 import type { StrategyTemplate } from '../api/strategy';
 import type { CandleTimeframe, CloseResult, EngineStatus, OhlcvAnswer, ProfitSummary, TradeOrder, TradePair, TradeTask, TradeTaskDetail } from '../api/trade';
 import type { ExchangeBalance, ExchangeCatalogEntry } from '../api/exchange';
@@ -144,6 +144,9 @@ export const createApi = (http: HttpClient) => ({
   /** A candle file can be tens of megabytes: it gets a minute instead of the usual ten seconds. */
   backtestUpload: (payload: { name: string; csv: string }) =>
     http.request<CandleUpload>('POST', Endpoint.backtestCandles, { body: payload, timeoutMs: UPLOAD_TIMEOUT_MS }),
+  /** The system templates' backtested figures on a pair and period; the first asker of the day may wait for the run (a minute at most). */
+  backtestPresets: (query: { symbol: string; source: PresetSource; exchange?: string; days: number }, signal?: AbortSignal) =>
+    http.request<PresetFiguresAnswer>('GET', Endpoint.backtestPresets, { query, signal, timeoutMs: UPLOAD_TIMEOUT_MS }),
   backtestUploads: (signal?: AbortSignal) => http.request<Page<CandleUpload>>('GET', Endpoint.backtestCandles, { signal }),
 
   /** The exchanges a user can bind and the credentials each asks for (paper first). */

@@ -5,7 +5,7 @@ import { ok } from '../http/envelope';
 import { typed } from '../http/schemas';
 import { createHistory } from './history';
 import { createWorkerPool } from './pool';
-import { cancelSchema, runIdSchema, runSchema, UPLOAD_BODY_LIMIT, uploadSchema, uploadsSchema } from './schemas';
+import { cancelSchema, presetsSchema, runIdSchema, runSchema, UPLOAD_BODY_LIMIT, uploadSchema, uploadsSchema } from './schemas';
 import { createBacktestService } from './service';
 
 export interface BacktestOptions {
@@ -14,7 +14,8 @@ export interface BacktestOptions {
 }
 
 /**
- * Backtests of strategy templates: `/api/strategy/backtest` and its runs and candle files (README "Backtests").
+ * Backtests of strategy templates: `/api/strategy/backtest` and its runs and candle files, and the system
+ * templates' figures per pair and day, `/api/strategy/backtest/presets` (README "Backtests").
  * The paper exchange's markets (the engine's, `engineFacade`) give the rules of the sample and of uploads.
  */
 export const backtestDomain: FastifyPluginAsync<BacktestOptions> = async (instance, deps) => {
@@ -37,6 +38,8 @@ export const backtestDomain: FastifyPluginAsync<BacktestOptions> = async (instan
   app.addHook('onClose', () => service.close());
 
   app.post('/api/strategy/backtest', { schema: runSchema }, async (request) => ok(await service.start(request.user!.id, request.body)));
+
+  app.get('/api/strategy/backtest/presets', { schema: presetsSchema }, async (request) => ok(await service.presets(request.user!.id, request.query)));
 
   app.get('/api/strategy/backtest/candles', { schema: uploadsSchema }, async (request) => ok(await service.uploads(request.user!.id)));
 

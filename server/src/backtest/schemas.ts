@@ -4,15 +4,18 @@ import {
   FILL_MODELS,
   HISTORY_INTERVALS,
   MAX_VARIANTS,
+  PRESET_DEFAULT_DAYS,
+  PRESET_MAX_DAYS,
   RANK_BY,
   type BacktestFigures,
   type BacktestJob,
   type BacktestReport,
   type CandleUpload,
+  type PresetFiguresAnswer,
 } from '../../../src/api/backtest';
 import type { Page } from '../../../src/api/types';
 import { Answer, DecimalText, Nullable, PageOf } from '../http/answers';
-import { Body, IdParams, SafeText, SameShape, StringEnum, Type, Uuid, type Same } from '../http/schemas';
+import { Body, IdParams, Query, SafeText, SameShape, StringEnum, Type, Uuid, type Same } from '../http/schemas';
 import { settingsAnswerProperties, settingsProperties } from '../strategy/schemas';
 
 /** Amounts, steps and minimums: plain decimals, up to 8 places. */
@@ -184,6 +187,18 @@ const candleUploadSchema = Type.Object({
   createdAt: Type.String(),
 });
 const uploadPage = PageOf(candleUploadSchema);
+const presetFiguresSchema = Type.Object({
+  symbol: Type.String(),
+  source: StringEnum(['sample', 'exchange'] as const),
+  exchange: Nullable('string'),
+  interval: Type.Integer(),
+  from: Type.Integer(),
+  to: Type.Integer(),
+  candles: Type.Integer(),
+  firstOrderAmount: text,
+  computedAt: Type.String(),
+  presets: Type.Array(Type.Object({ strategyId: Type.String(), name: Type.String(), settings: settingsAnswer, figures: figuresSchema })),
+});
 
 // The contract (src/api/backtest.ts, what the panel reads) and these schemas describe the same values.
 SameShape<Same<Static<typeof figuresSchema>, BacktestFigures>>();
@@ -191,6 +206,7 @@ SameShape<Same<Static<typeof reportSchema>, BacktestReport>>();
 SameShape<Same<Static<typeof jobSchema>, BacktestJob>>();
 SameShape<Same<Static<typeof candleUploadSchema>, CandleUpload>>();
 SameShape<Same<Static<typeof uploadPage>, Page<CandleUpload>>>();
+SameShape<Same<Static<typeof presetFiguresSchema>, PresetFiguresAnswer>>();
 
 /* ---------- Routes ---------- */
 
@@ -218,3 +234,18 @@ export const uploadSchema = {
 };
 
 export const uploadsSchema = { summary: 'The candle files the user uploaded, newest first', response: { 200: Answer(uploadPage) } };
+
+export const presetsQuery = Query({
+  symbol: Type.String({ pattern: SYMBOL_PATTERN }),
+  source: StringEnum(['sample', 'exchange'] as const, { default: 'sample' }),
+  exchange: Type.Optional(Type.String({ pattern: '^[a-z0-9]{1,30}$' })),
+  days: Type.Integer({ minimum: 1, maximum: PRESET_MAX_DAYS, default: PRESET_DEFAULT_DAYS }),
+});
+export type PresetsQuery = Static<typeof presetsQuery>;
+
+export const presetsSchema = {
+  summary:
+    "The system templates' backtested figures on a pair over its last `days` (the bundled minute history offline, or an exchange's history up to today's UTC midnight), computed once per pair and day for every user",
+  querystring: presetsQuery,
+  response: { 200: Answer(presetFiguresSchema) },
+};

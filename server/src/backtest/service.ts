@@ -28,7 +28,11 @@ import {
   type BacktestReport,
   type BacktestStatus,
   type CandleUpload,
+  type HistoryInterval,
   type MarketRules,
+  type PresetFiguresAnswer,
+  type PresetSource,
+  PRESET_FIRST_ORDER,
 } from '../../../src/api/backtest';
 import { ErrorCode } from '../../../src/api/errors';
 import { DEFAULT_FEE_RATE, describeProblem, strategyProblem, type StrategySettings } from '../../../src/api/strategy';
@@ -38,10 +42,10 @@ import type { BacktestRunsTable } from '../db/schema';
 import { parseTime } from '../engine/core/candles';
 import type { PaperMarketInfo } from '../engine/venues/paper/exchange';
 import { BusinessError, fail, tooManyAttempts } from '../http/errors';
-import { settingsOf } from '../strategy/service';
+import { settingsOf, systemTemplates } from '../strategy/service';
 import type { Limit, Throttle } from '../shared/throttle';
-import type { RunBody } from './schemas';
-import type { History } from './history';
+import type { PresetsQuery, RunBody } from './schemas';
+import { DAY_MS, type History } from './history';
 import { WorkerError, type ParsedCandles, type WorkerPool } from './pool';
 import { variantSettings } from './report';
 
@@ -114,6 +118,16 @@ type RunRow = Selectable<BacktestRunsTable>;
 
 const unzip = promisify(gunzip);
 const zip = promisify(gzip);
+
+/** A template's settings alone, as a run takes them. */
+const settingsFrom = ({ levels, takeProfitPercent, takeProfitCallbackPercent, replenishCallbackPercent, stopLossPercent, cooldownSeconds }: StrategySettings): StrategySettings => ({
+  levels,
+  takeProfitPercent,
+  takeProfitCallbackPercent,
+  replenishCallbackPercent,
+  stopLossPercent,
+  cooldownSeconds,
+});
 
 const timeOf = (text: string | undefined, field: 'from' | 'to'): number | undefined => {
   if (text === undefined) return undefined;
@@ -262,26 +276,42 @@ export const createBacktestService = (deps: BacktestDeps) => {
     return (await unzip(row.data)).toString('utf8');
   };
 
-  /** The run in the background, from candles to report. */
-  const execute = async (userId: string, id: string, resolved: Resolved, state: Live, signal: AbortSignal, setCancel: (cancel: () => void) => void) => {
+  /** Where a resolved run's candles come from: the key threads know them by, and how to read them (an exchange's history fetched first). */
+  const candleSource = async (resolved: Resolved, signal: AbortSignal | undefined, onLoading: (done: number, total: number) => void) => {
     const { request, candles } = resolved;
-    const total = resolved.estimate * (1 + (request.variants?.length ?? 0));
-    let key: string;
-    let load: () => Promise<string>;
     // Uploads and history are stored in the server's own form, already checked; the sample is a file to parse.
     const stored = candles.kind !== 'sample';
     if (candles.kind === 'exchange') {
-      progress(id, state, 'loading', 0, resolved.estimate);
-      const fetched = await history.candles({ ...candles, symbol: request.symbol, from: resolved.from, to: resolved.to, signal, onProgress: (done, all) => progress(id, state, 'loading', done, all) });
-      key = `exchange:${candles.exchange}:${request.symbol}:${candles.interval}:${resolved.from}:${resolved.to}`;
-      load = async () => fetched.csv;
-    } else if (candles.kind === 'upload') {
-      key = `upload:${candles.id}`;
-      load = () => loadUpload(candles.id);
-    } else {
-      key = 'sample';
-      load = () => readFile(SAMPLE_FILE, 'utf8');
+      onLoading(0, resolved.estimate);
+      const fetched = await history.candles({ ...candles, symbol: request.symbol, from: resolved.from, to: resolved.to, ...(signal ? { signal } : {}), onProgress: onLoading });
+      return { stored, key: `exchange:${candles.exchange}:${request.symbol}:${candles.interval}:${resolved.from}:${resolved.to}`, load: async () => fetched.csv };
     }
+    if (candles.kind === 'upload') return { stored, key: `upload:${candles.id}`, load: () => loadUpload(candles.id) };
+    return { stored, key: 'sample', load: () => readFile(SAMPLE_FILE, 'utf8') };
+  };
+
+  /** The worker's input for a resolved run. */
+  const runInput = (resolved: Resolved, rules: MarketRules, tickSize: DecimalString | undefined) => {
+    const { request } = resolved;
+    return {
+      symbol: request.symbol,
+      settings: resolved.settings,
+      firstOrderAmount: new Big(request.firstOrderAmount).toFixed(),
+      firstOrderMultiple: request.firstOrderMultiple ?? false,
+      cycleCount: request.cycleCount ?? 9999,
+      market: rules,
+      ...(tickSize ? { tickSize } : {}),
+      fill: request.fill ?? 'close',
+      variants: request.variants ?? [],
+      rankBy: request.rankBy ?? 'returnPercent',
+    };
+  };
+
+  /** The run in the background, from candles to report. */
+  const execute = async (userId: string, id: string, resolved: Resolved, state: Live, signal: AbortSignal, setCancel: (cancel: () => void) => void) => {
+    const { request } = resolved;
+    const total = resolved.estimate * (1 + (request.variants?.length ?? 0));
+    const { key, load, stored } = await candleSource(resolved, signal, (done, all) => progress(id, state, 'loading', done, all));
     const { rules, tickSize } = await rulesFor(resolved);
     if (signal.aborted) throw signal.reason;
     progress(id, state, 'running', 0, total);
@@ -291,22 +321,85 @@ export const createBacktestService = (deps: BacktestDeps) => {
       load,
       stored,
       range: { from: resolved.from, to: resolved.to },
-      input: {
-        symbol: request.symbol,
-        settings: resolved.settings,
-        firstOrderAmount: new Big(request.firstOrderAmount).toFixed(),
-        firstOrderMultiple: request.firstOrderMultiple ?? false,
-        cycleCount: request.cycleCount ?? 9999,
-        market: rules,
-        ...(tickSize ? { tickSize } : {}),
-        fill: request.fill ?? 'close',
-        variants: request.variants ?? [],
-        rankBy: request.rankBy ?? 'returnPercent',
-      },
+      input: runInput(resolved, rules, tickSize),
       onProgress: (done, all) => progress(id, state, 'running', done, all),
     });
     setCancel(job.cancel);
     return job.promise;
+  };
+
+  /**
+   * The system templates' figures on a pair over its last `days` (issue 28): one run in the pool (the first
+   * template, the others as its variants), for the user who asks first and counted against that user's
+   * backtests; kept for the rest of the UTC day, so every other user asking the same pair and period that
+   * day is answered from memory (asking while it computes waits for the same run).
+   */
+  const presetCache = new Map<string, { day: number; answer: Promise<PresetFiguresAnswer> }>();
+  const presets = async (userId: string, query: PresetsQuery): Promise<PresetFiguresAnswer> => {
+    const day = Math.floor(now() / DAY_MS);
+    const source: PresetSource = query.source;
+    if (source === 'exchange' && !query.exchange) fail(ErrorCode.PARAM_REQUIRED, 'the exchange is required', { field: 'exchange' });
+    const exchange = source === 'exchange' ? query.exchange! : null;
+    const cacheKey = `${source}:${exchange ?? ''}:${query.symbol}:${query.days}`;
+    const cached = presetCache.get(cacheKey);
+    if (cached && cached.day === day) return cached.answer;
+
+    // Kept at once, before any await: a second ask while this one is refused or computing waits for it.
+    const compute = async (): Promise<PresetFiguresAnswer> => {
+      const templates = await systemTemplates(db);
+      if (templates.length === 0) return fail(ErrorCode.NOT_ENABLED, 'no system templates', { reason: 'no_presets' });
+      // The period: the last `days` of the sample, or the last `days` whole UTC days of the exchange's history.
+      const end = source === 'sample' ? SAMPLE_TO : day * DAY_MS;
+      const interval: HistoryInterval = source === 'sample' || query.days <= DEFAULT_HISTORY_DAYS ? '1m' : '1h';
+      const [first, ...others] = templates;
+      const request: RunBody = {
+        settings: settingsFrom(first!),
+        symbol: query.symbol,
+        source: source === 'sample' ? { kind: 'sample' } : { kind: 'exchange', exchange: exchange!, interval },
+        from: String(end - query.days * DAY_MS),
+        to: String(end),
+        firstOrderAmount: PRESET_FIRST_ORDER,
+        variants: others.map((t, i) => ({ label: `#${i + 1}`, ...settingsFrom(t) })),
+      };
+      // Every refusal (pair, period, exchange) before anything is counted or kept.
+      const attempt = await throttle.take([{ key: `backtest:${userId}`, limits: RUN_LIMITS }]);
+      let resolved: Resolved;
+      try {
+        resolved = await resolve(userId, request);
+      } catch (error) {
+        await attempt.release();
+        throw error;
+      }
+      const { key, load, stored } = await candleSource(resolved, undefined, () => undefined);
+      const { rules, tickSize } = await rulesFor(resolved);
+      const report = await pool.run({ owner: userId, key, load, stored, range: { from: resolved.from, to: resolved.to }, input: runInput(resolved, rules, tickSize) }).promise;
+      const figuresOf = (index: number) => (index === 0 ? report.figures : report.variants!.find((v) => v.index === index)!.figures);
+      return {
+        symbol: report.symbol,
+        source,
+        exchange,
+        interval: report.interval,
+        from: report.from,
+        to: report.to,
+        candles: report.candles,
+        firstOrderAmount: report.firstOrderAmount,
+        computedAt: new Date(now()).toISOString(),
+        presets: templates.map((t, index) => ({ strategyId: t.id, name: t.name, settings: index === 0 ? report.settings : report.variants!.find((v) => v.index === index)!.settings, figures: figuresOf(index) })),
+      };
+    };
+    // A failed run is said as the catalogue says it, to every user waiting for it.
+    const answer = compute().catch((error: unknown): never => {
+      if (error instanceof BusinessError) throw error;
+      const failure = errorOf(error, 'presets')!;
+      return fail(failure.code as BusinessError['code'], failure.message, failure.data);
+    });
+    // Yesterday's figures go when today's first come; a failed run is not kept.
+    for (const [k, entry] of presetCache) if (entry.day !== day) presetCache.delete(k);
+    presetCache.set(cacheKey, { day, answer });
+    answer.catch(() => {
+      if (presetCache.get(cacheKey)?.answer === answer) presetCache.delete(cacheKey);
+    });
+    return answer;
   };
 
   const start = async (userId: string, request: RunBody): Promise<BacktestJob> => {
@@ -497,6 +590,7 @@ export const createBacktestService = (deps: BacktestDeps) => {
 
   return {
     start,
+    presets,
     get,
     cancel,
     admitUpload,

@@ -17,7 +17,7 @@ import {
   type VariantSweep,
 } from '../../api/backtest';
 import { UNLIMITED_CYCLES } from '../../api/defaults';
-import type { StrategySettings } from '../../api/strategy';
+import { sameSettings, type StrategySettings } from '../../api/strategy';
 import type { BacktestDefaults } from '../kit/embeds';
 
 const DAY = 86_400_000;
@@ -155,17 +155,8 @@ export const sweepOf = (form: SweepForm, settings: StrategySettings, names?: Swe
   return { variants, count: variants.length };
 };
 
-const sameNumber = (a: string | null, b: string | null) => (a === null || b === null ? a === b : new Big(a).eq(b));
-
-/** Whether two settings trade alike ('1.5' and '1.50' are one take profit). */
-export const sameSettings = (a: StrategySettings, b: StrategySettings): boolean =>
-  a.levels.length === b.levels.length &&
-  a.levels.every((level, i) => sameNumber(level.dropPercent, b.levels[i]!.dropPercent) && sameNumber(level.multiple, b.levels[i]!.multiple)) &&
-  sameNumber(a.takeProfitPercent, b.takeProfitPercent) &&
-  sameNumber(a.takeProfitCallbackPercent, b.takeProfitCallbackPercent) &&
-  sameNumber(a.replenishCallbackPercent, b.replenishCallbackPercent) &&
-  sameNumber(a.stopLossPercent, b.stopLossPercent) &&
-  a.cooldownSeconds === b.cooldownSeconds;
+/** Whether two settings trade alike (src/api/strategy.ts). */
+export { sameSettings };
 
 /** A variant's settings: the template with the variant's changes (its label is not a setting). */
 const variantSettings = (settings: StrategySettings, variant: BacktestVariant): StrategySettings => {

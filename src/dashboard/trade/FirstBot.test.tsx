@@ -199,7 +199,8 @@ describe('the task wizard says what is wrong at the field', () => {
 });
 
 describe('the next step is offered', () => {
-  it('after a new account is saved: create a task on it', async () => {
+  // The wizard's code (with its preset cards) loads on the way: the waits allow a loaded machine its time.
+  it('after a new account is saved: create a task on it', { timeout: 40_000 }, async () => {
     const saved = { ...paperAccount, id: '00000000-0000-4000-8000-0000000000aa', name: '模拟账户' };
     let accounts: ExchangeAccount[] = [];
     const app = await renderApp(
@@ -214,10 +215,10 @@ describe('the next step is offered', () => {
     );
     await findHeading('API 配置');
     await userEvent.click(await screen.findByRole('button', { name: '保存' }));
-    const next = await screen.findByText('「模拟账户」已就绪。下一步：用它创建交易任务。');
+    const next = await screen.findByText('「模拟账户」已就绪。下一步：用它创建交易任务。', undefined, { timeout: 15_000 });
     await userEvent.click(within(next.closest('[data-next-step]') as HTMLElement).getByRole('link', { name: '创建任务' }));
-    await waitFor(() => expect(app.pathname()).toBe('/trade/add'));
-    await waitFor(() => expect(combobox('交易所 API')).toHaveTextContent('模拟账户'));
+    await waitFor(() => expect(app.pathname()).toBe('/trade/add'), { timeout: 15_000 });
+    await waitFor(() => expect(combobox('交易所 API')).toHaveTextContent('模拟账户'), { timeout: 15_000 });
   });
 
   it('on a strategy card: a task with this strategy', async () => {

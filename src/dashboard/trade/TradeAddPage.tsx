@@ -18,11 +18,11 @@ import AddIcon from '@mui/icons-material/Add';
 import Big from 'big.js';
 import { useEffect, useRef, useState } from 'react';
 import { useCreate, useGetList, useLocaleState, useNotify, useTranslate } from 'react-admin';
-import type { VariantResult } from '../../api/backtest';
+import type { PresetFigures, VariantResult } from '../../api/backtest';
 import { Link, useSearchParams } from 'react-router-dom';
 import { isTestnetExchange, type ExchangeAccount } from '../../api/exchange';
 import { formatMoney } from '../../api/format';
-import { firstOrderForInvestment, maxCycleFunds, withBuyFees, type StrategyTemplate } from '../../api/strategy';
+import { firstOrderForInvestment, maxCycleFunds, sameSettings, withBuyFees, type StrategySettings, type StrategyTemplate } from '../../api/strategy';
 import type { ReplenishStatus, TradeWizardDraft } from '../../api/types';
 import { BacktestLauncher } from '../kit/embeds';
 import { useAccountBalance, useSystemTemplates } from '../kit/queries';
@@ -31,6 +31,7 @@ import { Screen } from '../layout/Screen';
 import { RECOMMENDED_TEMPLATE, templateLabel } from '../kit/templateText';
 import { scrollToFirstErrorSoon } from '../kit/firstError';
 import { useHotPairs } from './api';
+import { PresetCards } from './PresetCards';
 import { RefusalWithRemedy } from './RefusalWithRemedy';
 import { refusalField, type WizardField } from './taskText';
 import { pairId, useWizardDraft, wizardDraft } from './wizard/draftStore';
@@ -52,14 +53,9 @@ export const TradeAddPage = () => {
   const template = templates.find((t) => t.id === draft.selectedTemplate);
   const notify = useNotify();
   const [createStrategy] = useCreate();
-  /**
-   * "应用到策略" in the wizard: the compared variant becomes the user's own
-   * copy of the chosen template (a system template is never changed, nor a
-   * template other tasks may run on), chosen for this task.
-   */
-  const applyVariant = (of: StrategyTemplate, variant: VariantResult) => {
-    const name = `${templateLabel(of, translate)} · ${variant.label}`.slice(0, 40);
-    const { levels, takeProfitPercent, takeProfitCallbackPercent, replenishCallbackPercent, stopLossPercent, cooldownSeconds } = variant.settings;
+  /** Saves settings as the user's own template and chooses it for this task (a system template is never changed). */
+  const saveCopy = (name: string, settings: StrategySettings, copied: string) => {
+    const { levels, takeProfitPercent, takeProfitCallbackPercent, replenishCallbackPercent, stopLossPercent, cooldownSeconds } = settings;
     void createStrategy(
       'strategy',
       { data: { name, levels, takeProfitPercent, takeProfitCallbackPercent, replenishCallbackPercent, stopLossPercent, cooldownSeconds } },
@@ -67,11 +63,35 @@ export const TradeAddPage = () => {
         onSuccess: (created: { id: string | number }) => {
           wizardDraft.update({ selectedTemplate: String(created.id), templateName: name });
           void mine.refetch();
-          notify(translate('backtest.variants.copied', { name }), { type: 'success' });
+          notify(translate(copied, { name }), { type: 'success' });
         },
         onError: (error) => notify((error as Error).message, { type: 'error' }),
       },
     );
+  };
+  /**
+   * "应用到策略" in the wizard: the compared variant becomes the user's own
+   * copy of the chosen template (a system template is never changed, nor a
+   * template other tasks may run on), chosen for this task.
+   */
+  const applyVariant = (of: StrategyTemplate, variant: VariantResult) =>
+    saveCopy(`${templateLabel(of, translate)} · ${variant.label}`.slice(0, 40), variant.settings, 'backtest.variants.copied');
+  /**
+   * "应用" on a preset card: the system template becomes the user's own copy, chosen for this task. A copy
+   * the user already has with the same settings is chosen again rather than made twice.
+   */
+  const applyPreset = (preset: PresetFigures) => {
+    const base = translate('wizard.presets.copyName', { name: templateLabel({ name: preset.name, system: true }, translate) }).slice(0, 36);
+    const own = mine.data ?? [];
+    const existing = own.find((t) => (t.name === base || t.name.startsWith(`${base} `)) && sameSettings(t, preset.settings));
+    if (existing) {
+      wizardDraft.update({ selectedTemplate: existing.id, templateName: existing.name });
+      notify(translate('wizard.presets.copied', { name: existing.name }), { type: 'success' });
+      return;
+    }
+    let name = base;
+    for (let n = 2; own.some((t) => t.name === name); n += 1) name = `${base} ${n}`;
+    saveCopy(name, preset.settings, 'wizard.presets.copied');
   };
   // "Invest X": the first order follows the total, the template's ladder, the pairs and the doubled first order.
   const investing = draft.sizing === 'invest';
@@ -334,6 +354,14 @@ export const TradeAddPage = () => {
 
         <Paper sx={section}>
           <Stack spacing={2}>
+            <PresetCards
+              exchange={account && account.exchange !== 'paper' && !isTestnetExchange(account.exchange) ? account.exchange : null}
+              symbol={draft.selectedPairs[0] ? pairId(draft.selectedPairs[0]) : null}
+              chosen={template}
+              // The account the wizard chooses by itself (the only one, or `?exchange=`) first: no ask for the wrong history.
+              ready={accounts.data !== undefined && !params.has('exchange') && !(draft.selectedApi === null && accounts.data.length === 1)}
+              onApply={applyPreset}
+            />
             <TextField
               select
               label={translate('wizard.template')}

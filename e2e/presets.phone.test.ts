@@ -1,0 +1,3 @@
+import { presetJourney } from './presetsJourney';
+
+presetJourney('phone');

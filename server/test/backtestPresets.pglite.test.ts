@@ -1,0 +1,4 @@
+import { describeBacktestPresets } from './backtestPresets';
+import { onDatabase } from './harness';
+
+onDatabase('pglite', describeBacktestPresets);
