@@ -126,7 +126,7 @@ export const createPasskeys = (db: Db) => {
     },
 
     /** Keeps a verified credential as an enabled passkey of the user. */
-    async keep(trx: Db, userId: string, name: string, credential: { id: string; publicKey: Uint8Array; counter: number; transports?: AuthenticatorTransport[] | undefined }): Promise<void> {
+    async keep(trx: Db, userId: string, name: string, credential: { id: string; publicKey: Uint8Array; counter: number; transports?: string[] | undefined }): Promise<void> {
       const taken = await trx.selectFrom('second_factors').select('id').where('credential_id', '=', credential.id).executeTakeFirst();
       if (taken) fail(ErrorCode.ALREADY_EXISTS, 'this passkey is already registered');
       await trx
