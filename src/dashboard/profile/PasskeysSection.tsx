@@ -130,10 +130,11 @@ export const PasskeysSection = () => {
                   label={translate('profile.security.passkeys.name')}
                   helperText={translate('profile.security.passkeys.nameHelp')}
                   size="small"
+                  sx={{ width: { xs: '100%', sm: 320 } }}
                   slotProps={{ htmlInput: { maxLength: PASSKEY_NAME_MAX, 'data-passkey-name': true } }}
                 />
                 <Box>
-                  <Button variant="contained" startIcon={<KeyIcon />} disabled={pending || name.trim() === ''} onClick={() => void add()}>
+                  <Button variant="contained" startIcon={<KeyIcon />} disabled={pending || name.trim() === ''} onClick={() => void add()} sx={{ whiteSpace: 'nowrap' }}>
                     {translate('profile.security.passkeys.add')}
                   </Button>
                 </Box>
