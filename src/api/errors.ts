@@ -34,6 +34,8 @@ export const ErrorCode = {
   SECOND_FACTOR_INVALID: 11101,
   /** Product extension: money leaves the wallet again only after data.until (a factor reset or a recovery-code login). */
   WITHDRAWALS_HELD: 11102,
+  /** Product extension: the passkey was not accepted (unknown to the account, its request expired or used, or a cloned authenticator). */
+  PASSKEY_INVALID: 11103,
   STRATEGY_EXISTS: 13000,
   STRATEGY_NOT_EXIST: 13001,
   STRATEGY_IN_USE: 13002,
@@ -64,6 +66,7 @@ export const PRODUCT_CODES = [
   ErrorCode.SECOND_FACTOR_REQUIRED,
   ErrorCode.SECOND_FACTOR_INVALID,
   ErrorCode.WITHDRAWALS_HELD,
+  ErrorCode.PASSKEY_INVALID,
 ] as const;
 
 /** Every non-success code the browser has a localized text for. */

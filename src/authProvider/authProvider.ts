@@ -1,6 +1,6 @@
 import type { AuthProvider } from 'ra-core';
 import type { LoginPayload, RegisterFields, User } from '../api/types';
-import type { SecondFactorLoginPayload } from '../api/security';
+import type { PasskeyLoginPayload, SecondFactorLoginPayload } from '../api/security';
 import { createApi } from '../dataProvider/api';
 import { isApiError } from '../dataProvider/ApiError';
 import { http as defaultHttp } from './client';
@@ -10,7 +10,7 @@ import { sessionStore } from './session';
 export const LOGIN_ROUTE = '/auth/login';
 
 /** A login: the password, or its second step (the ticket of a login answered 11100 and a code; README "Second factors"). */
-export type LoginParams = (LoginPayload | SecondFactorLoginPayload) & {
+export type LoginParams = (LoginPayload | SecondFactorLoginPayload | PasskeyLoginPayload) & {
   rememberMe?: boolean;
 };
 
@@ -69,7 +69,9 @@ export const createAuthProvider = (http: HttpClient = defaultHttp, store = sessi
       const answer =
         'ticket' in params
           ? await api.loginSecondFactor({ ticket: params.ticket, code: params.code, trustDevice: params.trustDevice })
-          : await api.login({ email: params.email, password: params.password });
+          : 'response' in params
+            ? await api.loginPasskey({ response: params.response })
+            : await api.login({ email: params.email, password: params.password });
       store.save({ accessToken: answer.accessToken, refreshToken: answer.refreshToken, rememberMe });
       remember(answer.user);
       return { redirectTo: '/' };

@@ -66,7 +66,18 @@ import type {
 import type { ReturnsOverview, TaskCycle, TaskReturns } from '../api/returns';
 import type { WidgetGrant, WidgetGrantIssued, WidgetTokenRequest } from '../api/widget';
 import type { HttpClient } from './httpClient';
-import { SECOND_FACTOR_HEADER, type RecoveryCodes, type SecondFactorLoginPayload, type SecurityStatus, type TotpEnablePayload, type TotpSetup } from '../api/security';
+import {
+  SECOND_FACTOR_HEADER,
+  type PasskeyLoginPayload,
+  type PasskeyOptions,
+  type PasskeyOptionsPayload,
+  type PasskeyRegisterPayload,
+  type RecoveryCodes,
+  type SecondFactorLoginPayload,
+  type SecurityStatus,
+  type TotpEnablePayload,
+  type TotpSetup,
+} from '../api/security';
 
 /** The step-up header, when the user gave a second factor (README "Second factors"). */
 const stepUp = (secondFactor: string | undefined) => (secondFactor ? { [SECOND_FACTOR_HEADER]: secondFactor } : undefined);
@@ -100,6 +111,14 @@ export const createApi = (http: HttpClient) => ({
   totpSetup: () => http.request<TotpSetup>('POST', Endpoint.totpSetup),
   totpEnable: (payload: TotpEnablePayload) => http.request<RecoveryCodes>('POST', Endpoint.totpEnable, { body: payload }),
   totpDisable: (secondFactor?: string) => http.request<null>('POST', Endpoint.totpDisable, { headers: stepUp(secondFactor) }),
+  /** Passkeys (README "Passkeys"): options to create one, keep it (step-up once a factor is on), remove it (step-up). */
+  passkeyRegistrationOptions: () => http.request<PasskeyOptions>('POST', Endpoint.passkeyRegistrationOptions),
+  passkeyRegister: (payload: PasskeyRegisterPayload, secondFactor?: string) =>
+    http.request<{ recoveryCodes: string[] | null }>('POST', Endpoint.passkeyRegister, { body: payload, headers: stepUp(secondFactor) }),
+  passkeyRemove: (id: string, secondFactor?: string) => http.request<null>('POST', Endpoint.passkeyRemove, { body: { id }, headers: stepUp(secondFactor) }),
+  /** Passkey options at login: with a ticket for the second step, without for the passkey login. */
+  loginPasskeyOptions: (payload: PasskeyOptionsPayload) => http.request<PasskeyOptions>('POST', Endpoint.loginPasskeyOptions, { body: payload, auth: false }),
+  loginPasskey: (payload: PasskeyLoginPayload) => http.request<LoginResponse>('POST', Endpoint.loginPasskey, { body: payload, auth: false }),
 
   tradeList: (query: Query = {}, signal?: AbortSignal) =>
     http.request<Page<TradeTask>>('GET', Endpoint.tradeList, { query, signal }),

@@ -507,6 +507,7 @@ export interface Database {
   second_factors: SecondFactorsTable;
   recovery_codes: RecoveryCodesTable;
   trusted_devices: TrustedDevicesTable;
+  webauthn_challenges: WebauthnChallengesTable;
 }
 
 /** A user's second factor (migration 027): pending until enabled_at is set. */
@@ -519,6 +520,22 @@ export interface SecondFactorsTable {
   last_step: ColumnType<string | null, string | number | null | undefined, string | number | null>;
   enabled_at: NullableTimestamp;
   created_at: CreatedAt;
+  /** A passkey's name, credential id and COSE public key (base64url), signature counter and transports (JSON) (migration 029). */
+  name: ColumnType<string | null, string | null | undefined, string | null>;
+  credential_id: ColumnType<string | null, string | null | undefined, string | null>;
+  public_key: ColumnType<string | null, string | null | undefined, string | null>;
+  counter: ColumnType<string | null, string | number | null | undefined, string | number | null>;
+  transports: ColumnType<string | null, string | null | undefined, string | null>;
+  last_used_at: NullableTimestamp;
+}
+
+/** A WebAuthn challenge: bound to a user (null for a passkey login) and an action, taken once (migration 029). */
+export interface WebauthnChallengesTable {
+  id: Generated<string>;
+  user_id: string | null;
+  action: string;
+  challenge: string;
+  expires_at: Timestamp;
 }
 
 export interface RecoveryCodesTable {

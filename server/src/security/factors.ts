@@ -2,6 +2,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 import { sql } from 'kysely';
 import { ErrorCode } from '../../../src/api/errors';
 import {
+  PASSKEY_PREFIX,
   RECOVERY_CODE_COUNT,
   TRUSTED_DEVICE_DAYS,
   WITHDRAWAL_HOLD_HOURS,
@@ -16,6 +17,7 @@ import { fail } from '../http/errors';
 import { recordEvents } from '../notify/events';
 import { isDemoUser, refuseDemo } from '../shared/demoGuard';
 import type { Limit, Throttle } from '../shared/throttle';
+import { createPasskeys, type RelyingParty } from './passkeys';
 import { matchedStep, newTotp } from './totp';
 
 /** Wrong second factors: 5 in 15 minutes per user (login's second step and step-up calls together), then 10009. */
@@ -42,14 +44,32 @@ export interface SecondFactorDeps {
   now?: () => number;
 }
 
-/** What verified a second step: an authenticator code or a recovery code (used up). */
-export type Verified = 'totp' | 'recovery';
+/** What verified a second step: an authenticator code, a recovery code (used up) or a passkey. */
+export type Verified = 'totp' | 'recovery' | 'passkey';
+
+/** Where a passkey's assertion is checked: the action its challenge was bound to, and the relying party of the request. */
+export interface PasskeyContext {
+  action: string;
+  rp: RelyingParty;
+}
+
+/** The assertion of a `passkey:` factor, or null when it is not one. */
+const assertionOf = (code: string): Record<string, unknown> | null => {
+  if (!code.startsWith(PASSKEY_PREFIX)) return null;
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(code.slice(PASSKEY_PREFIX.length), 'base64url').toString());
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+};
 
 /**
  * A user's second factors (README "Second factors"): turning TOTP on and off,
  * recovery codes, login tickets, trusted devices, the operator's reset, and
- * one step-up check for every call that needs a factor. A passkey becomes one
- * more kind: `enabledKinds` lists it and `verify` gains a branch.
+ * one step-up check for every call that needs a factor; passkeys
+ * (passkeys.ts) are one more kind, checked by `verify` when the factor is
+ * `passkey:` and an assertion.
  */
 export const createSecondFactors = (deps: SecondFactorDeps) => {
   const { db, throttle, box } = deps;
@@ -57,6 +77,7 @@ export const createSecondFactors = (deps: SecondFactorDeps) => {
   const pepper = createHmac('sha256', deps.secret).update('recovery-codes').digest();
   const ticketKey = createHmac('sha256', deps.secret).update('login-tickets').digest();
   const hashRecovery = (code: string) => createHmac('sha256', pepper).update(normalizeRecovery(code)).digest('hex');
+  const passkeys = createPasskeys(db);
 
   const enabledKinds = async (userId: string, trx: Db = db): Promise<FactorKind[]> =>
     (await trx.selectFrom('second_factors').select('kind').distinct().where('user_id', '=', userId).where('enabled_at', 'is not', null).execute()).map(
@@ -112,11 +133,15 @@ export const createSecondFactors = (deps: SecondFactorDeps) => {
    * wrong, expired or already used. `recovery`: a recovery code is accepted
    * too (the login's second step only).
    */
-  const verify = async (userId: string, code: string, options: { recovery?: boolean; pending?: boolean } = {}): Promise<Verified> => {
+  const verify = async (userId: string, code: string, options: { recovery?: boolean; pending?: boolean; passkey?: PasskeyContext } = {}): Promise<Verified> => {
     const attempt = await throttle.take([{ key: `second-factor:user:${userId}`, limits: FACTOR_LIMITS }]);
     let outcome: Verified | null = null;
+    const assertion = assertionOf(code);
     try {
-      if (/^[0-9]{6}$/.test(code)) outcome = (await takeTotp(db, userId, code, options.pending)) ? 'totp' : null;
+      if (code.startsWith(PASSKEY_PREFIX)) {
+        const { passkey } = options;
+        outcome = assertion && passkey && (await passkeys.assert(userId, passkey.action, assertion as never, passkey.rp)) === userId ? 'passkey' : null;
+      } else if (/^[0-9]{6}$/.test(code)) outcome = (await takeTotp(db, userId, code, options.pending)) ? 'totp' : null;
       else if (options.recovery && new RegExp('^[A-Za-z2-7]{5}-?[A-Za-z2-7]{5}$').test(code)) outcome = (await takeRecovery(db, userId, code)) ? 'recovery' : null;
     } catch (error) {
       await attempt.release();
@@ -124,6 +149,7 @@ export const createSecondFactors = (deps: SecondFactorDeps) => {
     }
     if (!outcome) {
       await attempt.settle();
+      if (code.startsWith(PASSKEY_PREFIX)) return fail(ErrorCode.PASSKEY_INVALID, 'the passkey is not one of this account, or its challenge expired or was used', { field: 'passkey' });
       return fail(ErrorCode.SECOND_FACTOR_INVALID, 'the second factor is wrong, expired or already used', { field: 'code' });
     }
     await attempt.release();
@@ -159,6 +185,7 @@ export const createSecondFactors = (deps: SecondFactorDeps) => {
         recoveryCodesLeft: Number(left.n),
         withdrawalsHeldUntil: user?.held ? new Date(user.held).toISOString() : null,
         locked,
+        passkeys: await passkeys.list(userId),
       };
     },
 
@@ -204,6 +231,54 @@ export const createSecondFactors = (deps: SecondFactorDeps) => {
       });
     },
 
+    /** Options to register a passkey (its challenge bound to the user, 5 minutes). */
+    async passkeyRegistrationOptions(userId: string, rp: RelyingParty) {
+      await refuseDemoFactors(userId);
+      return passkeys.registrationOptions(userId, rp);
+    },
+
+    /**
+     * Keeps a passkey (the caller passed step-up when a factor was on). The
+     * account's first factor comes with ten new recovery codes (shown once);
+     * otherwise recoveryCodes is null.
+     */
+    async registerPasskey(userId: string, name: string, response: Record<string, unknown>, rp: RelyingParty): Promise<{ recoveryCodes: string[] | null }> {
+      await refuseDemoFactors(userId);
+      const credential = await passkeys.verifyRegistration(userId, response as never, rp);
+      return db.transaction().execute(async (trx) => {
+        const first = (await enabledKinds(userId, trx)).length === 0;
+        await passkeys.keep(trx, userId, name, credential);
+        const recoveryCodes = first ? await issueRecoveryCodes(trx, userId) : null;
+        await securityChanged(trx, userId, 'passkey_added');
+        return { recoveryCodes };
+      });
+    },
+
+    /** Removes a passkey (the caller passed step-up); the last factor gone takes recovery codes and trusted devices with it. */
+    async removePasskey(userId: string, id: string): Promise<void> {
+      await refuseDemoFactors(userId);
+      await db.transaction().execute(async (trx) => {
+        if (!(await passkeys.remove(trx, userId, id))) fail(ErrorCode.PARAM_NOT_EXIST, 'no such passkey');
+        if ((await enabledKinds(userId, trx)).length === 0) {
+          await trx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
+          await trx.deleteFrom('trusted_devices').where('user_id', '=', userId).execute();
+        }
+        await securityChanged(trx, userId, 'passkey_removed');
+      });
+    },
+
+    /** Options to assert one of the user's passkeys for an action (the login's second step: 'login'). */
+    passkeyOptions: (userId: string, action: string, rp: RelyingParty) => passkeys.authenticationOptions(userId, action, rp),
+
+    /** Options for the passkey login: any discoverable passkey of this site. */
+    passkeyLoginOptions: (rp: RelyingParty) => passkeys.authenticationOptions(null, 'passkey-login', rp),
+
+    /** The user of a passkey login's assertion, or 11103. */
+    async passkeyLogin(response: Record<string, unknown>, rp: RelyingParty): Promise<string> {
+      const userId = await passkeys.assert(null, 'passkey-login', response as never, rp);
+      return userId ?? fail(ErrorCode.PASSKEY_INVALID, 'the passkey is not known here, or its challenge expired or was used', { field: 'passkey' });
+    },
+
     /** The operator's reset: every factor, recovery code and trusted device gone, withdrawals held. Returns the kinds removed. */
     async reset(trx: Db, userId: string): Promise<FactorKind[]> {
       const kinds = await enabledKinds(userId, trx);
@@ -221,10 +296,14 @@ export const createSecondFactors = (deps: SecondFactorDeps) => {
      * Step-up: a call that needs a second factor when one is on. `code` is the
      * X-Second-Factor header: 11100 without it, 11101 when it is not right.
      */
-    async stepUp(userId: string, code: string | undefined, options: { recovery?: boolean } = {}): Promise<void> {
+    async stepUp(userId: string, code: string | undefined, options: { recovery?: boolean; passkey?: PasskeyContext } = {}): Promise<void> {
       const kinds = await enabledKinds(userId);
       if (kinds.length === 0) return;
-      if (!code) fail(ErrorCode.SECOND_FACTOR_REQUIRED, 'this call needs a second factor (the X-Second-Factor header)', { kinds });
+      if (!code) {
+        // A passkey answers a challenge of this call: it comes with the refusal.
+        const passkey = kinds.includes('passkey') && options.passkey ? await passkeys.authenticationOptions(userId, options.passkey.action, options.passkey.rp) : undefined;
+        fail(ErrorCode.SECOND_FACTOR_REQUIRED, 'this call needs a second factor (the X-Second-Factor header)', { kinds, ...(passkey ? { passkey } : {}) });
+      }
       await verify(userId, code!, options);
     },
 

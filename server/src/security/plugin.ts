@@ -2,6 +2,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { createSecretBox } from '../engine/venues/exchangeAccess';
 import { createSecondFactors, type SecondFactors } from './factors';
+import { relyingPartyOf, type RelyingParty } from './passkeys';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -9,6 +10,8 @@ declare module 'fastify' {
     secondFactors: SecondFactors;
     /** Step-up: refuses the caller's request (11100 / 11101) unless its X-Second-Factor header holds a valid factor, when one is on. */
     stepUp: (request: FastifyRequest, options?: { recovery?: boolean }) => Promise<void>;
+    /** The WebAuthn relying party of a request: PUBLIC_URL's host when set, else the request's own. */
+    relyingParty: (request: FastifyRequest) => RelyingParty;
   }
 }
 
@@ -26,8 +29,16 @@ const secondFactorsPlugin: FastifyPluginAsync<{ now?: (() => number) | undefined
     secret: app.config.tokenSecret,
     now,
   });
+  const relyingParty = (request: FastifyRequest) => relyingPartyOf(app.config.publicUrl, request);
   app.decorate('secondFactors', factors);
-  app.decorate('stepUp', (request: FastifyRequest, options: { recovery?: boolean } = {}) => factors.stepUp(request.user!.id, secondFactorOf(request), options));
+  app.decorate('relyingParty', relyingParty);
+  // A passkey's challenge is bound to the call it steps up (method and route).
+  app.decorate('stepUp', (request: FastifyRequest, options: { recovery?: boolean } = {}) =>
+    factors.stepUp(request.user!.id, secondFactorOf(request), {
+      ...options,
+      passkey: { action: `${request.method} ${request.routeOptions.url}`, rp: relyingParty(request) },
+    }),
+  );
 };
 
 /** Registered once at the root, after the shared services, so every domain can ask for a second factor. */

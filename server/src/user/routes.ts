@@ -22,7 +22,7 @@ import {
 } from './schemas';
 import { createVerificationCodes } from './codes';
 import { TRUSTED_DEVICE_DAYS } from '../../../src/api/security';
-import { loginSecondFactorSchema, stepUpHeaders } from '../security/schemas';
+import { loginSecondFactorSchema, passkeyLoginOptionsSchema, passkeyLoginSchema, stepUpHeaders } from '../security/schemas';
 import { readPhrase, writePhrase } from './antiPhishing';
 import { createProfile } from './profileService';
 import { type Caller, createAccounts } from './service';
@@ -84,13 +84,21 @@ export const userDomain: FastifyPluginAsync<UserOptions> = async (instance, { se
   );
 
   app.post('/api/user/login/second-factor', { schema: { ...loginSecondFactorSchema, response: loginSchema.response } }, async (request, reply) => {
-    const { deviceToken, ...answer } = await accounts.completeLogin(request.body, caller(request));
+    const { deviceToken, ...answer } = await accounts.completeLogin(request.body, caller(request), app.relyingParty(request));
     if (deviceToken) {
       const secure = request.protocol === 'https' ? '; Secure' : '';
       reply.header('set-cookie', `${DEVICE_COOKIE}=${deviceToken}; Path=/api/user/login; Max-Age=${TRUSTED_DEVICE_DAYS * 86_400}; HttpOnly; SameSite=Strict${secure}`);
     }
     return ok(answer);
   });
+
+  app.post('/api/user/login/passkey/options', { schema: passkeyLoginOptionsSchema }, async (request) =>
+    ok(await accounts.passkeyOptions(request.body.ticket, app.relyingParty(request))),
+  );
+
+  app.post('/api/user/login/passkey', { schema: { ...passkeyLoginSchema, response: loginSchema.response } }, async (request) =>
+    ok(await accounts.passkeyLogin(request.body.response, caller(request), app.relyingParty(request))),
+  );
 
   // The login page's one-tap demo: the published login while this server has the demo account.
   app.get('/api/user/demo', { schema: demoSchema }, async () => ok(deps.demo ?? null));

@@ -18,7 +18,11 @@ import type { Limit, Throttle } from '../shared/throttle';
 import { recordEvents } from '../notify/events';
 import { createLoginGuard, type LoginGuard } from './loginGuard';
 import type { SecondFactors } from '../security/factors';
+import type { RelyingParty } from '../security/passkeys';
 import type { SecondFactorLoginPayload } from '../../../src/api/security';
+
+/** Refused passkey logins per address: 20 in 15 minutes, then 10009. */
+const PASSKEY_LOGIN_LIMITS: Limit[] = [{ max: 20, windowSeconds: 900 }];
 
 /**
  * The account calls' rules (README "Accounts (server rules)"): registration, login, codes,
@@ -277,9 +281,9 @@ export const createAccounts = (deps: UserDeps) => {
      * recovery code (used up; it holds withdrawals 24 hours and tells the
      * user). `deviceToken`: the new trusted device's cookie value, when asked.
      */
-    async completeLogin(body: SecondFactorLoginPayload, caller: Caller): Promise<LoginResponse & { deviceToken?: string }> {
+    async completeLogin(body: SecondFactorLoginPayload, caller: Caller, rp: RelyingParty): Promise<LoginResponse & { deviceToken?: string }> {
       const userId = deps.factors.openTicket(body.ticket);
-      const verified = await deps.factors.verify(userId, body.code, { recovery: true });
+      const verified = await deps.factors.verify(userId, body.code, { recovery: true, passkey: { action: 'login', rp } });
       return db.transaction().execute(async (trx) => {
         const user = await trx.selectFrom('users').select([...USER_COLUMNS, 'disabled']).where('id', '=', userId).executeTakeFirst();
         if (!user || user.disabled) return fail(ErrorCode.PASSWORD_ERROR, 'email or password is incorrect');
@@ -287,6 +291,34 @@ export const createAccounts = (deps: UserDeps) => {
         const pair = await sessions.start(trx, user, meta(caller));
         const deviceToken = body.trustDevice ? await deps.factors.trustDevice(trx, userId) : undefined;
         return { ...pair, user: toUser(user), ...(deviceToken ? { deviceToken } : {}) };
+      });
+    },
+
+    /** Passkey options: for the second step of a live ticket's user, or (no ticket) for a passkey login. */
+    passkeyOptions(ticket: string | undefined, rp: RelyingParty) {
+      return ticket ? deps.factors.passkeyOptions(deps.factors.openTicket(ticket), 'login', rp) : deps.factors.passkeyLoginOptions(rp);
+    },
+
+    /**
+     * A login with a passkey alone (README "Passkeys"): the authenticator
+     * checked its user, so it stands for the password and the second factor.
+     * Refusals (11103) count against the address, 20 in 15 minutes.
+     */
+    async passkeyLogin(response: Record<string, unknown>, caller: Caller, rp: RelyingParty): Promise<LoginResponse> {
+      const attempt = await throttle.take([{ key: `passkey-login:ip:${caller.ip}`, limits: PASSKEY_LOGIN_LIMITS }]);
+      let userId: string;
+      try {
+        userId = await deps.factors.passkeyLogin(response, rp);
+      } catch (error) {
+        await attempt.settle();
+        throw error;
+      }
+      await attempt.release();
+      return db.transaction().execute(async (trx) => {
+        const user = await trx.selectFrom('users').select([...USER_COLUMNS, 'disabled']).where('id', '=', userId).executeTakeFirst();
+        if (!user || user.disabled) return fail(ErrorCode.PASSKEY_INVALID, 'the passkey is not known here', { field: 'passkey' });
+        const pair = await sessions.start(trx, user, meta(caller));
+        return { ...pair, user: toUser(user) };
       });
     },
 

@@ -85,11 +85,11 @@ describe('inside the demo account', () => {
       ...asDemo,
       'GET /api/user/sessions': () => ok(sessions.slice(0, 1)),
       'GET /api/user/widget-tokens': () => ok([]),
-      'GET /api/security/status': () => ok({ factors: [], recoveryCodesLeft: 0, withdrawalsHeldUntil: null, locked: true }),
+      'GET /api/security/status': () => ok({ factors: [], recoveryCodesLeft: 0, withdrawalsHeldUntil: null, locked: true, passkeys: [] }),
     });
     await findHeading('安全中心');
-    // The password, the second factor, the widget grants and the anti-phishing code: each says the demo keeps them.
-    await waitFor(() => expect(document.querySelectorAll('[data-demo-locked]')).toHaveLength(4));
+    // The password, the second factor, the passkeys, the widget grants and the anti-phishing code: each says the demo keeps them.
+    await waitFor(() => expect(document.querySelectorAll('[data-demo-locked]')).toHaveLength(5));
     expect(screen.queryByLabelText(/当前密码/)).toBeNull();
     expect(screen.queryByRole('button', { name: '修改密码' })).toBeNull();
     expect(app.server.requests.some((r) => r.path === '/api/user/widget-tokens')).toBe(false);

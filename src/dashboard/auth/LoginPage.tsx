@@ -1,3 +1,4 @@
+import KeyIcon from '@mui/icons-material/Key';
 import PlayCircleOutlineIcon from '@mui/icons-material/PlayCircleOutlined';
 import { Button, CircularProgress, Divider, Stack, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
@@ -6,6 +7,7 @@ import { BooleanInput, Form, PasswordInput, TextInput, regex, required, useLogin
 import { ErrorCode } from '../../api/errors';
 import { RECOVERY_CODE_PATTERN, TOTP_CODE_PATTERN } from '../../api/security';
 import { isApiError } from '../../dataProvider/ApiError';
+import { assertPasskey, kindsOf, passkeyFactor, passkeysSupported } from '../kit/passkey';
 import { useDocumentTitle } from '../layout/Screen';
 import { useApi } from './api';
 import { FormHeading, GuestLink } from './authForm';
@@ -33,11 +35,33 @@ interface SecondStepForm {
  * or a recovery code, and "trust this device for 30 days". An expired ticket
  * sends the user back to the password.
  */
-const SecondStep = ({ ticket, rememberMe, onBack }: { ticket: string; rememberMe: boolean; onBack: () => void }) => {
+const SecondStep = ({ ticket, kinds, rememberMe, onBack }: { ticket: string; kinds: string[]; rememberMe: boolean; onBack: () => void }) => {
   const translate = useTranslate();
   const login = useLogin();
+  const api = useApi();
   const notify = useNotify();
   const [pending, setPending] = useState(false);
+  const [trustDevice, setTrustDevice] = useState(false);
+  const withPasskey = kinds.includes('passkey') && passkeysSupported();
+  const usePasskey = async () => {
+    setPending(true);
+    try {
+      let code: string;
+      try {
+        code = passkeyFactor(await assertPasskey(await api.loginPasskeyOptions({ ticket })));
+      } catch (error) {
+        if (isApiError(error)) throw error;
+        notify(translate('passkey.failed'), { type: 'error' });
+        return;
+      }
+      await login({ ticket, code, trustDevice, rememberMe });
+    } catch (error) {
+      notify(isApiError(error) ? error.localizedMessage() : String(error), { type: 'error' });
+      if (isApiError(error) && (error.data as { expired?: unknown } | null)?.expired) onBack();
+    } finally {
+      setPending(false);
+    }
+  };
   const submit = async (values: Partial<SecondStepForm>) => {
     setPending(true);
     try {
@@ -60,8 +84,13 @@ const SecondStep = ({ ticket, rememberMe, onBack }: { ticket: string; rememberMe
     <Form<SecondStepForm> onSubmit={submit as never} defaultValues={{ code: '', trustDevice: false }} noValidate>
       <FormHeading titleKey="page.login" />
       <Typography variant="body2" sx={{ mb: 2 }} data-second-step>
-        {translate('auth.secondStep.hint')}
+        {translate(kinds.includes('totp') || !withPasskey ? 'auth.secondStep.hint' : 'auth.secondStep.passkeyHint')}
       </Typography>
+      {withPasskey && (
+        <Button variant="outlined" size="large" fullWidth startIcon={<KeyIcon />} disabled={pending} onClick={() => void usePasskey()} sx={{ mb: 2 }} data-second-step-passkey>
+          {translate('passkey.use')}
+        </Button>
+      )}
       <TextInput
         source="code"
         autoComplete="one-time-code"
@@ -71,7 +100,7 @@ const SecondStep = ({ ticket, rememberMe, onBack }: { ticket: string; rememberMe
         fullWidth
         autoFocus
       />
-      <BooleanInput source="trustDevice" label={translate('auth.secondStep.trust')} helperText={false} />
+      <BooleanInput source="trustDevice" label={translate('auth.secondStep.trust')} helperText={false} onChange={(event: { target: { checked: boolean } }) => setTrustDevice(event.target.checked)} />
       <Button type="submit" variant="contained" size="large" fullWidth disabled={pending} aria-busy={pending} sx={{ mt: 1 }}>
         {translate(pending ? 'auth.signingIn' : 'auth.secondStep.submit')}
       </Button>
@@ -89,7 +118,9 @@ export const LoginPage = () => {
   const serverErrors = useServerErrors();
   const [pending, setPending] = useState(false);
   const demo = useDemoAccount().data ?? null;
-  const [secondStep, setSecondStep] = useState<{ ticket: string; rememberMe: boolean } | null>(null);
+  const [secondStep, setSecondStep] = useState<{ ticket: string; kinds: string[]; rememberMe: boolean } | null>(null);
+  const api = useApi();
+  const notify = useNotify();
   useDocumentTitle(translate('page.login'));
 
   const tryDemo = async () => {
@@ -105,6 +136,26 @@ export const LoginPage = () => {
     }
   };
 
+  /** A passkey alone (a discoverable credential): it stands for the password and the second factor. */
+  const passkeyLogin = async () => {
+    setPending(true);
+    try {
+      let response: Record<string, unknown>;
+      try {
+        response = await assertPasskey(await api.loginPasskeyOptions({}));
+      } catch (error) {
+        if (isApiError(error)) throw error;
+        notify(translate('passkey.failed'), { type: 'error' });
+        return;
+      }
+      await login({ response, rememberMe: true });
+    } catch (error) {
+      serverErrors(error);
+    } finally {
+      setPending(false);
+    }
+  };
+
   const submit = async (values: Partial<LoginForm>) => {
     setPending(true);
     try {
@@ -112,7 +163,7 @@ export const LoginPage = () => {
     } catch (error) {
       // The password was right and a second factor is on: its step, with the ticket the server gave.
       const ticket = isApiError(error) && error.code === ErrorCode.SECOND_FACTOR_REQUIRED ? (error.data as { ticket?: unknown } | null)?.ticket : undefined;
-      if (typeof ticket === 'string') setSecondStep({ ticket, rememberMe: Boolean(values.rememberMe) });
+      if (typeof ticket === 'string') setSecondStep({ ticket, kinds: kindsOf(isApiError(error) ? error.data : null), rememberMe: Boolean(values.rememberMe) });
       else serverErrors(error);
     } finally {
       setPending(false);
@@ -139,6 +190,11 @@ export const LoginPage = () => {
       >
         {translate(pending ? 'auth.signingIn' : 'auth.submitLogin')}
       </Button>
+      {passkeysSupported() && (
+        <Button variant="outlined" size="large" fullWidth disabled={pending} startIcon={<KeyIcon />} onClick={() => void passkeyLogin()} sx={{ mt: 1.5 }} data-passkey-login>
+          {translate('auth.passkeyLogin')}
+        </Button>
+      )}
       <Stack direction="row" sx={{ justifyContent: 'space-between', mt: 2 }}>
         <GuestLink to="/auth/register" labelKey="auth.toRegister" />
         <GuestLink to="/auth/forgot-password" labelKey="auth.toForgot" />

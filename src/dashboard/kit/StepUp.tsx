@@ -1,8 +1,11 @@
+import KeyIcon from '@mui/icons-material/Key';
 import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, TextField, Typography } from '@mui/material';
 import { useCallback, useRef, useState, type ReactNode } from 'react';
 import { useTranslate } from 'react-admin';
 import { ErrorCode } from '../../api/errors';
+import type { PasskeyOptions } from '../../api/security';
 import { isApiError } from '../../dataProvider/ApiError';
+import { assertPasskey, kindsOf, passkeyFactor, passkeyOptionsOf } from './passkey';
 
 /** The user closed the step-up dialog: the action was not sent again (nothing to report). */
 export class StepUpCancelled extends Error {
@@ -17,12 +20,27 @@ interface Asking {
   resolve: (code: string) => void;
   reject: (error: unknown) => void;
   error: string | null;
+  /** The factors the user has on (a code field for 'totp'). */
+  kinds: string[];
+  /** The passkey challenge of the refused call, when the user has a passkey. */
+  passkey: PasskeyOptions | null;
 }
 
 const CodeDialog = ({ asking, onDone }: { asking: Asking; onDone: () => void }) => {
   const translate = useTranslate();
   const [code, setCode] = useState('');
+  const [passkeyError, setPasskeyError] = useState<string | null>(null);
   const valid = /^[0-9]{6}$/.test(code);
+  const withTotp = asking.kinds.includes('totp') || !asking.passkey;
+  const usePasskey = async () => {
+    setPasskeyError(null);
+    try {
+      asking.resolve(passkeyFactor(await assertPasskey(asking.passkey!)));
+    } catch {
+      // Cancelled or refused by the browser: the user may try again or type a code.
+      setPasskeyError(translate('passkey.failed'));
+    }
+  };
   const cancel = () => {
     onDone();
     asking.reject(new StepUpCancelled());
@@ -36,30 +54,37 @@ const CodeDialog = ({ asking, onDone }: { asking: Asking; onDone: () => void }) 
           if (valid) asking.resolve(code);
         }}
       >
-        <DialogTitle>{translate('stepUp.title')}</DialogTitle>
+        <DialogTitle>{translate(withTotp ? 'stepUp.title' : 'stepUp.passkeyTitle')}</DialogTitle>
         <DialogContent>
           <Typography variant="body2" sx={{ mb: 2 }}>
-            {translate('stepUp.hint')}
+            {translate(withTotp ? (asking.passkey ? 'stepUp.hintBoth' : 'stepUp.hint') : 'stepUp.passkeyHint')}
           </Typography>
-          {asking.error && (
+          {(asking.error ?? passkeyError) && (
             <Alert severity="error" sx={{ mb: 2 }} role="alert">
-              {asking.error}
+              {passkeyError ?? asking.error}
             </Alert>
           )}
-          <TextField
+          {asking.passkey && (
+            <Button fullWidth variant="outlined" startIcon={<KeyIcon />} onClick={() => void usePasskey()} sx={{ mb: withTotp ? 2 : 0 }} data-step-up-passkey>
+              {translate('passkey.use')}
+            </Button>
+          )}
+          {withTotp && <TextField
             autoFocus
             fullWidth
             value={code}
             onChange={(event) => setCode(event.target.value.replace(/\D/g, '').slice(0, 6))}
             label={translate('stepUp.code')}
             slotProps={{ htmlInput: { inputMode: 'numeric', autoComplete: 'one-time-code', maxLength: 6, 'data-step-up-code': true } }}
-          />
+          />}
         </DialogContent>
         <DialogActions>
           <Button onClick={cancel}>{translate('ra.action.cancel')}</Button>
-          <Button type="submit" variant="contained" disabled={!valid}>
-            {translate('stepUp.confirm')}
-          </Button>
+          {withTotp && (
+            <Button type="submit" variant="contained" disabled={!valid}>
+              {translate('stepUp.confirm')}
+            </Button>
+          )}
         </DialogActions>
       </form>
     </Dialog>
@@ -69,32 +94,46 @@ const CodeDialog = ({ asking, onDone }: { asking: Asking; onDone: () => void }) 
 /**
  * Step-up for a sensitive action (README "Second factors"): `run(action)`
  * sends it without a code; when the server answers 11100 (a second factor is
- * on) it asks for the authenticator code in a dialog and sends it again with
- * the code, asking again after 11101 (wrong or used code). Render `dialog`.
+ * on) it asks for the authenticator code, or a passkey answering the
+ * challenge the refusal carried, in a dialog and sends it again with it,
+ * asking again after 11101 / 11103 (wrong or used). Render `dialog`.
  * Closing the dialog rejects with StepUpCancelled.
  */
 export const useStepUp = (): { run: <T>(action: (secondFactor?: string) => Promise<T>) => Promise<T>; dialog: ReactNode } => {
   const [asking, setAsking] = useState<Asking | null>(null);
   const generation = useRef(0);
-  const ask = (error: string | null) => new Promise<string>((resolve, reject) => setAsking({ resolve, reject, error }));
+  const ask = (error: string | null, kinds: string[], passkey: PasskeyOptions | null) =>
+    new Promise<string>((resolve, reject) => setAsking({ resolve, reject, error, kinds, passkey }));
 
   const run = useCallback(async <T,>(action: (secondFactor?: string) => Promise<T>): Promise<T> => {
+    let required: unknown;
     try {
       return await action();
     } catch (error) {
       if (!isApiError(error) || error.code !== ErrorCode.SECOND_FACTOR_REQUIRED) throw error;
+      required = error.data;
     }
+    const kinds = kindsOf(required);
+    let passkey = passkeyOptionsOf(required);
     let refusal: string | null = null;
     for (;;) {
-      const code = await ask(refusal);
+      const code = await ask(refusal, kinds, passkey);
       try {
         const answer = await action(code);
         setAsking(null);
         return answer;
       } catch (error) {
-        if (isApiError(error) && error.code === ErrorCode.SECOND_FACTOR_INVALID) {
+        if (isApiError(error) && (error.code === ErrorCode.SECOND_FACTOR_INVALID || error.code === ErrorCode.PASSKEY_INVALID)) {
           refusal = error.message;
           generation.current += 1;
+          // A passkey challenge is taken by its first answer: the call without a factor gives a fresh one.
+          if (passkey) {
+            try {
+              await action();
+            } catch (again) {
+              passkey = isApiError(again) && again.code === ErrorCode.SECOND_FACTOR_REQUIRED ? passkeyOptionsOf(again.data) : null;
+            }
+          }
           continue;
         }
         setAsking(null);

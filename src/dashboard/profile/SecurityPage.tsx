@@ -22,6 +22,7 @@ import { AntiPhishing } from './AntiPhishing';
 import { formatDateTime } from './format';
 import { deviceLabel } from './userAgent';
 import { isStepUpCancelled, useStepUp } from '../kit/StepUp';
+import { PasskeysSection } from './PasskeysSection';
 import { TwoFactorSection } from './TwoFactorSection';
 
 const PasswordFields = ({ pending }: { pending: boolean }) => {
@@ -386,6 +387,7 @@ export const SecurityPage = () => {
     <Screen titleKey="page.security">
       <Stack spacing={2}>
         <TwoFactorSection />
+        <PasskeysSection />
         {demo ? (
           <Section name="password" title={translate('profile.security.password')}>
             <DemoLocked />

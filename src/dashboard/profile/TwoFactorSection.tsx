@@ -75,7 +75,7 @@ const Enrol = ({ setup, onEnabled }: { setup: TotpSetup; onEnabled: (codes: stri
 };
 
 /** The ten recovery codes, shown once: copy, download, then gone. */
-const RecoveryCodesOnce = ({ codes, onDone }: { codes: string[]; onDone: () => void }) => {
+export const RecoveryCodesOnce = ({ codes, onDone }: { codes: string[]; onDone: () => void }) => {
   const translate = useTranslate();
   const copy = useCopy('profile.security.totp.codesCopied');
   const text = codes.join('\n');

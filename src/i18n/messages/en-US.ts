@@ -31,6 +31,13 @@ const enUS = {
     hint: 'Enter the 6-digit code your authenticator app shows now.',
     code: 'Authenticator code',
     confirm: 'Confirm',
+    hintBoth: 'Use your passkey, or enter the 6-digit code your authenticator app shows now.',
+    passkeyTitle: 'Confirm with your passkey',
+    passkeyHint: 'Confirm it is you with one of your passkeys (fingerprint, face or screen lock).',
+  },
+  passkey: {
+    use: 'Use a passkey',
+    failed: 'The passkey was not used: it was cancelled, timed out or this device has none for this site. Try again.',
   },
   demo: {
     banner: 'You are in the shared demo account: everyone can log in and see it. Its bots trade on the simulated market.',
