@@ -294,14 +294,15 @@ export const runExchangeSoak = async (options: SoakOptions): Promise<SoakReport>
       if (minute && minute.minute !== reportedMinute) {
         reportedMinute = minute.minute;
         const banned = local.requests.filter((request) => Math.floor(request.at / 60_000) === minute.minute);
-        options.progress?.(`minute ${new Date(minute.minute * 60_000).toISOString().slice(11, 16)}: weight ${minute.used} of ${local.weightLimit}; ${banned.filter((r) => r.status === 429).length} x 429, ${banned.filter((r) => r.status === 418).length} x 418 (${banned.filter((r) => r.status === 418 && !r.fault).length} not injected)`);
+        options.progress?.(`minute ${new Date(minute.minute * 60_000).toISOString().slice(11, 16)}: weight ${minute.used} of ${local.weightLimit}; ${banned.filter((r) => r.status === 429).length} x 429, ${banned.filter((r) => r.status === 418).length} x 418 (${banned.filter((r) => r.status === 418 && !r.fault).length} not injected); bans earned ${JSON.stringify(banned.filter((r) => r.banAfterRateLimitMs !== undefined).map((r) => [r.endpoint, r.banAfterRateLimitMs]))}`);
       }
       if (steps % 20 === 0) options.progress?.(`step ${steps} (${Date.now() - stepStarted} ms): ${FAULT_KINDS.map((k) => `${k} ${met(k)}`).join(', ')}; ${local.orders.length} orders; last request ${JSON.stringify(((last) => last && [last.endpoint, last.status, last.code, Date.now() - last.at])(local.requests.at(-1)))}`);
     }
 
     // ------------------------------------------------------------ settle
     // Prices held, no more faults: every lost answer is looked up, every order settled.
-    const settleUntil = Date.now() + 30_000;
+    // Up to past a whole weight window and a 2-minute ban: an engine at its weight budget may hold its lookups until the next minute.
+    const settleUntil = Date.now() + 150_000;
     for (;;) {
       local.clearFaults();
       await engine.step();
