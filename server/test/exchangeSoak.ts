@@ -18,6 +18,8 @@ export const describeExchangeSoak = (backend: 'pglite' | 'postgres') => {
       tasks: 12,
       okxTasks: 4,
       faultsPerKind: 1,
+      // Few tasks ask little: a fault queued every step, so that every kind is met within seconds.
+      faultGap: 0,
       restarts: 1,
       seed: 27,
       tickMs: 200,

@@ -46,6 +46,8 @@ export interface SoakOptions {
   databaseUrl?: string | undefined;
   /** The engine's tick and the price's step. */
   tickMs?: number;
+  /** Requests the engine makes to Binance between two of its faults (a quarter of it on OKX); 20 when not given; 0: a fault queued every step, met or not. */
+  faultGap?: number;
   /** Gives up injecting after this long (the goals are still checked). */
   maxSeconds?: number;
   progress?: (line: string) => void;
@@ -59,6 +61,8 @@ export type OkxFaultKind = (typeof OKX_FAULT_KINDS)[number];
 export const ALL_FAULT_KINDS = [...FAULT_KINDS, ...OKX_FAULT_KINDS] as const;
 const okxFaultOf = (kind: OkxFaultKind): OkxFault => ({ kind: kind.slice('okx_'.length) }) as OkxFault;
 const OKX_ORDER = 'POST /trade/batch-orders';
+/** Requests the engine makes to an exchange between two faults (a quarter of it on OKX, which has a fifth of the tasks). */
+const FAULT_GAP = 20;
 
 /** A fault of each kind, and the requests it may meet. */
 const ORDER_ONLY = new Set<FaultKind>(['drop_answer', 'partial_fill', 'cancel_by_exchange', 'delay_answer']);
@@ -313,6 +317,26 @@ export const runExchangeSoak = async (options: SoakOptions): Promise<SoakReport>
     const kinds = okxTasks > 0 ? ALL_FAULT_KINDS : FAULT_KINDS;
     const short = () => kinds.filter((kind) => met(kind) < options.faultsPerKind);
     const deadline = began + (options.maxSeconds ?? 3_600) * 1_000;
+    /** Whether an exchange may be given its next fault: the last one met (or given up after 5 s) and a few requests since; always with a gap of 0. */
+    const gate = (metTotal: () => number, requests: () => number, gap: number, clear: () => void) => {
+      let armed: { met: number; requests: number; at: number } | undefined;
+      return {
+        arm() {
+          armed = { met: metTotal(), requests: requests(), at: Date.now() };
+        },
+        ready() {
+          if (!armed || gap === 0) return true;
+          if (metTotal() > armed.met) return requests() - armed.requests >= gap;
+          if (Date.now() - armed.at < 5_000) return false;
+          clear();
+          return true;
+        },
+      };
+    };
+    const gates = {
+      binance: gate(() => FAULT_KINDS.reduce((sum, kind) => sum + (kind === 'clock_skew' ? 0 : local.faultsMet(kind)), 0), () => local.requests.length, options.faultGap ?? FAULT_GAP, () => local.clearFaults()),
+      okx: gate(() => OKX_FAULT_KINDS.reduce((sum, kind) => sum + okx.faultsMet(okxFaultOf(kind).kind), 0), () => okx.requests.length, (options.faultGap ?? FAULT_GAP) / 4, () => okx.clearFaults()),
+    };
     let restarted = 0;
     let steps = 0;
     let reportedMinute = 0;
@@ -329,8 +353,23 @@ export const runExchangeSoak = async (options: SoakOptions): Promise<SoakReport>
       if (missing.length === 0 && restarted >= options.restarts) break;
       local.walk();
       okx.walk();
-      // One fault queued at a time per step, on a request the engine makes (those of the last steps).
-      const kind = missing[Math.floor(random() * missing.length)];
+      // One fault queued at a time per exchange, on a request the engine makes (those of the last steps), once the last one
+      // was met and the engine has asked that exchange a few more times: faults queued while the engine waits out a pause
+      // would otherwise meet every request it sends when the pause ends, and it would never trade again.
+      const binanceMissing = missing.filter((kind) => !kind.startsWith('okx_'));
+      const okxMissing = missing.filter((kind) => kind.startsWith('okx_'));
+      let kind: (typeof missing)[number] | undefined;
+      if (gates.binance.ready()) kind = binanceMissing[Math.floor(random() * binanceMissing.length)];
+      if (gates.okx.ready()) {
+        const okxKind = okxMissing[Math.floor(random() * okxMissing.length)];
+        if (okxKind) {
+          gates.okx.arm();
+          const recent = [...new Set(okx.requests.slice(-100).map((request) => request.endpoint))];
+          // An order's answer lost or refused as too large on an order; 429 and maintenance on whatever the engine asks.
+          const endpoint = okxKind === 'okx_drop_answer' || okxKind === 'okx_too_large' ? OKX_ORDER : recent[Math.floor(random() * recent.length)];
+          if (endpoint) okx.fault(endpoint as OkxEndpoint, okxFaultOf(okxKind as OkxFaultKind));
+        }
+      }
       const skew = skews.at(-1);
       if (skew && skew.end === Infinity) {
         const hit = skewHit(skew);
@@ -341,13 +380,8 @@ export const runExchangeSoak = async (options: SoakOptions): Promise<SoakReport>
         local.skewClock(skewMs);
         skews.push({ at: Date.now(), end: Infinity });
       }
-      if (kind?.startsWith('okx_')) {
-        // OKX's: an order's answer lost or refused as too large on an order; 429 and maintenance on whatever the engine asks.
-        const okxKind = kind as OkxFaultKind;
-        const recent = [...new Set(okx.requests.slice(-100).map((request) => request.endpoint))];
-        const endpoint = okxKind === 'okx_drop_answer' || okxKind === 'okx_too_large' ? OKX_ORDER : recent[Math.floor(random() * recent.length)];
-        if (endpoint) okx.fault(endpoint as OkxEndpoint, okxFaultOf(okxKind));
-      } else if (kind && kind !== 'clock_skew') {
+      if (kind && kind !== 'clock_skew') {
+        gates.binance.arm();
         const recent = [...new Set(local.requests.slice(-200).map((request) => request.endpoint))];
         const fitting = recent.filter((endpoint) => (ORDER_ONLY.has(kind) ? endpoint === 'POST /order' : endpoint !== 'POST /order' || kind !== 'server_error'));
         const endpoint = fitting[Math.floor(random() * fitting.length)];
