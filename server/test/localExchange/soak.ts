@@ -467,7 +467,11 @@ export const runExchangeSoak = async (options: SoakOptions): Promise<SoakReport>
       for (const symbol of account.exchange === 'okx' ? OKX_SYMBOLS : SYMBOLS) {
         const books = held.get(`${account.id}:${symbol.task}`) ?? new Big(0);
         const balance = account.exchange === 'okx' ? new Big(okx.balance(apiKey, symbol.base)) : ((b) => new Big(b.free).plus(b.locked))(local.balance(apiKey, symbol.base));
-        if (!books.eq(balance)) positionsDisagreeing += 1;
+        if (!books.eq(balance)) {
+          positionsDisagreeing += 1;
+          const mine = await db.selectFrom('trade_tasks').select(['id', 'state', 'attention']).where('exchange_account_id', '=', account.id).where('symbol', '=', symbol.task).execute();
+          options.progress?.(`position disagrees: ${JSON.stringify({ exchange: account.exchange, symbol: symbol.task, books: books.toFixed(), balance: balance.toFixed(), tasks: mine })}`);
+        }
       }
     }
 
