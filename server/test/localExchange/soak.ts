@@ -380,12 +380,13 @@ export const runExchangeSoak = async (options: SoakOptions): Promise<SoakReport>
         local.skewClock(skewMs);
         skews.push({ at: Date.now(), end: Infinity });
       }
-      if (kind && kind !== 'clock_skew') {
+      if (kind && kind !== 'clock_skew' && !kind.startsWith('okx_')) {
+        const binanceKind = kind as FaultKind;
         gates.binance.arm();
         const recent = [...new Set(local.requests.slice(-200).map((request) => request.endpoint))];
-        const fitting = recent.filter((endpoint) => (ORDER_ONLY.has(kind) ? endpoint === 'POST /order' : endpoint !== 'POST /order' || kind !== 'server_error'));
+        const fitting = recent.filter((endpoint) => (ORDER_ONLY.has(binanceKind) ? endpoint === 'POST /order' : endpoint !== 'POST /order' || binanceKind !== 'server_error'));
         const endpoint = fitting[Math.floor(random() * fitting.length)];
-        if (endpoint) local.fault(endpoint as never, faultOf(kind, random));
+        if (endpoint) local.fault(endpoint as never, faultOf(binanceKind, random));
       }
       const stepStarted = Date.now();
       await engine.step();
