@@ -1,14 +1,15 @@
 /**
  * The exchange soak (issue 27; server/test/localExchange/soak.ts): users'
- * tasks on bound Binance accounts trade through the real engine and our ccxt
- * client against the local Binance, with faults drawn from a seed (each kind
+ * tasks on bound Binance accounts (and --okx-tasks on OKX accounts of the
+ * first users) trade through the real engine and our ccxt client against the
+ * local Binance and the local OKX, with faults drawn from a seed (each kind
  * met by the engine at least --faults times) and --restarts kill -9 restarts
  * of the engine process. Prints the orders placed, duplicates, fills missing,
  * positions that disagree with the exchange, the largest weight used in a
  * minute against the limit, and how long each fault kind took to clear;
  * exits 1 when a goal fails or nothing traded.
  *
- *   npm run soak:exchange -- [--users 100] [--tasks 1000] [--faults 50] [--restarts 3] [--seed 27]
+ *   npm run soak:exchange -- [--users 100] [--tasks 1000] [--okx-tasks 200] [--faults 50] [--restarts 3] [--seed 27]
  *
  * The engine runs in its own process on PostgreSQL (TEST_DATABASE_URL, or
  * BENCH_DATABASE_URL); without one, on the embedded database in this
@@ -21,6 +22,7 @@ const { values } = parseArgs({
   options: {
     users: { type: 'string', default: '100' },
     tasks: { type: 'string', default: '1000' },
+    'okx-tasks': { type: 'string', default: '200' },
     faults: { type: 'string', default: '50' },
     restarts: { type: 'string', default: '3' },
     seed: { type: 'string', default: '27' },
@@ -32,6 +34,7 @@ const { values } = parseArgs({
 const report = await runExchangeSoak({
   users: Number(values.users),
   tasks: Number(values.tasks),
+  okxTasks: Number(values['okx-tasks']),
   faultsPerKind: Number(values.faults),
   restarts: Number(values.restarts),
   seed: Number(values.seed),

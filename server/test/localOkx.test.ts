@@ -66,6 +66,7 @@ describe('trading on the local OKX through ccxt', () => {
   it.each([
     ['more than the balance (51008)', { side: 'buy', cost: '5000' }, { kind: 'insufficient_funds' }],
     ['less than the minimum size (51020)', { side: 'buy', cost: '0.5' }, { kind: 'invalid_order', reason: 'below_min_amount' }],
+    ['above the largest market order (51202)', { side: 'buy', cost: '1000000.5' }, { kind: 'invalid_order', reason: 'above_max_amount' }],
   ] as const)('refuses %s for good and places nothing', async (_, request, failure) => {
     const client = clientOf();
     expect(await failureOf(client.createMarketOrder({ symbol: 'BTC/USDT', clientOrderId: 'qtokxrefused1', ...request }))).toEqual(failure);
@@ -79,6 +80,22 @@ describe('trading on the local OKX through ccxt', () => {
     expect((await client.fetchBalance()).free.USDT).toBe('1000');
     local.fault('GET /account/balance', { kind: 'maintenance' }, { kind: 'maintenance' }, { kind: 'maintenance' });
     expect(await failureOf(client.fetchBalance())).toEqual({ kind: 'transient', reason: 'exchange_unreachable', retryable: true });
+  });
+
+  it('takes an order refused as too large (51202) as a size to fix, and one sent during maintenance (50001) as not placed', async () => {
+    const client = clientOf();
+    await client.loadMarkets();
+    local.fault('POST /trade/batch-orders', { kind: 'too_large' });
+    expect(await failureOf(client.createMarketOrder({ symbol: 'BTC/USDT', side: 'buy', cost: '50', clientOrderId: 'qtokxlarge1' }))).toEqual({ kind: 'invalid_order', reason: 'above_max_amount' });
+    local.fault('POST /trade/batch-orders', { kind: 'maintenance' });
+    // Its outcome is not known from the answer: looked up by clOrdId, it was never placed.
+    expect(await failureOf(client.createMarketOrder({ symbol: 'BTC/USDT', side: 'buy', cost: '50', clientOrderId: 'qtokxmaint1' }))).toEqual({ kind: 'unknown_outcome', clientOrderId: 'qtokxmaint1' });
+    expect(await client.fetchOrderByClientOrderId('BTC/USDT', 'qtokxmaint1')).toBeNull();
+    expect(local.orders).toEqual([]);
+    expect(local.requests.filter((request) => request.endpoint === 'POST /trade/batch-orders').map((request) => [request.status, request.code])).toEqual([
+      [200, '51202'],
+      [503, '50001'],
+    ]);
   });
 
   it('syncs its clock when OKX finds the timestamp expired (50102), and trades', async () => {

@@ -233,7 +233,7 @@ export const startLocalBinance = async (options: LocalBinanceOptions = {}) => {
   let bannedUntil = 0;
   let inMaintenance = false;
   /** Every request, in order: what tests count. */
-  const requests: { endpoint: string; at: number; status: number; apiKey: string | undefined; query: URLSearchParams; fault?: Fault['kind']; code?: number }[] = [];
+  const requests: { endpoint: string; at: number; status: number; apiKey: string | undefined; query: URLSearchParams; fault?: Fault['kind']; code?: number; banAfterRateLimitMs?: number }[] = [];
   /** How many requests met each kind of fault. */
   const faultsMet = new Map<string, number>();
   /** Each past minute's weight (the refused requests' included). */
@@ -688,6 +688,7 @@ export const startLocalBinance = async (options: LocalBinanceOptions = {}) => {
     if (clock < rateLimitedUntil) {
       // Asked again before Retry-After: the IP is banned (Binance: from 2 minutes up).
       bannedUntil = clock + 120_000;
+      seen.banAfterRateLimitMs = clock - rateLimitedAt;
       send(418, { code: -1003, msg: `Way too much request weight used; IP banned until ${bannedUntil}. Please use WebSocket Streams for live updates to avoid bans.` }, { 'Retry-After': '120' });
       return;
     }

@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import recorded from '../fixtures/okx-orders.json';
 import keyCheck from '../fixtures/okx.json';
+import { seeded } from './binance';
 
 /**
  * A local OKX (v5 REST) for what the engine asks of it: spot instruments,
@@ -27,7 +28,9 @@ export type OkxFault =
   /** 503, code 50001 (matching engine upgrading). */
   | { kind: 'maintenance' }
   /** The order fills this share and stays `partially_filled`. */
-  | { kind: 'partial_fill'; share: string };
+  | { kind: 'partial_fill'; share: string }
+  /** The order is refused as above the market's largest (sCode 51202), as OKX answers an order over `maxMktSz`. */
+  | { kind: 'too_large' };
 
 export type OkxEndpoint = 'POST /trade/batch-orders' | 'GET /trade/order' | 'GET /account/balance' | 'GET /market/ticker' | 'GET /public/instruments' | 'GET /trade/fills-history';
 
@@ -71,14 +74,17 @@ interface OkxFill {
 const FEE_RATE = new Big('0.001');
 const DECIMALS = 8;
 
-export const startLocalOkx = async ({ prices: start = {} }: { prices?: Record<string, string> } = {}) => {
+export const startLocalOkx = async ({ prices: start = {}, seed = 1 }: { prices?: Record<string, string>; seed?: number } = {}) => {
+  const random = seeded(seed);
   const instruments = recorded.instruments.body.data;
   const prices = new Map<string, Big>(Object.entries({ 'BTC-USDT': '67112.1', 'ETH-USDT': '3500.01', ...start }).map(([instId, price]) => [instId, new Big(price)]));
   const accounts = new Map<string, OkxAccount>();
   const orders: OkxOrder[] = [];
   const fills: OkxFill[] = [];
   const faults = new Map<string, OkxFault[]>();
-  const requests: { endpoint: string; at: number }[] = [];
+  /** Every request, in order: its answer's HTTP status and OKX code, the fault it met, the account and the clOrdId it named. */
+  const requests: { endpoint: string; at: number; status: number; code?: string; fault?: OkxFault['kind']; apiKey?: string; clOrdId?: string }[] = [];
+  const faultsMet = new Map<string, number>();
   let skewMs = 0;
   let nextOrdId = 1512345678901234567n;
   let nextTradeId = 702154387;
@@ -163,6 +169,8 @@ export const startLocalOkx = async ({ prices: start = {} }: { prices?: Record<st
     const share = fault?.kind === 'partial_fill' ? new Big(fault.share) : new Big(1);
     const qty = floorTo((byQuote ? sz.div(price) : sz).times(share), market.lotSz);
     if ((byQuote ? sz.div(price) : sz).lt(market.minSz)) throw new Refusal(200, '51020', 'Order amount should be greater than the min available amount.');
+    // A market order's value in the quote currency is capped by maxMktAmt (1,000,000 USDT on BTC-USDT).
+    if (fault?.kind === 'too_large' || (byQuote ? sz : sz.times(price)).gt(market.maxMktAmt)) throw new Refusal(200, '51202', 'Market order amount exceeds the maximum amount.');
     const base = balanceOf(account, market.baseCcy);
     const quote = balanceOf(account, market.quoteCcy);
     const cost = qty.times(price);
@@ -280,12 +288,22 @@ export const startLocalOkx = async ({ prices: start = {} }: { prices?: Record<st
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');
     const endpoint = `${request.method} ${url.pathname.replace(/^\/api\/v5/, '')}`;
-    requests.push({ endpoint, at: Date.now() });
+    const seen: (typeof requests)[number] = { endpoint, at: Date.now(), status: 0, apiKey: request.headers['ok-access-key'] as string | undefined };
+    if (endpoint === 'POST /trade/batch-orders') seen.clOrdId = (JSON.parse(body || '[]') as { clOrdId?: string }[])[0]?.clOrdId;
+    else if (url.searchParams.has('clOrdId')) seen.clOrdId = url.searchParams.get('clOrdId')!;
+    requests.push(seen);
     const send = (status: number, answer: unknown) => {
+      seen.status = status;
+      const code = (answer as { code?: string; data?: { sCode?: string }[] }).data?.[0]?.sCode ?? (answer as { code?: string }).code;
+      if (code !== undefined && code !== '0') seen.code = code;
       response.writeHead(status, { 'Content-Type': 'application/json' });
       response.end(JSON.stringify(answer));
     };
     const fault = faults.get(endpoint)?.shift();
+    if (fault) {
+      seen.fault = fault.kind;
+      faultsMet.set(fault.kind, (faultsMet.get(fault.kind) ?? 0) + 1);
+    }
     if (fault?.kind === 'rate_limit') return send(429, { code: '50011', msg: 'Too Many Requests', data: [] });
     if (fault?.kind === 'maintenance') return send(503, { code: '50001', msg: 'Service temporarily unavailable. Please try again later', data: [] });
     let status = 200;
@@ -298,6 +316,7 @@ export const startLocalOkx = async ({ prices: start = {} }: { prices?: Record<st
       answer = { code: error.code, msg: error.message, data: [] };
     }
     if (fault?.kind === 'drop_answer') {
+      seen.status = -1;
       response.socket?.destroy();
       return;
     }
@@ -324,6 +343,19 @@ export const startLocalOkx = async ({ prices: start = {} }: { prices?: Record<st
     },
     balance: (apiKey: string, ccy: string) => accounts.get(apiKey)!.balances[ccy]?.avail.toFixed() ?? '0',
     setPrice: (instId: string, price: string) => void prices.set(instId, new Big(price)),
+    /** One step of the seeded walk: every price up to 0.5 % up or down, on the instrument's tick. */
+    walk() {
+      for (const [instId, price] of prices) {
+        const tick = instrument(instId)!.tickSz;
+        const next = floorTo(price.times(1 + (random() - 0.5) / 100), tick);
+        prices.set(instId, next.gt(0) ? next : new Big(tick));
+      }
+    },
+    /** How many requests met a fault of this kind. */
+    faultsMet: (kind: OkxFault['kind']) => faultsMet.get(kind) ?? 0,
+    clearFaults() {
+      faults.clear();
+    },
     fault(endpoint: OkxEndpoint, ...given: OkxFault[]) {
       faults.set(endpoint, [...(faults.get(endpoint) ?? []), ...given]);
     },

@@ -19,3 +19,4 @@ export const pointedAt = (hosts: Record<string, string>): ExchangeFactory => {
 };
 
 export const BINANCE_ORIGIN = 'https://api.binance.com';
+export const OKX_ORIGIN = 'https://www.okx.com';

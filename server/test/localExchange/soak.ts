@@ -29,11 +29,15 @@ import { createSecretBox, sealCredentials } from '../../src/engine/venues/exchan
 import { engineDomains } from '../../src/engineDomains';
 import { post, system, user as ledgerUser } from '../../src/wallet/ledger';
 import { seeded, startLocalBinance, type Fault, type LocalBinance } from './binance';
-import { BINANCE_ORIGIN, pointedAt } from './pointed';
+import { startLocalOkx, type LocalOkx, type OkxEndpoint, type OkxFault } from './okx';
+import { BINANCE_ORIGIN, OKX_ORIGIN, pointedAt } from './pointed';
 
 export interface SoakOptions {
   users: number;
+  /** Tasks on the local Binance. */
   tasks: number;
+  /** Tasks on the local OKX (ten to an account of the first users); a fifth of `tasks` when not given. */
+  okxTasks?: number;
   /** Each fault kind is met by the engine at least this many times. */
   faultsPerKind: number;
   restarts: number;
@@ -42,6 +46,8 @@ export interface SoakOptions {
   databaseUrl?: string | undefined;
   /** The engine's tick and the price's step. */
   tickMs?: number;
+  /** Requests the engine makes to Binance between two of its faults (a quarter of it on OKX); 20 when not given; 0: a fault queued every step, met or not. */
+  faultGap?: number;
   /** Gives up injecting after this long (the goals are still checked). */
   maxSeconds?: number;
   progress?: (line: string) => void;
@@ -49,6 +55,14 @@ export interface SoakOptions {
 
 export const FAULT_KINDS = ['drop_answer', 'delay_answer', 'server_error', 'rate_limit', 'ban', 'maintenance', 'partial_fill', 'cancel_by_exchange', 'clock_skew'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
+/** OKX's faults, as the local OKX answers them: a lost order answer, 429 (50011), maintenance (503, 50001), an order refused as too large (51202). */
+export const OKX_FAULT_KINDS = ['okx_drop_answer', 'okx_rate_limit', 'okx_maintenance', 'okx_too_large'] as const;
+export type OkxFaultKind = (typeof OKX_FAULT_KINDS)[number];
+export const ALL_FAULT_KINDS = [...FAULT_KINDS, ...OKX_FAULT_KINDS] as const;
+const okxFaultOf = (kind: OkxFaultKind): OkxFault => ({ kind: kind.slice('okx_'.length) }) as OkxFault;
+const OKX_ORDER = 'POST /trade/batch-orders';
+/** Requests the engine makes to an exchange between two faults (a quarter of it on OKX, which has a fifth of the tasks). */
+const FAULT_GAP = 20;
 
 /** A fault of each kind, and the requests it may meet. */
 const ORDER_ONLY = new Set<FaultKind>(['drop_answer', 'partial_fill', 'cancel_by_exchange', 'delay_answer']);
@@ -86,9 +100,15 @@ const SYMBOLS = [
   { task: 'BTC/USDT', base: 'BTC' },
   { task: 'DOGE/USDT', base: 'DOGE' },
 ];
+const OKX_SYMBOLS = [
+  { task: 'BTC/USDT', base: 'BTC' },
+  { task: 'ETH/USDT', base: 'ETH' },
+];
+const OKX_TASKS_PER_ACCOUNT = 10;
+const okxTasksOf = (options: SoakOptions) => options.okxTasks ?? Math.round(options.tasks / 5);
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
-const seedBooks = async (db: Db, local: LocalBinance, masterKey: string, options: SoakOptions, random: () => number) => {
+const seedBooks = async (db: Db, local: LocalBinance, okx: LocalOkx, masterKey: string, options: SoakOptions, random: () => number) => {
   const box = createSecretBox(masterKey);
   const key = () => Array.from({ length: 64 }, () => ALPHANUMERIC[Math.floor(random() * ALPHANUMERIC.length)]).join('');
   const perUser = Math.ceil(options.tasks / options.users);
@@ -112,6 +132,42 @@ const seedBooks = async (db: Db, local: LocalBinance, masterKey: string, options
       .executeTakeFirstOrThrow();
     const strategy = await db.insertInto('strategies').values({ user_id: owner.id, name: 'Tight', ...TIGHT } as never).returning('id').executeTakeFirstOrThrow();
     owners.push({ userId: owner.id, accountId: account.id, strategyId: strategy.id });
+  }
+  // OKX: an account of its own for each of the first users, ten tasks on it.
+  const okxTasks = okxTasksOf(options);
+  const okxOwners: typeof owners = [];
+  for (let u = 0; u < Math.min(options.users, Math.ceil(okxTasks / OKX_TASKS_PER_ACCOUNT)); u += 1) {
+    const owner = owners[u]!;
+    const credentials = { apiKey: key(), secret: key(), password: `Soak-${key().slice(0, 12)}` };
+    okx.addAccount(credentials.apiKey, credentials.secret, credentials.password, { USDT: String(OKX_TASKS_PER_ACCOUNT * 60) });
+    const account = await db
+      .insertInto('exchange_accounts')
+      .values({ user_id: owner.userId, exchange: 'okx', name: 'OKX', api_key_hint: `${credentials.apiKey.slice(0, 4)}****`, ...sealCredentials(box, owner.userId, credentials) } as never)
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    okxOwners.push({ ...owner, accountId: account.id });
+  }
+  if (okxTasks > 0) {
+    await db
+      .insertInto('trade_tasks')
+      .values(
+        Array.from({ length: okxTasks }, (_, i) => {
+          const owner = okxOwners[i % okxOwners.length]!;
+          return {
+            user_id: owner.userId,
+            exchange_account_id: owner.accountId,
+            symbol: OKX_SYMBOLS[Math.floor(i / okxOwners.length) % OKX_SYMBOLS.length]!.task,
+            strategy_id: owner.strategyId,
+            first_order_amount: String(10 + (i % 5)),
+            first_order_multiple: false,
+            cycle_count: 9999,
+            running: true,
+            replenish_status: 'replenish_open' as const,
+            state: JSON.stringify(initialCycleState()),
+          };
+        }),
+      )
+      .execute();
   }
   for (let offset = 0; offset < options.tasks; offset += 500) {
     await db
@@ -150,12 +206,12 @@ interface Engine {
   stop(): Promise<void>;
 }
 
-const processEngine = async (url: string, schema: string, masterKey: string, origin: string, tickMs: number): Promise<Engine> => {
+const processEngine = async (url: string, schema: string, masterKey: string, origin: string, okxOrigin: string, tickMs: number): Promise<Engine> => {
   let child: ChildProcess;
   const start = async () => {
     child = spawn(process.execPath, ['--import', 'tsx', join('server', 'test', 'localExchange', 'soakEngine.ts')], {
       cwd: process.cwd(),
-      env: { ...process.env, SOAK_DATABASE_URL: url, SOAK_SCHEMA: schema, SOAK_MASTER_KEY: masterKey, SOAK_BINANCE: origin, SOAK_TICK_MS: String(tickMs) },
+      env: { ...process.env, SOAK_DATABASE_URL: url, SOAK_SCHEMA: schema, SOAK_MASTER_KEY: masterKey, SOAK_BINANCE: origin, SOAK_OKX: okxOrigin, SOAK_TICK_MS: String(tickMs) },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let output = '';
@@ -185,10 +241,10 @@ const processEngine = async (url: string, schema: string, masterKey: string, ori
   };
 };
 
-const inlineEngine = async (db: Db, masterKey: string, origin: string): Promise<Engine> => {
+const inlineEngine = async (db: Db, masterKey: string, origin: string, okxOrigin: string): Promise<Engine> => {
   const log = Fastify({ logger: { level: 'silent' } }).log;
   const make = () =>
-    createRunner({ db, domains: engineDomains, log, seed: 42, tickMs: 0, exchangeMasterKey: masterKey, createExchange: pointedAt({ [BINANCE_ORIGIN]: origin }), tickerFeed: null });
+    createRunner({ db, domains: engineDomains, log, seed: 42, tickMs: 0, exchangeMasterKey: masterKey, createExchange: pointedAt({ [BINANCE_ORIGIN]: origin, [OKX_ORIGIN]: okxOrigin }), tickerFeed: null });
   let runner: Runner = make();
   await runner.start();
   return {
@@ -211,17 +267,20 @@ export interface SoakReport {
   database: 'pglite' | 'postgresql';
   users: number;
   tasks: number;
+  okxTasks: number;
   seconds: number;
   restarts: number;
   ordersPlaced: number;
   fills: number;
+  /** Orders placed and fills on each exchange. */
+  byExchange: { binance: { orders: number; fills: number }; okx: { orders: number; fills: number } };
   duplicates: number;
   unknownToEngine: number;
   fillsMissing: number;
   positionsDisagreeing: number;
   peakWeightPerMinute: number;
   weightLimit: number;
-  faults: Record<FaultKind, { met: number; clearMs: { p50: number; max: number } }>;
+  faults: Record<FaultKind | OkxFaultKind, { met: number; clearMs: { p50: number; max: number } }>;
   /** Every goal met, and something traded. */
   ok: boolean;
 }
@@ -230,6 +289,8 @@ export const runExchangeSoak = async (options: SoakOptions): Promise<SoakReport>
   const tickMs = options.tickMs ?? 250;
   const random = seeded(options.seed);
   const local = await startLocalBinance({ seed: options.seed, levelQty: { BTCUSDT: '0.0001', DOGEUSDT: '50' } });
+  const okx = await startLocalOkx({ seed: options.seed + 1 });
+  const okxTasks = okxTasksOf(options);
   const url = options.databaseUrl;
   const schema = url ? `soak_${process.pid}_${Date.now() % 100_000}` : 'public';
   const db = url ? await openDatabase({ url, schema }) : await openDatabase({ pglite: new PGlite() });
@@ -237,8 +298,8 @@ export const runExchangeSoak = async (options: SoakOptions): Promise<SoakReport>
   const began = Date.now();
   try {
     await migrate(db, schema);
-    await seedBooks(db, local, masterKey, options, random);
-    const engine = url ? await processEngine(url, schema, masterKey, local.origin, tickMs) : await inlineEngine(db, masterKey, local.origin);
+    await seedBooks(db, local, okx, masterKey, options, random);
+    const engine = url ? await processEngine(url, schema, masterKey, local.origin, okx.origin, tickMs) : await inlineEngine(db, masterKey, local.origin, okx.origin);
 
     // ------------------------------------------------------------ faults
     // A clock skew lasts until a request meets it (-1021) and a second more, or 15 s (the engine may be holding back for the weight limit).
@@ -247,20 +308,42 @@ export const runExchangeSoak = async (options: SoakOptions): Promise<SoakReport>
     const skewHit = (skew: { at: number; end: number }) => local.requests.find((request) => request.at >= skew.at && request.at < skew.end && request.code === -1021);
     // Counted as requests come: scanning every request at each step made this process (the local exchange's) answer late.
     const skewsMet = new Set<{ at: number; end: number }>();
-    const met = (kind: FaultKind) => {
-      if (kind !== 'clock_skew') return local.faultsMet(kind);
+    const met = (kind: FaultKind | OkxFaultKind) => {
+      if (kind.startsWith('okx_')) return okx.faultsMet(okxFaultOf(kind as OkxFaultKind).kind);
+      if (kind !== 'clock_skew') return local.faultsMet(kind as FaultKind);
       for (const skew of skews) if (!skewsMet.has(skew) && skewHit(skew)) skewsMet.add(skew);
       return skewsMet.size;
     };
-    const short = () => FAULT_KINDS.filter((kind) => met(kind) < options.faultsPerKind);
+    const kinds = okxTasks > 0 ? ALL_FAULT_KINDS : FAULT_KINDS;
+    const short = () => kinds.filter((kind) => met(kind) < options.faultsPerKind);
     const deadline = began + (options.maxSeconds ?? 3_600) * 1_000;
+    /** Whether an exchange may be given its next fault: the last one met (or given up after 5 s) and a few requests since; always with a gap of 0. */
+    const gate = (metTotal: () => number, requests: () => number, gap: number, clear: () => void) => {
+      let armed: { met: number; requests: number; at: number } | undefined;
+      return {
+        arm() {
+          armed = { met: metTotal(), requests: requests(), at: Date.now() };
+        },
+        ready() {
+          if (!armed || gap === 0) return true;
+          if (metTotal() > armed.met) return requests() - armed.requests >= gap;
+          if (Date.now() - armed.at < 5_000) return false;
+          clear();
+          return true;
+        },
+      };
+    };
+    const gates = {
+      binance: gate(() => FAULT_KINDS.reduce((sum, kind) => sum + (kind === 'clock_skew' ? 0 : local.faultsMet(kind)), 0), () => local.requests.length, options.faultGap ?? FAULT_GAP, () => local.clearFaults()),
+      okx: gate(() => OKX_FAULT_KINDS.reduce((sum, kind) => sum + okx.faultsMet(okxFaultOf(kind).kind), 0), () => okx.requests.length, (options.faultGap ?? FAULT_GAP) / 4, () => okx.clearFaults()),
+    };
     let restarted = 0;
     let steps = 0;
     let reportedMinute = 0;
-    const total = FAULT_KINDS.length * options.faultsPerKind;
+    const total = kinds.length * options.faultsPerKind;
     while (Date.now() < deadline) {
       const missing = short();
-      const done = FAULT_KINDS.reduce((sum, kind) => sum + Math.min(options.faultsPerKind, met(kind)), 0);
+      const done = kinds.reduce((sum, kind) => sum + Math.min(options.faultsPerKind, met(kind)), 0);
       // The restarts are spread over the run: at a quarter, a half and three quarters of the faults (three of them).
       if (restarted < options.restarts && done >= ((restarted + 1) * total) / (options.restarts + 1)) {
         options.progress?.(`restart ${restarted + 1} at ${done}/${total} faults`);
@@ -269,8 +352,24 @@ export const runExchangeSoak = async (options: SoakOptions): Promise<SoakReport>
       }
       if (missing.length === 0 && restarted >= options.restarts) break;
       local.walk();
-      // One fault queued at a time per step, on a request the engine makes (those of the last steps).
-      const kind = missing[Math.floor(random() * missing.length)];
+      okx.walk();
+      // One fault queued at a time per exchange, on a request the engine makes (those of the last steps), once the last one
+      // was met and the engine has asked that exchange a few more times: faults queued while the engine waits out a pause
+      // would otherwise meet every request it sends when the pause ends, and it would never trade again.
+      const binanceMissing = missing.filter((kind) => !kind.startsWith('okx_'));
+      const okxMissing = missing.filter((kind) => kind.startsWith('okx_'));
+      let kind: (typeof missing)[number] | undefined;
+      if (gates.binance.ready()) kind = binanceMissing[Math.floor(random() * binanceMissing.length)];
+      if (gates.okx.ready()) {
+        const okxKind = okxMissing[Math.floor(random() * okxMissing.length)];
+        if (okxKind) {
+          gates.okx.arm();
+          const recent = [...new Set(okx.requests.slice(-100).map((request) => request.endpoint))];
+          // An order's answer lost or refused as too large on an order; 429 and maintenance on whatever the engine asks.
+          const endpoint = okxKind === 'okx_drop_answer' || okxKind === 'okx_too_large' ? OKX_ORDER : recent[Math.floor(random() * recent.length)];
+          if (endpoint) okx.fault(endpoint as OkxEndpoint, okxFaultOf(okxKind as OkxFaultKind));
+        }
+      }
       const skew = skews.at(-1);
       if (skew && skew.end === Infinity) {
         const hit = skewHit(skew);
@@ -281,11 +380,13 @@ export const runExchangeSoak = async (options: SoakOptions): Promise<SoakReport>
         local.skewClock(skewMs);
         skews.push({ at: Date.now(), end: Infinity });
       }
-      if (kind && kind !== 'clock_skew') {
+      if (kind && kind !== 'clock_skew' && !kind.startsWith('okx_')) {
+        const binanceKind = kind as FaultKind;
+        gates.binance.arm();
         const recent = [...new Set(local.requests.slice(-200).map((request) => request.endpoint))];
-        const fitting = recent.filter((endpoint) => (ORDER_ONLY.has(kind) ? endpoint === 'POST /order' : endpoint !== 'POST /order' || kind !== 'server_error'));
+        const fitting = recent.filter((endpoint) => (ORDER_ONLY.has(binanceKind) ? endpoint === 'POST /order' : endpoint !== 'POST /order' || binanceKind !== 'server_error'));
         const endpoint = fitting[Math.floor(random() * fitting.length)];
-        if (endpoint) local.fault(endpoint as never, faultOf(kind, random));
+        if (endpoint) local.fault(endpoint as never, faultOf(binanceKind, random));
       }
       const stepStarted = Date.now();
       await engine.step();
@@ -294,16 +395,18 @@ export const runExchangeSoak = async (options: SoakOptions): Promise<SoakReport>
       if (minute && minute.minute !== reportedMinute) {
         reportedMinute = minute.minute;
         const banned = local.requests.filter((request) => Math.floor(request.at / 60_000) === minute.minute);
-        options.progress?.(`minute ${new Date(minute.minute * 60_000).toISOString().slice(11, 16)}: weight ${minute.used} of ${local.weightLimit}; ${banned.filter((r) => r.status === 429).length} x 429, ${banned.filter((r) => r.status === 418).length} x 418 (${banned.filter((r) => r.status === 418 && !r.fault).length} not injected)`);
+        options.progress?.(`minute ${new Date(minute.minute * 60_000).toISOString().slice(11, 16)}: weight ${minute.used} of ${local.weightLimit}; ${banned.filter((r) => r.status === 429).length} x 429, ${banned.filter((r) => r.status === 418).length} x 418 (${banned.filter((r) => r.status === 418 && !r.fault).length} not injected); bans earned ${JSON.stringify(banned.filter((r) => r.banAfterRateLimitMs !== undefined).map((r) => [r.endpoint, r.banAfterRateLimitMs]))}`);
       }
-      if (steps % 20 === 0) options.progress?.(`step ${steps} (${Date.now() - stepStarted} ms): ${FAULT_KINDS.map((k) => `${k} ${met(k)}`).join(', ')}; ${local.orders.length} orders; last request ${JSON.stringify(((last) => last && [last.endpoint, last.status, last.code, Date.now() - last.at])(local.requests.at(-1)))}`);
+      if (steps % 20 === 0) options.progress?.(`step ${steps} (${Date.now() - stepStarted} ms): ${kinds.map((k) => `${k} ${met(k)}`).join(', ')}; ${local.orders.length} + ${okx.orders.length} orders; last request ${JSON.stringify(((last) => last && [last.endpoint, last.status, last.code, Date.now() - last.at])(local.requests.at(-1)))}`);
     }
 
     // ------------------------------------------------------------ settle
     // Prices held, no more faults: every lost answer is looked up, every order settled.
-    const settleUntil = Date.now() + 30_000;
+    // Up to past a whole weight window and a 2-minute ban: an engine at its weight budget may hold its lookups until the next minute.
+    const settleUntil = Date.now() + 150_000;
     for (;;) {
       local.clearFaults();
+      okx.clearFaults();
       await engine.step();
       const waiting = await db.selectFrom('orders').select((eb) => eb.fn.countAll<string>().as('n')).where('status', '=', 'intent').executeTakeFirstOrThrow();
       if (Number(waiting.n) === 0 || Date.now() > settleUntil) break;
@@ -322,7 +425,8 @@ export const runExchangeSoak = async (options: SoakOptions): Promise<SoakReport>
     const rows = await db.selectFrom('orders').select(['client_order_id', 'exchange_order_id', 'filled', 'status']).execute();
     const byClient = new Map(rows.map((row) => [row.client_order_id, row]));
     const clientIds = local.orders.map((order) => order.clientOrderId);
-    const duplicates = clientIds.length - new Set(clientIds).size;
+    const okxClientIds = okx.orders.map((order) => `${order.account.apiKey}:${order.clOrdId}`);
+    const duplicates = clientIds.length - new Set(clientIds).size + okxClientIds.length - new Set(okxClientIds).size;
     let unknownToEngine = 0;
     let fillsMissing = 0;
     for (const order of local.orders) {
@@ -337,21 +441,38 @@ export const runExchangeSoak = async (options: SoakOptions): Promise<SoakReport>
         options.progress?.(`fill missing: ${JSON.stringify({ row, exchange: { status: order.status, executedQty: order.executedQty, side: order.side, type: order.type, stuck: order.stuck } })}`);
       }
     }
-    const tasks = await db.selectFrom('trade_tasks').innerJoin('exchange_accounts', 'exchange_accounts.id', 'trade_tasks.exchange_account_id').select(['trade_tasks.symbol', 'trade_tasks.state', 'exchange_accounts.api_key_ciphertext', 'exchange_accounts.user_id']).execute();
+    for (const order of okx.orders) {
+      const row = byClient.get(order.clOrdId);
+      if (!row) {
+        unknownToEngine += 1;
+        if (order.accFillSz.gt(0)) fillsMissing += 1;
+        continue;
+      }
+      if (!new Big(row.filled).eq(order.accFillSz)) {
+        fillsMissing += 1;
+        options.progress?.(`fill missing on OKX: ${JSON.stringify({ row, exchange: { state: order.state, accFillSz: order.accFillSz, side: order.side } })}`);
+      }
+    }
+    // Per account and coin: the quantities its tasks carry against what the exchange holds.
+    const tasks = await db.selectFrom('trade_tasks').select(['exchange_account_id', 'symbol', 'state']).execute();
     const held = new Map<string, Big>();
     for (const task of tasks) {
-      const key = `${task.user_id}:${task.symbol}`;
+      const key = `${task.exchange_account_id}:${task.symbol}`;
       held.set(key, (held.get(key) ?? new Big(0)).plus(String((task.state as { quantity?: string }).quantity ?? '0')));
     }
-    const accounts = await db.selectFrom('exchange_accounts').select(['user_id', 'api_key_ciphertext']).execute();
+    const accounts = await db.selectFrom('exchange_accounts').select(['id', 'user_id', 'exchange', 'api_key_ciphertext']).execute();
     const box = createSecretBox(masterKey);
     let positionsDisagreeing = 0;
     for (const account of accounts) {
       const apiKey = box.open(account.api_key_ciphertext!, `exchange_accounts:${account.user_id}:apiKey`);
-      for (const symbol of SYMBOLS) {
-        const books = held.get(`${account.user_id}:${symbol.task}`) ?? new Big(0);
-        const balance = local.balance(apiKey, symbol.base);
-        if (!books.eq(new Big(balance.free).plus(balance.locked))) positionsDisagreeing += 1;
+      for (const symbol of account.exchange === 'okx' ? OKX_SYMBOLS : SYMBOLS) {
+        const books = held.get(`${account.id}:${symbol.task}`) ?? new Big(0);
+        const balance = account.exchange === 'okx' ? new Big(okx.balance(apiKey, symbol.base)) : ((b) => new Big(b.free).plus(b.locked))(local.balance(apiKey, symbol.base));
+        if (!books.eq(balance)) {
+          positionsDisagreeing += 1;
+          const mine = await db.selectFrom('trade_tasks').select(['id', 'state', 'attention']).where('exchange_account_id', '=', account.id).where('symbol', '=', symbol.task).execute();
+          options.progress?.(`position disagrees: ${JSON.stringify({ exchange: account.exchange, symbol: symbol.task, books: books.toFixed(), balance: balance.toFixed(), tasks: mine })}`);
+        }
       }
     }
 
@@ -360,8 +481,23 @@ export const runExchangeSoak = async (options: SoakOptions): Promise<SoakReport>
     const settledAt = new Map(
       (await db.selectFrom('orders').select(['client_order_id', 'status', 'updated_at']).execute()).filter((row) => row.status !== 'intent').map((row) => [row.client_order_id, new Date(row.updated_at).getTime()]),
     );
-    const faults = Object.fromEntries(
-      FAULT_KINDS.map((kind) => {
+    const okxFaults = OKX_FAULT_KINDS.map((kind) => {
+      const hits = okx.requests.filter((request) => request.fault === okxFaultOf(kind).kind);
+      const clear = hits
+        .map((hit) => {
+          const settled = hit.endpoint === OKX_ORDER ? settledAt.get(hit.clOrdId ?? '') : undefined;
+          if (settled !== undefined) return Math.max(0, settled - hit.at);
+          const index = okx.requests.indexOf(hit);
+          const next = okx.requests.slice(index + 1).find((request) => request.status === 200 && !request.code && (!hit.apiKey || request.apiKey === hit.apiKey));
+          return next ? next.at - hit.at : null;
+        })
+        .filter((ms): ms is number => ms !== null)
+        .sort((a, b) => a - b);
+      return [kind, { met: hits.length, clearMs: { p50: percentile(clear, 50), max: clear.at(-1) ?? 0 } }] as const;
+    });
+    const faults = Object.fromEntries([
+      ...okxFaults,
+      ...FAULT_KINDS.map((kind) => {
         const hits =
           kind === 'clock_skew'
             ? skews.map(skewHit).filter((request) => request !== undefined)
@@ -376,18 +512,20 @@ export const runExchangeSoak = async (options: SoakOptions): Promise<SoakReport>
           })
           .filter((ms): ms is number => ms !== null)
           .sort((a, b) => a - b);
-        return [kind, { met: hits.length, clearMs: { p50: percentile(clear, 50), max: clear.at(-1) ?? 0 } }];
+        return [kind, { met: hits.length, clearMs: { p50: percentile(clear, 50), max: clear.at(-1) ?? 0 } }] as const;
       }),
-    ) as SoakReport['faults'];
+    ]) as SoakReport['faults'];
 
     const report: SoakReport = {
       database: url ? 'postgresql' : 'pglite',
       users: options.users,
       tasks: options.tasks,
+      okxTasks,
       seconds: Number(((Date.now() - began) / 1000).toFixed(1)),
       restarts: restarted,
-      ordersPlaced: local.orders.length,
-      fills: local.trades.length,
+      ordersPlaced: local.orders.length + okx.orders.length,
+      fills: local.trades.length + okx.fills.length,
+      byExchange: { binance: { orders: local.orders.length, fills: local.trades.length }, okx: { orders: okx.orders.length, fills: okx.fills.length } },
       duplicates,
       unknownToEngine,
       fillsMissing,
@@ -398,18 +536,20 @@ export const runExchangeSoak = async (options: SoakOptions): Promise<SoakReport>
       ok: false,
     };
     report.ok =
-      report.ordersPlaced > 0 &&
+      report.byExchange.binance.orders > 0 &&
+      (okxTasks === 0 || report.byExchange.okx.orders > 0) &&
       report.duplicates === 0 &&
       report.unknownToEngine === 0 &&
       report.fillsMissing === 0 &&
       report.positionsDisagreeing === 0 &&
       report.peakWeightPerMinute <= report.weightLimit &&
       report.restarts === options.restarts &&
-      FAULT_KINDS.every((kind) => report.faults[kind].met >= options.faultsPerKind);
+      kinds.every((kind) => report.faults[kind].met >= options.faultsPerKind);
     return report;
   } finally {
     if (url) await dropSchema(db, schema);
     await db.destroy();
     await local.close();
+    await okx.close();
   }
 };

@@ -2,7 +2,7 @@ import { isTestnetExchange } from '../../../../src/api/exchange';
 import Big from 'big.js';
 import { applyOrderFailed } from '../core/decide';
 import { baseOf, quoteOf, type Fill, type FillFee } from '../core/fills';
-import { emptyWrites, type Writes } from '../store/journal';
+import { emptyWrites, isOrderStoredAlready, type Writes } from '../store/journal';
 import { ExchangeClientError, type ExchangeClient, type Order, type Ticker } from '../venues/exchangeClient';
 import { contextOf, EXCHANGE_CANCELS_LIMIT, INTENT_GRACE_MS, STUCK_ORDER_MS, isUsablePrice, orderRow, requestOf, stateWrite, storedFee, type EngineContext, type LiveTask, type OrderContext, type OrderRequest } from './context';
 import { reportDown, reportUp } from './episodes';
@@ -182,6 +182,14 @@ export const createLanes = (engine: EngineContext, turn: Turn) => {
     try {
       await engine.journal(intent, engine.fenceFor([task]));
     } catch (error) {
+      if (isOrderStoredAlready(error)) {
+        // The database backstop: this client order id is stored already, so the order may be on the exchange. Never sent
+        // again: the task waits, as after a lost answer, until the exchange says whether it was placed (reconcileIntent).
+        engine.pendingIntents.set(task.id, { ...ctx, createdAt: Date.now() });
+        task.dirty = true;
+        engine.log.warn({ taskId: task.id, clientOrderId: ctx.clientOrderId }, 'order already stored; looking it up instead of sending it');
+        return;
+      }
       task.state = applyOrderFailed(ctx.before);
       throw error;
     }

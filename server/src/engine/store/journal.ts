@@ -20,6 +20,17 @@ import type { ClosedCycle } from '../core/fills';
 /** Tasks are split into this many shards by their exchange account: one engine process drives a shard at a time. */
 export const SHARD_COUNT = 16;
 
+/**
+ * Whether a write failed because an order with the same client order id is
+ * stored already (the unique key of `orders.client_order_id`, which also
+ * makes it unique per exchange account): that order may have been sent, so
+ * it is never sent again, only looked up.
+ */
+export const isOrderStoredAlready = (error: unknown): boolean => {
+  const { code, constraint, message } = (error ?? {}) as { code?: string; constraint?: string; message?: string };
+  return code === '23505' && `${constraint ?? ''} ${message ?? ''}`.includes('client_order_id');
+};
+
 /** A task's shard, in SQL: the hash of its exchange account, so an account's tasks (and its paper balances) stay together. */
 export const shardOf = (accountColumn: string) => sql<number>`((hashtext(${sql.ref(accountColumn)}::text) & 2147483647) % ${sql.lit(SHARD_COUNT)})`;
 

@@ -137,10 +137,32 @@ const BINANCE_CODES: Record<string, ExchangeFailure> = {
 /** ccxt writes Binance's refusals as `binance {"code":-1016,"msg":...}`. */
 const binanceCode = (message: string) => /^binance\b.*"code":\s*(-\d+)/s.exec(message)?.[1];
 
+/**
+ * OKX codes ccxt files as a plain InvalidOrder, whose message names no rule
+ * we can read: an order above the largest one the market takes (51201 a
+ * market order's value, 51202 a market order's amount, 51203 any order's
+ * amount) is refused for its size, which the user can fix, not for a reason
+ * nobody knows. OKX's maintenance (50001, HTTP 503) is ccxt's OnMaintenance,
+ * transient as it is.
+ */
+const OKX_CODES: Record<string, ExchangeFailure> = {
+  '51201': { kind: 'invalid_order', reason: 'above_max_amount' },
+  '51202': { kind: 'invalid_order', reason: 'above_max_amount' },
+  '51203': { kind: 'invalid_order', reason: 'above_max_amount' },
+};
+
+/** ccxt writes OKX's refusals as `okx {"code":"1","data":[{"sCode":"51202",...}],...}`: the order's own code first, else the answer's. */
+const okxCode = (message: string) => {
+  if (!/^okx\b/.test(message)) return undefined;
+  return /"sCode":\s*"(\d+)"/.exec(message)?.[1] ?? /"code":\s*"(\d+)"/.exec(message)?.[1];
+};
+
 /** Our failure for a ccxt error; undefined for anything else (a bug, not an answer from the exchange). */
 export const classifyCcxtError = (error: unknown): ExchangeFailure | undefined => {
   const code = error instanceof BaseError ? binanceCode(error.message) : undefined;
   if (code && BINANCE_CODES[code]) return BINANCE_CODES[code];
+  const okx = error instanceof BaseError ? okxCode(error.message) : undefined;
+  if (okx && OKX_CODES[okx]) return OKX_CODES[okx];
   const row = ERROR_TABLE.find(([errorClass]) => error instanceof errorClass);
   if (!row) return undefined;
   const failure = row[1];

@@ -199,10 +199,27 @@ export const createRateBudgets = ({ pauses, now = Date.now }: RateBudgetsOptions
         if (!seen || used >= seen.used) seen = { used, spentThen: spent };
       }
     };
+    /**
+     * An answer that ends frees its place in flight, but another answer that
+     * arrived in the same turn of the event loop may be a 429 or a 418 not yet
+     * read: the queue moves on after the turn's answers were read (setImmediate
+     * runs after the poll phase), so a request is not let go into a pause the
+     * process already received. On a busy process those answers pile up, and a
+     * request sent then reaches the exchange long after its 429: a ban.
+     */
+    let waking = false;
+    const wakeAfterAnswers = () => {
+      if (waking) return;
+      waking = true;
+      setImmediate(() => {
+        waking = false;
+        wake();
+      });
+    };
     const done = (headers?: unknown) => {
       inFlight -= 1;
       if (headers !== undefined) observe(headers);
-      if (queue.length > 0) wake();
+      if (queue.length > 0) wakeAfterAnswers();
     };
 
     return {
