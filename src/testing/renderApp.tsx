@@ -1,5 +1,5 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import userEvent, { PointerEventsCheckLevel } from '@testing-library/user-event';
 import { TestMemoryRouter } from 'react-admin';
 import type { NavigateFunction } from 'react-router-dom';
 import { vi } from 'vitest';
@@ -81,3 +81,10 @@ export const enterText = async (input: HTMLElement, text: string) => {
   await userEvent.clear(input);
   await userEvent.paste(text);
 };
+
+/**
+ * Clicks and keys as user-event's, without its pointer-events check: it computes the style of every ancestor of
+ * each target (slow on MUI pages in jsdom), and these tests check what the pages send and show, not that a pointer
+ * can reach a button (the journeys click them in Chromium).
+ */
+export const user = userEvent.setup({ pointerEventsCheck: PointerEventsCheckLevel.Never });
