@@ -87,4 +87,4 @@ export const enterText = async (input: HTMLElement, text: string) => {
  * each target (slow on MUI pages in jsdom), and these tests check what the pages send and show, not that a pointer
  * can reach a button (the journeys click them in Chromium).
  */
-export const user = userEvent.setup({ pointerEventsCheck: PointerEventsCheckLevel.Never });
+export const pageUser = userEvent.setup({ pointerEventsCheck: PointerEventsCheckLevel.Never });

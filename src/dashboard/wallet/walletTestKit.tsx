@@ -2,7 +2,7 @@
 import { screen, within } from '@testing-library/react';
 import type { Deposit, LedgerRecord, WalletBalances, WalletConfig, Withdrawal } from '../../api/wallet';
 import { ok, type Handler, type RecordedRequest } from '../../testing/fakeServer';
-import { enterText, identityRoute, renderApp, user } from '../../testing/renderApp';
+import { enterText, identityRoute, renderApp, pageUser } from '../../testing/renderApp';
 export const balances: WalletBalances = {
   balances: [
     { asset: 'USDT', available: '1234.5', held: '21' },
@@ -99,5 +99,5 @@ export const spendInput = () => screen.getByRole('textbox', { name: /^支付/ })
 export const confirmWithPassword = async (password = 'Right-Password-1') => {
   const dialog = within(await screen.findByRole('dialog'));
   await enterText(dialog.getByLabelText(/^登录密码/), password);
-  await user.click(dialog.getByRole('button', { name: '确认转账' }));
+  await pageUser.click(dialog.getByRole('button', { name: '确认转账' }));
 };
