@@ -32,7 +32,8 @@ export const startJourneyServer = (config: Partial<ServerConfig> = {}, build: Pa
 /**
  * The real server (PGlite, outbox mail) serving the built dashboard, and a page of a new Chromium context on it.
  * With `server`, the journey works on that one (a file's journeys that each use users of their own share it):
- * its close leaves it running for the file to close.
+ * its close leaves it running for the file to close. No other server of the file may start while it is in use:
+ * the file's PGlite follows the schema of the server started last.
  */
 export const startJourney = async (
   options: {
