@@ -1,7 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { registerUser } from '../server/test/harness';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { registerUser, type TestServer } from '../server/test/harness';
 import { join } from 'node:path';
-import { ARTIFACTS, startJourney, type Journey } from './harness';
+import { ARTIFACTS, startJourney, startJourneyServer, type Journey } from './harness';
 import { textFindings } from './pageChecks';
 
 /**
@@ -12,6 +12,12 @@ import { textFindings } from './pageChecks';
  * same panel opens from the trade wizard's template summary with the draft's
  * first order. zh-CN at phone and desktop widths.
  */
+// One server for both widths: each backtests as a user of its own.
+let server: TestServer;
+beforeAll(async () => {
+  server = await startJourneyServer();
+});
+afterAll(() => server?.close());
 let journey: Journey | undefined;
 afterEach(async () => {
   await journey?.close();
@@ -22,7 +28,7 @@ const figure = (j: Journey, name: string) => j.page.locator(`[data-figure="${nam
 
 describe.each(['phone', 'desktop'] as const)('backtest in the browser (%s)', (viewport) => {
   it('backtests a template from the strategy editor, reads the figures and compares take profits', async () => {
-    journey = await startJourney({ viewport, locale: 'zh-CN' });
+    journey = await startJourney({ viewport, locale: 'zh-CN', server });
     const j = journey;
     const { page } = j;
     const session = await registerUser(j.server, { email: `backtester-${viewport}@example.com` });
@@ -54,7 +60,7 @@ describe.each(['phone', 'desktop'] as const)('backtest in the browser (%s)', (vi
     await page.locator('[data-section="backtest-results"]').waitFor({ timeout: 30_000 });
 
     // The figures on the page are the run the server stored.
-    const run = await j.server.db.selectFrom('backtest_runs').select(['status', 'result']).executeTakeFirstOrThrow();
+    const run = await j.server.db.selectFrom('backtest_runs').select(['status', 'result']).where('user_id', '=', session.user.id).executeTakeFirstOrThrow();
     expect(run.status).toBe('done');
     const report = run.result as { figures: { cycles: number; buys: number; sells: number; timeInPositionPercent: string }; candles: number };
     expect(report.candles).toBe(30_240);

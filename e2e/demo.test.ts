@@ -1,15 +1,32 @@
 import Fastify from 'fastify';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { TestServer } from '../server/test/harness';
 import { DEFAULT_FEE_RATE } from '../src/api/strategy';
 import { ensureDemoAccount } from '../server/src/demo/account';
 import { DEMO_ACCOUNT_NAME, DEMO_BOTS, seedDemoBots } from '../server/src/demo/history';
-import { hashPath, startJourney, type Journey } from './harness';
+import { hashPath, startJourney, startJourneyServer, type Journey } from './harness';
 
 /**
  * A visitor tries the shared demo account (README "Run"), in zh-CN on a
  * phone and a desktop: one tap on the login page, and the bots are there
  * with the cycles they closed and their profit, under the demo's banner.
  */
+// One server for both widths: the demo account and its bots' history, made once as `npm start` does on a first
+// start (the account, then its bots' history through the engine); both visitors only look at them.
+let server: TestServer;
+beforeAll(async () => {
+  server = await startJourneyServer({ demoAccount: true });
+  await ensureDemoAccount(server.db, server.config.scryptCost);
+  const seeded = await seedDemoBots(server.db, {
+    log: Fastify({ logger: { level: 'silent' } }).log,
+    paperStartUsdt: '10000',
+    feeRate: DEFAULT_FEE_RATE,
+    seed: 42,
+    accountName: DEMO_ACCOUNT_NAME,
+  });
+  expect(seeded?.cycles).toBeGreaterThan(0);
+});
+afterAll(() => server?.close());
 let journey: Journey | undefined;
 afterEach(async () => {
   await journey?.close();
@@ -18,22 +35,11 @@ afterEach(async () => {
 
 describe.each(['phone', 'desktop'] as const)('the demo account (%s, zh-CN)', (viewport) => {
   it('opens in one tap from the login page and shows bots with closed cycles and profit, under the banner', { timeout: 120_000 }, async () => {
-    journey = await startJourney({ viewport, locale: 'zh-CN', config: { demoAccount: true } });
+    journey = await startJourney({ viewport, locale: 'zh-CN', server });
     const j = journey;
     const { page } = j;
     const shot = (name: string) => j.shot(`demo-${name}-${viewport}`);
     const width = viewport === 'phone' ? 375 : 1280;
-    // What `npm start` does on a first start: the account, then its bots' history through the engine.
-    await ensureDemoAccount(j.server.db, j.server.config.scryptCost);
-    const seeded = await seedDemoBots(j.server.db, {
-      log: Fastify({ logger: { level: 'silent' } }).log,
-      paperStartUsdt: '10000',
-      feeRate: DEFAULT_FEE_RATE,
-      seed: 42,
-      accountName: DEMO_ACCOUNT_NAME,
-    });
-    expect(seeded?.cycles).toBeGreaterThan(0);
-
     await page.goto(j.url('/auth/login'));
     const demo = page.getByRole('button', { name: '体验演示账户' });
     await demo.waitFor();

@@ -1,8 +1,8 @@
 import type { Locator } from 'playwright-core';
-import { afterEach, describe, expect, it } from 'vitest';
-import { registerUser } from '../server/test/harness';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { registerUser, type TestServer } from '../server/test/harness';
 import { firstRobotSteps } from './firstBotSteps';
-import { startJourney, type Journey } from './harness';
+import { startJourney, startJourneyServer, type Journey } from './harness';
 
 /**
  * The first robot of a user who just registered, in zh-CN (phone and desktop): the
@@ -10,6 +10,12 @@ import { startJourney, type Journey } from './harness';
  * offered at once, a popular pair, create. The only account and the
  * recommended template are chosen already; every tap is counted.
  */
+// One server for both widths: each works as a user of its own.
+let server: TestServer;
+beforeAll(async () => {
+  server = await startJourneyServer();
+});
+afterAll(() => server?.close());
 let journey: Journey | undefined;
 afterEach(async () => {
   await journey?.close();
@@ -18,7 +24,7 @@ afterEach(async () => {
 
 describe.each(['phone', 'desktop'] as const)('the first robot (%s, zh-CN)', (viewport) => {
   it('takes four taps from the paper account form to a running robot, then reads its returns and its orders', { timeout: 120_000 }, async () => {
-    journey = await startJourney({ viewport, locale: 'zh-CN' });
+    journey = await startJourney({ viewport, locale: 'zh-CN', server });
     const j = journey;
     const { page } = j;
     const shot = (name: string) => j.shot(`first-bot-${name}-${viewport}`);

@@ -25,7 +25,16 @@ export interface Journey {
   close(): Promise<void>;
 }
 
-/** The real server (PGlite, outbox mail) serving the built dashboard, and a page of a new Chromium context on it. */
+/** The real server (PGlite, outbox mail) serving the built dashboard. */
+export const startJourneyServer = (config: Partial<ServerConfig> = {}, build: Parameters<typeof startServer>[2] = {}): Promise<TestServer> =>
+  startServer('pglite', { dashboardDir: inject('dashboardDir'), ...config }, build);
+
+/**
+ * The real server (PGlite, outbox mail) serving the built dashboard, and a page of a new Chromium context on it.
+ * With `server`, the journey works on that one (a file's journeys that each use users of their own share it):
+ * its close leaves it running for the file to close. No other server of the file may start while it is in use:
+ * the file's PGlite follows the schema of the server started last.
+ */
 export const startJourney = async (
   options: {
     viewport?: keyof typeof VIEWPORTS;
@@ -33,11 +42,13 @@ export const startJourney = async (
     config?: Partial<ServerConfig>;
     /** What the server is built with besides its configuration (a paper market the test moves, say). */
     build?: Parameters<typeof startServer>[2];
+    server?: TestServer;
   } = {},
 ): Promise<Journey> => {
-  const [started, connected] = await Promise.allSettled([startServer('pglite', { dashboardDir: inject('dashboardDir'), ...options.config }, options.build), workerChromium()]);
+  const shared = options.server;
+  const [started, connected] = await Promise.allSettled([shared ?? startJourneyServer(options.config, options.build), workerChromium()]);
   if (started.status === 'rejected' || connected.status === 'rejected') {
-    if (started.status === 'fulfilled') await started.value.close();
+    if (started.status === 'fulfilled' && !shared) await started.value.close();
     if (connected.status === 'fulfilled') await connected.value.close();
     throw started.status === 'rejected' ? started.reason : (connected as PromiseRejectedResult).reason;
   }
@@ -66,7 +77,7 @@ export const startJourney = async (
     },
     async close() {
       await browser.close();
-      await server.close();
+      if (!shared) await server.close();
       if (errors.length > 0) throw new Error(`page errors: ${errors.join('; ')}`);
       if (cspViolations.length > 0) throw new Error(`Content-Security-Policy violations: ${cspViolations.join('; ')}`);
     },

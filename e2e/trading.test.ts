@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { registerUser } from '../server/test/harness';
-import { hashPath, startJourney, type Journey } from './harness';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { registerUser, type TestServer } from '../server/test/harness';
+import { hashPath, startJourney, startJourneyServer, type Journey } from './harness';
 
 /**
  * The trading journey in real Chromium against the real server, engine and
@@ -9,6 +9,12 @@ import { hashPath, startJourney, type Journey } from './harness';
  * position, and find the orders in both histories. zh-CN, at phone and
  * desktop widths.
  */
+// One server for both widths: each works as a user of its own.
+let server: TestServer;
+beforeAll(async () => {
+  server = await startJourneyServer();
+});
+afterAll(() => server?.close());
 let journey: Journey | undefined;
 afterEach(async () => {
   await journey?.close();
@@ -32,7 +38,7 @@ const signInAs = async (j: Journey, email: string) => {
 
 describe.each(['phone', 'desktop'] as const)('trading in the browser (%s)', (viewport) => {
   it('binds a paper account, builds a template, creates two tasks through the wizard, watches fills, closes a position and finds its orders', async () => {
-    journey = await startJourney({ viewport, locale: 'zh-CN' });
+    journey = await startJourney({ viewport, locale: 'zh-CN', server });
     const j = journey;
     const { page } = j;
     const token = await signInAs(j, `trader-${viewport}@example.com`);

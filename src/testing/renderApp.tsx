@@ -1,5 +1,5 @@
-import { act, render, screen } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { act, render, screen, waitFor } from '@testing-library/react';
+import userEvent, { PointerEventsCheckLevel } from '@testing-library/user-event';
 import { TestMemoryRouter } from 'react-admin';
 import type { NavigateFunction } from 'react-router-dom';
 import { vi } from 'vitest';
@@ -34,8 +34,22 @@ export const renderApp = async (path: string, routes: Record<string, Handler> = 
   return { ...view, server, pathname: () => pathname, location: () => location, goTo };
 };
 
-/** The page heading (h1) once it shows the expected text. */
-export const findHeading = (name: string | RegExp) => screen.findByRole('heading', { level: 1, name }, { timeout: 5000 });
+/**
+ * The page heading (h1) once it shows the expected text: the role query (its accessible name, level, not hidden)
+ * is asked once an h1's text matches. Asked of the whole page on every change while a page renders, the role
+ * query computes the styles of every heading and its ancestors each time, slow on MUI pages in jsdom.
+ */
+export const findHeading = (name: string | RegExp) =>
+  waitFor(
+    () => {
+      const texts = [...document.querySelectorAll('h1')].map((h1) => (h1.textContent ?? '').replace(/\s+/g, ' ').trim());
+      if (!texts.some((text) => (typeof name === 'string' ? text === name : name.test(text)))) {
+        throw new Error(`No h1 reads ${String(name)}; the page's h1s: ${JSON.stringify(texts)}`);
+      }
+      return screen.getByRole('heading', { level: 1, name });
+    },
+    { timeout: 5000 },
+  );
 
 export const signIn = (remember = true) => {
   if (remember) {
@@ -67,3 +81,10 @@ export const enterText = async (input: HTMLElement, text: string) => {
   await userEvent.clear(input);
   await userEvent.paste(text);
 };
+
+/**
+ * Clicks and keys as user-event's, without its pointer-events check: it computes the style of every ancestor of
+ * each target (slow on MUI pages in jsdom), and these tests check what the pages send and show, not that a pointer
+ * can reach a button (the journeys click them in Chromium).
+ */
+export const pageUser = userEvent.setup({ pointerEventsCheck: PointerEventsCheckLevel.Never });

@@ -1,5 +1,4 @@
-import { configure, screen, waitFor } from '@testing-library/react';
-import userEvent, { PointerEventsCheckLevel } from '@testing-library/user-event';
+import { configure, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { okRange } from '../../testing/fakeServer';
 import { renderApp, startSignedInZhCN } from '../../testing/renderApp';
@@ -64,12 +63,11 @@ describe('sortable columns', () => {
     await screen.findAllByText(shown);
     const headers = [...document.querySelectorAll<HTMLElement>('thead .MuiTableSortLabel-root')];
     expect(headers.length).toBeGreaterThan(0);
-    // What is checked is the request each header sends, not whether it can be clicked: user-event's check of
-    // every ancestor's computed pointer-events (slow in jsdom under MUI's styles) is left out here.
-    const user = userEvent.setup({ pointerEventsCheck: PointerEventsCheckLevel.Never });
+    // What is checked is the request each header sends, not how a pointer reaches it: a plain click event
+    // (user-event's pointer sequence, focus and hover styles re-render the list once more per header in jsdom).
     for (const header of headers) {
       const before = adminCalls(app).length;
-      await user.click(header);
+      fireEvent.click(header);
       await waitFor(() => expect(adminCalls(app).length).toBeGreaterThan(before));
     }
   });

@@ -1,9 +1,8 @@
 import { configure, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AdminDeposit } from '../../api/admin';
 import { ok, okRange, type RecordedRequest } from '../../testing/fakeServer';
-import { enterText, findHeading, renderApp, startSignedInZhCN } from '../../testing/renderApp';
+import { enterText, findHeading, renderApp, startSignedInZhCN, pageUser } from '../../testing/renderApp';
 import { asRole, deposit, settings, user, withdrawal } from './consoleFixtures';
 
 type App = Awaited<ReturnType<typeof renderApp>>;
@@ -81,8 +80,8 @@ describe('who sees the operator console', () => {
       'GET /api/admin/users': okRange('users', [user]),
     });
     const disabled = await screen.findByRole('switch', { name: '已禁用' });
-    await userEvent.click(disabled);
-    await userEvent.click(screen.getByRole('button', { name: '保存' }));
+    await pageUser.click(disabled);
+    await pageUser.click(screen.getByRole('button', { name: '保存' }));
     await waitFor(() => expect(bodies(app, '/api/admin/users/u2', 'PUT')).toEqual([{ disabled: true }]));
   });
 });
@@ -100,11 +99,11 @@ describe('deposits and withdrawals', () => {
     });
     await screen.findByText('bob@example.com');
     expect(listParams(adminCalls(app)[0]!).filter).toEqual({ status: 'pending' });
-    await userEvent.click(screen.getByRole('button', { name: '确认到账' }));
+    await pageUser.click(screen.getByRole('button', { name: '确认到账' }));
     const dialog = await screen.findByRole('dialog');
     expect(dialog).toHaveTextContent('确认为 bob@example.com 入账 100 USDT 吗？');
     expect(bodies(app, '/api/admin/deposits/d1', 'PUT')).toHaveLength(0);
-    await userEvent.click(within(dialog).getByRole('button', { name: '确认' }));
+    await pageUser.click(within(dialog).getByRole('button', { name: '确认' }));
     await waitFor(() => expect(bodies(app, '/api/admin/deposits/d1', 'PUT')).toEqual([{ status: 'confirmed' }]));
     expect(await screen.findByText('充值已确认，已为用户入账')).toBeInTheDocument();
     // Reloaded: the decided deposit has left the pending queue.
@@ -119,15 +118,15 @@ describe('deposits and withdrawals', () => {
       'PUT /api/admin/withdrawals/w1': (req) => ok({ ...withdrawal, ...req.body }),
     });
     await screen.findByText('TYdest');
-    await userEvent.click(screen.getByRole('button', { name: '驳回' }));
+    await pageUser.click(screen.getByRole('button', { name: '驳回' }));
     const dialog = await screen.findByRole('dialog');
     expect(dialog).toHaveTextContent('金额和手续费将退回用户');
     // No reason: nothing is sent.
-    await userEvent.click(within(dialog).getByRole('button', { name: '驳回' }));
+    await pageUser.click(within(dialog).getByRole('button', { name: '驳回' }));
     expect(await within(dialog).findByText('必填')).toBeInTheDocument();
     expect(bodies(app, '/api/admin/withdrawals/w1', 'PUT')).toHaveLength(0);
     await enterText(within(dialog).getByRole('textbox', { name: /原因/ }), '地址不在白名单');
-    await userEvent.click(within(dialog).getByRole('button', { name: '驳回' }));
+    await pageUser.click(within(dialog).getByRole('button', { name: '驳回' }));
     await waitFor(() => expect(bodies(app, '/api/admin/withdrawals/w1', 'PUT')).toEqual([{ status: 'rejected', reason: '地址不在白名单' }]));
   });
 
@@ -138,9 +137,9 @@ describe('deposits and withdrawals', () => {
       'PUT /api/admin/withdrawals/w1': () => ok({ ...withdrawal, status: 'approved' }),
     });
     await screen.findByText('TYdest');
-    await userEvent.click(screen.getByRole('button', { name: '通过' }));
+    await pageUser.click(screen.getByRole('button', { name: '通过' }));
     const dialog = await screen.findByRole('dialog');
-    await userEvent.click(within(dialog).getByRole('button', { name: '通过' }));
+    await pageUser.click(within(dialog).getByRole('button', { name: '通过' }));
     await waitFor(() => expect(bodies(app, '/api/admin/withdrawals/w1', 'PUT')).toEqual([{ status: 'approved' }]));
   });
 });
@@ -153,8 +152,8 @@ describe('decisions refused by the server', () => {
       'PUT /api/admin/deposits/d1': () => ({ body: { code: 10008, message: 'the deposit is already confirmed', data: { status: 'confirmed' } } }),
     });
     await screen.findByText('bob@example.com');
-    await userEvent.click(screen.getByRole('button', { name: '确认到账' }));
-    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '确认' }));
+    await pageUser.click(screen.getByRole('button', { name: '确认到账' }));
+    await pageUser.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '确认' }));
     expect(await screen.findByText('无效')).toBeInTheDocument();
     expect(bodies(app, '/api/admin/deposits/d1', 'PUT')).toEqual([{ status: 'confirmed' }]);
     expect(screen.getByText('bob@example.com')).toBeInTheDocument();
@@ -173,14 +172,14 @@ describe('member levels', () => {
     });
     const volume = await screen.findByRole('textbox', { name: /团队业绩/ });
     expect(volume).toHaveValue('10000');
-    await userEvent.clear(volume);
+    await pageUser.clear(volume);
     await enterText(volume, '12000.5');
     const limit = screen.getByRole('spinbutton', { name: /任务上限/ });
-    await userEvent.clear(limit);
+    await pageUser.clear(limit);
     await enterText(limit, '12');
     // The top level may be removed; the form shows the button only there.
     expect(await screen.findByRole('button', { name: '删除' })).toBeInTheDocument();
-    await userEvent.click(screen.getByRole('button', { name: '保存' }));
+    await pageUser.click(screen.getByRole('button', { name: '保存' }));
     await waitFor(() => expect(bodies(app, '/api/admin/levels/1', 'PUT')).toEqual([{ minTeamVolume: '12000.5', taskLimit: 12 }]));
     await waitFor(() => expect(app.pathname()).toBe('/admin/levels'));
     expect(await screen.findByText('10,000.00')).toBeInTheDocument();
@@ -203,7 +202,7 @@ describe('member levels', () => {
     for (const [name, value] of values) {
       await enterText(await field(name), value);
     }
-    await userEvent.click(screen.getByRole('button', { name: '保存' }));
+    await pageUser.click(screen.getByRole('button', { name: '保存' }));
     await waitFor(() =>
       expect(bodies(app, '/api/admin/levels')).toEqual([{ minDirect: 5, minTeam: 30, minTeamVolume: '50000', fuelDiscountPercent: '15', taskLimit: 40 }]),
     );
@@ -232,9 +231,9 @@ describe('settings', () => {
     await findHeading('系统设置');
     const fee = await screen.findByRole('textbox', { name: /提现手续费/ });
     expect(fee).toHaveValue('1');
-    await userEvent.clear(fee);
+    await pageUser.clear(fee);
     await enterText(fee, '2.5');
-    await userEvent.click(screen.getByRole('button', { name: '保存修改' }));
+    await pageUser.click(screen.getByRole('button', { name: '保存修改' }));
     await waitFor(() => expect(bodies(app, '/api/admin/settings/edit')).toEqual([{ withdrawFee: '2.5' }]));
     expect(await screen.findByText('设置已保存')).toBeInTheDocument();
   });
@@ -242,9 +241,9 @@ describe('settings', () => {
   it('refuses a malformed amount without sending anything', async () => {
     const app = await renderApp('/admin/settings', { ...asRole('operator'), 'GET /api/admin/settings': () => ok(settings) });
     const min = await screen.findByRole('textbox', { name: /最低提现/ });
-    await userEvent.clear(min);
+    await pageUser.clear(min);
     await enterText(min, '1e3');
-    await userEvent.click(screen.getByRole('button', { name: '保存修改' }));
+    await pageUser.click(screen.getByRole('button', { name: '保存修改' }));
     expect(await screen.findByText('请输入非负数，例如 10 或 0.5')).toBeInTheDocument();
     expect(bodies(app, '/api/admin/settings/edit')).toHaveLength(0);
   });

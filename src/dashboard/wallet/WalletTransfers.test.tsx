@@ -1,9 +1,8 @@
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CommunityMember } from '../../api/member';
 import { fail, ok } from '../../testing/fakeServer';
-import { enterText, findHeading, renderApp, startSignedInZhCN } from '../../testing/renderApp';
+import { enterText, findHeading, renderApp, startSignedInZhCN, pageUser } from '../../testing/renderApp';
 import { record, page, wallet, sent, bodies, queryOf, KEY, answers, badGateway, amountInput, spendInput, confirmWithPassword } from './walletTestKit';
 
 // Whole-app renders on a busy machine: give every wait some slack.
@@ -16,11 +15,11 @@ describe('transfer', () => {
   const send = async (to: string, amount: string) => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     const recipient = screen.getByRole('textbox', { name: /^收款人/ });
-    await userEvent.clear(recipient);
+    await pageUser.clear(recipient);
     await enterText(recipient, to);
-    await userEvent.clear(amountInput());
+    await pageUser.clear(amountInput());
     await enterText(amountInput(), amount);
-    await userEvent.click(screen.getByRole('button', { name: '转账' }));
+    await pageUser.click(screen.getByRole('button', { name: '转账' }));
     await confirmWithPassword();
   };
 
@@ -39,7 +38,7 @@ describe('transfer', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('服务器返回错误（HTTP 502）。');
     // The same transfer again: the lost answer may have gone through, so the same key.
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    await userEvent.click(screen.getByRole('button', { name: '转账' }));
+    await pageUser.click(screen.getByRole('button', { name: '转账' }));
     expect(within(await screen.findByRole('dialog')).getByText('确定向 friend@example.com 转账 12.50 USDT 吗？转账后无法撤回。')).toBeInTheDocument();
     await confirmWithPassword();
     expect(await screen.findByText('余额不足')).toBeInTheDocument();
@@ -75,15 +74,15 @@ describe('transfer', () => {
     await screen.findByText(/可用 1,234.50 USDT/);
     await enterText(screen.getByRole('textbox', { name: /^收款人/ }), 'friend@example.com');
     await enterText(amountInput(), '12.5');
-    await userEvent.click(screen.getByRole('button', { name: '转账' }));
+    await pageUser.click(screen.getByRole('button', { name: '转账' }));
     const dialog = within(await screen.findByRole('dialog'));
     expect(dialog.getByText('确定向 friend@example.com 转账 12.50 USDT 吗？转账后无法撤回。')).toBeInTheDocument();
-    await userEvent.click(dialog.getByRole('button', { name: '确认转账' }));
+    await pageUser.click(dialog.getByRole('button', { name: '确认转账' }));
     expect(await dialog.findByText('必填')).toBeInTheDocument();
     expect(bodies(app, '/api/wallet/transfer')).toHaveLength(0);
 
     await enterText(dialog.getByLabelText(/^登录密码/), 'wrong-one');
-    await userEvent.click(dialog.getByRole('button', { name: '确认转账' }));
+    await pageUser.click(dialog.getByRole('button', { name: '确认转账' }));
     expect(await dialog.findByText('密码错误')).toBeInTheDocument();
     expect(dialog.getByLabelText(/^登录密码/)).toHaveValue('');
 
@@ -133,19 +132,19 @@ describe('points transfer', () => {
     const recipient = screen.getByRole('textbox', { name: /^下级成员/ });
     await enterText(recipient, 'stranger@example.com');
     await enterText(amountInput(), '5');
-    await userEvent.click(await screen.findByRole('button', { name: '转账' }, { timeout: 5_000 }));
+    await pageUser.click(await screen.findByRole('button', { name: '转账' }, { timeout: 5_000 }));
     await confirmWithPassword();
     expect(await screen.findByText('积分只能转给下级')).toBeInTheDocument();
 
-    await userEvent.clear(recipient);
+    await pageUser.clear(recipient);
     await enterText(recipient, 'demo@example.com');
-    await userEvent.click(await screen.findByRole('button', { name: '转账' }, { timeout: 5_000 }));
+    await pageUser.click(await screen.findByRole('button', { name: '转账' }, { timeout: 5_000 }));
     await confirmWithPassword();
     expect(await screen.findByText('不能转给自己')).toBeInTheDocument();
 
-    await userEvent.click(await screen.findByRole('button', { name: 'Alice · a***@example.com' }));
+    await pageUser.click(await screen.findByRole('button', { name: 'Alice · a***@example.com' }));
     expect(recipient).toHaveValue('u-7');
-    await userEvent.click(await screen.findByRole('button', { name: '转账' }, { timeout: 5_000 }));
+    await pageUser.click(await screen.findByRole('button', { name: '转账' }, { timeout: 5_000 }));
     await confirmWithPassword();
     expect(await screen.findByText('积分已转出')).toBeInTheDocument();
     const sentBodies = bodies(app, '/api/wallet/points-transfer');
@@ -168,28 +167,28 @@ describe('swap', () => {
     expect(receive()).toHaveTextContent('12.345 燃料');
 
     // USDT -> activation cards at 0.01: 100 USDT a card.
-    await userEvent.click(screen.getByRole('combobox', { name: '兑换方向' }));
-    await userEvent.click(await screen.findByRole('option', { name: 'USDT → 激活卡' }));
+    await pageUser.click(screen.getByRole('combobox', { name: '兑换方向' }));
+    await pageUser.click(await screen.findByRole('option', { name: 'USDT → 激活卡' }));
     expect(screen.getByText('1 USDT = 0.01 张')).toBeInTheDocument();
-    await userEvent.clear(spendInput());
+    await pageUser.clear(spendInput());
     await enterText(spendInput(), '150');
     expect(receive()).toHaveTextContent('1 张');
     expect(screen.getByText('激活卡只能按整数兑换：请支付 100 USDT 的整数倍。')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: '兑换' })).toBeDisabled();
-    await userEvent.clear(spendInput());
+    await pageUser.clear(spendInput());
     await enterText(spendInput(), '300');
     expect(receive()).toHaveTextContent('3 张');
 
     // One tap only asks: the rate, what is given and got, and that it cannot be undone; cancelling sends nothing.
-    await userEvent.click(screen.getByRole('button', { name: '兑换' }));
+    await pageUser.click(screen.getByRole('button', { name: '兑换' }));
     const dialog = await screen.findByRole('dialog', { name: '确认兑换' });
     expect(dialog).toHaveTextContent('支付 300.00 USDT，获得 3 张，汇率 1 USDT = 0.01 张。兑换不可撤销。');
-    await userEvent.click(within(dialog).getByRole('button', { name: /取消/ }));
+    await pageUser.click(within(dialog).getByRole('button', { name: /取消/ }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(bodies(app, '/api/wallet/exchange')).toHaveLength(0);
     const confirmed = async () => {
-      await userEvent.click(screen.getByRole('button', { name: '兑换' }));
-      await userEvent.click(within(await screen.findByRole('dialog', { name: '确认兑换' })).getByRole('button', { name: '确认兑换' }));
+      await pageUser.click(screen.getByRole('button', { name: '兑换' }));
+      await pageUser.click(within(await screen.findByRole('dialog', { name: '确认兑换' })).getByRole('button', { name: '确认兑换' }));
       // The dialog hides the page from the next query while it fades out.
       await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     };
@@ -202,8 +201,8 @@ describe('swap', () => {
     expect(second!.idempotencyKey).toBe(first!.idempotencyKey);
 
     // Points to fuel at 0.5.
-    await userEvent.click(screen.getByRole('combobox', { name: '兑换方向' }));
-    await userEvent.click(await screen.findByRole('option', { name: '积分 → 燃料' }));
+    await pageUser.click(screen.getByRole('combobox', { name: '兑换方向' }));
+    await pageUser.click(await screen.findByRole('option', { name: '积分 → 燃料' }));
     await enterText(spendInput(), '0.3');
     expect(receive()).toHaveTextContent('0.15 燃料');
   }, 60_000);
@@ -216,7 +215,7 @@ describe('swap: balance first', () => {
     expect(await screen.findByText('1 USDT = 1 燃料')).toBeInTheDocument();
     await screen.findByText(/可用 1,234.50/);
     await enterText(spendInput(), '2000');
-    await userEvent.click(screen.getByRole('button', { name: '兑换' }));
+    await pageUser.click(screen.getByRole('button', { name: '兑换' }));
     expect(await screen.findByText(/超过可用余额 1,234.50/)).toBeInTheDocument();
     expect(bodies(app, '/api/wallet/exchange')).toHaveLength(0);
   });
@@ -272,11 +271,11 @@ describe('records', () => {
     const last = () => queryOf(sent(app, 'GET', '/api/wallet/records').at(-1)!);
     expect(last()).toMatchObject({ asset: 'CARD', page: '1', pageSize: '20' });
 
-    await userEvent.click(screen.getByRole('button', { name: /下一页|next page/i }));
+    await pageUser.click(screen.getByRole('button', { name: /下一页|next page/i }));
     await waitFor(() => expect(last()).toMatchObject({ page: '2' }));
 
-    await userEvent.click(screen.getByRole('combobox', { name: '类型' }));
-    await userEvent.click(await screen.findByRole('option', { name: '兑换获得' }));
+    await pageUser.click(screen.getByRole('combobox', { name: '类型' }));
+    await pageUser.click(await screen.findByRole('option', { name: '兑换获得' }));
     await waitFor(() => expect(last()).toMatchObject({ asset: 'CARD', kind: 'swap_in', page: '1' }));
 
     // Dates in the page's order (year first in Chinese), whatever the browser's language.
@@ -293,7 +292,7 @@ describe('records', () => {
     expect(await screen.findByText('结束日期早于开始日期')).toBeInTheDocument();
     expect(sent(app, 'GET', '/api/wallet/records')).toHaveLength(count);
 
-    await userEvent.click(screen.getByRole('button', { name: '清除筛选' }));
+    await pageUser.click(screen.getByRole('button', { name: '清除筛选' }));
     await waitFor(() => expect(last()).toEqual({ asset: 'CARD', timeZone: expect.any(String), page: '1', pageSize: '20' }));
   }, 60_000);
 

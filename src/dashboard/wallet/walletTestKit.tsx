@@ -1,9 +1,8 @@
 /** The wallet pages' fake server answers and helpers, shared by their test files. */
 import { screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import type { Deposit, LedgerRecord, WalletBalances, WalletConfig, Withdrawal } from '../../api/wallet';
 import { ok, type Handler, type RecordedRequest } from '../../testing/fakeServer';
-import { enterText, identityRoute, renderApp } from '../../testing/renderApp';
+import { enterText, identityRoute, renderApp, pageUser } from '../../testing/renderApp';
 export const balances: WalletBalances = {
   balances: [
     { asset: 'USDT', available: '1234.5', held: '21' },
@@ -95,9 +94,10 @@ export const amountInput = () => screen.getByRole('textbox', { name: /^数量/ }
 export const spendInput = () => screen.getByRole('textbox', { name: /^支付/ });
 
 
+
 /** The open confirmation of a transfer: types the login password and confirms. */
 export const confirmWithPassword = async (password = 'Right-Password-1') => {
   const dialog = within(await screen.findByRole('dialog'));
   await enterText(dialog.getByLabelText(/^登录密码/), password);
-  await userEvent.click(dialog.getByRole('button', { name: '确认转账' }));
+  await pageUser.click(dialog.getByRole('button', { name: '确认转账' }));
 };
