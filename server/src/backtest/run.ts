@@ -192,6 +192,7 @@ export const runBacktest = (options: RunOptions): RunResult => {
     replenishStatus: 'replenish_open',
     running: true,
     feeRate: market.feeRate,
+    limits: { amountStep: market.amountStep, minAmount: market.minAmount, minCost: market.minCost },
   };
 
   let state: CycleState = initialCycleState();
@@ -231,7 +232,9 @@ export const runBacktest = (options: RunOptions): RunResult => {
       stopped = { reason, side: action.kind, level, time, price };
       return;
     }
-    const outcome = applyFill({ symbol, side: action.kind, reason: action.reason, level, cycle, before, strategy: settings, at: time }, { ...order, fees: [order.fee] });
+    const target = action.kind === 'sell' ? action.target : undefined;
+    const partial = action.kind === 'sell' && action.partial === true;
+    const outcome = applyFill({ symbol, side: action.kind, reason: action.reason, level, cycle, before, strategy: settings, at: time, partial, target }, { ...order, fees: [order.fee] });
     state = outcome.state;
     if (action.kind === 'buy') {
       buys += 1;

@@ -424,7 +424,7 @@ export const createEngineStore = (db: Db, domains: EngineDomains | null = null) 
     return db
       .selectFrom('orders')
       .innerJoin('exchange_accounts', 'exchange_accounts.id', 'orders.exchange_account_id')
-      .select(['orders.task_id', 'orders.client_order_id', 'orders.side', 'orders.reason', 'orders.level', 'orders.cycle', 'orders.created_at', 'exchange_accounts.exchange'])
+      .select(['orders.task_id', 'orders.client_order_id', 'orders.side', 'orders.reason', 'orders.level', 'orders.cycle', 'orders.requested', 'orders.created_at', 'exchange_accounts.exchange'])
       .where('orders.status', '=', 'intent')
       .where('orders.task_id', 'in', [...taskIds])
       .execute();
