@@ -62,6 +62,20 @@ export interface StrategySettings {
   breakEven?: boolean;
 }
 
+/** The settings of issue 28's exits: optional, a template without them sells as before. */
+export type StrategyExits = Pick<StrategySettings, 'takeProfitTargets' | 'stopLossBase' | 'stopLossAfterLastLevel' | 'timeStopHours' | 'breakEven'>;
+
+/** The exits a template sets, without the absent ones (what the store keeps); null when it sets none. */
+export const exitsOf = (settings: StrategyExits): StrategyExits | null => {
+  const exits: StrategyExits = {};
+  if (settings.takeProfitTargets && settings.takeProfitTargets.length > 0) exits.takeProfitTargets = settings.takeProfitTargets;
+  if (settings.stopLossBase && settings.stopLossBase !== 'average') exits.stopLossBase = settings.stopLossBase;
+  if (settings.stopLossAfterLastLevel) exits.stopLossAfterLastLevel = true;
+  if (settings.timeStopHours) exits.timeStopHours = settings.timeStopHours;
+  if (settings.breakEven) exits.breakEven = true;
+  return Object.keys(exits).length > 0 ? exits : null;
+};
+
 /** The take-profit targets a strategy sells by: its own, or the single take profit as one target of 100 %. */
 export const targetsOf = (settings: Pick<StrategySettings, 'takeProfitTargets' | 'takeProfitPercent' | 'takeProfitCallbackPercent'>): TakeProfitTarget[] =>
   settings.takeProfitTargets && settings.takeProfitTargets.length > 0

@@ -29,6 +29,7 @@ import * as paperPriceNotices from './migrations/025_paper_price_notices';
 import * as abuseLimits from './migrations/026_abuse_limits';
 import * as secondFactors from './migrations/027_second_factors';
 import * as withdrawalAddresses from './migrations/028_withdrawal_addresses';
+import * as strategyExits from './migrations/030_strategy_exits';
 import type { Database } from './schema';
 import { subscribe, type ChangeHandlers, type ChangeSubscription, type FeedSource } from './changeFeed';
 
@@ -58,6 +59,7 @@ const migrations: Record<string, Migration> = {
   '026_abuse_limits': abuseLimits,
   '027_second_factors': secondFactors,
   '028_withdrawal_addresses': withdrawalAddresses,
+  '030_strategy_exits': strategyExits,
 };
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
