@@ -535,6 +535,8 @@ interface QuietRange {
   above: number;
   below: number;
   idle: Decision;
+  /** The strategy's time stop (ms) and the state's cycle start: past both, no price is quiet. */
+  timeStopAt: number;
 }
 
 const quietRanges = new WeakMap<CycleState, QuietRange>();
@@ -545,7 +547,9 @@ const quietRanges = new WeakMap<CycleState, QuietRange>();
  * decision is always the decimal one.
  */
 const quietRange = (params: TaskParams, strategy: StrategySettings, state: CycleState): QuietRange => {
-  const range = { strategy, replenishStatus: params.replenishStatus, feeRate: params.feeRate, above: Infinity, below: -Infinity, idle: { state, actions: NO_ACTIONS } };
+  const timeStopMs = factorsOf(strategy).timeStopMs;
+  const timeStopAt = timeStopMs !== null && state.openedAt != null ? state.openedAt + timeStopMs : Infinity;
+  const range = { strategy, replenishStatus: params.replenishStatus, feeRate: params.feeRate, above: Infinity, below: -Infinity, idle: { state, actions: NO_ACTIONS }, timeStopAt };
   const quantity = Number(state.quantity);
   if (!(quantity > 0)) {
     // decideOpen changes nothing without a position (a price not above 0 still goes the exact way and throws).
@@ -644,9 +648,7 @@ export const decide = (
   if (early) return early;
   const range = cachedRange(params, strategy, state);
   const p = +price;
-  const timeStopMs = factorsOf(strategy).timeStopMs;
-  const timeUp = timeStopMs !== null && state.openedAt != null && nowMs - state.openedAt >= timeStopMs;
-  if (!timeUp && p > range.above && p < range.below) return range.idle;
+  if (nowMs < range.timeStopAt && p > range.above && p < range.below) return range.idle;
   const decision = decideOpen(params, strategy, state, price, nowMs);
   return decision.state === state ? range.idle : decision;
 };
