@@ -23,6 +23,32 @@ const settings: StrategySettings = {
 };
 
 /**
+ * Issue 28's exits: half the position at +1.5 %, the rest at +3 % trailing,
+ * the stop moved to the break-even after the first target, a stop 1 % below
+ * the second level armed once it filled, and a 12 h time stop. On the 30
+ * hours from 13 March 15:20 each of them ends a cycle.
+ */
+const exitSettings: StrategySettings = {
+  ...settings,
+  levels: SIX_LEVELS.slice(0, 2),
+  takeProfitTargets: [
+    { sharePercent: '50', profitPercent: '1.5', trailing: false },
+    { sharePercent: '50', profitPercent: '3', trailing: true },
+  ],
+  breakEven: true,
+  stopLossPercent: '1',
+  stopLossBase: 'last_level',
+  stopLossAfterLastLevel: true,
+  timeStopHours: 12,
+};
+
+const VARIANTS = {
+  // Ten days, 6 to 15 March: the fall of the USDC de-peg fills four levels, and the rally closes cycle after cycle.
+  callbacks: { settings, firstOrderAmount: '10', name: 'Six levels', from: 7_200, to: 21_600 },
+  exits: { settings: exitSettings, firstOrderAmount: '25', name: 'Targets and stops', from: 18_200, to: 20_000 },
+};
+
+/**
  * The same recorded candles through the live runner (the paper market's
  * replay: one engine tick per candle, orders on the paper exchange, fills
  * stored in the database) and through the backtest (close model): the same
@@ -31,14 +57,14 @@ const settings: StrategySettings = {
  * engine's decisions and fills, which no database changes; the engine on
  * PostgreSQL runs its own full-length replay (engineReplay.postgres.test.ts).
  */
-export const describeBacktestReplay = (backend: 'pglite' | 'postgres') =>
-  describe(`the backtest and the live runner on replayed candles (${backend})`, () => {
+export const describeBacktestReplay = (backend: 'pglite' | 'postgres', variant: keyof typeof VARIANTS = 'callbacks') =>
+  describe(`the backtest and the live runner on replayed candles (${backend}, ${variant})`, () => {
+  const { settings, firstOrderAmount, name, from, to } = VARIANTS[variant];
   let server: TestServer;
   afterEach(async () => server.close());
 
   it('fill the same orders and close the same cycles', async () => {
-    // Ten days, 6 to 15 March: the fall of the USDC de-peg fills four levels, and the rally closes cycle after cycle.
-    const candles = parseCandlesCsv(readFileSync(SAMPLE, 'utf8')).slice(7_200, 21_600);
+    const candles = parseCandlesCsv(readFileSync(SAMPLE, 'utf8')).slice(from, to);
     const interval = candleInterval(candles);
 
     // The server's paper market replays the candles (PAPER_REPLAY); its engine ticks only when asked.
@@ -47,12 +73,13 @@ export const describeBacktestReplay = (backend: 'pglite' | 'postgres') =>
     await adjustBalance(server, session.user.id, 'FUEL', '1000');
     const call = (method: string, path: string, body?: unknown) => server.call(method, path, body, { token: session.accessToken });
     const exchangeId = (await call('POST', '/api/exchange/add', { exchange: 'paper', name: 'Replay' })).body.data.id;
-    const strategyId = (await call('POST', '/api/strategy/add', { name: 'Six levels', ...settings })).body.data.id;
+    const strategyId = (await call('POST', '/api/strategy/add', { name, ...settings })).body.data.id;
+    expect((await call('GET', `/api/strategy/detail/${strategyId}`)).body.data).toMatchObject(settings);
     const created = await call('POST', '/api/trade/add', {
       exchangeId,
       coinIdList: [SYMBOL],
       cycleCount: 9999,
-      firstOrderAmount: '10',
+      firstOrderAmount,
       firstOrderMultiple: false,
       running: true,
       replenishStatus: 'replenish_open',
@@ -83,7 +110,7 @@ export const describeBacktestReplay = (backend: 'pglite' | 'postgres') =>
       interval,
       symbol: SYMBOL,
       settings,
-      firstOrderAmount: '10',
+      firstOrderAmount,
       firstOrderMultiple: false,
       cycleCount: 9999,
       market: { feeRate: '0.001', feeAsset: 'received', amountStep: paper.amountStep, minAmount: paper.minAmount, minCost: paper.minCost },
@@ -93,9 +120,18 @@ export const describeBacktestReplay = (backend: 'pglite' | 'postgres') =>
     });
 
     expect(orders.every((o) => o.status === 'closed')).toBe(true);
-    expect(orders.length).toBeGreaterThan(20);
+    expect(orders.length).toBeGreaterThan(variant === 'callbacks' ? 20 : 15);
     expect(cycles.length).toBeGreaterThan(5);
-    expect(cycles.some((c) => c.levels_filled >= 4)).toBe(true);
+    if (variant === 'callbacks') expect(cycles.some((c) => c.levels_filled >= 4)).toBe(true);
+    else {
+      // Every exit happened: partial sales by target, the last target's, and each stop.
+      expect(backtest.trades.filter((t) => t.partial).length).toBeGreaterThan(1);
+      expect(backtest.trades.some((t) => t.target === 2)).toBe(true);
+      expect(backtest.figures.exits).toMatchObject({ stopLoss: 1, timeStop: 1 });
+      expect(backtest.figures.exits!.breakEven).toBeGreaterThan(0);
+      // A partial sale is a take-profit order for less than the position, and closes no cycle.
+      expect(orders.filter((o) => o.reason === 'take_profit').length).toBeGreaterThan(cycles.filter((c) => c.exit_reason === 'take_profit').length);
+    }
     const same = (a: string, b: string) => new Big(a).eq(b);
     expect(backtest.trades).toHaveLength(orders.length);
     backtest.trades.forEach((trade, i) => {

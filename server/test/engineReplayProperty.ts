@@ -56,7 +56,12 @@ export const describeRandomPaths = (backend: 'pglite' | 'postgres') =>
             cooldownSeconds: 0,
           };
           expect((await addTask(me, 'BTC/USDT', strategy, firstOrderAmount)).code).toBe(0);
-          expect((await addTask(me, 'BTC/USDT', { ...strategy, name: 'Second' }, '15')).code).toBe(0);
+          // The second sells in two targets (half at the take profit, the rest at twice it) with the break-even after the first.
+          const targets = [
+            { sharePercent: '50', profitPercent: s.takeProfitPercent, trailing: s.takeProfitCallbackPercent !== '0' },
+            { sharePercent: '50', profitPercent: new Big(s.takeProfitPercent).times(2).toFixed(), trailing: s.takeProfitCallbackPercent !== '0' },
+          ];
+          expect((await addTask(me, 'BTC/USDT', { ...strategy, name: 'Second', takeProfitTargets: targets, breakEven: true }, '15')).code).toBe(0);
           for (let i = 0; i < candles.length; i += 1) await server.app.engine.tick();
           cyclesSeen += (await checkMoney(server)).cycles;
         } finally {

@@ -116,6 +116,39 @@ describe.each(BACKENDS)('strategy templates (%s)', (backend) => {
     expect((await server.call('GET', '/api/strategy/list', undefined, { token: alice })).body.data.total).toBe(0);
   });
 
+  it('keeps several take-profit targets, the stop loss base and arming, the time stop and the break-even, and refuses them when wrong', async () => {
+    const exits = {
+      takeProfitTargets: [
+        { sharePercent: '50', profitPercent: '1.5', trailing: false },
+        { sharePercent: '50', profitPercent: '3', trailing: true },
+      ],
+      stopLossPercent: '5',
+      stopLossBase: 'last_level',
+      stopLossAfterLastLevel: true,
+      timeStopHours: 48,
+      breakEven: true,
+    };
+    const added = await server.call('POST', '/api/strategy/add', { ...template('Targets'), ...exits }, { token: alice });
+    expect(added.body).toMatchObject({ code: 0, data: exits });
+    const id = added.body.data.id;
+    expect((await server.call('GET', `/api/strategy/detail/${id}`, undefined, { token: alice })).body.data).toMatchObject(exits);
+    // A template edited without them sells as before: no exit field is answered.
+    const plain = (await server.call('POST', '/api/strategy/edit', { id, ...template('Targets') }, { token: alice })).body.data;
+    for (const key of ['takeProfitTargets', 'stopLossBase', 'stopLossAfterLastLevel', 'timeStopHours', 'breakEven']) expect(plain).not.toHaveProperty(key);
+
+    const refused = async (body: object, code: string) => {
+      const answer = await server.call('POST', '/api/strategy/edit', { id, ...template('Targets'), ...body }, { token: alice });
+      expect(answer.body).toMatchObject({ code: 10008, data: { code } });
+    };
+    await refused({ takeProfitTargets: [{ sharePercent: '100', profitPercent: '1.5', trailing: false }], breakEven: true }, 'break_even_targets');
+    await refused({ takeProfitTargets: [{ sharePercent: '60', profitPercent: '1.5', trailing: false }, { sharePercent: '60', profitPercent: '3', trailing: false }] }, 'targets_share_sum');
+    await refused({ takeProfitTargets: [{ sharePercent: '50', profitPercent: '3', trailing: false }, { sharePercent: '50', profitPercent: '2', trailing: false }] }, 'target_profit_increase');
+    expect((await server.call('POST', '/api/strategy/edit', { id, ...template('Targets'), timeStopHours: 0 }, { token: alice })).body.code).toBe(10002);
+    expect((await server.call('POST', '/api/strategy/edit', { id, ...template('Targets'), stopLossBase: 'first' }, { token: alice })).body.code).not.toBe(0);
+    // Nothing refused changed the template.
+    expect((await server.call('GET', `/api/strategy/detail/${id}`, undefined, { token: alice })).body.data).not.toHaveProperty('takeProfitTargets');
+  });
+
   it('needs a signed-in user', async () => {
     expect((await server.call('GET', '/api/strategy/list')).status).toBe(401);
     expect((await server.call('GET', '/api/trade/config-templates')).status).toBe(401);

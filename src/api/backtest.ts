@@ -145,8 +145,25 @@ export interface BacktestFigures {
   holdReturnPercent?: DecimalString;
   /** What maxFundsInUse spent on the coin at the first open and held to the last close would have made, in the quote. */
   holdProfit?: DecimalString;
+  /** How the cycles ended: sales per take-profit target and the stops. Absent in runs stored before it was kept. */
+  exits?: BacktestExits;
   stopped: BacktestStop | null;
 }
+
+/** The exits of a run (issue 28). */
+export interface BacktestExits {
+  /** Sales per take-profit target, target 1 first (the single take profit is target 1); partial sales count too. */
+  targetSales: number[];
+  /** Cycles ended by the stop loss, by the time stop, and at the break-even after a target. */
+  stopLoss: number;
+  timeStop: number;
+  breakEven: number;
+  /** What the cycles ended by a stop booked in all (usually a loss: below 0). */
+  stopProfit: DecimalString;
+}
+
+/** Which stop ended a cycle, or sold: the stop loss, the time stop, the break-even after a target. */
+export type BacktestStopKind = 'loss' | 'time' | 'break_even';
 
 export interface BacktestCycle {
   cycle: number;
@@ -160,6 +177,8 @@ export interface BacktestCycle {
   profit: DecimalString;
   fees: DecimalString;
   exitReason: 'take_profit' | 'stop_loss' | 'close';
+  /** A stop's kind when a stop ended it. */
+  stop?: BacktestStopKind;
 }
 
 export interface BacktestTrade {
@@ -174,6 +193,12 @@ export interface BacktestTrade {
   cost: DecimalString;
   fee: DecimalString;
   feeCurrency: string;
+  /** A take-profit sale: its 1-based target, when the template has several. */
+  target?: number;
+  /** A target's partial sale: the cycle went on with the rest. */
+  partial?: boolean;
+  /** A stop's sale: which stop. */
+  stop?: BacktestStopKind;
 }
 
 /** [time, open, high, low, close]: the chart's candles, merged to at most ~1500. */

@@ -14,6 +14,26 @@ export interface ReplenishLevel {
   multiple: DecimalString;
 }
 
+/**
+ * One of several take-profit targets (issue 28): it sells `sharePercent` of
+ * the position as it stood at the first target once the price is
+ * `profitPercent` over the average cost; the last target sells the rest.
+ * A trailing target arms there and sells after the fall back by the
+ * template's take-profit callback.
+ */
+export interface TakeProfitTarget {
+  sharePercent: DecimalString;
+  profitPercent: DecimalString;
+  trailing: boolean;
+}
+
+/** Where the stop loss is measured from: the average cost, or the last level's trigger price. */
+export type StopLossBase = 'average' | 'last_level';
+
+export const MAX_TARGETS = 5;
+/** The longest time stop, hours (a year). */
+export const MAX_TIME_STOP_HOURS = 8760;
+
 export interface StrategySettings {
   levels: ReplenishLevel[];
   /** Profit over the average cost at which take profit arms. */
@@ -26,7 +46,55 @@ export interface StrategySettings {
   stopLossPercent: DecimalString | null;
   /** Pause between a cycle's end and the next first order. */
   cooldownSeconds: number;
+  /**
+   * Several take-profit targets, in rising profit, shares adding up to 100;
+   * absent or empty: the single take profit above sells the whole position.
+   * Once a target sold, the cycle buys no further level.
+   */
+  takeProfitTargets?: TakeProfitTarget[];
+  /** What `stopLossPercent` is measured from; absent: the average cost. */
+  stopLossBase?: StopLossBase;
+  /** The stop loss is armed only once the last level has filled. */
+  stopLossAfterLastLevel?: boolean;
+  /** Sells the position after this many hours in a cycle; absent or null: no time stop. */
+  timeStopHours?: number | null;
+  /** After the first target sold, the stop moves to the break-even: the average cost plus the sell's fee. */
+  breakEven?: boolean;
 }
+
+/** The settings of issue 28's exits: optional, a template without them sells as before. */
+export type StrategyExits = Pick<StrategySettings, 'takeProfitTargets' | 'stopLossBase' | 'stopLossAfterLastLevel' | 'timeStopHours' | 'breakEven'>;
+
+/** The exits a template sets, without the absent ones (what the store keeps); null when it sets none. */
+export const exitsOf = (settings: StrategyExits): StrategyExits | null => {
+  const exits: StrategyExits = {};
+  if (settings.takeProfitTargets && settings.takeProfitTargets.length > 0) exits.takeProfitTargets = settings.takeProfitTargets;
+  if (settings.stopLossBase && settings.stopLossBase !== 'average') exits.stopLossBase = settings.stopLossBase;
+  if (settings.stopLossAfterLastLevel) exits.stopLossAfterLastLevel = true;
+  if (settings.timeStopHours) exits.timeStopHours = settings.timeStopHours;
+  if (settings.breakEven) exits.breakEven = true;
+  return Object.keys(exits).length > 0 ? exits : null;
+};
+
+/** The take-profit targets a strategy sells by: its own, or the single take profit as one target of 100 %. */
+export const targetsOf = (settings: Pick<StrategySettings, 'takeProfitTargets' | 'takeProfitPercent' | 'takeProfitCallbackPercent'>): TakeProfitTarget[] =>
+  settings.takeProfitTargets && settings.takeProfitTargets.length > 0
+    ? settings.takeProfitTargets
+    : [{ sharePercent: '100', profitPercent: settings.takeProfitPercent, trailing: !new Big(settings.takeProfitCallbackPercent).eq(0) }];
+
+/** The price at which the stop loss sells, for a position at `average` whose first fill was `firstPrice`; null without a stop loss. */
+export const stopLossPrice = (
+  settings: Pick<StrategySettings, 'levels' | 'stopLossPercent' | 'stopLossBase'>,
+  average: Big.BigSource,
+  firstPrice: Big.BigSource,
+): Big | null => {
+  if (settings.stopLossPercent === null) return null;
+  const kept = new Big(1).minus(new Big(settings.stopLossPercent).div(100));
+  if (settings.stopLossBase !== 'last_level') return new Big(average).times(kept);
+  const last = settings.levels.at(-1);
+  const lastPrice = last ? new Big(firstPrice).times(new Big(1).minus(new Big(last.dropPercent).div(100))) : new Big(firstPrice);
+  return lastPrice.times(kept);
+};
 
 export interface StrategyTemplate extends StrategySettings {
   id: string;
@@ -191,12 +259,21 @@ export type StrategyProblemCode =
   | 'stop_loss_range'
   | 'stop_loss_deeper'
   | 'stop_loss_early'
-  | 'cooldown';
+  | 'cooldown'
+  | 'targets_count'
+  | 'target_share'
+  | 'targets_share_sum'
+  | 'target_profit_increase'
+  | 'target_floor'
+  | 'time_stop'
+  | 'break_even_targets';
 
 export interface StrategyProblem {
   code: StrategyProblemCode;
   /** The 1-based level concerned, when there is one. */
   level?: number;
+  /** The 1-based take-profit target concerned, when there is one. */
+  target?: number;
   /** take_profit_floor: the lowest take profit after its callback, percent. */
   floor?: DecimalString;
 }
@@ -214,11 +291,19 @@ const PROBLEM_TEXT: Record<StrategyProblemCode, string> = {
   stop_loss_deeper: 'the stop loss must be deeper than the last level',
   stop_loss_early: 'the stop loss (on the average cost with fees) would sell before this level buys',
   cooldown: 'the cooldown must be whole seconds, 0 or more',
+  targets_count: `at most ${MAX_TARGETS} take-profit targets`,
+  target_share: 'a target must sell more than 0 % and at most 100 % of the position',
+  targets_share_sum: 'the targets\' shares must add up to 100 %',
+  target_profit_increase: 'each target\'s profit must be above 0 % and above the previous target\'s',
+  target_floor: 'the target\'s profit after its callback must cover the fees of a buy and a sell',
+  time_stop: `the time stop must be whole hours, 1 to ${MAX_TIME_STOP_HOURS}`,
+  break_even_targets: 'moving the stop to the break-even needs at least two take-profit targets',
 };
 
 /** English text of a problem (API messages); the dashboard shows `strategy.problem.<code>` instead. */
 export const describeProblem = (problem: StrategyProblem): string => {
   const text = problem.floor ? `${PROBLEM_TEXT[problem.code]}: at least ${problem.floor} %` : PROBLEM_TEXT[problem.code];
+  if (problem.target) return `target ${problem.target}: ${text}`;
   return problem.level ? `level ${problem.level}: ${text}` : text;
 };
 
@@ -230,11 +315,12 @@ export const describeProblem = (problem: StrategyProblem): string => {
  * before the level it was meant to protect.
  */
 export const stopLossFiresEarly = (
-  settings: Pick<StrategySettings, 'levels' | 'stopLossPercent'>,
+  settings: Pick<StrategySettings, 'levels' | 'stopLossPercent' | 'stopLossBase' | 'stopLossAfterLastLevel'>,
   feeRate: DecimalString = DEFAULT_FEE_RATE,
   firstOrderMultiple = false,
 ): number | null => {
-  if (settings.stopLossPercent === null) return null;
+  // Measured from the last level, or armed after it: the stop cannot sell before a level buys.
+  if (settings.stopLossPercent === null || settings.stopLossBase === 'last_level' || settings.stopLossAfterLastLevel) return null;
   const kept = new Big(1).minus(feeRate);
   const stop = new Big(1).minus(new Big(settings.stopLossPercent).div(100));
   // Prices relative to the first fill (1), amounts relative to the first order amount.
@@ -275,11 +361,35 @@ export const strategyProblem = (settings: StrategySettings, feeRate: DecimalStri
   if (settings.stopLossPercent !== null) {
     const stop = new Big(settings.stopLossPercent);
     if (stop.lte(0) || stop.gte(100)) return { code: 'stop_loss_range' };
-    if (stop.lte(previous)) return { code: 'stop_loss_deeper' };
+    if (settings.stopLossBase !== 'last_level' && stop.lte(previous)) return { code: 'stop_loss_deeper' };
     const early = stopLossFiresEarly(settings, feeRate);
     if (early !== null) return { code: 'stop_loss_early', level: early };
   }
   if (!Number.isInteger(settings.cooldownSeconds) || settings.cooldownSeconds < 0) return { code: 'cooldown' };
+  return exitProblem(settings, floor);
+};
+
+/** The several take-profit targets, the time stop and the break-even (issue 28): why they cannot be saved, or null. */
+const exitProblem = (settings: StrategySettings, floor: DecimalString): StrategyProblem | null => {
+  const targets = settings.takeProfitTargets ?? [];
+  if (targets.length > MAX_TARGETS) return { code: 'targets_count' };
+  let shares = new Big(0);
+  let previous = new Big(0);
+  for (const [i, target] of targets.entries()) {
+    const share = new Big(target.sharePercent);
+    if (share.lte(0) || share.gt(100)) return { code: 'target_share', target: i + 1 };
+    shares = shares.plus(share);
+    const profit = new Big(target.profitPercent);
+    if (profit.lte(previous)) return { code: 'target_profit_increase', target: i + 1 };
+    previous = profit;
+    if (target.trailing && new Big(settings.takeProfitCallbackPercent).gte(profit)) return { code: 'take_profit_callback', target: i + 1 };
+    const effective = effectiveTakeProfitPercent({ takeProfitPercent: target.profitPercent, takeProfitCallbackPercent: target.trailing ? settings.takeProfitCallbackPercent : '0' });
+    if (new Big(effective).lt(floor)) return { code: 'target_floor', target: i + 1, floor };
+  }
+  if (targets.length > 0 && !shares.eq(100)) return { code: 'targets_share_sum' };
+  const hours = settings.timeStopHours;
+  if (hours !== undefined && hours !== null && (!Number.isInteger(hours) || hours < 1 || hours > MAX_TIME_STOP_HOURS)) return { code: 'time_stop' };
+  if (settings.breakEven && targets.length < 2) return { code: 'break_even_targets' };
   return null;
 };
 

@@ -192,6 +192,7 @@ export const runBacktest = (options: RunOptions): RunResult => {
     replenishStatus: 'replenish_open',
     running: true,
     feeRate: market.feeRate,
+    limits: { amountStep: market.amountStep, minAmount: market.minAmount, minCost: market.minCost },
   };
 
   let state: CycleState = initialCycleState();
@@ -205,6 +206,7 @@ export const runBacktest = (options: RunOptions): RunResult => {
   let maxFunds = new Big(0);
   let inPositionMs = 0;
   const cycles: BacktestCycle[] = [];
+  const exits = { targetSales: [] as number[], stopLoss: 0, timeStop: 0, breakEven: 0, stopProfit: new Big(0) };
   const trades: BacktestTrade[] = [];
   const equity = createEquityTracker();
   /** The ladder's base of the open cycle, for its row when it closes. */
@@ -231,7 +233,9 @@ export const runBacktest = (options: RunOptions): RunResult => {
       stopped = { reason, side: action.kind, level, time, price };
       return;
     }
-    const outcome = applyFill({ symbol, side: action.kind, reason: action.reason, level, cycle, before, strategy: settings, at: time }, { ...order, fees: [order.fee] });
+    const target = action.kind === 'sell' ? action.target : undefined;
+    const partial = action.kind === 'sell' && action.partial === true;
+    const outcome = applyFill({ symbol, side: action.kind, reason: action.reason, level, cycle, before, strategy: settings, at: time, partial, target }, { ...order, fees: [order.fee] });
     state = outcome.state;
     if (action.kind === 'buy') {
       buys += 1;
@@ -240,8 +244,20 @@ export const runBacktest = (options: RunOptions): RunResult => {
       if (cost.gt(maxFunds)) maxFunds = cost;
     } else {
       sells += 1;
+      if (action.reason === 'take_profit') {
+        const index = (action.target ?? 1) - 1;
+        while (exits.targetSales.length <= index) exits.targetSales.push(0);
+        exits.targetSales[index]! += 1;
+      }
     }
+    const stop = action.kind === 'sell' && action.reason === 'stop_loss' ? (action.stop ?? 'loss') : undefined;
     const closed = outcome.closed;
+    if (closed && stop) {
+      if (stop === 'loss') exits.stopLoss += 1;
+      else if (stop === 'time') exits.timeStop += 1;
+      else exits.breakEven += 1;
+      exits.stopProfit = exits.stopProfit.plus(closed.realizedProfit);
+    }
     if (closed) {
       realized = realized.plus(closed.realizedProfit);
       closedFees = closedFees.plus(closed.fees);
@@ -258,6 +274,7 @@ export const runBacktest = (options: RunOptions): RunResult => {
           profit: closed.realizedProfit,
           fees: closed.fees,
           exitReason: closed.exitReason,
+          ...(stop ? { stop } : {}),
         });
       }
     }
@@ -273,6 +290,9 @@ export const runBacktest = (options: RunOptions): RunResult => {
         cost: order.cost,
         fee: order.fee.cost,
         feeCurrency: order.fee.currency,
+        ...(target !== undefined ? { target } : {}),
+        ...(partial ? { partial } : {}),
+        ...(stop ? { stop } : {}),
       });
     }
     equity.position(realized, state.quantity, state.cost, price, priceNumber);
@@ -462,6 +482,7 @@ export const runBacktest = (options: RunOptions): RunResult => {
     returnPercent: pct(realized.plus(floating), maxFunds),
     realizedReturnPercent: pct(realized, maxFunds),
     ...comparisonFigures(returnOnFunds, maxFunds, candles[0]!.open, last.close, end - candles[0]!.time),
+    exits: { ...exits, stopProfit: exits.stopProfit.toFixed() },
     stopped,
   };
   return { figures, cycles, trades, chart: { interval: chartStep, candles: chartCandles, equity: equityPoints }, orders: buys + sells };

@@ -16,7 +16,7 @@ import {
 import type { Page } from '../../../src/api/types';
 import { Answer, DecimalText, Nullable, PageOf } from '../http/answers';
 import { Body, IdParams, Query, SafeText, SameShape, StringEnum, Type, Uuid, type Same } from '../http/schemas';
-import { settingsAnswerProperties, settingsProperties } from '../strategy/schemas';
+import { EXIT_KEYS, settingsAnswerProperties, settingsProperties } from '../strategy/schemas';
 
 /** Amounts, steps and minimums: plain decimals, up to 8 places. */
 const decimal = Type.String({ pattern: '^\\d{1,12}(\\.\\d{1,8})?$' });
@@ -25,7 +25,9 @@ const uuid = Uuid();
 const time = Type.String({ minLength: 1, maxLength: 40 });
 export const SYMBOL_PATTERN = '^[A-Z0-9]{1,15}/[A-Z0-9]{1,10}$';
 /** The backtest calls take the strategy settings as templates take them (strategy/schemas.ts). */
-const SETTINGS_REQUIRED = Object.keys(settingsProperties) as (keyof typeof settingsProperties)[];
+const SETTINGS_REQUIRED = (Object.keys(settingsProperties) as (keyof typeof settingsProperties)[]).filter(
+  (key): key is Exclude<keyof typeof settingsProperties, (typeof EXIT_KEYS)[number]> => !(EXIT_KEYS as readonly string[]).includes(key),
+);
 
 /** The value an object of `body` takes: the required fields, and the others optional. */
 type BodyOf<P extends TProperties, R extends keyof P> = { [K in R]: Static<P[K]> } & { [K in Exclude<keyof P, R>]?: Static<P[K]> };
@@ -115,8 +117,12 @@ const figuresSchema = Type.Object({
   annualizedReturnPercent: Type.Optional(text),
   holdReturnPercent: Type.Optional(text),
   holdProfit: Type.Optional(text),
+  exits: Type.Optional(
+    Type.Object({ targetSales: Type.Array(Type.Integer()), stopLoss: Type.Integer(), timeStop: Type.Integer(), breakEven: Type.Integer(), stopProfit: text }),
+  ),
   stopped: nullable(stopSchema),
 });
+const stopKind = StringEnum(['loss', 'time', 'break_even'] as const);
 const cycleSchema = Type.Object({
   cycle: Type.Integer(),
   openedAt: Nullable('integer'),
@@ -128,6 +134,7 @@ const cycleSchema = Type.Object({
   profit: text,
   fees: text,
   exitReason: StringEnum(['take_profit', 'stop_loss', 'close'] as const),
+  stop: Type.Optional(stopKind),
 });
 const tradeSchema = Type.Object({
   time: Type.Integer(),
@@ -140,6 +147,9 @@ const tradeSchema = Type.Object({
   cost: text,
   fee: text,
   feeCurrency: Type.String(),
+  target: Type.Optional(Type.Integer()),
+  partial: Type.Optional(Type.Boolean()),
+  stop: Type.Optional(stopKind),
 });
 const chartSchema = Type.Object({
   interval: Type.Integer(),

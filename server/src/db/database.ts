@@ -30,6 +30,7 @@ import * as abuseLimits from './migrations/026_abuse_limits';
 import * as secondFactors from './migrations/027_second_factors';
 import * as withdrawalAddresses from './migrations/028_withdrawal_addresses';
 import * as passkeys from './migrations/029_passkeys';
+import * as strategyExits from './migrations/030_strategy_exits';
 import type { Database } from './schema';
 import { subscribe, type ChangeHandlers, type ChangeSubscription, type FeedSource } from './changeFeed';
 
@@ -60,6 +61,7 @@ const migrations: Record<string, Migration> = {
   '027_second_factors': secondFactors,
   '028_withdrawal_addresses': withdrawalAddresses,
   '029_passkeys': passkeys,
+  '030_strategy_exits': strategyExits,
 };
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { StrategyExits } from '../../../src/api/strategy';
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -84,6 +85,8 @@ export interface StrategiesTable {
   replenish_callback_percent: string;
   stop_loss_percent: string | null;
   cooldown_seconds: number;
+  /** The exits beyond the single take profit and stop loss (StrategyExits); null: none. */
+  exits: ColumnType<StrategyExits | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }

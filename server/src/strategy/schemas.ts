@@ -1,6 +1,6 @@
 /** The schemas of the strategy calls: validation, the OpenAPI document and (through the type provider) the handlers' types. */
 import type { Static } from 'typebox';
-import { MAX_LEVELS, type StrategySettings, type StrategyTemplate } from '../../../src/api/strategy';
+import { MAX_LEVELS, MAX_TARGETS, MAX_TIME_STOP_HOURS, type StrategySettings, type StrategyTemplate } from '../../../src/api/strategy';
 import type { Page } from '../../../src/api/types';
 import { Answer, DecimalText, Nullable, PageOf } from '../http/answers';
 import { Body, IdParams, Query, SafeText, SameShape, StringEnum, Type, UNSAFE_CHARACTERS, Uuid, pagingProperties, type Same } from '../http/schemas';
@@ -17,7 +17,15 @@ export const settingsProperties = {
   replenishCallbackPercent: percent,
   stopLossPercent: Type.Union([percent, Type.Null()]),
   cooldownSeconds: Type.Integer({ minimum: 0, maximum: 7 * 24 * 3600 }),
+  // Issue 28's exits, all optional: a template without them sells as before (strategyProblem checks them).
+  takeProfitTargets: Type.Optional(Type.Array(Body({ sharePercent: percent, profitPercent: percent, trailing: Type.Boolean() }), { maxItems: MAX_TARGETS })),
+  stopLossBase: Type.Optional(StringEnum(['average', 'last_level'] as const)),
+  stopLossAfterLastLevel: Type.Optional(Type.Boolean()),
+  timeStopHours: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: MAX_TIME_STOP_HOURS }), Type.Null()])),
+  breakEven: Type.Optional(Type.Boolean()),
 };
+/** The optional fields of the settings (issue 28's exits): a template without them sells as before. */
+export const EXIT_KEYS = ['takeProfitTargets', 'stopLossBase', 'stopLossAfterLastLevel', 'timeStopHours', 'breakEven'] as const;
 /** The settings alone, every field required (other fields are the caller's business). */
 export const settingsSchema = Type.Object(settingsProperties);
 
@@ -46,6 +54,11 @@ export const settingsAnswerProperties = {
   replenishCallbackPercent: DecimalText(),
   stopLossPercent: Nullable('string'),
   cooldownSeconds: Type.Integer(),
+  takeProfitTargets: Type.Optional(Type.Array(Type.Object({ sharePercent: DecimalText(), profitPercent: DecimalText(), trailing: Type.Boolean() }))),
+  stopLossBase: Type.Optional(StringEnum(['average', 'last_level'] as const)),
+  stopLossAfterLastLevel: Type.Optional(Type.Boolean()),
+  timeStopHours: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
+  breakEven: Type.Optional(Type.Boolean()),
 };
 
 /** A template as answered. */

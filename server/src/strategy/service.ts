@@ -1,6 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import { ErrorCode } from '../../../src/api/errors';
-import { describeProblem, strategyProblem, type StrategySettings, type StrategyTemplate } from '../../../src/api/strategy';
+import { describeProblem, exitsOf, strategyProblem, type StrategySettings, type StrategyTemplate } from '../../../src/api/strategy';
 import type { Page } from '../../../src/api/types';
 import type { Db } from '../db/database';
 import type { StrategiesTable } from '../db/schema';
@@ -14,7 +14,7 @@ type Row = Omit<Selectable<StrategiesTable>, 'created_at' | 'updated_at'>;
 
 /** A stored template's settings, as the ladder math and the engine take them. */
 export const settingsOf = (
-  row: Pick<Row, 'levels' | 'take_profit_percent' | 'take_profit_callback_percent' | 'replenish_callback_percent' | 'stop_loss_percent' | 'cooldown_seconds'>,
+  row: Pick<Row, 'levels' | 'take_profit_percent' | 'take_profit_callback_percent' | 'replenish_callback_percent' | 'stop_loss_percent' | 'cooldown_seconds'> & { exits?: Row['exits'] },
 ): StrategySettings => ({
   levels: row.levels,
   takeProfitPercent: row.take_profit_percent,
@@ -22,6 +22,8 @@ export const settingsOf = (
   replenishCallbackPercent: row.replenish_callback_percent,
   stopLossPercent: row.stop_loss_percent,
   cooldownSeconds: row.cooldown_seconds,
+  // Several targets, stop base and arming, time stop, break-even (issue 28): only those the template sets.
+  ...(row.exits ?? {}),
 });
 
 export const toTemplate = (row: Row): StrategyTemplate => ({ id: row.id, name: row.name, system: row.user_id === null, ...settingsOf(row) });
@@ -34,6 +36,7 @@ const toColumns = (body: StrategyBody) => ({
   replenish_callback_percent: body.replenishCallbackPercent,
   stop_loss_percent: body.stopLossPercent,
   cooldown_seconds: body.cooldownSeconds,
+  exits: ((exits) => (exits ? JSON.stringify(exits) : null))(exitsOf(body)),
 });
 
 const COLUMNS = [
@@ -46,6 +49,7 @@ const COLUMNS = [
   'replenish_callback_percent',
   'stop_loss_percent',
   'cooldown_seconds',
+  'exits',
 ] as const;
 
 /** The list's sort keys and their columns. */

@@ -1,6 +1,6 @@
 import Big from 'big.js';
 import { ErrorCode } from '../../../src/api/errors';
-import { effectiveTakeProfitPercent, maxCycleFunds, stopLossFiresEarly, takeProfitFloorPercent, withBuyFees, type StrategySettings } from '../../../src/api/strategy';
+import { effectiveTakeProfitPercent, maxCycleFunds, stopLossFiresEarly, stopLossPrice, takeProfitFloorPercent, withBuyFees, type StrategySettings } from '../../../src/api/strategy';
 import type { TaskParams } from '../engine/core/decide';
 import { firstOrderQuote } from '../engine/core/decide';
 import type { PaperMarketInfo } from '../engine/venues/paper/exchange';
@@ -55,7 +55,6 @@ export const ladderProblem = (market: CheckedMarket, price: string, params: Ladd
   const tooSmall = (quantity: Big, at: Big) => quantity.lte(0) || quantity.lt(minAmount) || quantity.times(at).lt(minCost);
   const first = new Big(price);
   const takeProfit = new Big(effectiveTakeProfitPercent(strategy)).div(100).plus(1);
-  const stopLoss = strategy.stopLossPercent === null ? null : new Big(1).minus(new Big(strategy.stopLossPercent).div(100));
   const orders = [
     { level: 0, quote: new Big(firstOrderQuote(params)), price: first },
     ...strategy.levels.map((level, i) => ({
@@ -78,7 +77,9 @@ export const ladderProblem = (market: CheckedMarket, price: string, params: Ladd
     const sellable = floorTo(held, step);
     const average = spent.div(held);
     const exits: { at: 'take_profit' | 'stop_loss'; price: Big }[] = [{ at: 'take_profit', price: average.times(takeProfit) }];
-    if (stopLoss) exits.push({ at: 'stop_loss', price: average.times(stopLoss) });
+    // From the average, or below the last level's trigger price (stopLossBase).
+    const stop = stopLossPrice(strategy, average, first);
+    if (stop) exits.push({ at: 'stop_loss', price: stop });
     for (const exit of exits) {
       if (tooSmall(sellable, exit.price)) {
         return {

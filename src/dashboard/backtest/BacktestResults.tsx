@@ -121,6 +121,26 @@ export const BacktestResults = ({ report }: { report: BacktestReport }) => {
         <Figure testId="fees" label={translate('backtest.figure.fees')} value={q(f.fees)} />
         <Figure testId="trades" label={translate('backtest.figure.trades')} value={`${f.buys} / ${f.sells}`} />
         <Figure testId="timeInPosition" label={translate('backtest.figure.timeInPosition')} value={formatPercent(f.timeInPositionPercent, locale)} />
+        {f.exits && f.exits.targetSales.length > 1 && (
+          <Figure
+            testId="targetSales"
+            label={translate('backtest.figure.targetSales')}
+            value={f.exits.targetSales.map((count, i) => translate('backtest.targetSale', { target: i + 1, count })).join(' · ')}
+          />
+        )}
+        {f.exits && f.exits.stopLoss + f.exits.timeStop + f.exits.breakEven > 0 && (
+          <Figure
+            testId="stops"
+            label={translate('backtest.figure.stops')}
+            value={translate('backtest.stopsValue', {
+              loss: f.exits.stopLoss,
+              time: f.exits.timeStop,
+              breakEven: f.exits.breakEven,
+              profit: `${formatSigned(f.exits.stopProfit, locale)} ${quote}`,
+            })}
+            color={profitColor(f.exits.stopProfit)}
+          />
+        )}
         <Figure
           testId="openPosition"
           label={translate('backtest.figure.openPosition')}
@@ -214,7 +234,7 @@ export const BacktestResults = ({ report }: { report: BacktestReport }) => {
                         </TableCell>
                       )}
                       {!isPhone && <TableCell align="right">{row.levelsFilled}</TableCell>}
-                      <TableCell>{translate(`backtest.exit.${row.exitReason}`)}</TableCell>
+                      <TableCell>{row.stop ? translate(`backtest.stopKind.${row.stop}`) : translate(`backtest.exit.${row.exitReason}`)}</TableCell>
                     </TableRow>
                   );
                 })}

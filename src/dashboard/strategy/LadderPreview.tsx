@@ -1,5 +1,5 @@
 import { Alert, Box, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField, Typography } from '@mui/material';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
 import Big from 'big.js';
 import { formatMoney, formatPercent, formatPrice } from '../../api/format';
@@ -7,7 +7,7 @@ import { ladder, maxCycleFunds, type StrategySettings } from '../../api/strategy
 import { LabelledFields } from '../kit/LabelledFields';
 import { useIsPhone } from '../kit/responsive';
 
-type LadderRow = ReturnType<typeof ladder>[number];
+export type LadderRow = ReturnType<typeof ladder>[number];
 const COLUMNS = ['price', 'amount', 'cumulative', 'average', 'takeProfitPrice'] as const;
 
 const DECIMAL = /^\d+(\.\d+)?$/;
@@ -25,7 +25,16 @@ export const tickOfPrice = (price: string): string => {
  * price shows to the market's tick: the given one, else the tick the typed
  * price is written to.
  */
-export const LadderPreview = ({ settings, tick = null }: { settings: Pick<StrategySettings, 'levels' | 'takeProfitPercent'> | null; tick?: string | null }) => {
+export const LadderPreview = ({
+  settings,
+  tick = null,
+  footer,
+}: {
+  settings: Pick<StrategySettings, 'levels' | 'takeProfitPercent'> | null;
+  tick?: string | null;
+  /** Below the ladder: what else its rows explain (the exits' worked examples), with prices written to the preview's tick. */
+  footer?: (rows: LadderRow[], formatAt: (price: Big.BigSource) => string) => ReactNode;
+}) => {
   const translate = useTranslate();
   const [amount, setAmount] = useState('10');
   const [price, setPrice] = useState('100');
@@ -96,6 +105,7 @@ export const LadderPreview = ({ settings, tick = null }: { settings: Pick<Strate
               </Table>
             </TableContainer>
           )}
+          {footer?.(rows, (value) => formatPrice(new Big(value).round(8).toFixed(), locale, { tick: priceTick }))}
         </>
       )}
     </Stack>

@@ -3,7 +3,6 @@ import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import { Box, Button, IconButton, MenuItem, Paper, Skeleton, Stack, TextField, Typography } from '@mui/material';
 import { useState, type ComponentProps } from 'react';
 import {
-  BooleanInput,
   CreateBase,
   EditBase,
   Form,
@@ -24,6 +23,7 @@ import { sectionSx as section } from '../kit/Section';
 import { Screen } from '../layout/Screen';
 import { STRATEGIES } from './api';
 import { ScrollToFirstError } from '../kit/ScrollToFirstError';
+import { ExitExamples, ExitFields } from './ExitFields';
 import { LadderPreview } from './LadderPreview';
 import { templateLabel } from '../kit/templateText';
 import { DEFAULT_DRAFT, draftFrom, generateLevels, generatorFrom, toSettings, type GeneratorInput, type StrategyDraft } from './strategyDraft';
@@ -141,10 +141,10 @@ const PreviewAndSave = () => {
         </Typography>
         {problem ? (
           <Typography color="error" role="alert">
-            {translate(`strategy.problem.${problem.code}`, { level: problem.level, floor: problem.floor })}
+            {translate(`strategy.problem.${problem.code}`, { level: problem.level, floor: problem.floor, target: problem.target })}
           </Typography>
         ) : (
-          <LadderPreview settings={settings} />
+          <LadderPreview settings={settings} footer={settings ? (rows, formatAt) => <ExitExamples settings={settings} rows={rows} formatAt={formatAt} /> : undefined} />
         )}
       </Paper>
       <Paper sx={section}>
@@ -157,14 +157,17 @@ const PreviewAndSave = () => {
   );
 };
 
-const StopLoss = () => {
+/** Take profit (the single one, hidden while several targets sell), callbacks and cooldown. */
+const MainFields = () => {
   const translate = useTranslate();
-  const enabled = useWatch<StrategyDraft, 'stopLossEnabled'>({ name: 'stopLossEnabled' });
+  const several = useWatch<StrategyDraft, 'targetsEnabled'>({ name: 'targetsEnabled' });
   return (
-    <Stack direction="row" spacing={2} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
-      <BooleanInput source="stopLossEnabled" label={translate('strategy.stopLoss')} helperText={false} />
-      {enabled && <DraftInput source="stopLossPercent" size="small" label={translate('strategy.stopLossPercent')} slotProps={decimalInput} />}
-    </Stack>
+    <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: 'minmax(0, 1fr)', sm: 'repeat(2, minmax(0, 1fr))' } }}>
+      {!several && <DraftInput source="takeProfitPercent" label={translate('strategy.takeProfit')} slotProps={decimalInput} />}
+      <DraftInput source="cooldownSeconds" label={translate('strategy.cooldown')} slotProps={{ htmlInput: { inputMode: 'numeric' } }} />
+      <DraftInput source="takeProfitCallbackPercent" label={translate('strategy.takeProfitCallback')} helperText={translate('strategy.takeProfitCallbackHelp')} slotProps={decimalInput} />
+      <DraftInput source="replenishCallbackPercent" label={translate('strategy.replenishCallback')} helperText={translate('strategy.replenishCallbackHelp')} slotProps={decimalInput} />
+    </Box>
   );
 };
 
@@ -181,15 +184,10 @@ const StrategyForm = ({ draft }: { draft: StrategyDraft }) => {
         <Paper sx={section}>
           <Stack spacing={2}>
             <DraftInput source="name" label={translate('strategy.name')} isRequired helperText=" " slotProps={{ htmlInput: { maxLength: 40 } }} />
-            <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: 'minmax(0, 1fr)', sm: 'repeat(2, minmax(0, 1fr))' } }}>
-              <DraftInput source="takeProfitPercent" label={translate('strategy.takeProfit')} slotProps={decimalInput} />
-              <DraftInput source="cooldownSeconds" label={translate('strategy.cooldown')} slotProps={{ htmlInput: { inputMode: 'numeric' } }} />
-              <DraftInput source="takeProfitCallbackPercent" label={translate('strategy.takeProfitCallback')} helperText={translate('strategy.takeProfitCallbackHelp')} slotProps={decimalInput} />
-              <DraftInput source="replenishCallbackPercent" label={translate('strategy.replenishCallback')} helperText={translate('strategy.replenishCallbackHelp')} slotProps={decimalInput} />
-            </Box>
-            <StopLoss />
+            <MainFields />
           </Stack>
         </Paper>
+        <ExitFields />
         <Generator />
         <Levels />
         <PreviewAndSave />

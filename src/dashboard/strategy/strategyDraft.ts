@@ -5,16 +5,36 @@ import {
   stepScaleDrops,
   type MultipleMode,
   type ReplenishLevel,
+  type StopLossBase,
   type StrategySettings,
   type StrategyTemplate,
+  type TakeProfitTarget,
 } from '../../api/strategy';
 
-export interface StrategyDraft extends Omit<StrategySettings, 'stopLossPercent' | 'cooldownSeconds'> {
+export interface StrategyDraft
+  extends Omit<StrategySettings, 'stopLossPercent' | 'cooldownSeconds' | 'takeProfitTargets' | 'stopLossBase' | 'stopLossAfterLastLevel' | 'timeStopHours' | 'breakEven'> {
   name: string;
   stopLossEnabled: boolean;
   stopLossPercent: string;
   cooldownSeconds: string;
+  /** Several take-profit targets (else the single take profit sells all). */
+  targetsEnabled: boolean;
+  targets: TakeProfitTarget[];
+  stopLossBase: StopLossBase;
+  stopLossAfterLastLevel: boolean;
+  timeStopEnabled: boolean;
+  timeStopHours: string;
+  breakEven: boolean;
 }
+
+/** The two targets a template starts from when several are switched on: half at the take profit, the rest at twice it. */
+export const defaultTargets = (takeProfitPercent: string): TakeProfitTarget[] => {
+  const first = DECIMAL.test(takeProfitPercent.trim()) ? takeProfitPercent.trim() : '1.5';
+  return [
+    { sharePercent: '50', profitPercent: first, trailing: false },
+    { sharePercent: '50', profitPercent: new Big(first).times(2).toString(), trailing: true },
+  ];
+};
 
 export interface GeneratorInput {
   count: string;
@@ -62,6 +82,13 @@ export const DEFAULT_DRAFT: StrategyDraft = {
   stopLossEnabled: false,
   stopLossPercent: '30',
   cooldownSeconds: '60',
+  targetsEnabled: false,
+  targets: [],
+  stopLossBase: 'average',
+  stopLossAfterLastLevel: false,
+  timeStopEnabled: false,
+  timeStopHours: '72',
+  breakEven: false,
 };
 
 export const draftFrom = (template: StrategyTemplate, name = template.name): StrategyDraft => ({
@@ -73,6 +100,13 @@ export const draftFrom = (template: StrategyTemplate, name = template.name): Str
   stopLossEnabled: template.stopLossPercent !== null,
   stopLossPercent: template.stopLossPercent ?? DEFAULT_DRAFT.stopLossPercent,
   cooldownSeconds: String(template.cooldownSeconds),
+  targetsEnabled: (template.takeProfitTargets?.length ?? 0) > 0,
+  targets: (template.takeProfitTargets ?? []).map((target) => ({ ...target })),
+  stopLossBase: template.stopLossBase ?? 'average',
+  stopLossAfterLastLevel: template.stopLossAfterLastLevel ?? false,
+  timeStopEnabled: Boolean(template.timeStopHours),
+  timeStopHours: template.timeStopHours ? String(template.timeStopHours) : DEFAULT_DRAFT.timeStopHours,
+  breakEven: template.breakEven ?? false,
 });
 
 const DECIMAL = /^\d+(\.\d+)?$/;
@@ -85,16 +119,28 @@ export const toSettings = (draft: StrategyDraft): (StrategySettings & { name: st
     draft.replenishCallbackPercent,
     ...(draft.stopLossEnabled ? [draft.stopLossPercent] : []),
     ...draft.levels.flatMap((level) => [level.dropPercent, level.multiple]),
+    ...(draft.targetsEnabled ? draft.targets.flatMap((target) => [target.sharePercent, target.profitPercent]) : []),
   ];
   if (!decimals.every((value) => DECIMAL.test(value.trim())) || !/^\d+$/.test(draft.cooldownSeconds.trim())) return null;
+  if (draft.timeStopEnabled && !/^\d+$/.test(draft.timeStopHours.trim())) return null;
+  const targets = draft.targetsEnabled ? draft.targets.map((t) => ({ sharePercent: t.sharePercent.trim(), profitPercent: t.profitPercent.trim(), trailing: t.trailing })) : [];
+  // Only the exits the draft sets: a template without them is sent as before.
+  const exits: Pick<StrategySettings, 'takeProfitTargets' | 'stopLossBase' | 'stopLossAfterLastLevel' | 'timeStopHours' | 'breakEven'> = {};
+  if (targets.length > 0) exits.takeProfitTargets = targets;
+  if (draft.stopLossEnabled && draft.stopLossBase === 'last_level') exits.stopLossBase = 'last_level';
+  if (draft.stopLossEnabled && draft.stopLossAfterLastLevel) exits.stopLossAfterLastLevel = true;
+  if (draft.timeStopEnabled) exits.timeStopHours = Number(draft.timeStopHours.trim());
+  if (targets.length > 0 && draft.breakEven) exits.breakEven = true;
   return {
     name: draft.name.trim(),
     levels: draft.levels.map((level) => ({ dropPercent: level.dropPercent.trim(), multiple: level.multiple.trim() })),
-    takeProfitPercent: draft.takeProfitPercent.trim(),
+    // With several targets, the take profit is the first one's (the ladder's take-profit column and its checks).
+    takeProfitPercent: targets[0]?.profitPercent ?? draft.takeProfitPercent.trim(),
     takeProfitCallbackPercent: draft.takeProfitCallbackPercent.trim(),
     replenishCallbackPercent: draft.replenishCallbackPercent.trim(),
     stopLossPercent: draft.stopLossEnabled ? draft.stopLossPercent.trim() : null,
     cooldownSeconds: Number(draft.cooldownSeconds.trim()),
+    ...exits,
   };
 };
 

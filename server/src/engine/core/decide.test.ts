@@ -6,6 +6,8 @@ import {
   levelMultiples,
   maxCycleFunds,
   stepScaleDrops,
+  stopLossPrice,
+  targetsOf,
   strategyProblem,
   type MultipleMode,
   type StrategySettings,
@@ -14,11 +16,13 @@ import {
   UNTIL_STOPPED,
   applyBuyFill,
   applyOrderFailed,
+  applyPartialSellFill,
   applySellFill,
   averagePrice,
   decide,
   decideExact,
   initialCycleState,
+  quietBounds,
   splitSale,
   type Action,
   type CycleState,
@@ -345,6 +349,100 @@ describe('decide: worked examples', () => {
     expect(decide(paramsOf(), strategy, closed, '100', 9_000, true).actions).toEqual([{ kind: 'buy', reason: 'first', level: 0, quoteAmount: '10' }]);
   });
 
+  it('several targets: half at +1.5 %, the rest at +3 %; no level buys after the first; the cycle books both sales', () => {
+    const params = paramsOf();
+    const strategy = strategyOf({
+      takeProfitTargets: [
+        { sharePercent: '50', profitPercent: '1.5', trailing: false },
+        { sharePercent: '50', profitPercent: '3', trailing: false },
+      ],
+    });
+    let state = openAt100(params, strategy);
+    expect(decide(params, strategy, state, '101.49', 0, true).actions).toEqual([]);
+    let d = decide(params, strategy, state, '101.5', 0, true);
+    expect(trades(d)).toEqual([{ kind: 'sell', reason: 'take_profit', quantity: '0.05', target: 1, partial: true }]);
+    state = applyPartialSellFill(d.state, { quantity: '0.05', proceeds: '5.075' });
+    expect(state).toMatchObject({ phase: 'open', quantity: '0.05', cost: '5', targetsDone: 1, partial: { sold: '0.05', basis: '5', proceeds: '5.075' } });
+    // The second target arms against the same average; the ladder is over for this cycle.
+    expect(decide(params, strategy, state, '102.9', 0, true).actions).toEqual([]);
+    expect(decide(params, strategy, state, '90', 0, true).actions).toEqual([]);
+    d = decide(params, strategy, state, '103', 0, true);
+    expect(trades(d)).toEqual([{ kind: 'sell', reason: 'take_profit', quantity: '0.05', target: 2 }]);
+    expect(applySellFill(d.state, strategy, 0)).toMatchObject({ phase: 'cooldown', cyclesDone: 1, targetsDone: 0, partial: null, quantity: '0' });
+  });
+
+  it('a share below the market minimum, or leaving less than it, sells the whole position', () => {
+    const strategy = strategyOf({
+      takeProfitTargets: [
+        { sharePercent: '30', profitPercent: '1.5', trailing: false },
+        { sharePercent: '70', profitPercent: '3', trailing: false },
+      ],
+    });
+    const state = openAt100(paramsOf(), strategy);
+    // 30 % of 10.15 quote is 3.045: below a 5 quote minimum.
+    const at = (limits: TaskParams['limits']) => trades(decide(paramsOf({ limits }), strategy, state, '101.5', 0, true))[0];
+    expect(at({ minCost: '5' })).toEqual({ kind: 'sell', reason: 'take_profit', quantity: '0.1', target: 1 });
+    expect(at({ minCost: '3' })).toMatchObject({ quantity: '0.03', partial: true });
+    // An amount step of 0.02 sells 0.02 of 0.1; one of 0.04 would sell nothing of the share: all then.
+    expect(at({ amountStep: '0.02' })).toMatchObject({ quantity: '0.02', partial: true });
+    expect(at({ amountStep: '0.04' })).toMatchObject({ quantity: '0.1' });
+    // A minimum amount of 0.08 is above what the share leaves.
+    expect(at({ minAmount: '0.08' })).toMatchObject({ quantity: '0.1' });
+  });
+
+  it('break-even after the first target: the rest is sold as soon as it would no longer cover its cost after the fee', () => {
+    const params = paramsOf({ feeRate: '0.001' });
+    const strategy = strategyOf({
+      breakEven: true,
+      takeProfitTargets: [
+        { sharePercent: '50', profitPercent: '1.5', trailing: false },
+        { sharePercent: '50', profitPercent: '3', trailing: false },
+      ],
+    });
+    let state = openAt100(params, strategy);
+    // Before a target, the break-even is no stop.
+    expect(decide(params, strategy, state, '99', 0, true).actions).toEqual([]);
+    state = applyPartialSellFill({ ...state, pendingOrder: true }, { quantity: '0.05', proceeds: '5.07' });
+    // 100 / 0.999 = 100.1001...: above it nothing, at or below it the stop.
+    expect(decide(params, strategy, state, '100.11', 0, true).actions).toEqual([]);
+    expect(trades(decide(params, strategy, state, '100.1', 0, true))).toEqual([{ kind: 'sell', reason: 'stop_loss', quantity: '0.05', stop: 'break_even' }]);
+  });
+
+  it('stop loss from the last level, armed only after it filled; the time stop', () => {
+    const params = paramsOf();
+    // Last level at 8 % below the first fill (92); 5 % below it: 87.4.
+    const strategy = strategyOf({ stopLossPercent: '5', stopLossBase: 'last_level', stopLossAfterLastLevel: true, timeStopHours: 2 });
+    expect(strategyProblem(strategy)).toBeNull();
+    let state = openAt100(params, strategy);
+    state = { ...state, openedAt: 0 };
+    // Not armed before the last level: 87 buys level 1 instead.
+    expect(trades(decide(params, strategy, state, '87', 1_000, true))).toEqual([{ kind: 'buy', reason: 'replenish', level: 1, quoteAmount: '10' }]);
+    const armed = { ...state, levelsFilled: 3 };
+    expect(decide(params, strategy, armed, '87.41', 1_000, true).actions).toEqual([]);
+    expect(trades(decide(params, strategy, armed, '87.4', 1_000, true))).toEqual([{ kind: 'sell', reason: 'stop_loss', quantity: '0.1' }]);
+    // Two hours after the first fill, at any price.
+    expect(decide(params, strategy, state, '100', 7_199_999, true).actions).toEqual([]);
+    expect(trades(decide(params, strategy, state, '100', 7_200_000, true))).toEqual([{ kind: 'sell', reason: 'stop_loss', quantity: '0.1', stop: 'time' }]);
+    expect(quietBounds(params, strategy, state)).toBeNull();
+  });
+
+  it('validates the targets, the time stop and the break-even', () => {
+    const target = (sharePercent: string, profitPercent: string, trailing = false) => ({ sharePercent, profitPercent, trailing });
+    expect(strategyProblem(strategyOf({ takeProfitTargets: [target('50', '1.5'), target('40', '3')] }))).toEqual({ code: 'targets_share_sum' });
+    expect(strategyProblem(strategyOf({ takeProfitTargets: [target('0', '1.5'), target('100', '3')] }))).toEqual({ code: 'target_share', target: 1 });
+    expect(strategyProblem(strategyOf({ takeProfitTargets: [target('50', '3'), target('50', '3')] }))).toEqual({ code: 'target_profit_increase', target: 2 });
+    expect(strategyProblem(strategyOf({ takeProfitTargets: [target('50', '0.1'), target('50', '3')] }))).toMatchObject({ code: 'target_floor', target: 1 });
+    expect(strategyProblem(strategyOf({ takeProfitCallbackPercent: '1', takeProfitTargets: [target('50', '1.5'), target('50', '3', true)] }))).toBeNull();
+    expect(strategyProblem(strategyOf({ takeProfitCallbackPercent: '1', takeProfitTargets: [target('50', '1.5'), target('50', '1', true)] }))).toMatchObject({ code: 'target_profit_increase' });
+    expect(strategyProblem(strategyOf({ takeProfitTargets: Array.from({ length: 6 }, (_, i) => target(i < 5 ? '16' : '20', String(i + 1))) }))).toEqual({ code: 'targets_count' });
+    expect(strategyProblem(strategyOf({ timeStopHours: 0 }))).toEqual({ code: 'time_stop' });
+    expect(strategyProblem(strategyOf({ timeStopHours: 1.5 }))).toEqual({ code: 'time_stop' });
+    expect(strategyProblem(strategyOf({ breakEven: true }))).toEqual({ code: 'break_even_targets' });
+    // From the last level, the stop need not be deeper than the ladder.
+    expect(strategyProblem(strategyOf({ stopLossPercent: '3' }))).toEqual({ code: 'stop_loss_deeper' });
+    expect(strategyProblem(strategyOf({ stopLossPercent: '3', stopLossBase: 'last_level' }))).toBeNull();
+  });
+
   it('rejects a price that is not above 0', () => {
     expect(() => decide(paramsOf(), strategyOf(), openAt100(), '0', 0, true)).toThrow(RangeError);
   });
@@ -364,19 +462,46 @@ const strategyArb: fc.Arbitrary<StrategySettings> = fc
     replenishCallback: fc.constantFrom('0', '0.2', '1', '3.5'),
     stopLossExtra: fc.option(fc.integer({ min: 1, max: 30 }), { nil: null }),
     cooldownSeconds: fc.integer({ min: 0, max: 20 }),
+    // Issue 28's exits: several targets (steps over the take profit in basis points, shares), stop base and arming, time stop, break-even.
+    targets: fc.oneof(
+      { weight: 2, arbitrary: fc.constant([] as { step: number; share: number; trailing: boolean }[]) },
+      { weight: 3, arbitrary: fc.array(fc.record({ step: fc.integer({ min: 1, max: 400 }), share: fc.integer({ min: 1, max: 80 }), trailing: fc.boolean() }), { minLength: 2, maxLength: 3 }) },
+    ),
+    stopLossBase: fc.constantFrom<'average' | 'last_level' | undefined>(undefined, 'average', 'last_level'),
+    stopLossAfterLastLevel: fc.boolean(),
+    timeStopHours: fc.constantFrom<number | null>(null, null, 1, 3),
+    breakEven: fc.boolean(),
   })
-  .map((r) => {
+  .map((r): StrategySettings => {
     const levels = buildLevels(stepScaleDrops(new Big(r.firstStep).div(100).toFixed(), r.stepScale, r.count), levelMultiples(r.mode, r.count));
     const lastDrop = levels.length ? new Big(levels[levels.length - 1]!.dropPercent) : new Big(0);
     const takeProfit = new Big(r.takeProfit).div(100);
-    return {
+    const fromLast = r.stopLossBase === 'last_level';
+    const settings: StrategySettings = {
       levels,
       takeProfitPercent: takeProfit.toFixed(),
       takeProfitCallbackPercent: takeProfit.times(r.callbackShare).div(10_000).round(4, Big.roundDown).toFixed(),
       replenishCallbackPercent: r.replenishCallback,
-      stopLossPercent: r.stopLossExtra === null ? null : lastDrop.plus(r.stopLossExtra).toFixed(),
+      stopLossPercent: r.stopLossExtra === null ? null : fromLast ? String(r.stopLossExtra) : lastDrop.plus(r.stopLossExtra).toFixed(),
       cooldownSeconds: r.cooldownSeconds,
     };
+    if (r.stopLossBase) settings.stopLossBase = r.stopLossBase;
+    if (r.stopLossAfterLastLevel) settings.stopLossAfterLastLevel = true;
+    if (r.timeStopHours !== null) settings.timeStopHours = r.timeStopHours;
+    if (r.targets.length > 0) {
+      // Shares scaled to add up to 100 (the last one takes the rest); profits rise from the take profit.
+      const total = r.targets.reduce((sum, t) => sum + t.share, 0);
+      let profit = takeProfit;
+      let left = 100;
+      settings.takeProfitTargets = r.targets.map((t, i) => {
+        if (i > 0) profit = profit.plus(new Big(t.step).div(100));
+        const share = i === r.targets.length - 1 ? left : Math.max(1, Math.min(left - (r.targets.length - 1 - i), Math.floor((t.share * 100) / total)));
+        left -= share;
+        return { sharePercent: String(share), profitPercent: profit.toFixed(), trailing: i === 0 ? settings.takeProfitCallbackPercent !== '0' : t.trailing };
+      });
+      if (r.breakEven) settings.breakEven = true;
+    }
+    return settings;
   })
   .filter((s) => strategyProblem(s) === null);
 
@@ -414,6 +539,10 @@ interface Scenario {
   step: string;
   /** Basis points added to every move: falling, flat or rising markets. */
   drift: number;
+  /** The market's smallest order value (quote): partial sales must stay above it, or sell all. */
+  minCost: string;
+  /** Multiplies each tick's elapsed time: at 1 000 a path spans hours, and time stops fire. */
+  timeScale: number;
   ticks: Tick[];
 }
 
@@ -427,6 +556,8 @@ const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
   feeIn: fc.constantFrom<'quote' | 'received'>('quote', 'received'),
   step: fc.constantFrom('0.00000001', '0.00001', '0.001'),
   drift: fc.constantFrom(-40, -10, 0, 0, 10),
+  minCost: fc.constantFrom('0', '1', '5'),
+  timeScale: fc.constantFrom(1, 1, 1_000),
   // Long paths: fast-check's default size would keep most of them under a dozen ticks.
   ticks: fc.array(tickArb, { minLength: 1, maxLength: 300, size: 'max' }),
 });
@@ -440,6 +571,16 @@ interface Logged {
 
 const floorTo = (value: Big, step: string) => value.div(step).round(0, Big.roundDown).times(step);
 
+/** How often each exit occurred over the simulated paths: the generators must reach every one. */
+const exitsSeen = { partial: 0, widened: 0, loss: 0, time: 0, break_even: 0 };
+
+/** The stop loss's price for an open state, when it is armed; else null. */
+const armedStopPrice = (strategy: StrategySettings, state: CycleState): Big | null => {
+  if (strategy.stopLossPercent === null || state.firstFillPrice === null || new Big(state.quantity).lte(0)) return null;
+  if (strategy.stopLossAfterLastLevel && state.levelsFilled < strategy.levels.length) return null;
+  return stopLossPrice(strategy, new Big(state.cost).div(state.quantity), state.firstFillPrice);
+};
+
 /**
  * Drives a scenario through a decider and the fill helpers: every order fills
  * at once at the decision price (amounts rounded down to the step) with the
@@ -450,6 +591,7 @@ const simulate = (s: Scenario, decider: Decider, coldCache = false): Logged[] =>
   const fee = new Big(s.fee);
   const maxFunds = new Big(maxCycleFunds(s.strategy, s.firstOrderAmount, s.firstOrderMultiple)).times(fee.plus(1));
   const stopLoss = s.strategy.stopLossPercent;
+  const limits = { amountStep: s.step, minAmount: s.step, minCost: s.minCost };
   let state = initialCycleState();
   let price = new Big(s.startPrice);
   let now = 1_700_000_000_000;
@@ -460,11 +602,13 @@ const simulate = (s: Scenario, decider: Decider, coldCache = false): Logged[] =>
   let spentTotal = new Big(0);
   let basisTotal = new Big(0);
   const log: Logged[] = [];
+  /** The last decision's price and, when it sold nothing with the stop loss armed, the stop's price. */
+  let lastDecided: { price: Big; armed: Big | null } | null = null;
 
   for (const tick of s.ticks) {
     price = price.times(10_000 + tick.move + s.drift).div(10_000).round(8, Big.roundDown);
     if (price.lt('0.00000001')) price = new Big('0.00000001');
-    now += tick.elapsed;
+    now += tick.elapsed * s.timeScale;
     const priceText = price.toFixed();
     const params: TaskParams = {
       firstOrderAmount: s.firstOrderAmount,
@@ -473,6 +617,7 @@ const simulate = (s: Scenario, decider: Decider, coldCache = false): Logged[] =>
       replenishStatus: tick.replenishClosed ? 'replenish_closed' : 'replenish_open',
       running: tick.running,
       feeRate: s.fee,
+      limits,
     };
     const strategy = coldCache ? structuredClone(s.strategy) : s.strategy;
     const before = coldCache ? structuredClone(state) : state;
@@ -480,6 +625,11 @@ const simulate = (s: Scenario, decider: Decider, coldCache = false): Logged[] =>
     log.push({ price: priceText, actions: d.actions });
     const orders = trades(d);
     expect(orders.length).toBeLessThanOrEqual(1);
+    // An armed stop loss at or above the price sells at once (a stop before it may sell first).
+    const stopPrice = state.phase === 'open' && tick.running && !state.pendingOrder ? armedStopPrice(s.strategy, state) : null;
+    if (stopPrice && price.lte(stopPrice)) expect(orders[0]).toMatchObject({ kind: 'sell', reason: 'stop_loss' });
+    const previous = lastDecided;
+    lastDecided = { price, armed: stopPrice && !tick.orderFails && orders.length === 0 ? stopPrice : null };
     if (!tick.running || state.pendingOrder) expect(d.actions).toEqual([]);
     state = d.state;
     const order = orders[0];
@@ -502,6 +652,8 @@ const simulate = (s: Scenario, decider: Decider, coldCache = false): Logged[] =>
         // (a) levels in order, each at most once per cycle, never beyond the template.
         expect(params.replenishStatus).toBe('replenish_open');
         expect(order.level).toBe(state.levelsFilled + 1);
+        // No level buys once a target sold.
+        expect(state.targetsDone ?? 0).toBe(0);
         expect(order.level).toBeLessThanOrEqual(s.strategy.levels.length);
         expect(levelsBought.has(order.level)).toBe(false);
         levelsBought.add(order.level);
@@ -517,7 +669,7 @@ const simulate = (s: Scenario, decider: Decider, coldCache = false): Logged[] =>
       const quantity = s.feeIn === 'received' ? gross.minus(gross.times(fee).round(8, Big.roundUp)) : gross;
       const cost = s.feeIn === 'quote' ? spent.plus(spent.times(fee).round(8, Big.roundUp)) : spent;
       const carried = new Big(order.level === 0 ? state.cost : 0);
-      state = applyBuyFill(state, { price: priceText, quantity: quantity.toFixed(), cost: cost.toFixed(), level: order.level });
+      state = applyBuyFill(state, { price: priceText, quantity: quantity.toFixed(), cost: cost.toFixed(), level: order.level, at: now });
       cycleSpent = cycleSpent.plus(cost);
       spentTotal = spentTotal.plus(cost);
       cycleQuantity = cycleQuantity.plus(quantity);
@@ -526,6 +678,26 @@ const simulate = (s: Scenario, decider: Decider, coldCache = false): Logged[] =>
       if (order.level === 0) expect(new Big(state.cost).eq(carried.plus(cost))).toBe(true);
       // (d) the position is exactly the carried remainder plus this cycle's buy fills.
       expect(state.quantity).toBe(cycleQuantity.toFixed());
+    } else if (order.partial) {
+      exitsSeen.partial += 1;
+      // A target's share: never the whole position, and neither it nor what it leaves is below the market's minimums.
+      expect(order.reason).toBe('take_profit');
+      const sold = new Big(order.quantity);
+      const left = new Big(state.quantity).minus(sold);
+      expect(floorTo(sold, s.step).eq(sold)).toBe(true);
+      for (const part of [sold, left]) {
+        expect(part.gte(limits.minAmount) && part.times(price).gte(limits.minCost)).toBe(true);
+      }
+      const gross = sold.times(price);
+      const proceeds = gross.minus(gross.times(fee).round(8, Big.roundUp));
+      const split = splitSale(state, sold.toFixed());
+      // A take profit never books a loss, a share of it neither.
+      expect(proceeds.minus(split.basis).gte(0)).toBe(true);
+      basisTotal = basisTotal.plus(split.basis);
+      const done = state.targetsDone ?? 0;
+      state = applyPartialSellFill(state, { quantity: sold.toFixed(), proceeds: proceeds.toFixed() });
+      expect(state).toMatchObject({ phase: 'open', targetsDone: done + 1, quantity: split.remainder, pendingOrder: false });
+      cycleQuantity = new Big(state.quantity);
     } else {
       expect(order.quantity).toBe(state.quantity);
       const value = price.times(state.quantity);
@@ -535,12 +707,26 @@ const simulate = (s: Scenario, decider: Decider, coldCache = false): Logged[] =>
       const split = splitSale(state, sold.toFixed());
       basisTotal = basisTotal.plus(split.basis);
       // (c) a sell below the average cost is only ever a stop loss; a take profit never books a loss.
+      if (order.reason === 'stop_loss') exitsSeen[order.stop ?? 'loss'] += 1;
+      // A target before the last selling the whole position: its share was widened at the market's minimums.
+      else if (order.target !== undefined && order.target < targetsOf(s.strategy).length) exitsSeen.widened += 1;
       if (order.reason === 'take_profit') {
         expect(value.gt(state.cost)).toBe(true);
         expect(proceeds.minus(split.basis).gte(0)).toBe(true);
+      } else if (order.stop === 'time') {
+        expect(now - state.openedAt!).toBeGreaterThanOrEqual(s.strategy.timeStopHours! * 3_600_000);
+      } else if (order.stop === 'break_even') {
+        // After a target, at the break-even: selling would no longer cover the cost after the fee.
+        expect(s.strategy.breakEven && (state.targetsDone ?? 0) > 0).toBe(true);
+        expect(value.times(new Big(1).minus(fee)).lte(state.cost)).toBe(true);
       } else {
         expect(stopLoss).not.toBeNull();
-        expect(value.times(100).lte(new Big(state.cost).times(new Big(100).minus(stopLoss!)))).toBe(true);
+        const stop = armedStopPrice(s.strategy, state);
+        expect(stop !== null && price.lte(stop)).toBe(true);
+        if (s.strategy.stopLossBase !== 'last_level') expect(value.times(100).lte(new Big(state.cost).times(new Big(100).minus(stopLoss!)))).toBe(true);
+        // With the check before each decision (an armed stop at or above the price sells at once), the loss is the stop's
+        // plus only this tick's gap below the stop price: the previous price was above it, or the stop was not armed yet.
+        if (previous && previous.armed) expect(previous.price.gt(previous.armed)).toBe(true);
       }
       state = applySellFill(state, s.strategy, now, { quantity: sold.toFixed() });
       // (e) the position after a sell is what it could not sell, with the rest of the cost.
@@ -561,6 +747,8 @@ describe('decide: properties over random price paths', () => {
       }),
       { numRuns: 300 },
     );
+    // Every exit was reached: shares, a share widened to all at the minimums, and each stop.
+    for (const [exit, count] of Object.entries(exitsSeen)) expect(count, exit).toBeGreaterThan(0);
   });
 
   it('is deterministic, and the float pre-check never changes a decision', () => {
@@ -581,7 +769,7 @@ describe('decide: properties over random price paths', () => {
       fc.property(scenarioArb, fc.integer({ min: 0, max: 299 }), (s, at) => {
         // Walk the scenario to some open state, then probe its thresholds.
         let state = initialCycleState();
-        const params = paramsOf({ firstOrderAmount: s.firstOrderAmount, cycleCount: UNTIL_STOPPED });
+        const params = paramsOf({ firstOrderAmount: s.firstOrderAmount, cycleCount: UNTIL_STOPPED, feeRate: s.fee, limits: { amountStep: s.step, minAmount: s.step, minCost: s.minCost } });
         let price = new Big(s.startPrice);
         for (const tick of s.ticks.slice(0, at + 1)) {
           price = price.times(10_000 + tick.move + s.drift).div(10_000).round(8, Big.roundDown);
@@ -590,12 +778,19 @@ describe('decide: properties over random price paths', () => {
           const order = trades(d)[0];
           state = d.state;
           if (order?.kind === 'buy') state = fillBuy(state, order, price.toFixed());
+          else if (order?.partial) state = applyPartialSellFill(state, { quantity: order.quantity, proceeds: price.times(order.quantity).toFixed() });
           else if (order) state = applySellFill(state, s.strategy, 0);
         }
         if (state.phase !== 'open') return;
         const average = new Big(state.cost).div(state.quantity);
-        const thresholds = [average, average.times(new Big(s.strategy.takeProfitPercent).div(100).plus(1))];
+        const targets = targetsOf(s.strategy);
+        const target = targets[Math.min(state.targetsDone ?? 0, targets.length - 1)]!;
+        const thresholds = [average, average.times(new Big(target.profitPercent).div(100).plus(1))];
         if (s.strategy.stopLossPercent) thresholds.push(average.times(new Big(1).minus(new Big(s.strategy.stopLossPercent).div(100))));
+        const stop = armedStopPrice(s.strategy, state);
+        if (stop) thresholds.push(stop);
+        // The break-even: selling covers the cost after the fee.
+        thresholds.push(average.div(new Big(1).minus(s.fee)));
         const level = s.strategy.levels[state.levelsFilled];
         if (level) thresholds.push(new Big(state.firstFillPrice!).times(new Big(1).minus(new Big(level.dropPercent).div(100))));
         if (state.trailingBuy) {

@@ -22,6 +22,19 @@
  *   runs to its end.
  * - A stopped task, a pending order or a finished task: nothing.
  *
+ * Exits (issue 28), checked in this order while a cycle is open:
+ * - the time stop (`timeStopHours` after the cycle's first fill) sells all;
+ * - the break-even stop (`breakEven`, once a target sold) sells all as soon as
+ *   selling would no longer cover the cost after the taker fee;
+ * - the stop loss, from the average cost or from the last level's trigger
+ *   price, armed at once or only after the last level filled, sells all;
+ * - take profit per target (strategy.ts targetsOf; the single take profit is
+ *   one target of 100 %): target n sells its share of what is left
+ *   (share_n / the shares of targets n..last), the last one all of it. A
+ *   partial sale that would fall below the market's minimum amount or
+ *   notional (`params.limits`), or leave a remainder below it, sells the
+ *   whole position instead. Once a target sold, no further level buys.
+ *
  * A buy or sell sets `pendingOrder`; the runner then reports the outcome with
  * applyBuyFill, applySellFill or applyOrderFailed. Trailing state is kept
  * until the fill, so a failed order is retried on the next price that still
@@ -45,7 +58,7 @@
  */
 import Big from 'big.js';
 import type { DecimalString } from '../../../../src/api/types';
-import type { StrategySettings } from '../../../../src/api/strategy';
+import { targetsOf, type StrategySettings } from '../../../../src/api/strategy';
 
 /** `cycleCount` that never finishes: the task runs until it is stopped. */
 export const UNTIL_STOPPED = 9999;
@@ -61,6 +74,15 @@ export interface TaskParams {
   running: boolean;
   /** Taker fee of the account's exchange, a fraction ('0.001'); absent: 0. */
   feeRate?: DecimalString;
+  /** The market's order limits, for partial sales; absent: unknown (a partial sale is never widened to all). */
+  limits?: MarketLimits;
+}
+
+/** An exchange market's order limits, as the paper exchange and ccxt give them. */
+export interface MarketLimits {
+  amountStep?: DecimalString | null;
+  minAmount?: DecimalString | null;
+  minCost?: DecimalString | null;
 }
 
 export type CyclePhase = 'ready' | 'open' | 'cooldown' | 'finished';
@@ -89,18 +111,35 @@ export interface CycleState {
   trailingBuy: { level: number; low: DecimalString } | null;
   /** Take profit armed, waiting for the fall back from its high. */
   trailingSell: { high: DecimalString } | null;
+  /** Take-profit targets sold in this cycle (absent: 0). */
+  targetsDone?: number;
+  /** What this cycle's partial sales sold, their cost basis and proceeds net of fees (absent: none). */
+  partial?: { sold: DecimalString; basis: DecimalString; proceeds: DecimalString } | null;
   /** An order is out; nothing is decided until its outcome is applied. */
   pendingOrder: boolean;
 }
 
 export type Action =
   | { kind: 'buy'; reason: 'first' | 'replenish'; level: number; quoteAmount: DecimalString }
-  | { kind: 'sell'; reason: 'take_profit' | 'stop_loss'; quantity: DecimalString }
+  | {
+      kind: 'sell';
+      reason: 'take_profit' | 'stop_loss';
+      quantity: DecimalString;
+      /** Take profit: the 1-based target it sells for. */
+      target?: number;
+      /** Take profit: sells a share and the cycle stays open. */
+      partial?: boolean;
+      /** Stop loss: which stop sold (absent: the stop loss). */
+      stop?: StopKind;
+    }
   | {
       kind: 'event';
       event: 'take_profit_armed' | 'take_profit_disarmed' | 'replenish_touched' | 'cycle_wait' | 'finished';
       level?: number;
     };
+
+/** The stops that end a cycle: the stop loss, the time stop, the break-even after a target. */
+export type StopKind = 'loss' | 'time' | 'break_even';
 
 export interface Decision {
   state: CycleState;
@@ -157,6 +196,8 @@ export const initialCycleState = (): CycleState => ({
   fees: '0',
   trailingBuy: null,
   trailingSell: null,
+  targetsDone: 0,
+  partial: null,
   pendingOrder: false,
 });
 
@@ -230,6 +271,33 @@ export const applySellFill = (state: CycleState, strategy: Pick<StrategySettings
     fees: '0',
     trailingBuy: null,
     trailingSell: null,
+    targetsDone: 0,
+    partial: null,
+    pendingOrder: false,
+  };
+};
+
+/**
+ * A take-profit target sold its share: the cost basis of what left the
+ * position is booked with the cycle's partial sales, the cycle stays open
+ * with the rest, and the next target arms against the same average.
+ */
+export const applyPartialSellFill = (state: CycleState, fill: SellFill & { proceeds: DecimalString; fee?: DecimalString }): CycleState => {
+  const split = splitSale(state, fill.quantity);
+  const before = state.partial ?? { sold: '0', basis: '0', proceeds: '0' };
+  return {
+    ...state,
+    quantity: split.remainder,
+    cost: split.remainderCost,
+    fees: new Dec(state.fees ?? '0').plus(fill.fee ?? '0').toFixed(),
+    targetsDone: (state.targetsDone ?? 0) + 1,
+    partial: {
+      sold: new Dec(before.sold).plus(split.sold).toFixed(),
+      basis: new Dec(before.basis).plus(split.basis).toFixed(),
+      proceeds: new Dec(before.proceeds).plus(fill.proceeds).toFixed(),
+    },
+    trailingBuy: null,
+    trailingSell: null,
     pendingOrder: false,
   };
 };
@@ -262,18 +330,31 @@ const decideBetweenCycles = (params: TaskParams, state: CycleState, nowMs: numbe
  * A strategy's percentages as factors over 100, parsed once per strategy
  * object: exact decimals for the decisions, floats for the pre-check.
  */
+interface TargetFactors {
+  /** 100 + its profit. */
+  takeProfit: Big;
+  /** 100 - the callback when it trails; null: it sells as soon as it arms. */
+  callback: Big | null;
+  /** Its share over the shares of it and the targets after it (1 for the last). */
+  share: Big;
+  last: boolean;
+  approx: { takeProfit: number; callback: number };
+}
+
 interface Factors {
   /** 100 - stop loss; null without a stop loss. */
   stopLoss: Big | null;
-  /** 100 + take profit. */
-  takeProfit: Big;
-  /** 100 - take-profit callback; null: sell as soon as take profit arms. */
-  takeProfitCallback: Big | null;
+  /** The stop loss is measured from the last level's trigger price (else from the average). */
+  stopFromLastLevel: boolean;
+  /** The take-profit targets, in order. */
+  targets: TargetFactors[];
+  /** The time stop in ms; null without. */
+  timeStopMs: number | null;
   /** 100 + replenish callback; null: buy as soon as a level is touched. */
   replenishCallback: Big | null;
   /** 100 - drop, per level. */
   levelTriggers: Big[];
-  approx: { stopLoss: number; takeProfit: number; takeProfitCallback: number; replenishCallback: number; levelTriggers: number[] };
+  approx: { stopLoss: number; replenishCallback: number; levelTriggers: number[] };
 }
 
 const factorsCache = new WeakMap<StrategySettings, Factors>();
@@ -285,16 +366,30 @@ const factorsOf = (strategy: StrategySettings): Factors => {
   const takeProfitCallback = new Dec(strategy.takeProfitCallbackPercent);
   const replenishCallback = new Dec(strategy.replenishCallbackPercent);
   const approx = (percent: DecimalString | null, sign: 1 | -1) => (percent === null ? 0 : 1 + (sign * Number(percent)) / 100);
+  const targets = targetsOf(strategy);
+  let rest = targets.reduce((sum, target) => sum.plus(target.sharePercent), new Dec(0));
+  const callback = takeProfitCallback.eq(0) ? null : hundred.minus(takeProfitCallback);
   factors = {
     stopLoss: strategy.stopLossPercent === null ? null : hundred.minus(strategy.stopLossPercent),
-    takeProfit: hundred.plus(strategy.takeProfitPercent),
-    takeProfitCallback: takeProfitCallback.eq(0) ? null : hundred.minus(takeProfitCallback),
+    stopFromLastLevel: strategy.stopLossBase === 'last_level',
+    targets: targets.map((target, i) => {
+      const last = i === targets.length - 1;
+      const share = last || rest.lte(0) ? new Dec(1) : new Dec(target.sharePercent).div(rest);
+      rest = rest.minus(target.sharePercent);
+      const trails = target.trailing && callback !== null;
+      return {
+        takeProfit: hundred.plus(target.profitPercent),
+        callback: trails ? callback : null,
+        share,
+        last,
+        approx: { takeProfit: approx(target.profitPercent, 1), callback: trails ? approx(strategy.takeProfitCallbackPercent, -1) : 1 },
+      };
+    }),
+    timeStopMs: strategy.timeStopHours ? strategy.timeStopHours * 3_600_000 : null,
     replenishCallback: replenishCallback.eq(0) ? null : hundred.plus(replenishCallback),
     levelTriggers: strategy.levels.map((level) => hundred.minus(level.dropPercent)),
     approx: {
       stopLoss: approx(strategy.stopLossPercent, -1),
-      takeProfit: approx(strategy.takeProfitPercent, 1),
-      takeProfitCallback: approx(strategy.takeProfitCallbackPercent, -1),
       replenishCallback: approx(strategy.replenishCallbackPercent, 1),
       levelTriggers: strategy.levels.map((level) => approx(level.dropPercent, -1)),
     },
@@ -307,7 +402,7 @@ const factorsOf = (strategy: StrategySettings): Factors => {
  * The exact decision for an open cycle, in decimals: every threshold is
  * compared as 100·p·q against cost·factor (or 100·p against price·factor).
  */
-const decideOpen = (params: TaskParams, strategy: StrategySettings, state: CycleState, price: DecimalString): Decision => {
+const decideOpen = (params: TaskParams, strategy: StrategySettings, state: CycleState, price: DecimalString, nowMs: number): Decision => {
   const p = new Dec(price);
   if (p.lte(0)) throw new RangeError(`price must be above 0: ${price}`);
   const quantity = new Dec(state.quantity);
@@ -317,19 +412,44 @@ const decideOpen = (params: TaskParams, strategy: StrategySettings, state: Cycle
   const value = p.times(quantity);
   const value100 = value.times(100);
   const p100 = p.times(100);
+  const targetsDone = state.targetsDone ?? 0;
+  const target = factors.targets[Math.min(targetsDone, factors.targets.length - 1)]!;
   // Selling everything now would cover the cost after the taker fee: take profit never sells below this.
   const covered = value.times(new Dec(1).minus(params.feeRate ?? '0')).gt(cost);
-  const sellAll = (reason: 'take_profit' | 'stop_loss', events: Action[] = []): Decision => ({
+  const stopAll = (stop: StopKind): Decision => ({
     state: { ...state, pendingOrder: true },
-    actions: [...events, { kind: 'sell', reason, quantity: state.quantity }],
+    actions: [{ kind: 'sell', reason: 'stop_loss', quantity: state.quantity, ...(stop === 'loss' ? {} : { stop }) }],
   });
+  const sellTarget = (events: Action[] = []): Decision => {
+    const partial = target.last ? null : partialQuantity(quantity, target.share, p, params.limits);
+    return {
+      state: { ...state, pendingOrder: true },
+      actions: [
+        ...events,
+        partial
+          ? { kind: 'sell', reason: 'take_profit', quantity: partial, target: targetsDone + 1, partial: true }
+          : { kind: 'sell', reason: 'take_profit', quantity: state.quantity, ...(factors.targets.length > 1 ? { target: targetsDone + 1 } : {}) },
+      ],
+    };
+  };
 
-  if (factors.stopLoss && value100.lte(cost.times(factors.stopLoss))) return sellAll('stop_loss');
+  if (factors.timeStopMs !== null && state.openedAt != null && nowMs - state.openedAt >= factors.timeStopMs) return stopAll('time');
+  if (strategy.breakEven && targetsDone > 0 && !covered) return stopAll('break_even');
+  if (factors.stopLoss && (!strategy.stopLossAfterLastLevel || state.levelsFilled >= strategy.levels.length)) {
+    if (!factors.stopFromLastLevel) {
+      if (value100.lte(cost.times(factors.stopLoss))) return stopAll('loss');
+    } else if (state.firstFillPrice !== null) {
+      // 100·100·p against the first fill · (100 - last drop) · (100 - stop).
+      const lastTrigger = factors.levelTriggers.at(-1) ?? new Dec(100);
+      if (p100.times(100).lte(new Dec(state.firstFillPrice).times(lastTrigger).times(factors.stopLoss))) return stopAll('loss');
+    }
+  }
 
   const actions: Action[] = [];
   let trailingSell = state.trailingSell;
   let trailingBuy = state.trailingBuy;
-  let levelsAllowed = true;
+  // Once a target sold, the ladder is over for this cycle.
+  let levelsAllowed = targetsDone === 0;
   if (trailingSell) {
     const high = new Dec(trailingSell.high);
     if (!covered) {
@@ -339,14 +459,14 @@ const decideOpen = (params: TaskParams, strategy: StrategySettings, state: Cycle
     } else if (p.gt(high)) {
       trailingSell = { high: price };
       levelsAllowed = false;
-    } else if (p100.lte(high.times(factors.takeProfitCallback ?? 100))) {
-      return sellAll('take_profit');
+    } else if (p100.lte(high.times(target.callback ?? 100))) {
+      return sellTarget();
     } else {
       levelsAllowed = false;
     }
-  } else if (covered && value100.gte(cost.times(factors.takeProfit))) {
+  } else if (covered && value100.gte(cost.times(target.takeProfit))) {
     const armed: Action = { kind: 'event', event: 'take_profit_armed' };
-    if (!factors.takeProfitCallback) return sellAll('take_profit', [armed]);
+    if (!target.callback) return sellTarget([armed]);
     actions.push(armed);
     trailingSell = { high: price };
     levelsAllowed = false;
@@ -387,6 +507,23 @@ const decideOpen = (params: TaskParams, strategy: StrategySettings, state: Cycle
   return { state: { ...state, trailingBuy, trailingSell, pendingOrder: buy !== null }, actions };
 };
 
+/**
+ * A target's partial sale: `share` of the position, down to the amount step;
+ * null (sell all) when that or what it leaves is below the market's minimum
+ * amount or notional at `price`, or nothing would be left.
+ */
+const partialQuantity = (quantity: Big, share: Big, price: Big, limits: MarketLimits | undefined): DecimalString | null => {
+  let sold = quantity.times(share);
+  const step = limits?.amountStep ? new Dec(limits.amountStep) : null;
+  sold = step && step.gt(0) ? sold.div(step).round(0, Big.roundDown).times(step) : sold.round(8, Big.roundDown);
+  const left = quantity.minus(sold);
+  if (sold.lte(0) || left.lte(0)) return null;
+  const tooSmall = (amount: Big) =>
+    (limits?.minAmount && amount.lt(limits.minAmount)) || (limits?.minCost && amount.times(price).lt(limits.minCost)) || (step && step.gt(0) && amount.lt(step));
+  if (tooSmall(sold) || tooSmall(left)) return null;
+  return sold.toFixed();
+};
+
 /** Relative margin of the float pre-check; float rounding here is below 1e-15. */
 const MARGIN = 1e-9;
 
@@ -398,6 +535,8 @@ interface QuietRange {
   above: number;
   below: number;
   idle: Decision;
+  /** The strategy's time stop (ms) and the state's cycle start: past both, no price is quiet. */
+  timeStopAt: number;
 }
 
 const quietRanges = new WeakMap<CycleState, QuietRange>();
@@ -408,28 +547,40 @@ const quietRanges = new WeakMap<CycleState, QuietRange>();
  * decision is always the decimal one.
  */
 const quietRange = (params: TaskParams, strategy: StrategySettings, state: CycleState): QuietRange => {
-  const range = { strategy, replenishStatus: params.replenishStatus, feeRate: params.feeRate, above: Infinity, below: -Infinity, idle: { state, actions: NO_ACTIONS } };
+  const timeStopMs = factorsOf(strategy).timeStopMs;
+  const timeStopAt = timeStopMs !== null && state.openedAt != null ? state.openedAt + timeStopMs : Infinity;
+  const range = { strategy, replenishStatus: params.replenishStatus, feeRate: params.feeRate, above: Infinity, below: -Infinity, idle: { state, actions: NO_ACTIONS }, timeStopAt };
   const quantity = Number(state.quantity);
   if (!(quantity > 0)) {
     // decideOpen changes nothing without a position (a price not above 0 still goes the exact way and throws).
     return { ...range, above: 0, below: Infinity };
   }
-  const factors = factorsOf(strategy).approx;
+  const all = factorsOf(strategy);
+  const factors = all.approx;
+  const targetsDone = state.targetsDone ?? 0;
+  const target = all.targets[Math.min(targetsDone, all.targets.length - 1)]!.approx;
   const average = Number(state.cost) / quantity;
   // The price at which selling covers the cost after the fee.
   const breakEven = average / (1 - Number(params.feeRate ?? '0'));
   let above: number;
   let below: number;
   const trigger = factors.levelTriggers[state.levelsFilled];
-  const levelsOpen = params.replenishStatus === 'replenish_open' && trigger !== undefined && state.firstFillPrice !== null;
+  const levelsOpen = params.replenishStatus === 'replenish_open' && trigger !== undefined && state.firstFillPrice !== null && targetsDone === 0;
+  // The stops' prices: the stop loss when armed (from the average or the last level), the break-even after a target.
+  let stop = 0;
+  if (all.stopLoss && (!strategy.stopLossAfterLastLevel || state.levelsFilled >= strategy.levels.length)) {
+    if (!all.stopFromLastLevel) stop = average * factors.stopLoss;
+    else if (state.firstFillPrice !== null) stop = Number(state.firstFillPrice) * (factors.levelTriggers.at(-1) ?? 1) * factors.stopLoss;
+  }
+  if (strategy.breakEven && targetsDone > 0) stop = Math.max(stop, breakEven);
   if (state.trailingSell) {
     if (state.trailingBuy) return range;
     const high = Number(state.trailingSell.high);
-    above = Math.max(breakEven, high * factors.takeProfitCallback);
+    above = Math.max(breakEven, high * target.callback, stop);
     below = high;
   } else {
-    above = average * factors.stopLoss;
-    below = Math.max(average * factors.takeProfit, breakEven);
+    above = stop;
+    below = Math.max(average * target.takeProfit, breakEven);
     const trailing = state.trailingBuy;
     if (trailing && (!levelsOpen || trailing.level !== state.levelsFilled + 1)) return range;
     if (levelsOpen && trailing) {
@@ -464,6 +615,8 @@ const cachedRange = (params: TaskParams, strategy: StrategySettings, state: Cycl
  */
 export const quietBounds = (params: TaskParams, strategy: StrategySettings, state: CycleState): { above: number; below: number } | null => {
   if (!params.running || state.pendingOrder || state.phase !== 'open') return null;
+  // A time stop sells whatever the price: the task must be decided on every tick.
+  if (factorsOf(strategy).timeStopMs !== null) return null;
   const range = cachedRange(params, strategy, state);
   return range.above < range.below ? { above: range.above, below: range.below } : null;
 };
@@ -495,8 +648,8 @@ export const decide = (
   if (early) return early;
   const range = cachedRange(params, strategy, state);
   const p = +price;
-  if (p > range.above && p < range.below) return range.idle;
-  const decision = decideOpen(params, strategy, state, price);
+  if (nowMs < range.timeStopAt && p > range.above && p < range.below) return range.idle;
+  const decision = decideOpen(params, strategy, state, price, nowMs);
   return decision.state === state ? range.idle : decision;
 };
 
@@ -508,4 +661,4 @@ export const decideExact = (
   price: DecimalString,
   nowMs: number,
   mayOpenCycle: boolean,
-): Decision => decideUnlessOpen(params, state, nowMs, mayOpenCycle) ?? decideOpen(params, strategy, state, price);
+): Decision => decideUnlessOpen(params, state, nowMs, mayOpenCycle) ?? decideOpen(params, strategy, state, price, nowMs);

@@ -15,7 +15,7 @@
 import Big from 'big.js';
 import type { DecimalString } from '../../../../src/api/types';
 import type { StrategySettings } from '../../../../src/api/strategy';
-import { applyBuyFill, applySellFill, splitSale, type CycleState } from './decide';
+import { applyBuyFill, applyPartialSellFill, applySellFill, splitSale, type CycleState } from './decide';
 
 export interface FillFee {
   currency: string;
@@ -49,6 +49,10 @@ export interface FillContext {
   strategy: Pick<StrategySettings, 'cooldownSeconds'>;
   /** Market time of the fill, epoch ms. */
   at: number;
+  /** A take-profit target's partial sale: the cycle stays open with the rest. */
+  partial?: boolean;
+  /** The 1-based take-profit target a sale is for, when the strategy has several. */
+  target?: number;
 }
 
 /** A closed cycle as it is stored (table `cycles`). */
@@ -120,13 +124,24 @@ export const applyFill = (ctx: FillContext, fill: Fill): FillOutcome => {
   const reason = ctx.reason as SellReason;
   const split = splitSale(before, new Big(fill.filled).plus(fee.inBase).toFixed());
   const proceeds = new Big(fill.cost).minus(fee.inQuote);
-  const profit = proceeds.minus(split.basis);
+  const target = ctx.target === undefined ? {} : { target: ctx.target };
+  if (ctx.partial && new Big(split.remainder).gt(0)) {
+    // A target sold its share: booked with the cycle when it closes.
+    const state = applyPartialSellFill(before, { quantity: split.sold, proceeds: proceeds.toFixed(), fee: fee.value.round(8, Big.roundUp).toFixed() });
+    const data = { cycle, price: fill.average, proceeds: proceeds.toFixed(), profit: proceeds.minus(split.basis).toFixed(), sold: split.sold, remainder: split.remainder, reason, partial: true, ...target };
+    return { state, events: [{ kind: 'sold', data }], closed: null };
+  }
+  // The cycle's earlier partial sales, booked with this last one.
+  const earlier = before.partial ?? { sold: '0', basis: '0', proceeds: '0' };
+  const buyCost = new Big(earlier.basis).plus(split.basis);
+  const totalProceeds = proceeds.plus(earlier.proceeds);
+  const profit = totalProceeds.minus(buyCost);
   const closed: ClosedCycle = {
     cycle,
-    buyCost: split.basis,
-    sellProceeds: proceeds.toFixed(),
+    buyCost: buyCost.toFixed(),
+    sellProceeds: totalProceeds.toFixed(),
     realizedProfit: profit.toFixed(),
-    quantitySold: split.sold,
+    quantitySold: new Big(earlier.sold).plus(split.sold).toFixed(),
     remainderQuantity: split.remainder,
     remainderCost: split.remainderCost,
     fees: new Big(before.fees ?? '0').plus(fee.value.round(8, Big.roundUp)).toFixed(),
@@ -135,7 +150,7 @@ export const applyFill = (ctx: FillContext, fill: Fill): FillOutcome => {
     exitReason: reason,
   };
   const state = applySellFill(before, ctx.strategy, ctx.at, { quantity: split.sold });
-  const sold = { cycle, price: fill.average, proceeds: closed.sellProceeds, profit: closed.realizedProfit, sold: split.sold, remainder: split.remainder };
+  const sold = { cycle, price: fill.average, proceeds: proceeds.toFixed(), profit: proceeds.minus(split.basis).toFixed(), sold: split.sold, remainder: split.remainder, ...target };
   return {
     state,
     events: [

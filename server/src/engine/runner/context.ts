@@ -26,7 +26,7 @@ import type { TickerFeed } from '../venues/tickerFeed';
 import type { Outages } from './outages';
 
 /** An order the runner places: the decision's buys and sells, and the user's "close position". */
-export type OrderRequest = Extract<Action, { kind: 'buy' }> | { kind: 'sell'; reason: SellReason; quantity: string };
+export type OrderRequest = Extract<Action, { kind: 'buy' }> | { kind: 'sell'; reason: SellReason; quantity: string; target?: number; partial?: boolean };
 
 /** A task as the engine keeps it in memory between ticks (the database is its journal). */
 export interface LiveTask extends StoredTask {
@@ -98,6 +98,9 @@ export interface OrderContext {
   cycle: number;
   /** The task's state when the order was placed. */
   before: CycleState;
+  /** A take-profit target's partial sale (the cycle stays open), and the target a sale is for. */
+  partial?: boolean;
+  target?: number;
 }
 
 /** What the user's actions on a task come to (the API turns them into answers). */
@@ -214,6 +217,8 @@ export const contextOf = (action: OrderRequest, before: CycleState): OrderContex
   level: action.kind === 'buy' ? action.level : before.levelsFilled,
   cycle: before.cyclesDone + 1,
   before,
+  ...(action.kind === 'sell' && action.partial ? { partial: true } : {}),
+  ...(action.kind === 'sell' && action.target !== undefined ? { target: action.target } : {}),
 });
 
 /** The market order a decision or a command comes to, as any venue takes it. */

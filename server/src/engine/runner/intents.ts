@@ -1,3 +1,4 @@
+import Big from 'big.js';
 import { PAPER_EXCHANGE } from '../../../../src/api/exchange';
 import { applyOrderFailed } from '../core/decide';
 import type { StoredTask } from '../store/journal';
@@ -50,6 +51,8 @@ export const createIntents = (engine: EngineContext) => {
         level: row.level,
         cycle: row.cycle,
         before: task.state,
+        // A take profit for less than the position was a target's partial sale.
+        ...(row.side === 'sell' && row.reason === 'take_profit' && new Big(row.requested).lt(task.state.quantity) ? { partial: true } : {}),
         createdAt: new Date(row.created_at).getTime(),
       });
     }

@@ -266,7 +266,10 @@ export const createLanes = (engine: EngineContext, turn: Turn) => {
     const fee = await takerFee(client, task);
     const fuelled = wantsCycle(task) ? (await engine.store.fuelOf([task.userId])).has(task.userId) : true;
     const writes = emptyWrites();
-    const order = decideFor(task, price, fee, fuelled, writes);
+    // The market's limits, for a target's partial sale (loaded once by the client).
+    const market = (task.strategy.takeProfitTargets?.length ?? 0) > 1 ? (await client.loadMarkets()).find((m) => m.symbol === task.symbol) : undefined;
+    const limits = market && { amountStep: market.precision.amount, minAmount: market.limits.amount.min, minCost: market.limits.cost.min };
+    const order = decideFor(task, price, fee, fuelled, writes, limits);
     if (writes.events.length > 0) await engine.journal(writes, engine.fenceFor([task]));
     if (order) await placeReal(task, order, client);
   };

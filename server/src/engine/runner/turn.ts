@@ -1,4 +1,4 @@
-import { UNTIL_STOPPED, applyOrderFailed, decide } from '../core/decide';
+import { UNTIL_STOPPED, applyOrderFailed, decide, type MarketLimits } from '../core/decide';
 import { applyFill, type Fill } from '../core/fills';
 import { emptyWrites, type PaperPriceNotice, type Writes } from '../store/journal';
 import { FencedError } from '../store/shards';
@@ -51,7 +51,10 @@ export const createTurn = (engine: EngineContext) => {
 
   /** A fill's effects on the task, as writes: its position and cycle, events, the closed cycle; clears a need for attention. */
   const fillWrites = (writes: Writes, task: LiveTask, ctx: OrderContext, fill: Fill) => {
-    const outcome = applyFill({ symbol: task.symbol, side: ctx.side, reason: ctx.reason, level: ctx.level, cycle: ctx.cycle, before: ctx.before, strategy: task.strategy, at: engine.now() }, fill);
+    const outcome = applyFill(
+      { symbol: task.symbol, side: ctx.side, reason: ctx.reason, level: ctx.level, cycle: ctx.cycle, before: ctx.before, strategy: task.strategy, at: engine.now(), partial: ctx.partial, target: ctx.target },
+      fill,
+    );
     task.state = outcome.state;
     for (const event of outcome.events) writes.events.push({ taskId: task.id, ...event });
     if (outcome.closed) {
@@ -118,9 +121,9 @@ export const createTurn = (engine: EngineContext) => {
    * task that would open a cycle without fuel waits (one 'fuel_empty' event)
    * and asks again every FUEL_RECHECK_MS. Answers the order to place, if any.
    */
-  const decideFor = (task: LiveTask, price: string, feeRate: string, fuelled: boolean, writes: Writes): OrderRequest | null => {
+  const decideFor = (task: LiveTask, price: string, feeRate: string, fuelled: boolean, writes: Writes, limits?: MarketLimits): OrderRequest | null => {
     const mayOpen = !wantsCycle(task) || fuelled;
-    const decision = decide({ ...task.params, feeRate }, task.strategy, task.state, price, engine.now(), mayOpen);
+    const decision = decide({ ...task.params, feeRate, limits }, task.strategy, task.state, price, engine.now(), mayOpen);
     if (wantsCycle(task)) {
       if (!fuelled && task.fuelWaitUntil === null) writes.events.push({ taskId: task.id, kind: 'fuel_empty', data: { cycle: task.state.cyclesDone + 1 } });
       task.fuelWaitUntil = fuelled ? null : engine.now() + FUEL_RECHECK_MS;
@@ -198,7 +201,9 @@ export const createTurn = (engine: EngineContext) => {
       try {
         if (task.fuelWaitUntil !== null && task.fuelWaitUntil > engine.now() && wantsCycle(task)) continue;
         const start = task.state;
-        const order = decideFor(task, price, engine.paperFeeRate, fuelled.has(task.userId), writes);
+        const spec = engine.venues.venueFor(task).feed.market(task.symbol);
+        const limits = spec && { amountStep: spec.amountStep, minAmount: spec.minAmount, minCost: spec.minCost };
+        const order = decideFor(task, price, engine.paperFeeRate, fuelled.has(task.userId), writes, limits);
         if (order) {
           const venue = engine.venues.venueFor(task);
           await engine.venues.ensureAccount(task.accountId, venue);

@@ -45,7 +45,7 @@ export interface FuelDue {
 /** A strategy template's stored settings, as the tasks' query reads them. */
 export type StrategyColumns = Pick<
   Selectable<StrategiesTable>,
-  'levels' | 'take_profit_percent' | 'take_profit_callback_percent' | 'replenish_callback_percent' | 'stop_loss_percent' | 'cooldown_seconds'
+  'levels' | 'take_profit_percent' | 'take_profit_callback_percent' | 'replenish_callback_percent' | 'stop_loss_percent' | 'cooldown_seconds' | 'exits'
 >;
 
 /**
@@ -195,6 +195,7 @@ const TASK_COLUMNS = [
   'strategies.replenish_callback_percent',
   'strategies.stop_loss_percent',
   'strategies.cooldown_seconds',
+  'strategies.exits',
 ] as const;
 
 const text = (values: readonly (string | null | undefined)[]) => values.map((value) => value ?? null);
@@ -435,7 +436,7 @@ export const createEngineStore = (db: Db, domains: EngineDomains | null = null) 
     return db
       .selectFrom('orders')
       .innerJoin('exchange_accounts', 'exchange_accounts.id', 'orders.exchange_account_id')
-      .select(['orders.task_id', 'orders.client_order_id', 'orders.side', 'orders.reason', 'orders.level', 'orders.cycle', 'orders.created_at', 'exchange_accounts.exchange'])
+      .select(['orders.task_id', 'orders.client_order_id', 'orders.side', 'orders.reason', 'orders.level', 'orders.cycle', 'orders.requested', 'orders.created_at', 'exchange_accounts.exchange'])
       .where('orders.status', '=', 'intent')
       .where('orders.task_id', 'in', [...taskIds])
       .execute();
