@@ -8,6 +8,7 @@ import {
   ladder,
   levelMultiples,
   maxCycleFunds,
+  sameSettings,
   withBuyFees,
   stepScaleDrops,
   stopLossFiresEarly,
@@ -115,5 +116,25 @@ describe('ladder math', () => {
     expect(strategyProblem({ ...one, stopLossPercent: '5.05' })).toEqual({ code: 'stop_loss_early', level: 1 });
     expect(stopLossFiresEarly({ ...one, stopLossPercent: '5.05' }, '0')).toBeNull();
     expect(strategyProblem({ ...one, stopLossPercent: '5.2' })).toBeNull();
+  });
+});
+
+describe('sameSettings', () => {
+  const targets = [
+    { sharePercent: '50', profitPercent: '1.5', trailing: false },
+    { sharePercent: '50', profitPercent: '3', trailing: true },
+  ];
+  it('reads written-alike numbers as one, and templates without exits alike whether the fields are absent or off', () => {
+    expect(sameSettings(settings, { ...settings, takeProfitPercent: '1.50', stopLossBase: 'average', breakEven: false, takeProfitTargets: [], timeStopHours: null })).toBe(true);
+    expect(sameSettings({ ...settings, takeProfitTargets: targets }, { ...settings, takeProfitTargets: [{ ...targets[0]!, profitPercent: '1.50' }, { ...targets[1]!, sharePercent: '50.0' }] })).toBe(true);
+  });
+  it('tells apart templates that differ only in their exits', () => {
+    const withTargets = { ...settings, takeProfitTargets: targets };
+    expect(sameSettings(settings, withTargets)).toBe(false);
+    expect(sameSettings(withTargets, { ...withTargets, takeProfitTargets: [targets[0]!, { ...targets[1]!, trailing: false }] })).toBe(false);
+    expect(sameSettings({ ...settings, stopLossPercent: '5' }, { ...settings, stopLossPercent: '5', stopLossBase: 'last_level' })).toBe(false);
+    expect(sameSettings(settings, { ...settings, stopLossAfterLastLevel: true })).toBe(false);
+    expect(sameSettings(settings, { ...settings, timeStopHours: 48 })).toBe(false);
+    expect(sameSettings(withTargets, { ...withTargets, breakEven: true })).toBe(false);
   });
 });

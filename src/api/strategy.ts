@@ -403,4 +403,19 @@ export const sameSettings = (a: StrategySettings, b: StrategySettings): boolean 
   sameNumber(a.takeProfitCallbackPercent, b.takeProfitCallbackPercent) &&
   sameNumber(a.replenishCallbackPercent, b.replenishCallbackPercent) &&
   sameNumber(a.stopLossPercent, b.stopLossPercent) &&
-  a.cooldownSeconds === b.cooldownSeconds;
+  a.cooldownSeconds === b.cooldownSeconds &&
+  sameExits(exitsOf(a), exitsOf(b));
+
+/** Whether two templates' exits (exitsOf) sell alike: the same targets in order, stop base and arming, time stop and break-even. */
+const sameExits = (a: StrategyExits | null, b: StrategyExits | null): boolean => {
+  const targets = (exits: StrategyExits | null) => exits?.takeProfitTargets ?? [];
+  const [ta, tb] = [targets(a), targets(b)];
+  return (
+    ta.length === tb.length &&
+    ta.every((target, i) => sameNumber(target.sharePercent, tb[i]!.sharePercent) && sameNumber(target.profitPercent, tb[i]!.profitPercent) && target.trailing === tb[i]!.trailing) &&
+    a?.stopLossBase === b?.stopLossBase &&
+    a?.stopLossAfterLastLevel === b?.stopLossAfterLastLevel &&
+    a?.timeStopHours === b?.timeStopHours &&
+    a?.breakEven === b?.breakEven
+  );
+};
