@@ -16,6 +16,8 @@ import { rollUpCandles } from './engine/candleRollup';
 import { createEngineFacade, type EngineFacade } from './engine/facade';
 import { createRunner, type Runner } from './engine/runner/runner';
 import type { ExchangeFactory } from './engine/venues/exchangeAccess';
+import { processPauses } from './engine/venues/exchangePauses';
+import { createExchangeShared } from './engine/venues/exchangeShared';
 import type { SimulatedMarket } from './engine/venues/paper/market';
 import { createPriceSources } from './engine/venues/paper/priceSources';
 import { createTickerFeed, type TickerFeed } from './engine/venues/tickerFeed';
@@ -57,7 +59,10 @@ const enginePluginBody: FastifyPluginAsync<EnginePluginOptions> = async (app, op
   // (tests) answer REST only: no streams for them.
   const tickerFeed =
     options.tickerFeed !== undefined ? options.tickerFeed : options.exchangeFactory || options.publicExchangeFactory ? null : createTickerFeed({ log: app.log });
-  const priceSources = createPriceSources({ log: app.log, createExchange: options.publicExchangeFactory, stream: tickerFeed, ...(options.priceClock ? { now: options.priceClock } : {}) });
+  // This server's request budgets and market lists of every exchange, shared by every user's tasks and the price reads
+  // (its share of each budget, when several engine processes run: rateBudget.ts). Pauses (429, 418) hold the whole process: they are per address.
+  const exchangeShared = createExchangeShared(processPauses);
+  const priceSources = createPriceSources({ log: app.log, createExchange: options.publicExchangeFactory, shared: exchangeShared, stream: tickerFeed, ...(options.priceClock ? { now: options.priceClock } : {}) });
 
   // The trading engine: the market and the tasks, one tick a second (a replay: one candle per
   // tick, PAPER_REPLAY_SPEED ticks a second). None with ENGINE=off: another process drives the tasks.
@@ -83,6 +88,7 @@ const enginePluginBody: FastifyPluginAsync<EnginePluginOptions> = async (app, op
           priceSources,
           exchangeMasterKey: config.exchangeMasterKey,
           ...(options.exchangeFactory ? { createExchange: options.exchangeFactory } : {}),
+          exchangeShared,
           tickerFeed,
         });
   const facade = createEngineFacade({
@@ -93,6 +99,7 @@ const enginePluginBody: FastifyPluginAsync<EnginePluginOptions> = async (app, op
     seed: config.paperSeed,
     exchangeMasterKey: config.exchangeMasterKey,
     createExchange: options.exchangeFactory,
+    shared: exchangeShared,
     priceSources,
   });
   app.decorate('engineFacade', facade);

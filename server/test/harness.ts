@@ -9,7 +9,6 @@ import { DEV_SIGN_SECRET, isSignedCall, signBody } from '../../src/api/signing';
 import { buildApp, type App, type BuildOptions } from '../src/app';
 import type { ServerConfig } from '../src/config';
 import { dropSchema, openDatabase, type Db } from '../src/db/database';
-import { processShared } from '../src/engine/venues/exchangeShared';
 import { readSettings } from '../src/settings';
 import { post, system, user as ledgerUser } from '../src/wallet/ledger';
 import type { Asset } from '../../src/api/wallet';
@@ -172,8 +171,6 @@ export const startServer = async (
   overrides: Partial<ServerConfig> = {},
   options: Pick<BuildOptions, 'now' | 'exchangeFactory' | 'publicExchangeFactory' | 'tickerFeed' | 'market' | 'cluster' | 'priceClock' | 'factorClock'> = {},
 ): Promise<TestServer> => {
-  // A new server starts as a new process would: with no market list kept from another test's exchange.
-  processShared.markets.clear();
   const schema = `t_${randomBytes(6).toString('hex')}`;
   // Recorded before this server's handle sets the file PGlite's search path (recording there, without a global setup, sets it too).
   await migrationScript();

@@ -6,7 +6,7 @@ import { parseCandlesCsv } from '../src/engine/core/candles';
 import { createCcxtClient } from '../src/engine/venues/ccxtClient';
 import { SPOT_SETTINGS } from '../src/engine/venues/exchangeAccess';
 import { createExchangePauses, type ExchangePauses } from '../src/engine/venues/exchangePauses';
-import { sharedFor } from '../src/engine/venues/exchangeShared';
+import { createExchangeShared, type ExchangeShared } from '../src/engine/venues/exchangeShared';
 import { ExchangeClientError, type ExchangeClient } from '../src/engine/venues/exchangeClient';
 import binance from './fixtures/binance-orders.json';
 import okx from './fixtures/okx-orders.json';
@@ -26,9 +26,11 @@ const OTHER = { apiKey: 'Zq1Wx5Ec9Rv3Tb7Yn1Um5Ik9Ol3Pa7Sd1Fg5Hj9Kl3Zx7Cv1Bn5Mq9W
 
 let local: LocalBinance;
 let pauses: ExchangePauses;
+/** The budget and market list of the test's clients, as a server's are shared by its clients. */
+let shared: ExchangeShared;
 
 const clientOf = (credentials = KEY, timeoutMs = 2_000, maxWaitMs = 5_000): ExchangeClient =>
-  createCcxtClient({ exchangeId: 'binance', credentials, createExchange: pointedAt({ [BINANCE_ORIGIN]: local.origin }), timeoutMs, retryDelayMs: 10, pauses, maxWaitMs, shared: sharedFor(pauses) });
+  createCcxtClient({ exchangeId: 'binance', credentials, createExchange: pointedAt({ [BINANCE_ORIGIN]: local.origin }), timeoutMs, retryDelayMs: 10, pauses, maxWaitMs, shared });
 
 /** Binance counts weight by the clock's minute: a test that fills it starts well before the minute turns. */
 const notAtMinuteTurn = async () => {
@@ -49,6 +51,7 @@ beforeEach(async () => {
   local.addAccount(KEY.apiKey, KEY.secret, { USDT: '1000', BTC: '0', BNB: '0.05' });
   local.addAccount(OTHER.apiKey, OTHER.secret, { USDT: '500' });
   pauses = createExchangePauses();
+  shared = createExchangeShared(pauses);
 });
 afterEach(async () => local.close());
 

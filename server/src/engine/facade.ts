@@ -59,12 +59,12 @@ const WARM_WAIT_MS = 2_000;
 /** Paper account objects kept at most (then it starts afresh). */
 const KEPT_PAPER_ACCOUNTS = 10_000;
 
-export const createEngineFacade = ({ db, log, runner, paperFeeRate, seed, exchangeMasterKey, createExchange, priceSources = null }: EngineFacadeOptions) => {
+export const createEngineFacade = ({ db, log, runner, paperFeeRate, seed, exchangeMasterKey, createExchange, shared, priceSources = null }: EngineFacadeOptions) => {
   const store = runner?.store ?? createEngineStore(db);
   // Without an engine here, the market is the one another process publishes.
   const mirror = runner ? null : createSharedMarket({ seed, markets: PAPER_MARKETS });
   const market: SimulatedMarket = runner?.market ?? mirror!.market;
-  const clients = runner ? null : createExchangeClients({ db, exchangeMasterKey, createExchange });
+  const clients = runner ? null : createExchangeClients({ db, exchangeMasterKey, createExchange, shared });
   let refreshedAt = 0;
 
   /** An API-only process brings its mirror of the prices up to date (at most once a second). */

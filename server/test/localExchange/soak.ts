@@ -26,6 +26,8 @@ import { dropSchema, migrate, openDatabase, type Db } from '../../src/db/databas
 import { initialCycleState } from '../../src/engine/core/decide';
 import { createRunner, type Runner } from '../../src/engine/runner/runner';
 import { createSecretBox, sealCredentials } from '../../src/engine/venues/exchangeAccess';
+import { processPauses } from '../../src/engine/venues/exchangePauses';
+import { createExchangeShared } from '../../src/engine/venues/exchangeShared';
 import { engineDomains } from '../../src/engineDomains';
 import { post, system, user as ledgerUser } from '../../src/wallet/ledger';
 import { seeded, startLocalBinance, type Fault, type LocalBinance } from './binance';
@@ -243,8 +245,10 @@ const processEngine = async (url: string, schema: string, masterKey: string, ori
 
 const inlineEngine = async (db: Db, masterKey: string, origin: string, okxOrigin: string): Promise<Engine> => {
   const log = Fastify({ logger: { level: 'silent' } }).log;
+  // The engines in turn share one budget of the exchange's weight, as they share this process's address.
+  const exchangeShared = createExchangeShared(processPauses);
   const make = () =>
-    createRunner({ db, domains: engineDomains, log, seed: 42, tickMs: 0, exchangeMasterKey: masterKey, createExchange: pointedAt({ [BINANCE_ORIGIN]: origin, [OKX_ORIGIN]: okxOrigin }), tickerFeed: null });
+    createRunner({ db, domains: engineDomains, log, seed: 42, tickMs: 0, exchangeMasterKey: masterKey, createExchange: pointedAt({ [BINANCE_ORIGIN]: origin, [OKX_ORIGIN]: okxOrigin }), exchangeShared, tickerFeed: null });
   let runner: Runner = make();
   await runner.start();
   return {

@@ -4,47 +4,17 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useLocaleState, useNotify, useTranslate } from 'react-admin';
 import type { WithdrawalAddress } from '../../api/wallet';
-import { isApiError } from '../../dataProvider/ApiError';
 import { Screen } from '../layout/Screen';
 import { DemoLocked, useIsDemo } from '../kit/demo';
-import { isStepUpCancelled, useStepUp } from '../kit/StepUp';
 import { LoadError } from '../kit/LoadError';
 import { sectionSx as section } from '../kit/Section';
 import { useAddressBook, useApi, useWalletConfig, walletKeys } from './api';
 import { ActionError, PasswordDialog, SubmitButton, mono } from './parts';
-import type { WalletActionError } from './useWalletAction';
-import { errorMessage, formatDateTime, looksLikeAddress } from './walletText';
+import { useWalletCall } from './useWalletAction';
+import { formatDateTime, looksLikeAddress } from './walletText';
 
 const LABEL_MAX = 40;
 const ADDRESS_MAX = 100;
-
-/** A change of the address book: one at a time, its localized refusal kept, the book asked again after a success. */
-const useBookChange = () => {
-  const translate = useTranslate();
-  const [locale] = useLocaleState();
-  const queryClient = useQueryClient();
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<WalletActionError | null>(null);
-  // With a second factor on, a change of the book asks for a code too (README "Second factors").
-  const stepUp = useStepUp();
-  const run = async <T,>(call: (secondFactor?: string) => Promise<T>): Promise<T | null> => {
-    if (pending) return null;
-    setPending(true);
-    setError(null);
-    try {
-      const answer = await stepUp.run(call);
-      await queryClient.invalidateQueries({ queryKey: walletKeys.addresses });
-      return answer;
-    } catch (caught) {
-      if (isStepUpCancelled(caught)) return null;
-      setError({ message: errorMessage(caught, translate, locale), code: isApiError(caught) ? caught.code : undefined });
-      return null;
-    } finally {
-      setPending(false);
-    }
-  };
-  return { pending, error, run, dialog: stepUp.dialog, clearError: () => setError(null) };
-};
 
 /** What waits for the password: adding an address, removing one, or turning the whitelist off. */
 type Pending = { kind: 'add'; address: string; label: string } | { kind: 'remove'; entry: WithdrawalAddress } | { kind: 'off' };
@@ -97,7 +67,9 @@ export const AddressesPage = () => {
   const book = useAddressBook();
   const config = useWalletConfig();
   const demo = useIsDemo();
-  const change = useBookChange();
+  const queryClient = useQueryClient();
+  // A change of the book: the book is asked again before the change resolves. With a second factor on, it asks for a code too (README "Second factors").
+  const change = useWalletCall({ onSuccess: () => queryClient.invalidateQueries({ queryKey: walletKeys.addresses }) });
   const [address, setAddress] = useState('');
   const [label, setLabel] = useState('');
   const [errors, setErrors] = useState<{ address?: string; password?: string }>({});

@@ -19,6 +19,7 @@ import type { Leases } from '../store/shards';
 import type { ExchangeFactory } from '../venues/exchangeAccess';
 import type { ExchangeFailure, MarketOrderRequest } from '../venues/exchangeClient';
 import type { ExchangeClients } from '../venues/exchangeClients';
+import type { ExchangeShared } from '../venues/exchangeShared';
 import type { ReplayOptions, SimulatedMarket } from '../venues/paper/market';
 import type { PriceSources } from '../venues/paper/priceSources';
 import type { PaperVenues } from '../venues/paperVenues';
@@ -66,6 +67,8 @@ export interface EngineOptions {
   exchangeMasterKey?: string;
   /** Builds the ccxt instances of real accounts (tests replay recorded exchange answers). */
   createExchange?: ExchangeFactory;
+  /** The exchanges' request budgets, pauses and market lists, shared with the server's price reads; default: the engine's own. */
+  exchangeShared?: ExchangeShared;
   /** Live prices of real exchanges over websockets; without it (or while a stream is stale) prices come from REST tickers. */
   tickerFeed?: TickerFeed | null;
   /** The live public markets paper accounts may trade on; without it every paper account trades on the simulator. */

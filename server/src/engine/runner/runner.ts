@@ -6,7 +6,8 @@ import { createTaskIndex, type Placement } from '../core/taskIndex';
 import { createEngineStore, emptyWrites, hasWrites } from '../store/journal';
 import { createLeases } from '../store/shards';
 import { createExchangeClients } from '../venues/exchangeClients';
-import { processShared } from '../venues/exchangeShared';
+import { createExchangeShared } from '../venues/exchangeShared';
+import { processPauses } from '../venues/exchangePauses';
 import { PAPER_MARKETS } from '../venues/paper/market';
 import { createSharedMarket } from '../venues/paper/sharedMarket';
 import { createPaperVenues, type PaperVenue } from '../venues/paperVenues';
@@ -63,7 +64,8 @@ export const createRunner = (options: EngineOptions) => {
   const paperFeeRate = options.feeRate ?? '0.001';
   const venues = createPaperVenues({ market, feeRate: paperFeeRate, priceSources: options.priceSources, loadBalances: store.paperBalances });
   const { paper } = venues;
-  const clients = createExchangeClients({ db, exchangeMasterKey: options.exchangeMasterKey, createExchange: options.createExchange });
+  const exchangeShared = options.exchangeShared ?? createExchangeShared(processPauses);
+  const clients = createExchangeClients({ db, exchangeMasterKey: options.exchangeMasterKey, createExchange: options.createExchange, shared: exchangeShared });
   const index = createTaskIndex();
   const tasks = new Map<string, LiveTask>();
   let timer: NodeJS.Timeout | null = null;
@@ -437,7 +439,7 @@ export const createRunner = (options: EngineOptions) => {
                 intents.drop(shards);
               }),
             // Each process takes its share of every exchange's request budget (rateBudget.ts).
-            processes: (count) => processShared.budgets.setProcesses(count),
+            processes: (count) => exchangeShared.budgets.setProcesses(count),
             market: async (held) => {
               if (held) {
                 await shared.refresh(db);

@@ -53,7 +53,7 @@ import {
 import type { DecimalString } from '../../../../src/api/types';
 import { createCcxtExchange, redact, SPOT_SETTINGS, type Credentials, type ExchangeFactory } from './exchangeAccess';
 import { processPauses, type ExchangePauses } from './exchangePauses';
-import { createExchangeShared, sharedFor, type ExchangeShared } from './exchangeShared';
+import { createExchangeShared, type ExchangeShared } from './exchangeShared';
 import { budgetRulesOf, isOrderCall } from './exchangeWeights';
 import { ENGINE_READ, headerOf, ORDER, type Priority } from './rateBudget';
 import {
@@ -288,7 +288,7 @@ export interface CcxtClientOptions {
   maxWaitMs?: number;
   /** The priority of this client's reads in the exchange's request budget (orders always go first). */
   readPriority?: Priority;
-  /** The budget and market list shared with the exchange's other clients (by default those of `pauses`, for ccxt's own classes). */
+  /** The budget and market list shared with the exchange's other clients (the server's, enginePlugin.ts); without it the client's own. */
   shared?: ExchangeShared;
 }
 
@@ -326,8 +326,8 @@ export const createCcxtClient = ({
   readPriority = ENGINE_READ,
   shared: givenShared,
 }: CcxtClientOptions): ExchangeClient => {
-  // A client of a test's own exchange (recorded answers) shares nothing it was not given: its markets are its own.
-  const shared = givenShared ?? (createExchange === createCcxtExchange ? sharedFor(pauses) : createExchangeShared(pauses));
+  // A client shares nothing it was not given: its budget and markets are its own.
+  const shared = givenShared ?? createExchangeShared(pauses);
   // Requests are spaced by the shared budget below, not by each instance's own throttle (which would send a queued request during a pause).
   const exchange = createExchange(exchangeId, {
     ...(credentials ?? {}),
@@ -442,7 +442,7 @@ export const createCcxtClient = ({
    * Every call goes through here first: ccxt would load the markets itself
    * inside any call, but it keeps a failed load's rejection and hands it to
    * every later caller, so we load them (reload: true) with our retries,
-   * once per exchange flavour for the whole process (sharedMarkets.ts), and
+   * once per exchange flavour for the whole server (sharedMarkets.ts), and
    * hand the list to this instance.
    */
   let marketsOf: Promise<MarketInterface[]> | undefined;

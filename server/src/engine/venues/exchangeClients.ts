@@ -2,7 +2,7 @@ import { PAPER_EXCHANGE } from '../../../../src/api/exchange';
 import type { Db } from '../../db/database';
 import { ccxtIdOf, createCcxtExchange, createSecretBox, openAccountExchange, openCredential, type Credentials, type ExchangeFactory } from './exchangeAccess';
 import { createCcxtClient } from './ccxtClient';
-import { processShared, type ExchangeShared } from './exchangeShared';
+import type { ExchangeShared } from './exchangeShared';
 import type { ExchangeClient } from './exchangeClient';
 
 export interface ExchangeClientsOptions {
@@ -11,8 +11,8 @@ export interface ExchangeClientsOptions {
   exchangeMasterKey?: string | undefined;
   /** Builds the ccxt instances (tests replay recorded exchange answers). */
   createExchange?: ExchangeFactory | undefined;
-  /** The request budgets, pauses and market lists every account's client shares (the process's by default). */
-  shared?: ExchangeShared | undefined;
+  /** The request budgets, pauses and market lists every account's client shares with the server's price reads (enginePlugin.ts). */
+  shared: ExchangeShared;
 }
 
 /**
@@ -20,7 +20,7 @@ export interface ExchangeClientsOptions {
  * encrypted credentials; null for a paper account. A failed build is not
  * kept (the next call tries again); `forget` drops a client whose keys changed.
  */
-export const createExchangeClients = ({ db, exchangeMasterKey, createExchange, shared = processShared }: ExchangeClientsOptions) => {
+export const createExchangeClients = ({ db, exchangeMasterKey, createExchange, shared }: ExchangeClientsOptions) => {
   const box = exchangeMasterKey ? createSecretBox(exchangeMasterKey) : null;
   const clients = new Map<string, Promise<ExchangeClient | null>>();
   /** The exchange (account type: a ccxt id or a testnet type) of each real account whose client was built. */

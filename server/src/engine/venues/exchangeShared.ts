@@ -1,9 +1,11 @@
 /**
- * What every client of one exchange shares in a process: its pauses (429,
- * 418), its request budget, and its market list. Tests that pass their own
- * pauses get their own budgets and market lists with them.
+ * What every client of one exchange shares in a server: its pauses (429,
+ * 418; the process's, as a ban holds the address), its request budget, and
+ * its market list. The app makes one with its engine (enginePlugin.ts) and
+ * hands it to every user's account clients and to its price reads, so two
+ * servers in one process share no budget nor market list.
  */
-import { createExchangePauses, processPauses, type ExchangePauses } from './exchangePauses';
+import { createExchangePauses, type ExchangePauses } from './exchangePauses';
 import { createRateBudgets, type RateBudgets } from './rateBudget';
 import { createSharedMarkets, type SharedMarkets } from './sharedMarkets';
 
@@ -18,18 +20,3 @@ export const createExchangeShared = (pauses: ExchangePauses = createExchangePaus
   budgets: createRateBudgets({ pauses }),
   markets: createSharedMarkets(),
 });
-
-/** The process's: every client shares it unless a test gives its own pauses. */
-export const processShared = createExchangeShared(processPauses);
-
-const byPauses = new WeakMap<ExchangePauses, ExchangeShared>();
-
-export const sharedFor = (pauses: ExchangePauses): ExchangeShared => {
-  if (pauses === processPauses) return processShared;
-  let shared = byPauses.get(pauses);
-  if (!shared) {
-    shared = createExchangeShared(pauses);
-    byPauses.set(pauses, shared);
-  }
-  return shared;
-};

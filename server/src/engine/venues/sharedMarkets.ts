@@ -1,6 +1,6 @@
 /**
  * One market list per exchange flavour (live or testnet), shared by every
- * account's client and every task of the process. Binance's exchangeInfo
+ * account's client and every task of a server (exchangeShared.ts). Binance's exchangeInfo
  * costs 20 of the minute's 6,000 weight: loaded per account, 100 accounts
  * starting together spent a third of the minute on it. The list changes
  * rarely (a listing, a filter): it is loaded once and refreshed every
@@ -14,8 +14,6 @@ export const REFRESH_MS = 6 * 60 * 60_000;
 export interface SharedMarkets {
   /** The flavour's markets as ccxt parsed them; `load` runs when there are none yet, or they are older than REFRESH_MS. */
   get(key: string, load: () => Promise<MarketInterface[]>): Promise<MarketInterface[]>;
-  /** Forgets every list, as a new process starts (a test's new server on another recorded exchange). */
-  clear(): void;
 }
 
 export const createSharedMarkets = (now: () => number = Date.now, refreshMs = REFRESH_MS): SharedMarkets => {
@@ -28,7 +26,6 @@ export const createSharedMarkets = (now: () => number = Date.now, refreshMs = RE
     return entry;
   };
   return {
-    clear: () => lists.clear(),
     get(key, load) {
       const entry = lists.get(key);
       if (!entry) {
