@@ -129,6 +129,7 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
     tickerFeed: options.tickerFeed,
     market: options.market,
     cluster: options.cluster,
+    clientOrderIds: options.clientOrderIds,
   });
 
   // The domains: each one plugin with its routes, its schemas and its service.

@@ -45,6 +45,8 @@ export interface EnginePluginOptions {
   cluster?: boolean | undefined;
   /** The live price sources' clock; default: the system's (tests move it). */
   priceClock?: (() => number) | undefined;
+  /** The engine's client order ids (runner/context.ts); default: random ones. */
+  clientOrderIds?: (() => string) | undefined;
 }
 
 /** Fee of the paper exchange, per fill: the usual taker rate, the one the task wizard warns with. */
@@ -90,6 +92,7 @@ const enginePluginBody: FastifyPluginAsync<EnginePluginOptions> = async (app, op
           ...(options.exchangeFactory ? { createExchange: options.exchangeFactory } : {}),
           exchangeShared,
           tickerFeed,
+          ...(options.clientOrderIds ? { clientOrderIds: options.clientOrderIds } : {}),
         });
   const facade = createEngineFacade({
     db,

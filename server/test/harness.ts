@@ -169,7 +169,7 @@ export const testConfig = (dataDir: string, overrides: Partial<ServerConfig> = {
 export const startServer = async (
   backend: 'pglite' | 'postgres',
   overrides: Partial<ServerConfig> = {},
-  options: Pick<BuildOptions, 'now' | 'exchangeFactory' | 'publicExchangeFactory' | 'tickerFeed' | 'market' | 'cluster' | 'priceClock' | 'factorClock'> = {},
+  options: Pick<BuildOptions, 'now' | 'exchangeFactory' | 'publicExchangeFactory' | 'tickerFeed' | 'market' | 'cluster' | 'priceClock' | 'factorClock' | 'clientOrderIds'> = {},
 ): Promise<TestServer> => {
   const schema = `t_${randomBytes(6).toString('hex')}`;
   // Recorded before this server's handle sets the file PGlite's search path (recording there, without a global setup, sets it too).

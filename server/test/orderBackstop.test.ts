@@ -1,10 +1,11 @@
 import Big from 'big.js';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BACKENDS, quickStrategy, registerUser, startServer, taskPayload, type TestServer } from './harness';
 import { startLocalBinance, type LocalBinance } from './localExchange/binance';
 import { BINANCE_ORIGIN, pointedAt } from './localExchange/pointed';
 import { createCcxtClient } from '../src/engine/venues/ccxtClient';
 import { createExchangePauses } from '../src/engine/venues/exchangePauses';
+import { newClientOrderId } from '../src/engine/runner/context';
 
 /**
  * The database backstop against placing an order twice: the orders' client
@@ -13,20 +14,13 @@ import { createExchangePauses } from '../src/engine/venues/exchangePauses';
  * again, it looks it up on the exchange and books what it finds, once.
  */
 
-/** The client order id the next decision takes, when a test sets one (else the engine's own). */
-const forced = vi.hoisted(() => ({ next: undefined as string | undefined }));
-vi.mock('../src/engine/runner/context', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../src/engine/runner/context')>();
-  return {
-    ...original,
-    contextOf: (...args: Parameters<typeof original.contextOf>) => {
-      const ctx = original.contextOf(...args);
-      const clientOrderId = forced.next;
-      forced.next = undefined;
-      return clientOrderId ? { ...ctx, clientOrderId } : ctx;
-    },
-  };
-});
+/** The client order id the engine's next order takes, when a test sets one (else a random one, as the engine's own). */
+let forced: string | undefined;
+const clientOrderIds = () => {
+  const id = forced ?? newClientOrderId();
+  forced = undefined;
+  return id;
+};
 
 const KEY = { apiKey: 'Pq3Wd8Lm1Ty6Hv0Ks5Rb9Nx2Gc7Fz4Ju1Ae6Io3Pl8Kn0Mh5Sr2Bw7Cf4Dv9Ty1E', secret: 'kL3mN7pQ1rS5tU9vW3xY7zA1bC5dE9fG3hI7jK1lM5nO9pQ3rS7tU1vW5xY9zA3b' };
 
@@ -36,10 +30,10 @@ describe.each(BACKENDS)('an order whose intent is stored already (%s)', (backend
 
   beforeEach(async () => {
     local = await startLocalBinance({ levelQty: { BTCUSDT: '0.0001' } });
-    server = await startServer(backend, {}, { exchangeFactory: pointedAt({ [BINANCE_ORIGIN]: local.origin }) });
+    server = await startServer(backend, {}, { exchangeFactory: pointedAt({ [BINANCE_ORIGIN]: local.origin }), clientOrderIds });
   });
   afterEach(async () => {
-    forced.next = undefined;
+    forced = undefined;
     await server.close();
     await local.close();
   });
@@ -66,7 +60,7 @@ describe.each(BACKENDS)('an order whose intent is stored already (%s)', (backend
     expect(local.orders).toHaveLength(1);
 
     // The engine decides the same first order under the same client order id: its intent meets the unique key.
-    forced.next = clientOrderId;
+    forced = clientOrderId;
     await server.app.engine.tick();
     await server.app.engine.idle();
     await server.app.engine.tick();

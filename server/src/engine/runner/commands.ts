@@ -40,7 +40,7 @@ export const createCommands = (engine: EngineContext, turn: Turn, lanes: Lanes, 
     const before = { state: task.state, attention: task.attention, retryAfter: task.retryAfter, params: task.params };
     const snapshot = venue.paper.fetchBalance(task.accountId).total;
     try {
-      executePaper([{ task, action, ctx: contextOf(action, task.state), venue }], writes, new Set());
+      executePaper([{ task, action, ctx: contextOf(engine, action, task.state), venue }], writes, new Set());
       extra?.(writes);
       writes.states.push(stateWrite(task));
       await engine.journal(writes, engine.fenceFor([task]));

@@ -69,6 +69,8 @@ export interface EngineOptions {
   createExchange?: ExchangeFactory;
   /** The exchanges' request budgets, pauses and market lists, shared with the server's price reads; default: the engine's own. */
   exchangeShared?: ExchangeShared;
+  /** The client order id of each new order; default: newClientOrderId (a test names one to meet an intent stored already). */
+  clientOrderIds?: () => string;
   /** Live prices of real exchanges over websockets; without it (or while a stream is stale) prices come from REST tickers. */
   tickerFeed?: TickerFeed | null;
   /** The live public markets paper accounts may trade on; without it every paper account trades on the simulator. */
@@ -213,8 +215,8 @@ export interface EngineContext {
 
 export const stateWrite = (task: LiveTask) => ({ id: task.id, state: task.state, finished: task.finished, running: task.params.running, attention: task.attention });
 
-export const contextOf = (action: OrderRequest, before: CycleState): OrderContext => ({
-  clientOrderId: newClientOrderId(),
+export const contextOf = (engine: Pick<EngineContext, 'options'>, action: OrderRequest, before: CycleState): OrderContext => ({
+  clientOrderId: (engine.options.clientOrderIds ?? newClientOrderId)(),
   side: action.kind,
   reason: action.reason,
   level: action.kind === 'buy' ? action.level : before.levelsFilled,

@@ -175,7 +175,7 @@ export const createLanes = (engine: EngineContext, turn: Turn) => {
    * `reconcileIntent` finds out from the exchange.
    */
   const placeReal = async (task: LiveTask, action: OrderRequest, client: ExchangeClient, extra?: (writes: Writes) => void) => {
-    const ctx = contextOf(action, task.state);
+    const ctx = contextOf(engine, action, task.state);
     const intent = emptyWrites();
     intent.orders.push({ ...orderRow(task, action, ctx), status: 'intent' });
     task.state = { ...task.state, pendingOrder: true };

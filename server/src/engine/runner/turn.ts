@@ -207,7 +207,7 @@ export const createTurn = (engine: EngineContext) => {
         if (order) {
           const venue = engine.venues.venueFor(task);
           await engine.venues.ensureAccount(task.accountId, venue);
-          plans.push({ task, action: order, ctx: contextOf(order, start), venue });
+          plans.push({ task, action: order, ctx: contextOf(engine, order, start), venue });
         }
       } catch (error) {
         failed.push({ task, error });
