@@ -88,10 +88,24 @@ type Query = PageQuery & Record<string, string | number | boolean | undefined>;
 const UPLOAD_TIMEOUT_MS = 60_000;
 
 /**
+ * The read calls the embeddable widgets make (src/widgets/client.ts), on their
+ * own so the widgets' bundle carries these and not every call of the API.
+ */
+export const createReadCalls = (http: HttpClient) => ({
+  tradeList: (query: Query = {}, signal?: AbortSignal) => http.request<Page<TradeTask>>('GET', Endpoint.tradeList, { query, signal }),
+  tradeProfitSummary: (timeZone: string, signal?: AbortSignal) =>
+    http.request<ProfitSummary>('GET', Endpoint.tradeProfitSummary, { query: { timeZone }, signal }),
+  profitSummary: (query: { timeZone: string; days?: number }, signal?: AbortSignal) =>
+    http.request<ProfitOverview>('GET', Endpoint.profitSummary, { query, signal }),
+  walletBalances: (signal?: AbortSignal) => http.request<WalletBalances>('GET', Endpoint.walletBalances, { signal }),
+});
+
+/**
  * A typed method for every call of spec section 7. Answers the spec leaves
  * "not shown" are typed `unknown` here until their domain defines them.
  */
 export const createApi = (http: HttpClient) => ({
+  ...createReadCalls(http),
   login: (payload: LoginPayload) => http.request<LoginResponse>('POST', Endpoint.login, { body: payload, auth: false }),
   register: (payload: RegisterFields) =>
     http.request<LoginResponse>('POST', Endpoint.register, { body: payload, auth: false }),
@@ -120,8 +134,6 @@ export const createApi = (http: HttpClient) => ({
   loginPasskeyOptions: (payload: PasskeyOptionsPayload) => http.request<PasskeyOptions>('POST', Endpoint.loginPasskeyOptions, { body: payload, auth: false }),
   loginPasskey: (payload: PasskeyLoginPayload) => http.request<LoginResponse>('POST', Endpoint.loginPasskey, { body: payload, auth: false }),
 
-  tradeList: (query: Query = {}, signal?: AbortSignal) =>
-    http.request<Page<TradeTask>>('GET', Endpoint.tradeList, { query, signal }),
   tradeAdd: (payload: CreateTradePayload) => http.request<{ id: string }[]>('POST', Endpoint.tradeAdd, { body: payload }),
   tradeAction: (payload: TradeActionPayload) =>
     http.request<null>('POST', Endpoint.tradeAction, { body: payload }),
@@ -146,8 +158,6 @@ export const createApi = (http: HttpClient) => ({
   /** The trading engine's health (operators). */
   engineStatus: (signal?: AbortSignal) => http.request<EngineStatus>('GET', Endpoint.engineStatus, { signal }),
   /** Realized profit in total and today; days follow the given time zone (the browser's). */
-  tradeProfitSummary: (timeZone: string, signal?: AbortSignal) =>
-    http.request<ProfitSummary>('GET', Endpoint.tradeProfitSummary, { query: { timeZone }, signal }),
   /** A task's invested funds, profit, ROI, APR, run time and cumulative-profit curve (src/api/returns.ts). */
   tradeReturns: (taskId: string, signal?: AbortSignal) => http.request<TaskReturns>('GET', Endpoint.tradeReturns, { query: { taskId }, signal }),
   /** A task's closed cycles, newest first. */
@@ -185,7 +195,6 @@ export const createApi = (http: HttpClient) => ({
   widgetGrants: (signal?: AbortSignal) => http.request<WidgetGrant[]>('GET', Endpoint.widgetTokens, { signal }),
   widgetTokenRevoke: (id: string) => http.request<null>('POST', Endpoint.widgetTokenRevoke, { body: { id } }),
 
-  walletBalances: (signal?: AbortSignal) => http.request<WalletBalances>('GET', Endpoint.walletBalances, { signal }),
   walletConfig: (signal?: AbortSignal) => http.request<WalletConfig>('GET', Endpoint.walletConfig, { signal }),
   walletDepositAddress: (signal?: AbortSignal) =>
     http.request<DepositAddress>('GET', Endpoint.walletDepositAddress, { signal }),
@@ -222,8 +231,6 @@ export const createApi = (http: HttpClient) => ({
     http.request<CommunityPage>('GET', Endpoint.inviteCommunity, { query, signal }),
 
   /** The profit overview; `days` of daily figures (the server's default when absent). */
-  profitSummary: (query: { timeZone: string; days?: number }, signal?: AbortSignal) =>
-    http.request<ProfitOverview>('GET', Endpoint.profitSummary, { query, signal }),
   profitDaily: (query: Query & { timeZone: string }, signal?: AbortSignal) =>
     http.request<Page<DailyProfit>>('GET', Endpoint.profitDaily, { query, signal }),
   profitDailyDetail: (date: string, timeZone: string, signal?: AbortSignal) =>

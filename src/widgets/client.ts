@@ -1,7 +1,7 @@
 import { DEV_SIGN_SECRET } from '../api/signing';
 import type { LocaleCode, RefreshResponse } from '../api/types';
 import { sessionStore } from '../authProvider/session';
-import { createApi } from '../dataProvider/api';
+import { createReadCalls } from '../dataProvider/api';
 import { createHttpClient, type TokenStore } from '../dataProvider/httpClient';
 import { browserTimeZone } from '../dataProvider/timeZone';
 
@@ -47,7 +47,7 @@ export const createWidgetClient = (options: WidgetClientOptions) => {
     onSessionExpired: () => undefined,
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
-  const api = createApi(http);
+  const api = createReadCalls(http);
   const timeZone = browserTimeZone();
   const base = trimSlash(options.apiBase ?? '');
   const doFetch = options.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args));
