@@ -91,10 +91,10 @@ describe('the engine names the stop that sold', () => {
     }
     // Where each stop sold: the first price at or under it.
     const priceOf = (stop: string) => events.find((e) => e.kind === 'stop_loss' && taskOf.get(e.task_id) === stop)!.data as Record<string, unknown>;
-    expect(priceOf('break_even').price).toBe('100');
-    expect(priceOf('loss_last_level').price).toBe('92');
-    expect(priceOf('loss_average').price).toBe('88');
-    expect(priceOf('time').price).toBe('88');
+    expect(Number(priceOf('break_even').price)).toBe(100);
+    expect(Number(priceOf('loss_last_level').price)).toBe(92);
+    expect(Number(priceOf('loss_average').price)).toBe(88);
+    expect(Number(priceOf('time').price)).toBe(88);
 
     // The notification of each stop names it too, and its text says it in each language.
     const notices = await s.db.selectFrom('notification_events').select(['task_id', 'payload']).where('kind', '=', 'trade.stop_loss').execute();
