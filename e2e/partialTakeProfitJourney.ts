@@ -109,8 +109,11 @@ export const partialTakeProfitJourney = (viewport: 'phone' | 'desktop') =>
       await page.getByRole('heading', { name: '任务详情' }).first().waitFor({ timeout: 15_000 });
       const sold = page.locator('[data-section="events"] [data-event="sold"]');
       await sold.waitFor({ timeout: 15_000 });
-      expect(await sold.innerText()).toMatch(/止盈目标 1：卖出 0\.\d+，成交价 [\d,.]+，收益 \+[\d.]+ USDT；其余 0\.\d+ 继续持有/);
+      expect(await sold.innerText()).toMatch(/止盈目标 1：卖出 0\.\d+，成交价 [\d,.]+，收益 \+?[\d.,]+ USDT；其余 0\.\d+ 继续持有/);
       expect(await page.locator('[data-section="events"] [data-event="cycle_complete"]').count()).toBe(0);
+      // The cycle goes on with the half that target 2 sells: what it holds is what the log says is held.
+      const held = /其余 (\S+) 继续持有/.exec(await sold.innerText())![1]!;
+      expect(await page.locator('[data-section="cycle"] [data-figure="position"]').innerText()).toContain(held);
       const ladder = page.locator('[data-section="ladder"]');
       await ladder.waitFor();
       await ladder.locator('[data-level="0"][data-filled="true"]').waitFor();

@@ -16,7 +16,7 @@ import Big from 'big.js';
 import type { DecimalString } from '../../../../src/api/types';
 import type { StrategySettings } from '../../../../src/api/strategy';
 import type { TaskStop } from '../../../../src/api/trade';
-import { applyBuyFill, applyPartialSellFill, applySellFill, splitSale, type Action, type CycleState } from './decide';
+import { applyBuyFill, applyPartialSellFill, applySellFill, splitSale, type CycleState, type StopKind } from './decide';
 
 export interface FillFee {
   currency: string;
@@ -59,7 +59,7 @@ export interface FillContext {
 }
 
 /** Which stop a decision's stop-loss sale is, by name; undefined for any other order. */
-export const stopOf = (action: Pick<Extract<Action, { kind: 'sell' }>, 'reason' | 'stop' | 'fromLastLevel'> | { reason: string; stop?: undefined; fromLastLevel?: undefined }): TaskStop | undefined => {
+export const stopOf = (action: { reason: string; stop?: StopKind; fromLastLevel?: boolean }): TaskStop | undefined => {
   if (action.reason !== 'stop_loss') return undefined;
   if (action.stop === 'time' || action.stop === 'break_even') return action.stop;
   return action.fromLastLevel ? 'loss_last_level' : 'loss_average';
