@@ -84,7 +84,7 @@ describe('the engine names the stop that sold', () => {
       const own = events.filter((e) => e.task_id === taskId);
       const stops = own.filter((e) => e.kind === 'stop_loss');
       expect(stops, stop).toHaveLength(1);
-      expect(stops[0]!.data, stop).toMatchObject({ reason: 'stop_loss', stop, remainder: '0' });
+      expect(stops[0]!.data, stop).toMatchObject({ reason: 'stop_loss', stop });
       // Only the break-even task sold before its stop: target 1's half, the rest still held.
       if (stop === 'break_even') expect(own.map((e) => [e.kind, (e.data as Record<string, unknown>).partial ?? null])).toEqual([['sold', true], ['stop_loss', null]]);
       else expect(own).toHaveLength(1);
