@@ -13,7 +13,7 @@ const MAX_TICKS = 600;
 /**
  * Issue 28 in Chromium, zh-CN, on a phone and a desktop (partialTakeProfit.phone/desktop.test.ts:
  * a server each, as the replay plays once per server): a user picks a preset by its backtested
- * figures (the smallest drawdown), edits their own copy to sell in two targets (half at +1.5 %,
+ * figures (the best annualised return), edits their own copy to sell in two targets (half at +1.5 %,
  * the rest at +3 %), invests 500 USDT with it, and watches target 1 sell half on the replayed
  * history while the rest is still held: in the task's log, its cycle and its ladder.
  */
@@ -35,14 +35,14 @@ export const partialTakeProfitJourney = (viewport: 'phone' | 'desktop') =>
       const token = session.accessToken;
       const call = (method: string, path: string) => j.server.call(method, path, undefined, { token });
 
-      // A preset chosen by its figures: the smallest drawdown, applied as the user's own copy.
+      // A preset chosen by its figures: the best annualised return, applied as the user's own copy.
       const steps = firstRobotSteps(j);
       await steps.saveAccount(session);
       await steps.openWizard();
       await steps.pickPopular('BTC/USDT');
       const { figures } = await readPresetCards(page);
-      const calm = figures.reduce((a, b) => (Math.abs(b.drawdown) < Math.abs(a.drawdown) ? b : a));
-      const label = PRESET_LABELS[calm.name]!;
+      const best = figures.reduce((a, b) => (b.annualized > a.annualized ? b : a));
+      const label = PRESET_LABELS[best.name]!;
       await page.getByRole('button', { name: `应用 ${label}` }).click();
       await page.getByText(`已另存为你自己的策略“我的${label}”，并选用到这个任务。`).waitFor();
       const own = ((await call('GET', '/api/strategy/list')).body.data.list as { id: string; name: string; system: boolean }[]).find((s) => s.name === `我的${label}`)!;
@@ -50,7 +50,8 @@ export const partialTakeProfitJourney = (viewport: 'phone' | 'desktop') =>
 
       // The copy in the editor: two targets, half at +1.5 %, the rest at +3 %, neither trailing.
       await page.goto(j.url(`/strategy/edit/${own.id}`));
-      await page.getByRole('table', { name: '阶梯预览' }).waitFor({ timeout: 15_000 });
+      // The ladder preview: a table on a desktop, cards on a phone.
+      await page.getByRole(viewport === 'phone' ? 'list' : 'table', { name: '阶梯预览' }).waitFor({ timeout: 15_000 });
       await page.getByLabel('多个止盈目标').check();
       const shares = page.getByRole('textbox', { name: '卖出仓位比例（%）' });
       await expect.poll(() => shares.count()).toBe(2);
