@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { registerUser } from '../server/test/harness';
 import { firstRobotSteps } from './firstBotSteps';
@@ -9,6 +10,26 @@ import { hashPath, startJourney, type Journey } from './harness';
  * user's own copy), the total to invest, create, and the ladder on the task's page.
  */
 const percentOf = (text: string) => Number(text.replace(/[%,+\s]/g, ''));
+
+/** The zh-CN names of the system templates, by their preset key. */
+export const PRESET_LABELS: Record<string, string> = { conservative: '稳健型', balanced: '均衡型', aggressive: '激进型' };
+
+/** The wizard's three preset cards as a user reads them: each one's key and figures (percent), every label present. */
+export const readPresetCards = async (page: Page) => {
+  await page.getByText('基于 2023-03-01 至 2023-03-21 的内置分钟行情（BTC/USDT），首单 10 USDT。').waitFor({ timeout: 30_000 });
+  const cards = page.locator('[data-preset]');
+  expect(await cards.count()).toBe(3);
+  const figures: { name: string; annualized: number }[] = [];
+  for (let i = 0; i < 3; i++) {
+    const card = cards.nth(i);
+    const name = (await card.getAttribute('data-preset'))!;
+    for (const label of ['收益率', '年化收益', '最大回撤', '完成轮数', '持有不动']) expect(await card.getByText(label, { exact: true }).count()).toBe(1);
+    const annualized = await card.locator('dt', { hasText: '年化收益' }).locator('xpath=following-sibling::dd[1]').innerText();
+    expect(annualized).toMatch(/^[+-]?[\d,.]+%$/);
+    figures.push({ name, annualized: percentOf(annualized) });
+  }
+  return { cards, figures };
+};
 
 /** The journey on one screen (presets.phone.test.ts, presets.desktop.test.ts: one file each, to keep each under a minute). */
 export const presetJourney = (viewport: 'phone' | 'desktop') =>
@@ -35,18 +56,7 @@ export const presetJourney = (viewport: 'phone' | 'desktop') =>
       await steps.pickPopular('BTC/USDT');
 
       // The three system templates, backtested on the bundled minutes, and where the figures come from.
-      await page.getByText('基于 2023-03-01 至 2023-03-21 的内置分钟行情（BTC/USDT），首单 10 USDT。').waitFor({ timeout: 30_000 });
-      const cards = page.locator('[data-preset]');
-      expect(await cards.count()).toBe(3);
-      const figures: { name: string; annualized: number }[] = [];
-      for (let i = 0; i < 3; i++) {
-        const card = cards.nth(i);
-        const name = (await card.getAttribute('data-preset'))!;
-        for (const label of ['收益率', '年化收益', '最大回撤', '完成轮数', '持有不动']) expect(await card.getByText(label, { exact: true }).count()).toBe(1);
-        const annualized = await card.locator('dt', { hasText: '年化收益' }).locator('xpath=following-sibling::dd[1]').innerText();
-        expect(annualized).toMatch(/^[+-]?[\d,.]+%$/);
-        figures.push({ name, annualized: percentOf(annualized) });
-      }
+      const { cards, figures } = await readPresetCards(page);
       // On a phone the cards are stacked, on a desktop side by side; nothing wider than the screen.
       const boxes = await Promise.all([0, 1, 2].map((i) => cards.nth(i).boundingBox()));
       if (viewport === 'phone') expect(boxes[1]!.y).toBeGreaterThan(boxes[0]!.y + boxes[0]!.height - 1);
@@ -57,7 +67,7 @@ export const presetJourney = (viewport: 'phone' | 'desktop') =>
 
       // The best annualised return, applied: the user's own copy, chosen for the task.
       const best = figures.reduce((a, b) => (b.annualized > a.annualized ? b : a));
-      const label = { conservative: '稳健型', balanced: '均衡型', aggressive: '激进型' }[best.name]!;
+      const label = PRESET_LABELS[best.name]!;
       await page.getByRole('button', { name: `应用 ${label}` }).click();
       await page.getByText(`已另存为你自己的策略“我的${label}”，并选用到这个任务。`).waitFor();
       await expect.poll(() => page.getByRole('combobox', { name: '策略模板' }).innerText()).toContain(`我的${label}`);

@@ -131,6 +131,10 @@ export const describeBacktestReplay = (backend: 'pglite' | 'postgres', variant: 
       expect(backtest.figures.exits!.breakEven).toBeGreaterThan(0);
       // A partial sale is a take-profit order for less than the position, and closes no cycle.
       expect(orders.filter((o) => o.reason === 'take_profit').length).toBeGreaterThan(cycles.filter((c) => c.exit_reason === 'take_profit').length);
+      // The task's log names each stop as the backtest counts it (this template's stop loss is measured from the last level).
+      const stops = await server.db.selectFrom('task_events').select('data').where('task_id', '=', taskId).where('kind', '=', 'stop_loss').orderBy('id').execute();
+      const named = { loss: 'loss_last_level', time: 'time', break_even: 'break_even' } as const;
+      expect(stops.map((e) => (e.data as { stop?: string }).stop)).toEqual(backtest.trades.filter((t) => t.stop).map((t) => named[t.stop!]));
     }
     const same = (a: string, b: string) => new Big(a).eq(b);
     expect(backtest.trades).toHaveLength(orders.length);

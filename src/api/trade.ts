@@ -78,6 +78,16 @@ export interface TradeTask {
   createdAt: string;
 }
 
+/**
+ * Which stop sold a position (the `stop` of a `stop_loss` event and of a
+ * `trade.stop_loss` notification): the stop loss measured from the average
+ * cost or from the last level's trigger price, the break-even stop after a
+ * take-profit target, the time stop.
+ */
+export const TASK_STOPS = ['loss_average', 'loss_last_level', 'break_even', 'time'] as const;
+export type TaskStop = (typeof TASK_STOPS)[number];
+export const isTaskStop = (value: unknown): value is TaskStop => (TASK_STOPS as readonly unknown[]).includes(value);
+
 export interface TaskEvent {
   id: string;
   kind: string;

@@ -39,7 +39,7 @@ import type { StrategySettings } from '../../../src/api/strategy';
 import type { DecimalString } from '../../../src/api/types';
 import type { Candle } from '../engine/core/candles';
 import { applyOrderFailed, decide, initialCycleState, type Action, type CycleState, type Decision, type TaskParams } from '../engine/core/decide';
-import { applyFill, baseOf, quoteOf } from '../engine/core/fills';
+import { applyFill, baseOf, quoteOf, stopOf } from '../engine/core/fills';
 import { decimalsOf } from '../engine/core/decimal';
 import { createPaperExchange, PaperExchangeError, type PaperPriceFeed } from '../engine/venues/paper/exchange';
 import type { PaperMarket, PaperTicker } from '../engine/venues/paper/market';
@@ -235,7 +235,7 @@ export const runBacktest = (options: RunOptions): RunResult => {
     }
     const target = action.kind === 'sell' ? action.target : undefined;
     const partial = action.kind === 'sell' && action.partial === true;
-    const outcome = applyFill({ symbol, side: action.kind, reason: action.reason, level, cycle, before, strategy: settings, at: time, partial, target }, { ...order, fees: [order.fee] });
+    const outcome = applyFill({ symbol, side: action.kind, reason: action.reason, level, cycle, before, strategy: settings, at: time, partial, target, stop: action.kind === 'sell' ? stopOf(action) : undefined }, { ...order, fees: [order.fee] });
     state = outcome.state;
     if (action.kind === 'buy') {
       buys += 1;

@@ -40,7 +40,8 @@ const fromTaskEvent = (event: EventInsert): { kind: NotifyKind; payload: Record<
     case 'sold':
       return { kind: 'trade.fill', payload: { side: 'sell', price: data['price'], amount: data['proceeds'], quantity: data['sold'], cycle: data['cycle'] } };
     case 'stop_loss':
-      return { kind: 'trade.stop_loss', payload: { price: data['price'], amount: data['proceeds'], profit: data['profit'], cycle: data['cycle'] } };
+      // Which stop fired (the stop loss from the average or the last level, break-even, time), when the engine knows it.
+      return { kind: 'trade.stop_loss', payload: { price: data['price'], amount: data['proceeds'], profit: data['profit'], cycle: data['cycle'], ...(data['stop'] ? { stop: data['stop'] } : {}) } };
     case 'paused':
       return { kind: 'trade.attention', payload: { reason: data['reason'] } };
     case 'error':

@@ -23,6 +23,10 @@ const TEXTS: Record<NotifyLocale, Record<string, string>> = {
     'trade.fill.sell': '{symbol} sold {quantity} at {price}: {amount} USDT',
     'trade.cycle_closed': '{symbol} cycle {cycle} closed: {profit} USDT ({roi} %)',
     'trade.stop_loss': '{symbol} stop-loss at {price}: {profit} USDT',
+    'trade.stop_loss.loss_average': '{symbol} stop-loss (from the average) at {price}: {profit} USDT',
+    'trade.stop_loss.loss_last_level': '{symbol} stop-loss (from the last level) at {price}: {profit} USDT',
+    'trade.stop_loss.break_even': '{symbol} break-even stop at {price}: {profit} USDT',
+    'trade.stop_loss.time': '{symbol} time stop at {price}: {profit} USDT',
     'trade.attention': '{symbol} stopped and needs attention ({reason})',
     'member.fuel_empty': '{symbol} waits for fuel to open cycle {cycle}',
     'member.fuel_low': 'Fuel is low: {balance} left. Top it up so new cycles keep starting.',
@@ -54,6 +58,10 @@ const TEXTS: Record<NotifyLocale, Record<string, string>> = {
     'trade.fill.sell': '{symbol} 卖出 {quantity}，价格 {price}：{amount} USDT',
     'trade.cycle_closed': '{symbol} 第 {cycle} 轮完成：{profit} USDT（{roi}%）',
     'trade.stop_loss': '{symbol} 止损，价格 {price}：{profit} USDT',
+    'trade.stop_loss.loss_average': '{symbol} 止损（自均价），价格 {price}：{profit} USDT',
+    'trade.stop_loss.loss_last_level': '{symbol} 止损（自末档），价格 {price}：{profit} USDT',
+    'trade.stop_loss.break_even': '{symbol} 保本止损，价格 {price}：{profit} USDT',
+    'trade.stop_loss.time': '{symbol} 时间止损，价格 {price}：{profit} USDT',
     'trade.attention': '{symbol} 已暂停，需要处理（{reason}）',
     'member.fuel_empty': '{symbol} 等待燃料以开始第 {cycle} 轮',
     'member.fuel_low': '燃料不足：仅剩 {balance}，请及时补充，以免新一轮无法开始。',
@@ -85,6 +93,10 @@ const TEXTS: Record<NotifyLocale, Record<string, string>> = {
     'trade.fill.sell': '{symbol} 賣出 {quantity}，價格 {price}：{amount} USDT',
     'trade.cycle_closed': '{symbol} 第 {cycle} 輪完成：{profit} USDT（{roi}%）',
     'trade.stop_loss': '{symbol} 停損，價格 {price}：{profit} USDT',
+    'trade.stop_loss.loss_average': '{symbol} 停損（自均價），價格 {price}：{profit} USDT',
+    'trade.stop_loss.loss_last_level': '{symbol} 停損（自末檔），價格 {price}：{profit} USDT',
+    'trade.stop_loss.break_even': '{symbol} 保本停損，價格 {price}：{profit} USDT',
+    'trade.stop_loss.time': '{symbol} 時間停損，價格 {price}：{profit} USDT',
     'trade.attention': '{symbol} 已暫停，需要處理（{reason}）',
     'member.fuel_empty': '{symbol} 等待燃料以開始第 {cycle} 輪',
     'member.fuel_low': '燃料不足：僅剩 {balance}，請及時補充，以免新一輪無法開始。',
@@ -125,7 +137,13 @@ const addressFields = (locale: NotifyLocale, payload: Fields): Fields => {
 /** One event as a line of text. */
 export const eventLine = (locale: NotifyLocale, kind: string, payload: Fields): string => {
   const key =
-    kind === 'trade.fill' ? `trade.fill.${payload['side'] === 'sell' ? 'sell' : 'buy'}` : kind === 'user.channel_disabled' ? `${kind}.${field(payload, 'channel')}` : kind;
+    kind === 'trade.fill'
+      ? `trade.fill.${payload['side'] === 'sell' ? 'sell' : 'buy'}`
+      : kind === 'user.channel_disabled'
+        ? `${kind}.${field(payload, 'channel')}`
+        : kind === 'trade.stop_loss' && TEXTS[locale][`${kind}.${field(payload, 'stop')}`]
+          ? `${kind}.${field(payload, 'stop')}`
+          : kind;
   const reason = kind === 'trade.attention' ? { reason: attentionRemedy(payload['reason'], locale) } : {};
   return fill(TEXTS[locale][key] ?? kind, { ...payload, ...notificationFigures(payload, locale), ...addressFields(locale, payload), ...reason });
 };

@@ -1,6 +1,7 @@
 import type { Notification } from '../../api/notify';
 import { attentionRemedy } from '../../api/attentionRemedy';
 import { notificationFigures } from '../../api/notifyFigures';
+import { isTaskStop } from '../../api/trade';
 
 type Translate = (key: string, options?: Record<string, unknown>) => string;
 
@@ -30,6 +31,8 @@ export const notificationText = (item: Notification, translate: Translate, local
     case 'cycle_closed':
       return translate('notify.text.cycleClosed', values);
     case 'stop_loss':
+      // Which stop fired, when the engine named it (older events do not).
+      if (isTaskStop(p['stop'])) return translate('notify.text.stopLossBy', { ...values, stop: translate(`notify.text.stops.${p['stop']}`) });
       return translate('notify.text.stopLoss', values);
     case 'attention':
       return translate('notify.text.attention', { ...values, reason: attentionRemedy(p['reason'], locale) });

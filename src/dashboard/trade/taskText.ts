@@ -1,7 +1,7 @@
 import Big from 'big.js';
 import type { TranslateFunction as Translate } from 'react-admin';
 import { cycleLabel } from '../../api/cycles';
-import type { TaskEvent, TradeOrder, TradeTask } from '../../api/trade';
+import { isTaskStop, type TaskEvent, type TradeOrder, type TradeTask } from '../../api/trade';
 import { ErrorCode } from '../../api/errors';
 import { isApiError } from '../../dataProvider/ApiError';
 import { formatMoney, formatPercent, formatQuantity as formatQuantityShared } from '../../api/format';
@@ -92,8 +92,14 @@ export const eventText = (event: TaskEvent, translate: Translate, locale: string
     case 'sold':
     case 'stop_loss': {
       const values = { price: formatPrice(text(data.price), locale, market.tickSize), profit: formatSigned(text(data.profit), locale) };
+      const remainder = () => formatQuantity(text(data.remainder), locale, market.amountStep);
+      // A take-profit target sold its share: what it sold and what is still held.
+      if (event.kind === 'sold' && data.partial === true) return translate('tasks.event.soldPartial', { ...values, target: text(data.target), sold: formatQuantity(text(data.sold), locale, market.amountStep), remainder: remainder() });
       // What the sale left below the exchange's step is named: it stays for the next cycle.
-      if (event.kind === 'sold' && Number(data.remainder ?? 0) > 0) return translate('tasks.event.soldRemainder', { ...values, remainder: formatQuantity(text(data.remainder), locale, market.amountStep) });
+      if (event.kind === 'sold' && Number(data.remainder ?? 0) > 0) return translate('tasks.event.soldRemainder', { ...values, remainder: remainder() });
+      if (event.kind === 'sold' && data.target !== undefined) return translate('tasks.event.soldTarget', { ...values, target: text(data.target) });
+      // Which stop fired, when the engine named it (events before it did not).
+      if (event.kind === 'stop_loss' && isTaskStop(data.stop)) return translate('tasks.event.stopLossBy', { ...values, stop: translate(`tasks.stops.${data.stop}`) });
       return translate(`tasks.event.${event.kind}`, values);
     }
     case 'cycle_complete':

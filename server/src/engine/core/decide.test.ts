@@ -419,7 +419,7 @@ describe('decide: worked examples', () => {
     expect(trades(decide(params, strategy, state, '87', 1_000, true))).toEqual([{ kind: 'buy', reason: 'replenish', level: 1, quoteAmount: '10' }]);
     const armed = { ...state, levelsFilled: 3 };
     expect(decide(params, strategy, armed, '87.41', 1_000, true).actions).toEqual([]);
-    expect(trades(decide(params, strategy, armed, '87.4', 1_000, true))).toEqual([{ kind: 'sell', reason: 'stop_loss', quantity: '0.1' }]);
+    expect(trades(decide(params, strategy, armed, '87.4', 1_000, true))).toEqual([{ kind: 'sell', reason: 'stop_loss', quantity: '0.1', fromLastLevel: true }]);
     // Two hours after the first fill, at any price.
     expect(decide(params, strategy, state, '100', 7_199_999, true).actions).toEqual([]);
     expect(trades(decide(params, strategy, state, '100', 7_200_000, true))).toEqual([{ kind: 'sell', reason: 'stop_loss', quantity: '0.1', stop: 'time' }]);

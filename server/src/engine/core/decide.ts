@@ -131,6 +131,8 @@ export type Action =
       partial?: boolean;
       /** Stop loss: which stop sold (absent: the stop loss). */
       stop?: StopKind;
+      /** The stop loss measured from the last level's trigger price (absent: from the average cost). */
+      fromLastLevel?: true;
     }
   | {
       kind: 'event';
@@ -416,9 +418,9 @@ const decideOpen = (params: TaskParams, strategy: StrategySettings, state: Cycle
   const target = factors.targets[Math.min(targetsDone, factors.targets.length - 1)]!;
   // Selling everything now would cover the cost after the taker fee: take profit never sells below this.
   const covered = value.times(new Dec(1).minus(params.feeRate ?? '0')).gt(cost);
-  const stopAll = (stop: StopKind): Decision => ({
+  const stopAll = (stop: StopKind, fromLastLevel = false): Decision => ({
     state: { ...state, pendingOrder: true },
-    actions: [{ kind: 'sell', reason: 'stop_loss', quantity: state.quantity, ...(stop === 'loss' ? {} : { stop }) }],
+    actions: [{ kind: 'sell', reason: 'stop_loss', quantity: state.quantity, ...(stop === 'loss' ? {} : { stop }), ...(fromLastLevel ? { fromLastLevel: true as const } : {}) }],
   });
   const sellTarget = (events: Action[] = []): Decision => {
     const partial = target.last ? null : partialQuantity(quantity, target.share, p, params.limits);
@@ -441,7 +443,7 @@ const decideOpen = (params: TaskParams, strategy: StrategySettings, state: Cycle
     } else if (state.firstFillPrice !== null) {
       // 100·100·p against the first fill · (100 - last drop) · (100 - stop).
       const lastTrigger = factors.levelTriggers.at(-1) ?? new Dec(100);
-      if (p100.times(100).lte(new Dec(state.firstFillPrice).times(lastTrigger).times(factors.stopLoss))) return stopAll('loss');
+      if (p100.times(100).lte(new Dec(state.firstFillPrice).times(lastTrigger).times(factors.stopLoss))) return stopAll('loss', true);
     }
   }
 

@@ -15,7 +15,8 @@
 import Big from 'big.js';
 import type { DecimalString } from '../../../../src/api/types';
 import type { StrategySettings } from '../../../../src/api/strategy';
-import { applyBuyFill, applyPartialSellFill, applySellFill, splitSale, type CycleState } from './decide';
+import type { TaskStop } from '../../../../src/api/trade';
+import { applyBuyFill, applyPartialSellFill, applySellFill, splitSale, type CycleState, type StopKind } from './decide';
 
 export interface FillFee {
   currency: string;
@@ -53,7 +54,16 @@ export interface FillContext {
   partial?: boolean;
   /** The 1-based take-profit target a sale is for, when the strategy has several. */
   target?: number;
+  /** A stop's sale: which stop fired (named in the `stop_loss` event). */
+  stop?: TaskStop;
 }
+
+/** Which stop a decision's stop-loss sale is, by name; undefined for any other order. */
+export const stopOf = (action: { reason: string; stop?: StopKind; fromLastLevel?: boolean }): TaskStop | undefined => {
+  if (action.reason !== 'stop_loss') return undefined;
+  if (action.stop === 'time' || action.stop === 'break_even') return action.stop;
+  return action.fromLastLevel ? 'loss_last_level' : 'loss_average';
+};
 
 /** A closed cycle as it is stored (table `cycles`). */
 export interface ClosedCycle {
@@ -154,7 +164,7 @@ export const applyFill = (ctx: FillContext, fill: Fill): FillOutcome => {
   return {
     state,
     events: [
-      { kind: reason === 'stop_loss' ? 'stop_loss' : 'sold', data: { ...sold, reason } },
+      { kind: reason === 'stop_loss' ? 'stop_loss' : 'sold', data: { ...sold, reason, ...(reason === 'stop_loss' && ctx.stop ? { stop: ctx.stop } : {}) } },
       { kind: 'cycle_complete', data: { cycle, profit: closed.realizedProfit } },
     ],
     closed,

@@ -12,7 +12,8 @@ import type { AttentionReason, TaskAttention } from '../../../../src/api/trade';
 import type { Db } from '../../db/database';
 import { isDecimalString } from '../core/decimal';
 import type { Action, CycleState } from '../core/decide';
-import { feeParts, quoteOf, type Fill, type SellReason } from '../core/fills';
+import type { TaskStop } from '../../../../src/api/trade';
+import { feeParts, quoteOf, stopOf, type Fill, type SellReason } from '../core/fills';
 import type { TaskIndex } from '../core/taskIndex';
 import type { EngineDomains, EngineStore, StoredTask, Writes } from '../store/journal';
 import type { Leases } from '../store/shards';
@@ -27,7 +28,9 @@ import type { TickerFeed } from '../venues/tickerFeed';
 import type { Outages } from './outages';
 
 /** An order the runner places: the decision's buys and sells, and the user's "close position". */
-export type OrderRequest = Extract<Action, { kind: 'buy' }> | { kind: 'sell'; reason: SellReason; quantity: string; target?: number; partial?: boolean };
+export type OrderRequest =
+  | Extract<Action, { kind: 'buy' }>
+  | ({ kind: 'sell'; reason: SellReason; quantity: string; target?: number; partial?: boolean } & Partial<Pick<Extract<Action, { kind: 'sell' }>, 'stop' | 'fromLastLevel'>>);
 
 /** A task as the engine keeps it in memory between ticks (the database is its journal). */
 export interface LiveTask extends StoredTask {
@@ -106,6 +109,8 @@ export interface OrderContext {
   /** A take-profit target's partial sale (the cycle stays open), and the target a sale is for. */
   partial?: boolean;
   target?: number;
+  /** A stop's sale: which stop fired. */
+  stop?: TaskStop;
 }
 
 /** What the user's actions on a task come to (the API turns them into answers). */
@@ -224,6 +229,7 @@ export const contextOf = (engine: Pick<EngineContext, 'options'>, action: OrderR
   before,
   ...(action.kind === 'sell' && action.partial ? { partial: true } : {}),
   ...(action.kind === 'sell' && action.target !== undefined ? { target: action.target } : {}),
+  ...(action.kind === 'sell' && action.reason === 'stop_loss' ? { stop: stopOf(action) } : {}),
 });
 
 /** The market order a decision or a command comes to, as any venue takes it. */

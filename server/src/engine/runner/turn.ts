@@ -52,7 +52,7 @@ export const createTurn = (engine: EngineContext) => {
   /** A fill's effects on the task, as writes: its position and cycle, events, the closed cycle; clears a need for attention. */
   const fillWrites = (writes: Writes, task: LiveTask, ctx: OrderContext, fill: Fill) => {
     const outcome = applyFill(
-      { symbol: task.symbol, side: ctx.side, reason: ctx.reason, level: ctx.level, cycle: ctx.cycle, before: ctx.before, strategy: task.strategy, at: engine.now(), partial: ctx.partial, target: ctx.target },
+      { symbol: task.symbol, side: ctx.side, reason: ctx.reason, level: ctx.level, cycle: ctx.cycle, before: ctx.before, strategy: task.strategy, at: engine.now(), partial: ctx.partial, target: ctx.target, stop: ctx.stop },
       fill,
     );
     task.state = outcome.state;

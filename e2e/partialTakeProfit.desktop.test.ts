@@ -1,0 +1,3 @@
+import { partialTakeProfitJourney } from './partialTakeProfitJourney';
+
+partialTakeProfitJourney('desktop');
