@@ -451,6 +451,8 @@ export const startLocalOkx = async ({ prices: start = {}, seed = 1 }: { prices?:
     fault(endpoint: OkxEndpoint, ...given: OkxFault[]) {
       faults.set(endpoint, [...(faults.get(endpoint) ?? []), ...given]);
     },
+    /** How many faults queued for an endpoint no request has met yet. */
+    queued: (endpoint: OkxEndpoint) => faults.get(endpoint)?.length ?? 0,
     skewClock(ms: number) {
       skewMs = ms;
     },
