@@ -132,7 +132,8 @@ describe('trading on the local OKX through ccxt', () => {
     local.fault('POST /trade/batch-orders', { kind: 'partial_fill', share: '0.5' });
     const order = await client.createMarketOrder({ symbol: 'BTC/USDT', side: 'buy', cost: '100', clientOrderId: 'qtokxpart1' });
     const [fill] = fillsOf(order.id);
-    expect(order).toMatchObject({ status: 'open', filled: fill!.fillSz.toFixed() });
+    // Its cost is what the half filled spent, not the 100 USDT asked for.
+    expect(order).toMatchObject({ status: 'open', filled: fill!.fillSz.toFixed(), cost: fill!.fillSz.times(fill!.fillPx).toFixed() });
     expect(new Big(order.filled).lt('0.00149')).toBe(true);
     expect((await client.fetchOpenOrders('BTC/USDT')).map((open) => open.clientOrderId)).toEqual(['qtokxpart1']);
 
@@ -176,7 +177,7 @@ describe('trading on the local OKX through ccxt', () => {
     const orderHere = await here.client.fetchOrderByClientOrderId('BTC/USDT', okx.clientOrderId);
     const orderThere = await recorded.client.fetchOrderByClientOrderId('BTC/USDT', okx.clientOrderId);
     expect({ ...orderHere, id: 'id', timestamp: 'time' }).toEqual({ ...orderThere, id: 'id', timestamp: 'time' });
-    expect(orderHere).toMatchObject({ status: 'canceled', filled: '0.00074502', fee: { currency: 'BTC', cost: '0.00000075' } });
+    expect(orderHere).toMatchObject({ status: 'canceled', filled: '0.00074502', cost: '49.999856742', fee: { currency: 'BTC', cost: '0.00000075' } });
     // Refused as OKX refuses a cancel of an order already done.
     replay.answer(...([okx.instruments, okx.cancelRefused] as RecordedAnswer[]));
     expect(await failureOf(recorded.client.cancelOrder('BTC/USDT', okx.orderCanceled.body.data[0]!.ordId))).toEqual(await failureOf(here.client.cancelOrder('BTC/USDT', placed.id)));
@@ -219,14 +220,15 @@ describe('trading on the local OKX through ccxt', () => {
 
   it('places each order once and reports every fill under faults drawn from its seed; a stuck partial fill is cancelled and booked as filled', async () => {
     await local.close();
-    local = await startLocalOkx({ seed: 7 });
+    local = await startLocalOkx({ seed: 4 });
     local.addAccount(KEY.apiKey, KEY.secret, KEY.password, { USDT: '1000' });
     const client: ExchangeClient = clientOf();
     await client.loadMarkets();
     local.randomFaults({
-      rate: 0.35,
+      rate: 0.5,
       kinds: [
         { kind: 'drop_answer' },
+        { kind: 'partial_fill', share: '0.3' },
         { kind: 'delay_answer', ms: 1_200 },
         { kind: 'server_error', status: 500 },
         { kind: 'server_error', status: 502 },
@@ -238,7 +240,7 @@ describe('trading on the local OKX through ccxt', () => {
     const ours = new Map<string, Order | null>();
     let unknown = 0;
     let cancelled = 0;
-    for (let index = 0; index < 16; index += 1) {
+    for (let index = 0; index < 20; index += 1) {
       local.walk();
       const clientOrderId = `qtokxseeded${index}`;
       const request = index % 2 === 0 ? { side: 'buy' as const, cost: '12' } : { side: 'sell' as const, amount: '0.00004' };
@@ -268,6 +270,7 @@ describe('trading on the local OKX through ccxt', () => {
     for (const order of local.orders) {
       expect(order.state === 'filled' || order.state === 'canceled').toBe(true);
       expect(ours.get(order.clOrdId)!.filled).toBe(order.accFillSz.toFixed());
+      expect(ours.get(order.clOrdId)!.cost).toBe(order.quote.toFixed());
     }
     // The account's coin is what the fills say.
     const bought = local.fills.filter((fill) => fill.side === 'buy').reduce((sum, fill) => sum.plus(fill.fillSz).minus(fill.fee), new Big(0));
