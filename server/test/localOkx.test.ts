@@ -137,7 +137,7 @@ describe('trading on the local OKX through ccxt', () => {
     expect(new Big(order.filled).lt('0.00149')).toBe(true);
     expect((await client.fetchOpenOrders('BTC/USDT')).map((open) => open.clientOrderId)).toEqual(['qtokxpart1']);
 
-    await client.cancelOrder('BTC/USDT', order.id);
+    await client.cancelOrder!('BTC/USDT', order.id);
     expect(local.orders[0]).toMatchObject({ state: 'canceled', cancelSource: '1' });
     const after = await client.fetchOrderByClientOrderId('BTC/USDT', 'qtokxpart1');
     expect(after).toMatchObject({ status: 'canceled', filled: order.filled, cost: order.cost, fee: { currency: 'BTC', cost: fill!.fee.toFixed() } });
@@ -149,7 +149,7 @@ describe('trading on the local OKX through ccxt', () => {
     const filled = await client.createMarketOrder({ symbol: 'BTC/USDT', side: 'buy', cost: '20', clientOrderId: 'qtokxfull1' });
     const balances = [local.balance(KEY.apiKey, 'BTC'), local.balance(KEY.apiKey, 'USDT')];
     for (const ordId of [order.id, filled.id, '1']) {
-      expect(await failureOf(client.cancelOrder('BTC/USDT', ordId))).toEqual({ kind: 'invalid_order', reason: 'order_not_found' });
+      expect(await failureOf(client.cancelOrder!('BTC/USDT', ordId))).toEqual({ kind: 'invalid_order', reason: 'order_not_found' });
     }
     expect(local.requests.filter((request) => request.endpoint === 'POST /trade/cancel-order').map((request) => [request.status, request.code])).toEqual([
       [200, undefined],
@@ -180,7 +180,7 @@ describe('trading on the local OKX through ccxt', () => {
     expect(orderHere).toMatchObject({ status: 'canceled', filled: '0.00074502', cost: '49.999856742', fee: { currency: 'BTC', cost: '0.00000075' } });
     // Refused as OKX refuses a cancel of an order already done.
     replay.answer(...([okx.instruments, okx.cancelRefused] as RecordedAnswer[]));
-    expect(await failureOf(recorded.client.cancelOrder('BTC/USDT', okx.orderCanceled.body.data[0]!.ordId))).toEqual(await failureOf(here.client.cancelOrder('BTC/USDT', placed.id)));
+    expect(await failureOf(recorded.client.cancelOrder!('BTC/USDT', okx.orderCanceled.body.data[0]!.ordId))).toEqual(await failureOf(here.client.cancelOrder!('BTC/USDT', placed.id)));
     expect(replay.unexpected).toEqual([]);
   });
 
@@ -255,7 +255,7 @@ describe('trading on the local OKX through ccxt', () => {
       if (order?.status === 'open') {
         cancelled += 1;
         // A cancel carried out whose answer came late is refused when asked again (51401): the order query tells.
-        await untilAnswered(() => client.cancelOrder('BTC/USDT', order!.id)).catch((error: unknown) => {
+        await untilAnswered(() => client.cancelOrder!('BTC/USDT', order!.id)).catch((error: unknown) => {
           if (!(error instanceof ExchangeClientError) || error.failure.kind !== 'invalid_order') throw error;
         });
         order = await untilAnswered(() => client.fetchOrderByClientOrderId('BTC/USDT', clientOrderId));
