@@ -372,8 +372,8 @@ describe('OKX through ccxt', () => {
       status: 'closed',
       filled: '0.00149004',
       average: '67112.1',
-      // ccxt reports the quote amount of a quote-sized market buy as OKX's sz.
-      cost: '100',
+      // What filled at its average price: ccxt gives OKX's sz (the 100 asked for) as the cost of a quote-sized market buy.
+      cost: '99.999713484',
       fee: { currency: 'BTC', cost: '0.00000149' },
       timestamp: 1717459260120,
     });

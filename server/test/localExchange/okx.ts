@@ -9,30 +9,56 @@ import { seeded } from './binance';
 /**
  * A local OKX (v5 REST) for what the engine asks of it: spot instruments,
  * tickers, the trading account's balance, market orders by clOrdId
- * (`trade/batch-orders`, as ccxt places them), the order by clOrdId, its
- * fills, pending orders, the server time, and the key check's account
- * config. Answers are shaped from the recorded ones (fixtures/okx-orders.json):
- * HTTP 200 with a non-zero `code` for business errors, `sCode` per order.
+ * (`trade/batch-orders`, as ccxt places them), an order's cancel
+ * (`trade/cancel-order`), the order by clOrdId, its fills, pending orders,
+ * the server time, and the key check's account config. Answers are shaped
+ * from the recorded ones (fixtures/okx-orders.json): HTTP 200 with a
+ * non-zero `code` for business errors, `sCode` per order.
  *
  * It checks the key, passphrase and signature (50111, 50105, 50113) and the
  * timestamp (50102 past 30 s), the minimum size (51020) and the balance
  * (51008), and charges a 0.1 % fee in the received asset, reported negative
- * as OKX does. Faults are queued per endpoint.
+ * as OKX does. Faults are queued per endpoint (`fault`) or drawn from the
+ * seed (`randomFaults`).
  */
 
 export type OkxFault =
   /** The order is placed, then the connection dropped without an answer. */
   | { kind: 'drop_answer' }
+  /** The answer (after the request is carried out) comes this late: past the client's timeout, a timeout. */
+  | { kind: 'delay_answer'; ms: number }
+  /** A 5XX without carrying the request out: 500 with OKX's 50026 (system error), or a gateway's own 502 or 504 page, not OKX's JSON. */
+  | { kind: 'server_error'; status: 500 | 502 | 504 }
   /** 429, code 50011. */
   | { kind: 'rate_limit' }
   /** 503, code 50001 (matching engine upgrading). */
   | { kind: 'maintenance' }
-  /** The order fills this share and stays `partially_filled`. */
+  /** The order fills this share and stays `partially_filled` until cancelled. */
   | { kind: 'partial_fill'; share: string }
   /** The order is refused as above the market's largest (sCode 51202), as OKX answers an order over `maxMktSz`. */
   | { kind: 'too_large' };
 
-export type OkxEndpoint = 'POST /trade/batch-orders' | 'GET /trade/order' | 'GET /account/balance' | 'GET /market/ticker' | 'GET /public/instruments' | 'GET /trade/fills-history';
+export type OkxEndpoint =
+  | 'POST /trade/batch-orders'
+  | 'POST /trade/cancel-order'
+  | 'GET /trade/order'
+  | 'GET /trade/orders-pending'
+  | 'GET /account/balance'
+  | 'GET /market/ticker'
+  | 'GET /public/instruments'
+  | 'GET /public/time'
+  | 'GET /trade/fills'
+  | 'GET /trade/fills-history';
+
+export interface OkxRandomFaults {
+  /** Chance of a fault per request, 0..1. */
+  rate: number;
+  kinds: OkxFault[];
+}
+
+const ORDER_ENDPOINT = 'POST /trade/batch-orders';
+/** Faults only an order placement can meet; a 5XX meets only the other requests (a read's, a cancel's). */
+const ORDER_ONLY = new Set<OkxFault['kind']>(['drop_answer', 'partial_fill', 'too_large']);
 
 interface OkxAccount {
   apiKey: string;
@@ -54,6 +80,8 @@ interface OkxOrder {
   fee: Big;
   feeCcy: string;
   state: 'live' | 'partially_filled' | 'filled' | 'canceled';
+  /** '1' once the user cancelled it (OKX's cancelSource), else ''. */
+  cancelSource: string;
   cTime: number;
   uTime: number;
 }
@@ -82,6 +110,7 @@ export const startLocalOkx = async ({ prices: start = {}, seed = 1 }: { prices?:
   const orders: OkxOrder[] = [];
   const fills: OkxFill[] = [];
   const faults = new Map<string, OkxFault[]>();
+  let randomFaults: OkxRandomFaults | undefined;
   /** Every request, in order: its answer's HTTP status and OKX code, the fault it met, the account and the clOrdId it named. */
   const requests: { endpoint: string; at: number; status: number; code?: string; fault?: OkxFault['kind']; apiKey?: string; clOrdId?: string }[] = [];
   const faultsMet = new Map<string, number>();
@@ -112,6 +141,7 @@ export const startLocalOkx = async ({ prices: start = {}, seed = 1 }: { prices?:
       accFillSz: order.accFillSz.toFixed(),
       avgPx: average,
       cTime: String(order.cTime),
+      cancelSource: order.cancelSource,
       clOrdId: order.clOrdId,
       fee: order.fee.times(-1).toFixed(),
       feeCcy: order.feeCcy,
@@ -199,12 +229,35 @@ export const startLocalOkx = async ({ prices: start = {}, seed = 1 }: { prices?:
       fee,
       feeCcy: side === 'buy' ? market.baseCcy : market.quoteCcy,
       state: fault?.kind === 'partial_fill' ? 'partially_filled' : 'filled',
+      cancelSource: '',
       cTime: time,
       uTime: time,
     };
     orders.push(order);
     fills.push({ instId: order.instId, tradeId: String(nextTradeId++), ordId: order.ordId, clOrdId: order.clOrdId, fillPx: price, fillSz: qty, side, fee, feeCcy: order.feeCcy, ts: time });
     return { clOrdId: order.clOrdId, ordId: order.ordId, sCode: '0', sMsg: 'Order placed', tag: '', ts: String(time) };
+  };
+
+  /**
+   * The user cancels an order (by ordId or clOrdId): what it filled stays filled, its rest is cancelled. A market
+   * order holds nothing frozen here, so no balance moves. An order already done, or unknown, is refused per order
+   * (sCode 51400-51402), as OKX answers.
+   */
+  const cancel = (account: OkxAccount, request: Record<string, string>) => {
+    if (!instrument(request.instId ?? null)) throw new Refusal(200, '51001', 'Instrument ID does not exist.');
+    if (!request.ordId && !request.clOrdId) throw new Refusal(200, '51003', 'Either client order ID or order ID is required.');
+    const order = orders.find((candidate) => candidate.account === account && candidate.instId === request.instId && (request.ordId ? candidate.ordId === request.ordId : candidate.clOrdId === request.clOrdId));
+    const time = now();
+    const answer = recorded.orderCanceled.body;
+    const entry = { ...answer.data[0]!, clOrdId: order?.clOrdId ?? request.clOrdId ?? '', ordId: order?.ordId ?? request.ordId ?? '', ts: String(time) };
+    const refused = (sCode: string, sMsg: string) => ({ ...recorded.cancelRefused.body, data: [{ ...entry, sCode, sMsg }], inTime: `${time}000`, outTime: `${time}000` });
+    if (!order) return refused('51400', recorded.cancelRefused.body.data[0]!.sMsg);
+    if (order.state === 'canceled') return refused('51401', 'Cancellation failed as the order is already canceled.');
+    if (order.state === 'filled') return refused('51402', 'Cancellation failed as the order is already completed.');
+    order.state = 'canceled';
+    order.cancelSource = '1';
+    order.uTime = time;
+    return { ...answer, data: [entry], inTime: `${time}000`, outTime: `${time}000` };
   };
 
   /** OKX's signature: base64 HMAC-SHA256 of timestamp + method + path with query + body, and a timestamp within 30 s. */
@@ -223,7 +276,7 @@ export const startLocalOkx = async ({ prices: start = {}, seed = 1 }: { prices?:
     return account;
   };
 
-  const PRIVATE = new Set(['GET /account/balance', 'GET /account/config', 'POST /trade/batch-orders', 'GET /trade/order', 'GET /trade/fills-history', 'GET /trade/fills', 'GET /trade/orders-pending']);
+  const PRIVATE = new Set(['GET /account/balance', 'GET /account/config', 'POST /trade/batch-orders', 'POST /trade/cancel-order', 'GET /trade/order', 'GET /trade/fills-history', 'GET /trade/fills', 'GET /trade/orders-pending']);
 
   const route = (endpoint: string, request: IncomingMessage, query: URLSearchParams, pathWithQuery: string, body: string, fault: OkxFault | undefined): unknown => {
     switch (endpoint) {
@@ -268,6 +321,8 @@ export const startLocalOkx = async ({ prices: start = {}, seed = 1 }: { prices?:
         const failed = placed.filter((entry) => entry.sCode !== '0').length;
         return { code: failed === 0 ? '0' : failed === placed.length ? '1' : '2', msg: failed === 0 ? '' : 'All operations failed', data: placed, inTime: `${now()}000`, outTime: `${now()}000` };
       }
+      case 'POST /trade/cancel-order':
+        return cancel(account, JSON.parse(body || '{}') as Record<string, string>);
       case 'GET /trade/order': {
         const order = orders.find((candidate) => candidate.account === account && candidate.instId === query.get('instId') && (query.has('clOrdId') ? candidate.clOrdId === query.get('clOrdId') : candidate.ordId === query.get('ordId')));
         if (!order) return { code: '51603', msg: 'Order does not exist', data: [] };
@@ -282,6 +337,16 @@ export const startLocalOkx = async ({ prices: start = {}, seed = 1 }: { prices?:
     }
   };
 
+  const takeFault = (endpoint: string): OkxFault | undefined => {
+    const queued = faults.get(endpoint)?.shift();
+    if (queued) return queued;
+    if (!randomFaults || randomFaults.kinds.length === 0 || random() >= randomFaults.rate) return undefined;
+    const fault = randomFaults.kinds[Math.floor(random() * randomFaults.kinds.length)]!;
+    // Order-only faults on an order placement; 5XX on the other requests.
+    const fits = endpoint === ORDER_ENDPOINT ? fault.kind !== 'server_error' : !ORDER_ONLY.has(fault.kind);
+    return fits ? fault : undefined;
+  };
+
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? '/', 'http://local');
     const chunks: Buffer[] = [];
@@ -289,7 +354,7 @@ export const startLocalOkx = async ({ prices: start = {}, seed = 1 }: { prices?:
     const body = Buffer.concat(chunks).toString('utf8');
     const endpoint = `${request.method} ${url.pathname.replace(/^\/api\/v5/, '')}`;
     const seen: (typeof requests)[number] = { endpoint, at: Date.now(), status: 0, apiKey: request.headers['ok-access-key'] as string | undefined };
-    if (endpoint === 'POST /trade/batch-orders') seen.clOrdId = (JSON.parse(body || '[]') as { clOrdId?: string }[])[0]?.clOrdId;
+    if (endpoint === ORDER_ENDPOINT) seen.clOrdId = (JSON.parse(body || '[]') as { clOrdId?: string }[])[0]?.clOrdId;
     else if (url.searchParams.has('clOrdId')) seen.clOrdId = url.searchParams.get('clOrdId')!;
     requests.push(seen);
     const send = (status: number, answer: unknown) => {
@@ -299,13 +364,21 @@ export const startLocalOkx = async ({ prices: start = {}, seed = 1 }: { prices?:
       response.writeHead(status, { 'Content-Type': 'application/json' });
       response.end(JSON.stringify(answer));
     };
-    const fault = faults.get(endpoint)?.shift();
+    const fault = takeFault(endpoint);
     if (fault) {
       seen.fault = fault.kind;
       faultsMet.set(fault.kind, (faultsMet.get(fault.kind) ?? 0) + 1);
     }
     if (fault?.kind === 'rate_limit') return send(429, { code: '50011', msg: 'Too Many Requests', data: [] });
     if (fault?.kind === 'maintenance') return send(503, { code: '50001', msg: 'Service temporarily unavailable. Please try again later', data: [] });
+    if (fault?.kind === 'server_error') {
+      if (fault.status === 500) return send(500, { code: '50026', msg: 'System error. Try again later.', data: [] });
+      // Answered by the gateway in front of OKX: its own page, not OKX's JSON.
+      seen.status = fault.status;
+      response.writeHead(fault.status, { 'Content-Type': 'text/html' });
+      response.end(`<html><head><title>${fault.status} ${fault.status === 502 ? 'Bad Gateway' : 'Gateway Time-out'}</title></head><body></body></html>`);
+      return;
+    }
     let status = 200;
     let answer: unknown;
     try {
@@ -319,6 +392,20 @@ export const startLocalOkx = async ({ prices: start = {}, seed = 1 }: { prices?:
       seen.status = -1;
       response.socket?.destroy();
       return;
+    }
+    if (fault?.kind === 'delay_answer') {
+      // Until the delay is over, or until the client gives up waiting (its timeout) and closes the connection: then no answer reaches it.
+      const givenUp = await new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), fault.ms);
+        response.once('close', () => {
+          clearTimeout(timer);
+          resolve(true);
+        });
+      });
+      if (givenUp || response.destroyed) {
+        seen.status = -1;
+        return;
+      }
     }
     send(status, answer);
   };
@@ -356,9 +443,16 @@ export const startLocalOkx = async ({ prices: start = {}, seed = 1 }: { prices?:
     clearFaults() {
       faults.clear();
     },
+    /** Faults drawn from the seed for every request from now on (none: off). */
+    randomFaults(given: OkxRandomFaults | undefined) {
+      randomFaults = given;
+    },
+    /** Queues faults for the next requests to an endpoint, one request each. */
     fault(endpoint: OkxEndpoint, ...given: OkxFault[]) {
       faults.set(endpoint, [...(faults.get(endpoint) ?? []), ...given]);
     },
+    /** How many faults queued for an endpoint no request has met yet. */
+    queued: (endpoint: OkxEndpoint) => faults.get(endpoint)?.length ?? 0,
     skewClock(ms: number) {
       skewMs = ms;
     },

@@ -57,12 +57,37 @@ export interface SoakOptions {
 
 export const FAULT_KINDS = ['drop_answer', 'delay_answer', 'server_error', 'rate_limit', 'ban', 'maintenance', 'partial_fill', 'cancel_by_exchange', 'clock_skew'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
-/** OKX's faults, as the local OKX answers them: a lost order answer, 429 (50011), maintenance (503, 50001), an order refused as too large (51202). */
-export const OKX_FAULT_KINDS = ['okx_drop_answer', 'okx_rate_limit', 'okx_maintenance', 'okx_too_large'] as const;
+/**
+ * OKX's faults, as the local OKX answers them: a lost order answer, 429 (50011), maintenance (503, 50001), an order
+ * refused as too large (51202), a partial fill that never completes, a read's 5XX (500 with 50026, or a gateway's
+ * 502 or 504) and a read's answer later than the client's timeout.
+ */
+export const OKX_FAULT_KINDS = ['okx_drop_answer', 'okx_rate_limit', 'okx_maintenance', 'okx_too_large', 'okx_partial_fill', 'okx_server_error', 'okx_delay_answer'] as const;
 export type OkxFaultKind = (typeof OKX_FAULT_KINDS)[number];
 export const ALL_FAULT_KINDS = [...FAULT_KINDS, ...OKX_FAULT_KINDS] as const;
-const okxFaultOf = (kind: OkxFaultKind): OkxFault => ({ kind: kind.slice('okx_'.length) }) as OkxFault;
+/** The local OKX's name of a kind. */
+const okxKindOf = (kind: OkxFaultKind) => kind.slice('okx_'.length) as OkxFault['kind'];
 const OKX_ORDER = 'POST /trade/batch-orders';
+/** The OKX kinds placed on an order; the 5XX and the late answer on a read; 429 and maintenance on any request. */
+const OKX_ORDER_ONLY = new Set<OkxFaultKind>(['okx_drop_answer', 'okx_too_large', 'okx_partial_fill']);
+const OKX_READ_ONLY = new Set<OkxFaultKind>(['okx_server_error', 'okx_delay_answer']);
+/**
+ * The engine's request timeout in the soak (its ccxt instances'; the product's is 10 s), and how late a late OKX
+ * answer comes: past it, so that the read times out.
+ */
+const SOAK_TIMEOUT_MS = 3_000;
+const okxFaultOf = (kind: OkxFaultKind, random: () => number): OkxFault => {
+  switch (kind) {
+    case 'okx_partial_fill':
+      return { kind: 'partial_fill', share: '0.5' };
+    case 'okx_server_error':
+      return { kind: 'server_error', status: ([500, 502, 504] as const)[Math.floor(random() * 3)]! };
+    case 'okx_delay_answer':
+      return { kind: 'delay_answer', ms: SOAK_TIMEOUT_MS + 500 };
+    default:
+      return { kind: okxKindOf(kind) } as OkxFault;
+  }
+};
 /** Requests the engine makes to an exchange between two faults (a quarter of it on OKX, which has a fifth of the tasks). */
 const FAULT_GAP = 20;
 
@@ -213,7 +238,7 @@ const processEngine = async (url: string, schema: string, masterKey: string, ori
   const start = async () => {
     child = spawn(process.execPath, ['--import', 'tsx', join('server', 'test', 'localExchange', 'soakEngine.ts')], {
       cwd: process.cwd(),
-      env: { ...process.env, SOAK_DATABASE_URL: url, SOAK_SCHEMA: schema, SOAK_MASTER_KEY: masterKey, SOAK_BINANCE: origin, SOAK_OKX: okxOrigin, SOAK_TICK_MS: String(tickMs) },
+      env: { ...process.env, SOAK_DATABASE_URL: url, SOAK_SCHEMA: schema, SOAK_MASTER_KEY: masterKey, SOAK_BINANCE: origin, SOAK_OKX: okxOrigin, SOAK_TICK_MS: String(tickMs), SOAK_TIMEOUT_MS: String(SOAK_TIMEOUT_MS) },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let output = '';
@@ -248,7 +273,7 @@ const inlineEngine = async (db: Db, masterKey: string, origin: string, okxOrigin
   // The engines in turn share one budget of the exchange's weight, as they share this process's address.
   const exchangeShared = createExchangeShared(processPauses);
   const make = () =>
-    createRunner({ db, domains: engineDomains, log, seed: 42, tickMs: 0, exchangeMasterKey: masterKey, createExchange: pointedAt({ [BINANCE_ORIGIN]: origin, [OKX_ORIGIN]: okxOrigin }), exchangeShared, tickerFeed: null });
+    createRunner({ db, domains: engineDomains, log, seed: 42, tickMs: 0, exchangeMasterKey: masterKey, createExchange: pointedAt({ [BINANCE_ORIGIN]: origin, [OKX_ORIGIN]: okxOrigin }, { timeoutMs: SOAK_TIMEOUT_MS }), exchangeShared, tickerFeed: null });
   let runner: Runner = make();
   await runner.start();
   return {
@@ -313,7 +338,7 @@ export const runExchangeSoak = async (options: SoakOptions): Promise<SoakReport>
     // Counted as requests come: scanning every request at each step made this process (the local exchange's) answer late.
     const skewsMet = new Set<{ at: number; end: number }>();
     const met = (kind: FaultKind | OkxFaultKind) => {
-      if (kind.startsWith('okx_')) return okx.faultsMet(okxFaultOf(kind as OkxFaultKind).kind);
+      if (kind.startsWith('okx_')) return okx.faultsMet(okxKindOf(kind as OkxFaultKind));
       if (kind !== 'clock_skew') return local.faultsMet(kind as FaultKind);
       for (const skew of skews) if (!skewsMet.has(skew) && skewHit(skew)) skewsMet.add(skew);
       return skewsMet.size;
@@ -339,7 +364,7 @@ export const runExchangeSoak = async (options: SoakOptions): Promise<SoakReport>
     };
     const gates = {
       binance: gate(() => FAULT_KINDS.reduce((sum, kind) => sum + (kind === 'clock_skew' ? 0 : local.faultsMet(kind)), 0), () => local.requests.length, options.faultGap ?? FAULT_GAP, () => local.clearFaults()),
-      okx: gate(() => OKX_FAULT_KINDS.reduce((sum, kind) => sum + okx.faultsMet(okxFaultOf(kind).kind), 0), () => okx.requests.length, (options.faultGap ?? FAULT_GAP) / 4, () => okx.clearFaults()),
+      okx: gate(() => OKX_FAULT_KINDS.reduce((sum, kind) => sum + okx.faultsMet(okxKindOf(kind)), 0), () => okx.requests.length, (options.faultGap ?? FAULT_GAP) / 4, () => okx.clearFaults()),
     };
     let restarted = 0;
     let steps = 0;
@@ -366,12 +391,15 @@ export const runExchangeSoak = async (options: SoakOptions): Promise<SoakReport>
       if (gates.binance.ready()) kind = binanceMissing[Math.floor(random() * binanceMissing.length)];
       if (gates.okx.ready()) {
         const okxKind = okxMissing[Math.floor(random() * okxMissing.length)];
-        if (okxKind) {
+        // One order fault waiting at a time: the few OKX tasks place orders seldom, and a queue of them (too large stops a task) would starve the others.
+        if (okxKind && !(OKX_ORDER_ONLY.has(okxKind as OkxFaultKind) && okx.queued(OKX_ORDER) > 0)) {
           gates.okx.arm();
           const recent = [...new Set(okx.requests.slice(-100).map((request) => request.endpoint))];
-          // An order's answer lost or refused as too large on an order; 429 and maintenance on whatever the engine asks.
-          const endpoint = okxKind === 'okx_drop_answer' || okxKind === 'okx_too_large' ? OKX_ORDER : recent[Math.floor(random() * recent.length)];
-          if (endpoint) okx.fault(endpoint as OkxEndpoint, okxFaultOf(okxKind as OkxFaultKind));
+          // Order faults on an order; a 5XX or a late answer on a read the engine makes (not a cancel); 429 and maintenance on whatever it asks.
+          const reads = recent.filter((endpoint) => endpoint.startsWith('GET '));
+          const fitting = OKX_READ_ONLY.has(okxKind as OkxFaultKind) ? reads : recent;
+          const endpoint = OKX_ORDER_ONLY.has(okxKind as OkxFaultKind) ? OKX_ORDER : fitting[Math.floor(random() * fitting.length)];
+          if (endpoint) okx.fault(endpoint as OkxEndpoint, okxFaultOf(okxKind as OkxFaultKind, random));
         }
       }
       const skew = skews.at(-1);
@@ -486,7 +514,7 @@ export const runExchangeSoak = async (options: SoakOptions): Promise<SoakReport>
       (await db.selectFrom('orders').select(['client_order_id', 'status', 'updated_at']).execute()).filter((row) => row.status !== 'intent').map((row) => [row.client_order_id, new Date(row.updated_at).getTime()]),
     );
     const okxFaults = OKX_FAULT_KINDS.map((kind) => {
-      const hits = okx.requests.filter((request) => request.fault === okxFaultOf(kind).kind);
+      const hits = okx.requests.filter((request) => request.fault === okxKindOf(kind));
       const clear = hits
         .map((hit) => {
           const settled = hit.endpoint === OKX_ORDER ? settledAt.get(hit.clOrdId ?? '') : undefined;

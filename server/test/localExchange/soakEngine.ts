@@ -1,7 +1,7 @@
 /**
  * One engine process of the exchange soak (soak.ts): the real runner on the
  * soak's PostgreSQL schema, its ccxt instances sent to the parent's local
- * Binance and OKX, ticking every SOAK_TICK_MS. The parent kills it with SIGKILL in
+ * Binance and OKX (timing out after SOAK_TIMEOUT_MS), ticking every SOAK_TICK_MS. The parent kills it with SIGKILL in
  * the middle of its work and starts another; SIGTERM stops it cleanly.
  */
 import Fastify from 'fastify';
@@ -21,7 +21,7 @@ const runner = createRunner({
   // One engine process at a time (the parent starts the next after the kill): no leases to wait out.
   cluster: false,
   exchangeMasterKey: process.env.SOAK_MASTER_KEY!,
-  createExchange: pointedAt({ [BINANCE_ORIGIN]: process.env.SOAK_BINANCE!, [OKX_ORIGIN]: process.env.SOAK_OKX! }),
+  createExchange: pointedAt({ [BINANCE_ORIGIN]: process.env.SOAK_BINANCE!, [OKX_ORIGIN]: process.env.SOAK_OKX! }, process.env.SOAK_TIMEOUT_MS ? { timeoutMs: Number(process.env.SOAK_TIMEOUT_MS) } : {}),
   tickerFeed: null,
 });
 await runner.start();

@@ -227,19 +227,31 @@ const feeOf = (order: CcxtOrder & { fees?: CcxtOrder['fee'][] }): Order['fee'] =
   return fee?.currency && fee.cost !== undefined ? { currency: fee.currency, cost: decimal(fee.cost) } : null;
 };
 
+/**
+ * Exchanges whose order answer carries no cost of what filled: ccxt's OKX
+ * parser gives a spot market buy in the quote currency the `sz` asked for as
+ * its cost, which a partial fill (its rest cancelled) spent only in part.
+ * Their cost is what filled at its average price (OKX's accFillSz and avgPx).
+ */
+const COST_FROM_AVERAGE = new Set(['okx']);
+
 /** An order as ccxt parsed it. An acknowledgement without a status (OKX's order placement) counts as open. */
-const toOrder = (order: CcxtOrder, request: { symbol: string; clientOrderId: string }): Order => ({
-  id: order.id ?? '',
-  clientOrderId: order.clientOrderId ?? request.clientOrderId,
-  symbol: order.symbol ?? request.symbol,
-  side: order.side === 'sell' ? 'sell' : 'buy',
-  status: STATUSES[order.status ?? 'open'] ?? 'open',
-  average: order.filled ? decimalOrNull(order.average) : null,
-  filled: decimalOrNull(order.filled) ?? '0',
-  cost: decimalOrNull(order.cost) ?? '0',
-  fee: feeOf(order),
-  timestamp: order.timestamp ?? null,
-});
+const toOrder = (order: CcxtOrder, request: { symbol: string; clientOrderId: string }, costFromAverage = false): Order => {
+  const filled = decimalOrNull(order.filled) ?? '0';
+  const average = order.filled ? decimalOrNull(order.average) : null;
+  return {
+    id: order.id ?? '',
+    clientOrderId: order.clientOrderId ?? request.clientOrderId,
+    symbol: order.symbol ?? request.symbol,
+    side: order.side === 'sell' ? 'sell' : 'buy',
+    status: STATUSES[order.status ?? 'open'] ?? 'open',
+    average,
+    filled,
+    cost: costFromAverage ? (average === null ? '0' : new Big(filled).times(average).toFixed()) : (decimalOrNull(order.cost) ?? '0'),
+    fee: feeOf(order),
+    timestamp: order.timestamp ?? null,
+  };
+};
 
 const balanceOf = (amounts: unknown): Record<string, DecimalString> => {
   const result: Record<string, DecimalString> = {};
@@ -342,6 +354,7 @@ export const createCcxtClient = ({
    */
   const flavour = exchange.isSandboxModeEnabled ? `${exchangeId}-testnet` : exchangeId;
   const { rules, weightOf } = budgetRulesOf(exchangeId);
+  const costFromAverage = COST_FROM_AVERAGE.has(exchangeId);
   const budget = shared.budgets.budgetFor(flavour, rules);
   let markets: Promise<Map<string, MarketInfo>> | undefined;
 
@@ -501,7 +514,7 @@ export const createCcxtClient = ({
     try {
       // Binance sends it as origClientOrderId, OKX as clOrdId; the id argument is then unused.
       const order = await read(() => exchange.fetchOrder(clientOrderId, symbol, { clientOrderId }));
-      return toOrder(order, { symbol, clientOrderId });
+      return toOrder(order, { symbol, clientOrderId }, costFromAverage);
     } catch (error) {
       if (error instanceof ExchangeClientError && error.failure.kind === 'invalid_order' && error.failure.reason === 'order_not_found') return null;
       throw error;
@@ -579,7 +592,7 @@ export const createCcxtClient = ({
         throw failure(!known || known.kind === 'transient' ? { kind: 'unknown_outcome', clientOrderId } : await lotSizeReason(known), error);
       }
     }
-    const order = toOrder(placed, { symbol, clientOrderId });
+    const order = toOrder(placed, { symbol, clientOrderId }, costFromAverage);
     if (placed.status !== undefined) return order;
     // Acknowledged without its fill (OKX answers with the ids only): ask for the order itself.
     try {
@@ -642,7 +655,7 @@ export const createCcxtClient = ({
       if (symbol === undefined) await loadMarkets();
       else await marketOf(symbol);
       const orders = await read(() => exchange.fetchOpenOrders(symbol));
-      return orders.map((order) => toOrder(order, { symbol: symbol ?? '', clientOrderId: '' }));
+      return orders.map((order) => toOrder(order, { symbol: symbol ?? '', clientOrderId: '' }, costFromAverage));
     },
   };
 };
