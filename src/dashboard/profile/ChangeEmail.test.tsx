@@ -32,7 +32,7 @@ const openSection = async () => {
 };
 
 const fields = (section: ReturnType<typeof within>) => ({
-  email: section.getByLabelText(/^新邮箱/),
+  email: section.getByLabelText(/^新邮箱(?!收到)/),
   code: section.getByLabelText(/^新邮箱收到的验证码/),
   password: section.getByLabelText(/^登录密码/),
 });
@@ -101,7 +101,13 @@ describe('/profile/security: change e-mail', () => {
     await enterText(code, '123456');
     await enterText(password, 'Sturdy-Passw0rd!');
     await pageUser.click(section.getByText('修改邮箱', { selector: 'button' }));
-    const dialog = within(await screen.findByRole('dialog'));
+    const dialog = within(
+      await waitFor(() => {
+        const element = document.querySelector<HTMLElement>('[data-step-up]');
+        if (!element) throw new Error('no step-up dialog yet');
+        return element;
+      }),
+    );
     expect(dialog.getByText('请输入身份验证器当前显示的 6 位验证码。')).toBeInTheDocument();
     expect(changeRequests(app)).toHaveLength(1);
     await enterText(dialog.getByLabelText(/^验证码/), '654321');
