@@ -63,7 +63,7 @@ describe.each(BACKENDS)('e-mail change (%s)', { timeout: 60_000 }, (backend) => 
     expect((await server.call('POST', '/api/user/anti-phishing', { phrase: '蓝色海豚' }, { token: user.accessToken })).body.code).toBe(0);
     await server.db.updateTable('users').set({ locale: 'en-US' }).where('id', '=', user.user.id).execute();
 
-    const sent = await askCode(user.accessToken, ' Moved@Example.com ');
+    const sent = await askCode(user.accessToken, 'Moved@Example.com');
     expect(sent.body).toMatchObject({ code: 0, data: { expiresIn: 600, resendAfter: 60 } });
     // The code goes to the new address, which is not the account's yet, with the account's phrase.
     const [codeMail] = mailsTo('moved@example.com');
