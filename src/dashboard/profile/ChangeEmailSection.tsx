@@ -25,7 +25,7 @@ const ResetOnDone = ({ done }: { done: number }) => {
 };
 
 /** The refusal as the user reads it, on the field it concerns. */
-const fieldOf = (code: number, reason: unknown): { field: keyof ChangeEmailPayload; key?: string } | null => {
+const fieldOf = (code: number | undefined, reason: unknown): { field: keyof ChangeEmailPayload; key?: string } | null => {
   if (code === ErrorCode.ALREADY_EXISTS) return { field: 'email', key: reason === 'same' ? 'profile.security.email.same' : 'profile.security.email.taken' };
   if (code === ErrorCode.CAPTCHA_EXPIRED || code === ErrorCode.CAPTCHA_ERROR) return { field: 'captcha' };
   if (code === ErrorCode.PASSWORD_ERROR) return { field: 'password' };
