@@ -96,7 +96,7 @@ export const ChangeEmailSection = () => {
                 <TextInput
                   source="captcha"
                   autoComplete="one-time-code"
-                  label={translate('profile.security.email.code')}
+                  label={translate('auth.captcha')}
                   validate={rules.captcha}
                   fullWidth
                   slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 6 } }}
