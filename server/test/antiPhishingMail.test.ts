@@ -7,7 +7,7 @@ import { NOTIFICATION_KINDS } from '../../src/api/notify';
 import type { LocaleCode } from '../../src/api/types';
 import { decodeMail } from './harness';
 import { eventLine } from '../src/notify/texts';
-import { verificationMail } from '../src/user/mailTexts';
+import { emailChangedMail, verificationMail } from '../src/user/mailTexts';
 import { createMailer, type Mail } from '../src/mail/mailer';
 import { phraseProblem } from '../src/mail/antiPhishing';
 
@@ -29,7 +29,8 @@ describe('the anti-phishing phrase in every mail', () => {
     return decodeMail(readFileSync(join(dir, file), 'utf8'));
   };
   const templates = (locale: LocaleCode): { name: string; subject: string; text: string }[] => [
-    ...(['register', 'reset'] as const).map((type) => ({ name: `verification ${type}`, ...verificationMail(locale, type, '123456', 10) })),
+    ...(['register', 'reset', 'change_email'] as const).map((type) => ({ name: `verification ${type}`, ...verificationMail(locale, type, '123456', 10) })),
+    { name: 'e-mail changed (to the old address)', ...emailChangedMail(locale, 'ne***@example.com', new Date('2026-11-27T08:00:00.000Z'), 24) },
     // The notification mails: one per kind (notify/email.ts sends the kind's line as the text).
     ...NOTIFICATION_KINDS.map((kind) => ({ name: kind, subject: kind, text: eventLine(locale, kind, { usableAt: '2026-11-28T03:00:00.000Z', address: 'T…', network: 'TRC20', channel: 'email' }) })),
   ];
@@ -41,6 +42,12 @@ describe('the anti-phishing phrase in every mail', () => {
       expect(body.startsWith(`${LINE[locale]}\n\n${template.text.split('\n')[0]}`), `${template.name} (${locale})`).toBe(true);
     }
     expect(await sent({ to: 'none@example.com', locale, subject: 's', text: 'plain' })).not.toMatch(/防钓鱼|防釣魚|anti-phishing/);
+  });
+
+  it('takes the phrase given with a mail over the one looked up by its address (the address is not, or no longer, the user\'s)', async () => {
+    const given = await sent({ to: 'none@example.com', locale: 'zh-CN', subject: 's', text: 'plain', antiPhishingPhrase: '海豚 7' });
+    expect(given.slice(given.indexOf('\n\n') + 2).startsWith(`${LINE['zh-CN']}\n\nplain`)).toBe(true);
+    expect(await sent({ to: 'set@example.com', locale: 'zh-CN', subject: 's', text: 'plain', antiPhishingPhrase: null })).not.toMatch(/防钓鱼/);
   });
 
   it('tells a new withdrawal address with its time in UTC, in each language', () => {

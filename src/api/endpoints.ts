@@ -46,6 +46,7 @@ export const Endpoint = {
 
   profileEdit: '/api/user/profile',
   changePassword: '/api/user/change-password',
+  changeEmail: '/api/user/change-email',
   userSessions: '/api/user/sessions',
   revokeSession: '/api/user/sessions/revoke',
   widgetToken: '/api/user/widget-token',

@@ -32,7 +32,7 @@ export const ErrorCode = {
   SECOND_FACTOR_REQUIRED: 11100,
   /** Product extension: the second factor given is wrong, expired or already used. */
   SECOND_FACTOR_INVALID: 11101,
-  /** Product extension: money leaves the wallet again only after data.until (a factor reset or a recovery-code login). */
+  /** Product extension: money leaves the wallet again only after data.until (a factor reset, a recovery-code login or an e-mail change). */
   WITHDRAWALS_HELD: 11102,
   /** Product extension: the passkey was not accepted (unknown to the account, its request expired or used, or a cloned authenticator). */
   PASSKEY_INVALID: 11103,

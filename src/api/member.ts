@@ -154,6 +154,18 @@ export interface ChangePasswordPayload {
   secondPassword: string;
 }
 
+/**
+ * POST /api/user/change-email (signed; step-up once a factor is on) -> User.
+ * `captcha`: the code mailed to the new address (verify-code type
+ * `change_email`, asked while signed in); `password`: the current one.
+ * Ends every other session and holds money leaving the wallet 24 hours.
+ */
+export interface ChangeEmailPayload {
+  email: string;
+  captcha: string;
+  password: string;
+}
+
 /** GET /api/user/sessions -> UserSession[]; POST /api/user/sessions/revoke {id}. */
 export interface UserSession {
   id: string;

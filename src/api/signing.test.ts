@@ -124,7 +124,7 @@ describe('signing: published test vectors', () => {
 });
 
 describe('signing: the table of signed calls', () => {
-  it('has exactly the 10 signed calls with the documented field order', () => {
+  it('has exactly the 11 signed calls with the documented field order', () => {
     expect(SIGNED_CALLS).toEqual({
       'POST /api/user/login': ['email', 'password'],
       'POST /api/user/register': ['email', 'nickname', 'password', 'secondPassword', 'captcha', 'inviteCode'],
@@ -132,12 +132,13 @@ describe('signing: the table of signed calls', () => {
       'PUT /api/user/refresh': ['refreshToken'],
       'POST /api/user/reset-password': ['email', 'newPassword', 'captcha'],
       'POST /api/user/change-password': ['oldPassword', 'newPassword'],
+      'POST /api/user/change-email': ['email', 'captcha', 'password'],
       'POST /api/wallet/withdraw': ['amount', 'address', 'idempotencyKey'],
       'POST /api/wallet/transfer': ['to', 'amount', 'idempotencyKey'],
       'POST /api/wallet/exchange': ['from', 'to', 'amount', 'idempotencyKey'],
       'POST /api/wallet/points-transfer': ['to', 'amount', 'idempotencyKey'],
     });
-    expect(Object.keys(SIGNED_CALLS)).toHaveLength(10);
+    expect(Object.keys(SIGNED_CALLS)).toHaveLength(11);
   });
 
   it('recognises only those calls as signed', () => {

@@ -22,6 +22,7 @@ export const SIGNED_CALLS = {
   'POST /api/user/reset-password': ['email', 'newPassword', 'captcha'],
   'PUT /api/user/refresh': ['refreshToken'],
   'POST /api/user/change-password': ['oldPassword', 'newPassword'],
+  'POST /api/user/change-email': ['email', 'captcha', 'password'],
   'POST /api/wallet/withdraw': ['amount', 'address', 'idempotencyKey'],
   'POST /api/wallet/transfer': ['to', 'amount', 'idempotencyKey'],
   'POST /api/wallet/exchange': ['from', 'to', 'amount', 'idempotencyKey'],

@@ -69,7 +69,8 @@ export interface RegisterFields {
   rememberMe: boolean;
 }
 
-export type VerifyCodeType = 'register' | 'reset';
+/** What a mailed code is for: opening an account, resetting the password, or (signed in) moving the account to a new address. */
+export type VerifyCodeType = 'register' | 'reset' | 'change_email';
 
 export interface VerifyCodePayload {
   email: string;

@@ -18,6 +18,7 @@ import type { AdminUser, NotificationDeliveryCount, ServiceSettings } from '../a
 import type { MarkReadRequest, Notification, NotificationPreferences, NotificationPreferencesChange, UnreadCount } from '../api/notify';
 import type {
   ActivatePayload,
+  ChangeEmailPayload,
   ChangePasswordPayload,
   CommunityPage,
   DailyProfit,
@@ -109,8 +110,9 @@ export const createApi = (http: HttpClient) => ({
   login: (payload: LoginPayload) => http.request<LoginResponse>('POST', Endpoint.login, { body: payload, auth: false }),
   register: (payload: RegisterFields) =>
     http.request<LoginResponse>('POST', Endpoint.register, { body: payload, auth: false }),
+  /** A code by mail; an e-mail change's (`change_email`, to the new address) is asked for while signed in. */
   sendVerifyCode: (payload: VerifyCodePayload) =>
-    http.request<unknown>('POST', Endpoint.verifyCode, { body: payload, auth: false }),
+    http.request<unknown>('POST', Endpoint.verifyCode, { body: payload, auth: payload.type === 'change_email' }),
   resetPassword: (payload: ResetPasswordPayload) =>
     http.request<unknown>('POST', Endpoint.resetPassword, { body: payload, auth: false }),
   logout: () => http.request<unknown>('POST', Endpoint.logout),
@@ -187,6 +189,9 @@ export const createApi = (http: HttpClient) => ({
   profileEdit: (payload: ProfileEditPayload) => http.request<User>('POST', Endpoint.profileEdit, { body: payload }),
   changePassword: (payload: ChangePasswordPayload, secondFactor?: string) =>
     http.request<null>('POST', Endpoint.changePassword, { body: payload, headers: stepUp(secondFactor) }),
+  /** Moves the account to a new address (README "E-mail change"); answers the user with it. */
+  changeEmail: (payload: ChangeEmailPayload, secondFactor?: string) =>
+    http.request<User>('POST', Endpoint.changeEmail, { body: payload, headers: stepUp(secondFactor) }),
   userSessions: (signal?: AbortSignal) => http.request<UserSession[]>('GET', Endpoint.userSessions, { signal }),
   revokeSession: (id: string) => http.request<null>('POST', Endpoint.revokeSession, { body: { id } }),
   /** Widget grants (README "Widget tokens"): a new one answers its first token and its partner key, once. */

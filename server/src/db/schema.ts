@@ -30,7 +30,7 @@ export interface UsersTable {
 export interface VerificationCodesTable {
   id: Generated<string>;
   email: string;
-  purpose: 'register' | 'reset';
+  purpose: 'register' | 'reset' | 'change_email';
   code_hash: string;
   attempts: Generated<number>;
   expires_at: Timestamp;

@@ -12,6 +12,12 @@ export interface Mail {
   text: string;
   /** The mail's language (its anti-phishing line is written in it); default zh-CN. */
   locale?: LocaleCode;
+  /**
+   * The recipient's anti-phishing phrase, when the address is not the user's
+   * (a code to a new address, the notice to the one an account left); when
+   * absent it is looked up by the address.
+   */
+  antiPhishingPhrase?: string | null;
 }
 
 export interface Mailer {
@@ -55,9 +61,13 @@ export const createMailer = (options: {
   /** The recipient's anti-phishing phrase (the user's with this e-mail), put first in every mail. */
   antiPhishingPhrase?: (to: string) => Promise<string | null>;
 }): Mailer => {
-  const compose = async ({ locale, ...mail }: Mail) => ({
+  const phraseOf = async (to: string, given: string | null | undefined) => {
+    if (given !== undefined) return given;
+    return options.antiPhishingPhrase ? options.antiPhishingPhrase(to) : null;
+  };
+  const compose = async ({ locale, antiPhishingPhrase, ...mail }: Mail) => ({
     ...mail,
-    text: withAntiPhishing(mail.text, locale ?? 'zh-CN', options.antiPhishingPhrase ? await options.antiPhishingPhrase(mail.to) : null),
+    text: withAntiPhishing(mail.text, locale ?? 'zh-CN', await phraseOf(mail.to, antiPhishingPhrase)),
   });
   if (options.smtpUrl) {
     const transport = nodemailer.createTransport(options.smtpUrl);

@@ -317,7 +317,7 @@ export const createSecondFactors = (deps: SecondFactorDeps) => {
       if (row?.held) {
         const until = new Date(row.held);
         const hours = Math.max(1, Math.ceil((until.getTime() - now()) / 3_600_000));
-        fail(ErrorCode.WITHDRAWALS_HELD, 'withdrawals and transfers are held after a security reset', { until: until.toISOString(), hours });
+        fail(ErrorCode.WITHDRAWALS_HELD, 'withdrawals and transfers are held after a security change (a factor reset, a recovery code, an e-mail change)', { until: until.toISOString(), hours });
       }
     },
 
@@ -344,6 +344,12 @@ export const createSecondFactors = (deps: SecondFactorDeps) => {
     async recoveryUsed(trx: Db, userId: string): Promise<void> {
       await holdWithdrawals(trx, userId);
       await securityChanged(trx, userId, 'recovery_code_used');
+    },
+
+    /** After an e-mail change: withdrawals held as after a factor reset, and the user told. */
+    async emailChanged(trx: Db, userId: string): Promise<void> {
+      await holdWithdrawals(trx, userId);
+      await securityChanged(trx, userId, 'email_changed');
     },
 
     /** A device trusted for 30 days: its token (for the cookie), stored as a hash. */

@@ -10,6 +10,7 @@ import { hashPassword, verifyPassword } from '../shared/passwords';
 import type { ChangePasswordBody, ProfileEditBody } from './schemas';
 import { USER_COLUMNS, checkNewPassword, checkNickname, toUser } from './service';
 import type { Limit, Throttle } from '../shared/throttle';
+import { revokeOtherSessions } from './sessions';
 
 /** The signed-in user's own account (README "Membership, fuel, invites, profit", Security): profile edit, password change and login sessions. */
 
@@ -53,8 +54,39 @@ export interface Me {
   sessionId: string;
 }
 
+/**
+ * Checks the signed-in user's current password before a change of their
+ * account (password, e-mail): 11002 naming `field` when wrong. Wrong ones are
+ * counted per user across those calls (5 in 15 minutes, then 10009); a right
+ * one gives its slot back. Returns the user's e-mail and hash.
+ */
+export const confirmCurrentPassword = async (deps: Pick<ProfileDeps, 'db' | 'throttle'>, userId: string, password: string, field: string) => {
+  const key = `change-password:user:${userId}`;
+  // Reserved before the password is checked; a right one gives its slot back.
+  const attempt = await deps.throttle.take([{ key, limits: OLD_PASSWORD_LIMITS }], { waitMs: OLD_PASSWORD_WAIT_MS });
+  let user;
+  let right = false;
+  try {
+    user = await deps.db.selectFrom('users').select(['email', 'password_hash']).where('id', '=', userId).executeTakeFirst();
+    right = !!user && (await verifyPassword(password, user.password_hash));
+  } catch (error) {
+    await attempt.release();
+    throw error;
+  }
+  if (!user) {
+    await attempt.release();
+    return fail(ErrorCode.USER_NOT_EXIST, 'user does not exist');
+  }
+  if (!right) {
+    await attempt.settle();
+    fail(ErrorCode.PASSWORD_ERROR, 'the current password is incorrect', { field });
+  }
+  await attempt.release();
+  return user;
+};
+
 export const createProfile = (deps: ProfileDeps) => {
-  const { db, throttle } = deps;
+  const { db } = deps;
 
   return {
     /** New nickname; the avatar replaced, removed (null) or, when absent, kept. */
@@ -74,27 +106,7 @@ export const createProfile = (deps: ProfileDeps) => {
       const { id: userId, sessionId } = me;
       // Its password is published: refused before anything is checked or counted.
       await refuseDemoUser(db, userId, 'change its password');
-      const key = `change-password:user:${userId}`;
-      // Reserved before the old password is checked; a right one gives its slot back.
-      const attempt = await throttle.take([{ key, limits: OLD_PASSWORD_LIMITS }], { waitMs: OLD_PASSWORD_WAIT_MS });
-      let user;
-      let right = false;
-      try {
-        user = await db.selectFrom('users').select(['email', 'password_hash']).where('id', '=', userId).executeTakeFirst();
-        right = !!user && (await verifyPassword(body.oldPassword, user.password_hash));
-      } catch (error) {
-        await attempt.release();
-        throw error;
-      }
-      if (!user) {
-        await attempt.release();
-        return fail(ErrorCode.USER_NOT_EXIST, 'user does not exist');
-      }
-      if (!right) {
-        await attempt.settle();
-        fail(ErrorCode.PASSWORD_ERROR, 'the current password is incorrect', { field: 'oldPassword' });
-      }
-      await attempt.release();
+      const user = await confirmCurrentPassword(deps, userId, body.oldPassword, 'oldPassword');
       if (body.newPassword !== body.secondPassword) fail(ErrorCode.INVALID, 'the two passwords differ', { field: 'secondPassword' });
       // The same rules as at registration.
       checkNewPassword(body.newPassword, user.email, 'newPassword');
@@ -103,20 +115,7 @@ export const createProfile = (deps: ProfileDeps) => {
         await trx.updateTable('users').set({ password_hash: passwordHash, password_changed_at: new Date() }).where('id', '=', userId).execute();
         await recordEvents(trx, [{ userId, kind: 'user.password_changed', taskId: null, payload: {} }]);
         // Every other session ends now; this one stays.
-        await trx
-          .updateTable('sessions')
-          .set({ revoked_at: sql`now()` })
-          .where('user_id', '=', userId)
-          .where('id', '<>', sessionId)
-          .where('revoked_at', 'is', null)
-          .execute();
-        await trx
-          .updateTable('refresh_tokens')
-          .set({ revoked_at: sql`now()` })
-          .where('user_id', '=', userId)
-          .where('family_id', '<>', sessionId)
-          .where('revoked_at', 'is', null)
-          .execute();
+        await revokeOtherSessions(trx, userId, sessionId);
       });
     },
 

@@ -4,6 +4,7 @@ import { ok } from '../http/envelope';
 import { requestLocale } from '../http/locale';
 import { typed } from '../http/schemas';
 import {
+  changeEmailSchema,
   changePasswordSchema,
   demoSchema,
   loginSchema,
@@ -24,6 +25,7 @@ import { createVerificationCodes } from './codes';
 import { TRUSTED_DEVICE_DAYS } from '../../../src/api/security';
 import { loginSecondFactorSchema, passkeyLoginOptionsSchema, passkeyLoginSchema, stepUpHeaders } from '../security/schemas';
 import { readPhrase, writePhrase } from './antiPhishing';
+import { createEmailChange } from './emailChange';
 import { createProfile } from './profileService';
 import { type Caller, createAccounts } from './service';
 import type { Sessions } from './sessions';
@@ -68,8 +70,25 @@ export const userDomain: FastifyPluginAsync<UserOptions> = async (instance, { se
   const deps = { db, sessions, codes: createVerificationCodes(db, config.tokenSecret), throttle, mailer, scryptCost: config.scryptCost, demo, factors: instance.secondFactors };
   const accounts = createAccounts(deps);
   const profile = createProfile({ db, throttle, scryptCost: config.scryptCost });
+  const emailChange = createEmailChange({ db, throttle, codes: deps.codes, mailer, factors: instance.secondFactors });
 
-  app.post('/api/user/verify-code', { schema: verifyCodeSchema }, async (request) => ok(await accounts.sendCode(request.body, caller(request))));
+  app.post(
+    '/api/user/verify-code',
+    {
+      schema: verifyCodeSchema,
+      // An e-mail change's code is asked for while signed in (and bound to that user); the other types by guests.
+      preHandler: async (request, reply) => {
+        // Its 401 answer, when it sends one, ends the request here.
+        if (request.body.type === 'change_email') return app.authenticate(request, reply);
+        return undefined;
+      },
+    },
+    async (request) => {
+      const { body } = request;
+      if (body.type === 'change_email') return ok(await emailChange.sendCode(request.user!, body.email, caller(request)));
+      return ok(await accounts.sendCode({ ...body, type: body.type }, caller(request)));
+    },
+  );
 
   app.post('/api/user/register', { schema: registerSchema }, async (request) => ok(await accounts.register(request.body, caller(request))));
 
@@ -129,6 +148,12 @@ export const userDomain: FastifyPluginAsync<UserOptions> = async (instance, { se
       await app.stepUp(request);
       await profile.changePassword(request.user!, request.body);
       return ok(null);
+    });
+
+    protectedScope.post('/api/user/change-email', { schema: { ...changeEmailSchema, headers: stepUpHeaders } }, async (request) => {
+      // The second factor first: the call sent without it (answered 11100) spends neither the code nor a password try.
+      await app.stepUp(request);
+      return ok(await emailChange.change(request.user!, request.body, caller(request)));
     });
 
     protectedScope.get('/api/user/anti-phishing', { schema: antiPhishingSchema }, async (request) => ok(await readPhrase(db, request.user!.id)));

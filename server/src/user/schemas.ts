@@ -1,5 +1,5 @@
 import type { Static, TProperties } from 'typebox';
-import type { ChangePasswordPayload, ProfileEditPayload, UserSession } from '../../../src/api/member';
+import type { ChangeEmailPayload, ChangePasswordPayload, ProfileEditPayload, UserSession } from '../../../src/api/member';
 import type { SignatureFields } from '../../../src/api/signing';
 import type { LoginPayload, LoginResponse, RefreshResponse, RegisterFields, ResetPasswordPayload, User, VerifyCodePayload } from '../../../src/api/types';
 import { Body, SameShape as sameShape, SecretText, StringEnum, Type, UNSAFE_CHARACTERS, Uuid, envelope, type Same } from '../http/schemas';
@@ -15,7 +15,7 @@ export const givenPasswordSchema = Type.String({ minLength: 1, maxLength: 128 })
 export const nicknameSchema = Type.String({ minLength: 2, maxLength: 20, pattern: `^[^<>${UNSAFE_CHARACTERS}]*$` });
 export const captchaSchema = Type.String({ pattern: '^[0-9]{6}$' });
 export const inviteCodeSchema = Type.String({ maxLength: 16, pattern: '^[A-Za-z0-9]*$' });
-export const verifyCodeTypeSchema = StringEnum(['register', 'reset'] as const);
+export const verifyCodeTypeSchema = StringEnum(['register', 'reset', 'change_email'] as const);
 export const refreshTokenSchema = Type.String({ minLength: 20, maxLength: 200 });
 
 /** The app's 64 KB body limit cannot carry a 48 KB image as base64 (4/3 larger): the profile call alone allows more. */
@@ -42,6 +42,7 @@ export const refreshBody = signed({ refreshToken: refreshTokenSchema });
 export const profileEditBody = Body({ nickname: nicknameSchema, avatar: Type.Optional(avatarSchema) });
 export const changePasswordBody = signed({ oldPassword: givenPasswordSchema, newPassword: passwordSchema, secondPassword: passwordSchema });
 export const revokeSessionBody = Body({ id: Uuid() });
+export const changeEmailBody = signed({ email: emailSchema, captcha: captchaSchema, password: givenPasswordSchema });
 
 export type LoginBody = Static<typeof loginBody>;
 export type RegisterBody = Static<typeof registerBody>;
@@ -49,6 +50,7 @@ export type VerifyCodeBody = Static<typeof verifyCodeBody>;
 export type ResetPasswordBody = Static<typeof resetPasswordBody>;
 export type ProfileEditBody = Static<typeof profileEditBody>;
 export type ChangePasswordBody = Static<typeof changePasswordBody>;
+export type ChangeEmailBody = Static<typeof changeEmailBody>;
 
 // The contract's payloads (src/api, what the dashboard sends) and these schemas describe the same values.
 sameShape<Same<LoginBody, LoginPayload & SignatureFields>>();
@@ -59,6 +61,7 @@ sameShape<Same<ResetPasswordBody, ResetPasswordPayload & SignatureFields>>();
 sameShape<Same<Static<typeof refreshBody>, Pick<RefreshResponse, 'refreshToken'> & SignatureFields>>();
 sameShape<Same<ProfileEditBody, ProfileEditPayload>>();
 sameShape<Same<ChangePasswordBody, ChangePasswordPayload & SignatureFields>>();
+sameShape<Same<ChangeEmailBody, ChangeEmailPayload & SignatureFields>>();
 sameShape<Same<Static<typeof revokeSessionBody>, Pick<UserSession, 'id'>>>();
 
 /** Answers. They list every field of the contract's type (checked below): the serializer sends only what a schema lists. */
@@ -116,7 +119,8 @@ export const registerSchema = {
 };
 
 export const verifyCodeSchema = {
-  summary: 'Send an email verification code (signed: email, type)',
+  summary:
+    "Send an email verification code (signed: email, type). Type change_email needs the bearer token: the code goes to the new address and is good only for the signed-in user's e-mail change",
   body: verifyCodeBody,
   response: { 200: envelope({ type: 'object', properties: { expiresIn: { type: 'integer' }, resendAfter: { type: 'integer' } } }) },
 };
@@ -160,6 +164,14 @@ export const changePasswordSchema = {
   summary: 'Change the password; ends every other session (signed: oldPassword, newPassword; step-up: X-Second-Factor once a factor is on)',
   body: changePasswordBody,
   response: nullAnswer,
+};
+
+export const changeEmailSchema = {
+  summary:
+    "Move the account to a new e-mail address with the code mailed to it (verify-code type change_email) and the current password; ends every other session, holds withdrawals and transfers 24 hours and tells the old address; refused to the demo account (11005) (signed: email, captcha, password; step-up: X-Second-Factor once a factor is on)",
+  security: [{ bearer: [] }],
+  body: changeEmailBody,
+  response: { 200: envelope(userSchema) },
 };
 
 export const sessionsSchema = {

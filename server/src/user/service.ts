@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DemoAccount } from '../../../src/api/demo';
 import { ErrorCode } from '../../../src/api/errors';
-import type { LocaleCode, LoginResponse, RefreshResponse, User } from '../../../src/api/types';
+import type { LocaleCode, LoginResponse, RefreshResponse, User, VerifyCodeType } from '../../../src/api/types';
 import type { Db } from '../db/database';
 import type { UsersTable } from '../db/schema';
 import { BusinessError, fail } from '../http/errors';
@@ -59,11 +59,11 @@ export interface Caller {
 }
 
 /** Sending codes: per email 1 a minute and 10 an hour; per IP 5 a minute and 30 an hour. */
-const CODE_LIMITS_EMAIL: Limit[] = [
+export const CODE_LIMITS_EMAIL: Limit[] = [
   { max: 1, windowSeconds: 60 },
   { max: 10, windowSeconds: 3600 },
 ];
-const CODE_LIMITS_IP: Limit[] = [
+export const CODE_LIMITS_IP: Limit[] = [
   { max: 5, windowSeconds: 60 },
   { max: 30, windowSeconds: 3600 },
 ];
@@ -79,11 +79,41 @@ const REGISTER_LIMITS_IP: Limit[] = [
   { max: 30, windowSeconds: 3600 },
 ];
 
+/** The answer of a code request: how long the code lives and when another may be asked for. */
+export const CODE_SENT = { expiresIn: CODE_TTL_MINUTES * 60, resendAfter: 60 };
+
+/**
+ * Issues a code and mails it in the caller's language; a code nobody received
+ * is retired and the call answered 30000. `scope` binds the code to a user;
+ * `antiPhishingPhrase`: the user's, when the address is not yet theirs.
+ */
+export const mailCode = async (
+  deps: Pick<UserDeps, 'codes' | 'mailer'>,
+  mail: { email: string; type: VerifyCodeType; scope?: string; antiPhishingPhrase?: string | null },
+  caller: Pick<Caller, 'locale' | 'log'>,
+): Promise<void> => {
+  const { email, type, scope } = mail;
+  const code = await deps.codes.issue(email, type, scope);
+  try {
+    await deps.mailer.send({
+      to: email,
+      locale: caller.locale,
+      ...(mail.antiPhishingPhrase !== undefined ? { antiPhishingPhrase: mail.antiPhishingPhrase } : {}),
+      ...verificationMail(caller.locale, type, code, CODE_TTL_MINUTES),
+    });
+  } catch (error) {
+    caller.log.error({ err: error }, 'verification mail failed');
+    // Nobody received this code: it must not stay usable in the database.
+    await deps.codes.discard(email, type).catch((discardError: unknown) => caller.log.error({ err: discardError }, 'undelivered verification code could not be retired'));
+    fail(ErrorCode.EMAIL_SERVICE_ERROR, 'the email service failed');
+  }
+};
+
 const INVITE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 const newInviteCode = () =>
   Array.from(randomBytes(8), (b) => INVITE_ALPHABET[b % INVITE_ALPHABET.length]).join('');
 
-const normalizeEmail = (email: string) => email.trim().toLowerCase();
+export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 /** The user columns an answer shows. */
 export const USER_COLUMNS = ['id', 'email', 'nickname', 'invite_code', 'avatar', 'level', 'activated', 'role'] as const;
@@ -141,7 +171,8 @@ export const createAccounts = (deps: UserDeps) => {
   const meta = (caller: Caller) => ({ userAgent: caller.userAgent, ip: caller.ip });
 
   return {
-    async sendCode(body: VerifyCodeBody, caller: Caller) {
+    /** A code to register or reset the password (an e-mail change's code is asked while signed in: emailChange.ts). */
+    async sendCode(body: VerifyCodeBody & { type: 'register' | 'reset' }, caller: Caller) {
       const email = normalizeEmail(body.email);
       if (body.type === 'reset' && email === DEMO_EMAIL) refuseDemo('reset its password');
       // Counted before anything is looked up or sent, refusals included (they tell whether an email is taken).
@@ -152,20 +183,8 @@ export const createAccounts = (deps: UserDeps) => {
       const existing = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
       if (body.type === 'register' && existing) fail(ErrorCode.ALREADY_EXISTS, 'this email is already registered', { field: 'email' });
       // A reset code for an unknown email is answered like any other, so the call does not reveal who is registered.
-      if (body.type === 'register' || existing) {
-        const code = await codes.issue(email, body.type);
-        try {
-          await mailer.send({ to: email, locale: caller.locale, ...verificationMail(caller.locale, body.type, code, CODE_TTL_MINUTES) });
-        } catch (error) {
-          caller.log.error({ err: error }, 'verification mail failed');
-          // Nobody received this code: it must not stay usable in the database.
-          await codes.discard(email, body.type).catch((discardError: unknown) =>
-            caller.log.error({ err: discardError }, 'undelivered verification code could not be retired'),
-          );
-          fail(ErrorCode.EMAIL_SERVICE_ERROR, 'the email service failed');
-        }
-      }
-      return { expiresIn: CODE_TTL_MINUTES * 60, resendAfter: 60 };
+      if (body.type === 'register' || existing) await mailCode({ codes, mailer }, { email, type: body.type }, caller);
+      return CODE_SENT;
     },
 
     async register(body: RegisterBody, caller: Caller): Promise<LoginResponse> {

@@ -126,3 +126,9 @@ export const createSessions = (db: Db, tokens: AccessTokens, options: SessionOpt
   };
 };
 export type Sessions = ReturnType<typeof createSessions>;
+
+/** Ends every session of the user but `keep` (the caller's own), with their refresh tokens: after a password or e-mail change. */
+export const revokeOtherSessions = async (trx: Db, userId: string, keep: string): Promise<void> => {
+  await trx.updateTable('sessions').set({ revoked_at: sql`now()` }).where('user_id', '=', userId).where('id', '<>', keep).where('revoked_at', 'is', null).execute();
+  await trx.updateTable('refresh_tokens').set({ revoked_at: sql`now()` }).where('user_id', '=', userId).where('family_id', '<>', keep).where('revoked_at', 'is', null).execute();
+};

@@ -80,7 +80,7 @@ describe('inside the demo account', () => {
     expect(document.querySelector('[data-demo-banner]')).toBeNull();
   });
 
-  it('offers no password change and no widget grants on the security page, and still lists its own session', async () => {
+  it('offers no password or e-mail change and no widget grants on the security page, and still lists its own session', async () => {
     const app = await renderApp('/profile/security', {
       ...asDemo,
       'GET /api/user/sessions': () => ok(sessions.slice(0, 1)),
@@ -88,10 +88,12 @@ describe('inside the demo account', () => {
       'GET /api/security/status': () => ok({ factors: [], recoveryCodesLeft: 0, withdrawalsHeldUntil: null, locked: true, passkeys: [] }),
     });
     await findHeading('安全中心');
-    // The password, the second factor, the passkeys, the widget grants and the anti-phishing code: each says the demo keeps them.
-    await waitFor(() => expect(document.querySelectorAll('[data-demo-locked]')).toHaveLength(5));
+    // The password, the e-mail, the second factor, the passkeys, the widget grants and the anti-phishing code: each says the demo keeps them.
+    await waitFor(() => expect(document.querySelectorAll('[data-demo-locked]')).toHaveLength(6));
     expect(screen.queryByLabelText(/当前密码/)).toBeNull();
     expect(screen.queryByRole('button', { name: '修改密码' })).toBeNull();
+    expect(screen.queryByLabelText(/新邮箱/)).toBeNull();
+    expect(screen.queryByRole('button', { name: '修改邮箱' })).toBeNull();
     expect(app.server.requests.some((r) => r.path === '/api/user/widget-tokens')).toBe(false);
     await waitFor(() => expect(app.server.requests.some((r) => r.path === '/api/user/sessions')).toBe(true));
   });

@@ -22,6 +22,7 @@ import { AntiPhishing } from './AntiPhishing';
 import { formatDateTime } from './format';
 import { deviceLabel } from './userAgent';
 import { isStepUpCancelled, useStepUp } from '../kit/StepUp';
+import { ChangeEmailSection } from './ChangeEmailSection';
 import { PasskeysSection } from './PasskeysSection';
 import { TwoFactorSection } from './TwoFactorSection';
 
@@ -378,7 +379,7 @@ const WidgetGrants = () => {
   );
 };
 
-/** `/profile/security`: change the password, see where the account is signed in and end those sessions, and the partner sites allowed to show my data. */
+/** `/profile/security`: change the password or the e-mail, see where the account is signed in and end those sessions, and the partner sites allowed to show my data. */
 export const SecurityPage = () => {
   const translate = useTranslate();
   // The shared demo account: its password and widget grants are nobody's to change; each visitor sees only their own session.
@@ -395,6 +396,7 @@ export const SecurityPage = () => {
         ) : (
           <ChangePassword />
         )}
+        <ChangeEmailSection />
         <AntiPhishing />
         <Sessions />
         {demo ? (
