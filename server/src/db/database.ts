@@ -31,7 +31,7 @@ import * as secondFactors from './migrations/027_second_factors';
 import * as withdrawalAddresses from './migrations/028_withdrawal_addresses';
 import * as passkeys from './migrations/029_passkeys';
 import * as strategyExits from './migrations/030_strategy_exits';
-import * as emailChangeCodes from './migrations/033_email_change_codes';
+import * as emailChangeCodes from './migrations/031_email_change_codes';
 import type { Database } from './schema';
 import { subscribe, type ChangeHandlers, type ChangeSubscription, type FeedSource } from './changeFeed';
 
@@ -63,7 +63,7 @@ const migrations: Record<string, Migration> = {
   '028_withdrawal_addresses': withdrawalAddresses,
   '029_passkeys': passkeys,
   '030_strategy_exits': strategyExits,
-  '033_email_change_codes': emailChangeCodes,
+  '031_email_change_codes': emailChangeCodes,
 };
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
