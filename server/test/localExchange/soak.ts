@@ -174,26 +174,23 @@ const seedBooks = async (db: Db, local: LocalBinance, okx: LocalOkx, masterKey: 
       .executeTakeFirstOrThrow();
     okxOwners.push({ ...owner, accountId: account.id });
   }
+  /** The i-th running task of an owner on a pair: first orders of 10 to 14 USDT, cycles until stopped. */
+  const taskRow = (owner: { userId: string; accountId: string; strategyId: string }, symbol: string, i: number) => ({
+    user_id: owner.userId,
+    exchange_account_id: owner.accountId,
+    symbol,
+    strategy_id: owner.strategyId,
+    first_order_amount: String(10 + (i % 5)),
+    first_order_multiple: false,
+    cycle_count: 9999,
+    running: true,
+    replenish_status: 'replenish_open' as const,
+    state: JSON.stringify(initialCycleState()),
+  });
   if (okxTasks > 0) {
     await db
       .insertInto('trade_tasks')
-      .values(
-        Array.from({ length: okxTasks }, (_, i) => {
-          const owner = okxOwners[i % okxOwners.length]!;
-          return {
-            user_id: owner.userId,
-            exchange_account_id: owner.accountId,
-            symbol: OKX_SYMBOLS[Math.floor(i / okxOwners.length) % OKX_SYMBOLS.length]!.task,
-            strategy_id: owner.strategyId,
-            first_order_amount: String(10 + (i % 5)),
-            first_order_multiple: false,
-            cycle_count: 9999,
-            running: true,
-            replenish_status: 'replenish_open' as const,
-            state: JSON.stringify(initialCycleState()),
-          };
-        }),
-      )
+      .values(Array.from({ length: okxTasks }, (_, i) => taskRow(okxOwners[i % okxOwners.length]!, OKX_SYMBOLS[Math.floor(i / okxOwners.length) % OKX_SYMBOLS.length]!.task, i)))
       .execute();
   }
   for (let offset = 0; offset < options.tasks; offset += 500) {
@@ -202,19 +199,7 @@ const seedBooks = async (db: Db, local: LocalBinance, okx: LocalOkx, masterKey: 
       .values(
         Array.from({ length: Math.min(500, options.tasks - offset) }, (_, j) => {
           const i = offset + j;
-          const owner = owners[i % options.users]!;
-          return {
-            user_id: owner.userId,
-            exchange_account_id: owner.accountId,
-            symbol: SYMBOLS[Math.floor(i / options.users) % SYMBOLS.length]!.task,
-            strategy_id: owner.strategyId,
-            first_order_amount: String(10 + (i % 5)),
-            first_order_multiple: false,
-            cycle_count: 9999,
-            running: true,
-            replenish_status: 'replenish_open' as const,
-            state: JSON.stringify(initialCycleState()),
-          };
+          return taskRow(owners[i % options.users]!, SYMBOLS[Math.floor(i / options.users) % SYMBOLS.length]!.task, i);
         }),
       )
       .execute();
