@@ -5,6 +5,7 @@
  * real exchanges' lanes (lanes.ts), the intents (intents.ts) and the user's
  * commands (commands.ts) work on it.
  */
+import type { AlertAction } from '../../../../src/api/conditions';
 import { randomBytes } from 'node:crypto';
 import Big from 'big.js';
 import type { FastifyBaseLogger } from 'fastify';
@@ -48,6 +49,8 @@ export interface LiveTask extends StoredTask {
   exchangeCancels: number;
   /** Waiting for fuel to open its next cycle ('fuel_empty' written once), checked again at this market time. */
   fuelWaitUntil: number | null;
+  /** A TradingView alert (issue 29) the engine has not acted on yet: set by the webhook's command, consumed by the next decision. */
+  alert?: { id: string; action: AlertAction; receivedAt: number } | null;
 }
 
 export interface EngineOptions {
