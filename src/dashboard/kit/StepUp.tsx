@@ -1,10 +1,11 @@
 import KeyIcon from '@mui/icons-material/Key';
 import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, TextField, Typography } from '@mui/material';
 import { useCallback, useRef, useState, type ReactNode } from 'react';
-import { useTranslate } from 'react-admin';
+import { useNotify, useTranslate } from 'react-admin';
 import { ErrorCode } from '../../api/errors';
 import type { PasskeyOptions } from '../../api/security';
 import { isApiError } from '../../dataProvider/ApiError';
+import { useServerErrors } from './forms';
 import { assertPasskey, kindsOf, passkeyFactor, passkeyOptionsOf } from './passkey';
 
 /** The user closed the step-up dialog: the action was not sent again (nothing to report). */
@@ -144,4 +145,40 @@ export const useStepUp = (): { run: <T>(action: (secondFactor?: string) => Promi
 
   const dialog = asking ? <CodeDialog key={generation.current} asking={asking} onDone={() => setAsking(null)} /> : null;
   return { run, dialog };
+};
+
+export interface StepUpActionSteps<T, F> {
+  /** The success notice, from the answer. */
+  notice: (answer: T) => string;
+  /** After the success notice: refresh what the action changed. */
+  done?: (answer: T) => void;
+  /** A refusal (a closed dialog is none): its result is what `perform` answers; default: the server's message as a notice. */
+  failed?: (error: unknown) => F;
+}
+
+/**
+ * A sensitive action in one call (useStepUp's `run`): sent with step-up, then
+ * the success notice and `done`; a refusal goes to `failed`, a closed dialog
+ * is silent. Render `dialog`.
+ */
+export const useStepUpAction = () => {
+  const stepUp = useStepUp();
+  const notify = useNotify();
+  const serverErrors = useServerErrors();
+  const perform = async <T, F = Record<string, string> | undefined>(
+    call: (secondFactor?: string) => Promise<T>,
+    steps: StepUpActionSteps<T, F>,
+  ): Promise<F | undefined> => {
+    let answer: T;
+    try {
+      answer = await stepUp.run(call);
+    } catch (error) {
+      if (isStepUpCancelled(error)) return undefined;
+      return steps.failed ? steps.failed(error) : (serverErrors(error) as F | undefined);
+    }
+    notify(steps.notice(answer), { type: 'success' });
+    steps.done?.(answer);
+    return undefined;
+  };
+  return { perform, run: stepUp.run, dialog: stepUp.dialog };
 };

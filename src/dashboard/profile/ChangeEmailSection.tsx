@@ -10,7 +10,7 @@ import { DemoLocked, useIsDemo } from '../kit/demo';
 import { rules, useServerErrors } from '../kit/forms';
 import { Section } from '../kit/Section';
 import { SendCodeButton } from '../kit/SendCodeButton';
-import { isStepUpCancelled, useStepUp } from '../kit/StepUp';
+import { useStepUpAction } from '../kit/StepUp';
 import { useApi, useMe, useRefreshIdentity } from './api';
 
 const EMPTY: ChangeEmailPayload = { email: '', captcha: '', password: '' };
@@ -45,29 +45,29 @@ export const ChangeEmailSection = () => {
   const serverErrors = useServerErrors();
   const demo = useIsDemo();
   const me = useMe();
-  const stepUp = useStepUp();
+  const stepUp = useStepUpAction();
   const [pending, setPending] = useState(false);
   const [done, setDone] = useState(0);
 
   const submit = async (values: Partial<ChangeEmailPayload>) => {
     setPending(true);
+    const payload = { email: (values.email ?? '').trim(), captcha: (values.captcha ?? '').trim(), password: values.password ?? '' };
     try {
-      const payload = { email: (values.email ?? '').trim(), captcha: (values.captcha ?? '').trim(), password: values.password ?? '' };
-      const user = await stepUp.run((secondFactor) => api.changeEmail(payload, secondFactor));
-      // The new address everywhere; the sessions and the hold on withdrawals are asked again.
-      refreshIdentity(user);
-      notify(translate('profile.security.email.changed', { email: user.email, hours: WITHDRAWAL_HOLD_HOURS }), { type: 'success' });
-      setDone((n) => n + 1);
-      return undefined;
-    } catch (error) {
-      if (isStepUpCancelled(error)) return undefined;
-      const target = isApiError(error) ? fieldOf(error.code, (error.data as { reason?: unknown } | null)?.reason) : null;
-      if (target) {
-        const message = target.key ? translate(target.key) : (error as Error).message;
-        notify(message, { type: 'error' });
-        return { [target.field]: message };
-      }
-      return serverErrors(error);
+      return await stepUp.perform((secondFactor) => api.changeEmail(payload, secondFactor), {
+        notice: (user) => translate('profile.security.email.changed', { email: user.email, hours: WITHDRAWAL_HOLD_HOURS }),
+        // The new address everywhere; the sessions and the hold on withdrawals are asked again.
+        done: (user) => {
+          refreshIdentity(user);
+          setDone((n) => n + 1);
+        },
+        failed: (error) => {
+          const target = isApiError(error) ? fieldOf(error.code, (error.data as { reason?: unknown } | null)?.reason) : null;
+          if (!target) return serverErrors(error);
+          const message = target.key ? translate(target.key) : (error as Error).message;
+          notify(message, { type: 'error' });
+          return { [target.field]: message };
+        },
+      });
     } finally {
       setPending(false);
     }

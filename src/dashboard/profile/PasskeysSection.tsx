@@ -9,7 +9,7 @@ import { QueryView } from '../kit/LoadError';
 import { Section } from '../kit/Section';
 import { DemoLocked } from '../kit/demo';
 import { createPasskey, passkeysSupported } from '../kit/passkey';
-import { isStepUpCancelled, useStepUp } from '../kit/StepUp';
+import { isStepUpCancelled, useStepUpAction } from '../kit/StepUp';
 import { useServerErrors } from '../kit/forms';
 import { profileKeys, useApi, useSecurityStatus } from './api';
 import { formatDateTime } from './format';
@@ -28,7 +28,7 @@ export const PasskeysSection = () => {
   const queryClient = useQueryClient();
   const serverErrors = useServerErrors();
   const status = useSecurityStatus();
-  const stepUp = useStepUp();
+  const stepUp = useStepUpAction();
   const [name, setName] = useState('');
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -65,13 +65,7 @@ export const PasskeysSection = () => {
 
   const remove = async (passkey: PasskeyInfo) => {
     setRemoving(null);
-    try {
-      await stepUp.run((secondFactor) => api.passkeyRemove(passkey.id, secondFactor));
-      notify(translate('profile.security.passkeys.removed'), { type: 'success' });
-      void refresh();
-    } catch (caught) {
-      if (!isStepUpCancelled(caught)) serverErrors(caught);
-    }
+    await stepUp.perform((secondFactor) => api.passkeyRemove(passkey.id, secondFactor), { notice: () => translate('profile.security.passkeys.removed'), done: () => void refresh() });
   };
 
   return (

@@ -8,7 +8,7 @@ import { CopyField, useCopy } from '../kit/copy';
 import { QueryView } from '../kit/LoadError';
 import { Section } from '../kit/Section';
 import { DemoLocked } from '../kit/demo';
-import { isStepUpCancelled, useStepUp } from '../kit/StepUp';
+import { useStepUpAction } from '../kit/StepUp';
 import { useServerErrors } from '../kit/forms';
 import { profileKeys, useApi, useSecurityStatus } from './api';
 import { formatDateTime } from './format';
@@ -126,7 +126,7 @@ export const TwoFactorSection = () => {
   const queryClient = useQueryClient();
   const serverErrors = useServerErrors();
   const status = useSecurityStatus();
-  const stepUp = useStepUp();
+  const stepUp = useStepUpAction();
   const [setup, setSetup] = useState<TotpSetup | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
   const [confirmOff, setConfirmOff] = useState(false);
@@ -145,13 +145,7 @@ export const TwoFactorSection = () => {
   };
   const turnOff = async () => {
     setConfirmOff(false);
-    try {
-      await stepUp.run((secondFactor) => api.totpDisable(secondFactor));
-      notify(translate('profile.security.totp.disabled'), { type: 'success' });
-      void refresh();
-    } catch (error) {
-      if (!isStepUpCancelled(error)) serverErrors(error);
-    }
+    await stepUp.perform((secondFactor) => api.totpDisable(secondFactor), { notice: () => translate('profile.security.totp.disabled'), done: () => void refresh() });
   };
 
   return (
