@@ -1,5 +1,6 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { StrategyExits } from '../../../src/api/strategy';
+import type { TaskStop } from '../../../src/api/trade';
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -154,6 +155,10 @@ export interface OrdersTable {
   fee: Generated<string>;
   fee_currency: string | null;
   error: string | null;
+  /** The stop a stop-loss sale is for (migration 034). */
+  stop: ColumnType<TaskStop | null, TaskStop | null | undefined, TaskStop | null>;
+  /** The 1-based take-profit target a sale is for, when the strategy has several (migration 034). */
+  target: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: CreatedAt;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }

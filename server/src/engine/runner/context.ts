@@ -252,4 +252,6 @@ export const orderRow = (task: LiveTask, action: OrderRequest, ctx: OrderContext
   side: ctx.side,
   reason: ctx.reason,
   requested: action.kind === 'buy' ? action.quoteAmount : action.quantity,
+  ...(ctx.stop ? { stop: ctx.stop } : {}),
+  ...(ctx.target !== undefined ? { target: ctx.target } : {}),
 });

@@ -1,5 +1,6 @@
 import Big from 'big.js';
 import { PAPER_EXCHANGE } from '../../../../src/api/exchange';
+import { isTaskStop } from '../../../../src/api/trade';
 import { applyOrderFailed } from '../core/decide';
 import type { StoredTask } from '../store/journal';
 import { stateWrite, type EngineContext, type LiveTask, type OrderRequest } from './context';
@@ -53,6 +54,9 @@ export const createIntents = (engine: EngineContext) => {
         before: task.state,
         // A take profit for less than the position was a target's partial sale.
         ...(row.side === 'sell' && row.reason === 'take_profit' && new Big(row.requested).lt(task.state.quantity) ? { partial: true } : {}),
+        // The stop or the target it sells for, as stored with the intent.
+        ...(row.stop && isTaskStop(row.stop) ? { stop: row.stop } : {}),
+        ...(row.target !== null ? { target: row.target } : {}),
         createdAt: new Date(row.created_at).getTime(),
       });
     }

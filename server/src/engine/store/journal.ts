@@ -10,7 +10,7 @@
 import Big from 'big.js';
 import { sql, type Selectable } from 'kysely';
 import type { DecimalString } from '../../../../src/api/types';
-import type { TaskAttention } from '../../../../src/api/trade';
+import type { TaskAttention, TaskStop } from '../../../../src/api/trade';
 import type { StrategySettings } from '../../../../src/api/strategy';
 import type { Db } from '../../db/database';
 import type { StrategiesTable } from '../../db/schema';
@@ -101,6 +101,10 @@ export interface OrderInsert extends OrderResult {
   reason: string;
   status: 'intent' | 'closed' | 'failed';
   requested: DecimalString;
+  /** A stop's sale: which stop fired (kept with the intent, for an outcome learned after a restart). */
+  stop?: TaskStop;
+  /** A take-profit target's sale: which target. */
+  target?: number;
 }
 
 /** A real order's outcome, written over its intent. */
@@ -283,16 +287,17 @@ export const createEngineStore = (db: Db, domains: EngineDomains | null = null) 
     if (orders.length === 0) return;
     await sql`
       insert into orders (task_id, user_id, exchange_account_id, client_order_id, exchange_order_id, symbol, cycle, level, side, reason,
-                          status, requested, price, filled, cost, fee, fee_currency, error, created_at, updated_at)
+                          status, requested, price, filled, cost, fee, fee_currency, error, stop, target, created_at, updated_at)
       select task, owner, account, client, exchange_id, symbol, cycle, level, side, reason, status, requested::numeric, price::numeric,
-             filled::numeric, cost::numeric, fee::numeric, fee_currency, error, ${stamp(at)}, ${stamp(at)}
+             filled::numeric, cost::numeric, fee::numeric, fee_currency, error, stop, target, ${stamp(at)}, ${stamp(at)}
       from unnest(${orders.map((o) => o.taskId)}::uuid[], ${orders.map((o) => o.userId)}::uuid[], ${orders.map((o) => o.accountId)}::uuid[],
                   ${orders.map((o) => o.clientOrderId)}::text[], ${text(orders.map((o) => o.exchangeOrderId))}::text[], ${orders.map((o) => o.symbol)}::text[],
                   ${orders.map((o) => o.cycle)}::int[], ${orders.map((o) => o.level)}::int[], ${orders.map((o) => o.side)}::text[],
                   ${orders.map((o) => o.reason)}::text[], ${orders.map((o) => o.status)}::text[], ${orders.map((o) => o.requested)}::text[],
                   ${text(orders.map((o) => o.price))}::text[], ${orders.map((o) => o.filled ?? '0')}::text[], ${orders.map((o) => o.cost ?? '0')}::text[],
-                  ${orders.map((o) => o.fee ?? '0')}::text[], ${text(orders.map((o) => o.feeCurrency))}::text[], ${text(orders.map((o) => o.error))}::text[])
-           as x(task, owner, account, client, exchange_id, symbol, cycle, level, side, reason, status, requested, price, filled, cost, fee, fee_currency, error)`.execute(trx);
+                  ${orders.map((o) => o.fee ?? '0')}::text[], ${text(orders.map((o) => o.feeCurrency))}::text[], ${text(orders.map((o) => o.error))}::text[],
+                  ${text(orders.map((o) => o.stop))}::text[], ${orders.map((o) => o.target ?? null)}::int[])
+           as x(task, owner, account, client, exchange_id, symbol, cycle, level, side, reason, status, requested, price, filled, cost, fee, fee_currency, error, stop, target)`.execute(trx);
   };
 
   const writeOutcomes = async (trx: Db, outcomes: OrderOutcome[]) => {
@@ -436,7 +441,7 @@ export const createEngineStore = (db: Db, domains: EngineDomains | null = null) 
     return db
       .selectFrom('orders')
       .innerJoin('exchange_accounts', 'exchange_accounts.id', 'orders.exchange_account_id')
-      .select(['orders.task_id', 'orders.client_order_id', 'orders.side', 'orders.reason', 'orders.level', 'orders.cycle', 'orders.requested', 'orders.created_at', 'exchange_accounts.exchange'])
+      .select(['orders.task_id', 'orders.client_order_id', 'orders.side', 'orders.reason', 'orders.level', 'orders.cycle', 'orders.requested', 'orders.stop', 'orders.target', 'orders.created_at', 'exchange_accounts.exchange'])
       .where('orders.status', '=', 'intent')
       .where('orders.task_id', 'in', [...taskIds])
       .execute();
