@@ -19,7 +19,8 @@ export interface MoneyReport {
  *    or, for a coin, the positions of its tasks to the last unit: nothing is
  *    bought or sold that no task owns;
  * 2. realized plus floating profit equals the change in the account's value,
- *    every coin valued at the price the floating profit uses (`bidOf`);
+ *    every coin valued at the price the floating profit uses (`bidOf`),
+ *    realized counting the open cycles' partial sales;
  * 3. a cycle that ended by take profit never books a loss, and each cycle's
  *    proceeds minus its cost basis is its profit.
  */
@@ -34,6 +35,8 @@ export const checkMoneyInDb = async (db: Db, bidOf: (symbol: string) => string):
     const positions = new Map<string, Big>();
     const prices = new Map<string, string>();
     let floating = new Big(0);
+    // The open cycles' partial sales (take-profit targets) are realized already (fills.ts partialProfit).
+    let realized = new Big(0);
     for (const row of tasks) {
       const state = row.state as unknown as CycleState;
       const base = row.symbol.split('/')[0]!;
@@ -41,6 +44,7 @@ export const checkMoneyInDb = async (db: Db, bidOf: (symbol: string) => string):
       const price = bidOf(row.symbol);
       prices.set(base, price);
       floating = floating.plus(new Big(state.quantity).times(price).minus(state.cost));
+      if (state.partial) realized = realized.plus(state.partial.proceeds).minus(state.partial.basis);
     }
     const orders = await db.selectFrom('orders').select(['side', 'cost', 'fee', 'fee_currency']).where('exchange_account_id', '=', account.id).where('status', '=', 'closed').execute();
     const quote = orders.reduce((sum, o) => (o.side === 'buy' ? sum.minus(o.cost) : sum.plus(new Big(o.cost).minus(o.fee_currency === 'USDT' ? o.fee : '0'))), start);
@@ -63,7 +67,6 @@ export const checkMoneyInDb = async (db: Db, bidOf: (symbol: string) => string):
           )
           .execute()
       : [];
-    let realized = new Big(0);
     for (const cycle of cycles) {
       realized = realized.plus(cycle.realized_profit);
       expect(new Big(cycle.sell_proceeds).minus(cycle.buy_cost).eq(cycle.realized_profit)).toBe(true);

@@ -13,6 +13,7 @@ import { isTestnetExchange, PAPER_EXCHANGE } from '../../../src/api/exchange';
 import type { CloseResult, OhlcvAnswer, TaskAttention, TaskEvent, TradeOrder, TradePair, TradeTask, TradeTaskDetail } from '../../../src/api/trade';
 import type { Db } from '../db/database';
 import { averagePrice, initialCycleState, type CycleState } from '../engine/core/decide';
+import { partialProfit } from '../engine/core/fills';
 import { ExchangeClientError, type ExchangeClient, type MarketInfo, type Ticker } from '../engine/venues/exchangeClient';
 import type { EngineFacade } from '../engine/facade';
 import { isUsablePrice } from '../engine/runner/runner';
@@ -80,7 +81,7 @@ const MARKETS_WAIT_MS = 1_000;
 const SORT_COLUMNS: Record<TaskSort, string> = {
   createdAt: 'trade_tasks.created_at',
   symbol: 'trade_tasks.symbol',
-  realizedProfit: 'realized',
+  realizedProfit: 'realized_order',
   cyclesDone: 'cycles_done',
 };
 
@@ -229,6 +230,9 @@ export const createTradeService = ({ db, engine, listCache }: { db: Db; engine: 
       .select([
         ...TASK_COLUMNS,
         sql<string>`(select coalesce(sum(cycles.realized_profit), 0) from cycles where cycles.task_id = trade_tasks.id)`.as('realized'),
+        // The order of "realized profit": the closed cycles' and the open cycle's partial sales (fills.ts partialProfit) as stored.
+        sql<string>`(select coalesce(sum(cycles.realized_profit), 0) from cycles where cycles.task_id = trade_tasks.id)
+          + coalesce((trade_tasks.state->'partial'->>'proceeds')::numeric - (trade_tasks.state->'partial'->>'basis')::numeric, 0)`.as('realized_order'),
         sql<number>`coalesce((trade_tasks.state->>'cyclesDone')::int, 0)`.as('cycles_done'),
       ])
       .where('trade_tasks.user_id', '=', userId);
@@ -315,7 +319,8 @@ export const createTradeService = ({ db, engine, listCache }: { db: Db; engine: 
       averagePrice: average,
       lastPrice,
       floatingProfit: floating,
-      realizedProfit: decimalOf(row.realized ?? '0'),
+      // The closed cycles' profit and what the open cycle's partial sales booked already.
+      realizedProfit: state.partial ? new Big(row.realized ?? '0').plus(partialProfit(state)).toFixed() : decimalOf(row.realized ?? '0'),
       levelsFilled: state.levelsFilled,
       levelsTotal: row.levels.length,
       tickSize: info?.precision.price ?? null,

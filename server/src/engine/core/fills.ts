@@ -65,6 +65,14 @@ export const stopOf = (action: { reason: string; stop?: StopKind; fromLastLevel?
   return action.fromLastLevel ? 'loss_last_level' : 'loss_average';
 };
 
+/**
+ * The profit the open cycle's partial sales booked already (their proceeds
+ * net of fees less the cost basis of what they sold): realized now, and
+ * counted again in the cycle's own profit when it closes ('0' without any).
+ */
+export const partialProfit = (state: Pick<CycleState, 'partial'>): DecimalString =>
+  state.partial ? new Big(state.partial.proceeds).minus(state.partial.basis).toFixed() : '0';
+
 /** A closed cycle as it is stored (table `cycles`). */
 export interface ClosedCycle {
   cycle: number;
