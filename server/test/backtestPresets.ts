@@ -50,6 +50,9 @@ export const describeBacktestPresets = (backend: 'pglite' | 'postgres') =>
         }
         expect(preset.figures, preset.name).toEqual(job.result!.figures);
         expect(preset.settings).toEqual(job.result!.settings);
+        // The market its ladder is checked against in the wizard (its minimums) and the period's last close.
+        expect(data.market).toEqual(job.result!.market);
+        expect(data.lastPrice).toBe(job.result!.chart.candles.at(-1)![4]);
         for (const key of ['returnPercent', 'annualizedReturnPercent', 'maxDrawdownPercent', 'holdReturnPercent'] as const) expect(preset.figures[key]).toMatch(/^-?\d+(\.\d+)?$/);
       }
       // They differ from template to template (the ladders do).

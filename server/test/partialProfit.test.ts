@@ -76,6 +76,10 @@ describe('a partial take-profit sale', () => {
     const overview = (await call('GET', '/api/trade/overview')).data as { realizedProfit: string };
     expect(new Big(overview.realizedProfit).eq(profit)).toBe(true);
 
+    // The order says which target it sold for (the task's ladder marks it).
+    const orders = (await call('GET', `/api/trade/order-history?taskId=${taskId}&page=1&pageSize=10`)).data as { list: { side: string; target?: number }[] };
+    expect(orders.list.map((o) => [o.side, o.target ?? null])).toEqual([['sell', 1], ['buy', null]]);
+
     const money = await checkMoney(s);
     expect(new Big(money.accounts[0]!.realized).eq(profit)).toBe(true);
   });

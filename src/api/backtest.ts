@@ -291,6 +291,9 @@ export interface PresetFiguresAnswer {
   to: number;
   candles: number;
   firstOrderAmount: DecimalString;
+  /** The pair's rules on that exchange (its minimums), and its last close in the period: a preset's ladder is checked against them (ladderChecks.ts). */
+  market: MarketRules;
+  lastPrice: DecimalString;
   /** When the figures were computed (ISO); the same all day for every user. */
   computedAt: string;
   presets: PresetFigures[];

@@ -117,6 +117,8 @@ export interface TradeOrder {
   fee: DecimalString;
   feeCurrency: string | null;
   error: string | null;
+  /** A take-profit sale of a strategy with several targets: the 1-based target it sold for. */
+  target?: number;
   /** The market's price tick and amount step ('0.01', '0.00001'); null when its market is not known now. */
   tickSize: DecimalString | null;
   amountStep: DecimalString | null;

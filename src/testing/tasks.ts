@@ -1,5 +1,5 @@
 import type { StrategySettings, StrategyTemplate } from '../api/strategy';
-import type { TradeOrder, TradeTask } from '../api/trade';
+import type { TradeOrder, TradeTask, TradeTaskDetail } from '../api/trade';
 
 /** The settings of the 'balanced' system template: two levels (1 % x1, 2.5 % x2), 1.5 % take profit, for the page tests. */
 export const balancedSettings: StrategySettings = {
@@ -76,3 +76,31 @@ export const tradeOrder = (over: Partial<TradeOrder> = {}): TradeOrder => ({
   createdAt: '2026-03-01T08:00:00.000Z',
   ...over,
 });
+
+/**
+ * The BTC task with two take-profit targets (half at +1.5 %, the rest at
+ * +3 %) in its third cycle: the first order bought 0.1 at 100 for 10.01 USDT
+ * with its fee, and target 1 sold half at 101.6 for 5.08 USDT less a 0.00508
+ * USDT fee; the other half is held at an average of 100.1.
+ */
+export const twoTargetTask: TradeTaskDetail = {
+  ...btcTask,
+  strategy: {
+    ...balancedSettings,
+    takeProfitTargets: [
+      { sharePercent: '50', profitPercent: '1.5', trailing: false },
+      { sharePercent: '50', profitPercent: '3', trailing: false },
+    ],
+  },
+  levelsFilled: 0,
+  quantity: '0.05',
+  cost: '5.005',
+  averagePrice: '100.1',
+  firstFillPrice: '100',
+  takeProfitArmed: false,
+  events: [],
+};
+export const twoTargetOrders: TradeOrder[] = [
+  tradeOrder({ cycle: 3 }),
+  tradeOrder({ id: 'o0000000-0000-4000-8000-000000000002', cycle: 3, side: 'sell', reason: 'take_profit', target: 1, price: '101.6', amount: '0.05', cost: '5.08', fee: '0.00508' }),
+];

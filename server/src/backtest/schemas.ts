@@ -206,6 +206,8 @@ const presetFiguresSchema = Type.Object({
   to: Type.Integer(),
   candles: Type.Integer(),
   firstOrderAmount: text,
+  market: marketRulesSchema,
+  lastPrice: text,
   computedAt: Type.String(),
   presets: Type.Array(Type.Object({ strategyId: Type.String(), name: Type.String(), settings: settingsAnswer, figures: figuresSchema })),
 });

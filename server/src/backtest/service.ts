@@ -383,6 +383,8 @@ export const createBacktestService = (deps: BacktestDeps) => {
         to: report.to,
         candles: report.candles,
         firstOrderAmount: report.firstOrderAmount,
+        market: report.market,
+        lastPrice: report.chart.candles.at(-1)?.[4] ?? '0',
         computedAt: new Date(now()).toISOString(),
         presets: templates.map((t, index) => ({ strategyId: t.id, name: t.name, settings: index === 0 ? report.settings : report.variants!.find((v) => v.index === index)!.settings, figures: figuresOf(index) })),
       };

@@ -161,6 +161,7 @@ const tradeOrder = Type.Object({
   fee: number(),
   feeCurrency: Nullable('string'),
   error: Nullable('string'),
+  target: Type.Optional(Type.Integer({ minimum: 1, description: 'A take-profit sale of a strategy with several targets: the 1-based target it sold for' })),
   tickSize: Nullable('string', { description: "The market's price tick ('0.01'); null when its market is not known now" }),
   amountStep: Nullable('string', { description: "The market's amount step ('0.00001'); null when its market is not known now" }),
   createdAt: text,

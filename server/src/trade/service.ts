@@ -672,6 +672,7 @@ export const createTradeService = ({ db, engine, listCache }: { db: Db; engine: 
           fee: o.fee,
           feeCurrency: o.fee_currency,
           error: o.error,
+          ...(o.target !== null ? { target: o.target } : {}),
           tickSize: markets.get(o.exchange_account_id)?.get(o.symbol)?.precision.price ?? null,
           amountStep: markets.get(o.exchange_account_id)?.get(o.symbol)?.precision.amount ?? null,
           createdAt: new Date(o.created_at).toISOString(),

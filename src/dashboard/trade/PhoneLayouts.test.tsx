@@ -1,10 +1,10 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TradeOrder, TradeTaskDetail } from '../../api/trade';
 import { ok } from '../../testing/fakeServer';
 import { findHeading, identityRoute, renderApp, startSignedInZhCN } from '../../testing/renderApp';
-import { balancedSettings, btcTask } from '../../testing/tasks';
+import { balancedSettings, btcTask, twoTargetOrders, twoTargetTask } from '../../testing/tasks';
 
 /** A phone: every `max-width` media query matches (MUI's `down()` breakpoints). */
 const asPhone = () =>
@@ -100,5 +100,30 @@ describe('phone layouts', () => {
     expect(cards[0]!.querySelector('[data-field="fundsNeeded"]')).toHaveTextContent('—');
     expect(cards[2]!.querySelector('[data-field="state"]')).toBeNull();
     expect(within(cards[2]!).getByText('下一档')).toBeInTheDocument();
+  });
+
+  it('shows each take-profit target as a card: the one that sold with its price, amount and proceeds', async () => {
+    const detail = twoTargetTask;
+    await renderApp(`/trade/detail/${detail.id}`, {
+      ...identityRoute,
+      [`GET /api/trade/detail/${detail.id}`]: () => ok(detail),
+      'GET /api/trade/ohlcv': () => ok({ symbol: 'BTC/USDT', timeframe: '15m', prices: { source: 'simulator', live: false }, candles: [] }),
+      'GET /api/trade/order-history': () => ok({ list: twoTargetOrders, total: 2 }),
+    });
+    await findHeading('任务详情');
+    const targets = await screen.findByRole('list', { name: '止盈目标' });
+    const cards = () => targets.querySelectorAll<HTMLElement>('[data-target]');
+    // The sale shows once the cycle's orders are read.
+    await waitFor(() => expect([...cards()].map((card) => card.dataset.sold)).toEqual(['true', 'false']));
+    const [sold, pending] = cards();
+    expect(within(sold!).getByText('止盈目标 1')).toBeInTheDocument();
+    expect(within(sold!).getByText('已卖出')).toBeInTheDocument();
+    expect(sold!.querySelector('[data-field="share"]')).toHaveTextContent('剩余持仓的 50%');
+    expect(sold!.querySelector('[data-field="state"]')).toHaveTextContent('101.60 卖出 0.05000 BTC，得 5.07 USDT');
+    // The last target sells the rest, at +3 % over the average of 100.1; not sold yet.
+    expect(within(pending!).getByText('待卖出')).toBeInTheDocument();
+    expect(pending!.querySelector('[data-field="share"]')).toHaveTextContent('剩余全部');
+    expect(pending!.querySelector('[data-field="price"]')).toHaveTextContent('103.10');
+    expect(pending!.querySelector('[data-field="state"]')).toBeNull();
   });
 });

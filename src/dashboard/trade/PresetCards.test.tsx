@@ -11,7 +11,7 @@ import { wizardDraft } from './wizard/draftStore';
 
 /** The system templates as cards with their backtested figures, in the trade wizard (issue 28). */
 
-const conservative = strategyTemplate('00000000-0000-4000-8000-0000000000c1', 'conservative', { takeProfitPercent: '1.2' });
+const conservative = strategyTemplate('00000000-0000-4000-8000-0000000000c1', 'conservative', { takeProfitPercent: '1.2', levels: [{ dropPercent: '1', multiple: '1' }] });
 const balanced = strategyTemplate('00000000-0000-4000-8000-0000000000c2', 'balanced');
 const aggressive = strategyTemplate('00000000-0000-4000-8000-0000000000c3', 'aggressive', { takeProfitPercent: '2.5' });
 const SYSTEM = [conservative, balanced, aggressive];
@@ -52,6 +52,9 @@ const answerFor = (days: number): PresetFiguresAnswer => ({
   to: Date.UTC(2023, 2, 22),
   candles: Math.min(days, 21) * 1440,
   firstOrderAmount: '10',
+  // Binance's BTC/USDT minimums on the paper exchange: 0.00001 BTC and 5 USDT.
+  market: { feeRate: '0.001', feeAsset: 'received', amountStep: '0.00001', minAmount: '0.00001', minCost: '5' },
+  lastPrice: '27000',
   computedAt: '2026-11-27T06:00:00.000Z',
   presets: [
     { strategyId: conservative.id, name: 'conservative', settings: settingsOf(conservative), figures: figures('3.21', '55.8', '6.4', 12) },
@@ -135,6 +138,28 @@ describe('preset cards in the trade wizard', () => {
     expect(app.server.requests.filter((r) => r.path === '/api/strategy/add').map((r) => (r.body as { name: string }).name)).toEqual(['我的均衡型', '我的激进型']);
     // A system template is never changed.
     expect(app.server.requests.some((r) => r.path === '/api/strategy/edit')).toBe(false);
+  });
+
+  it('warns on a preset the exchange would refuse at the sum to invest, and keeps its "应用" off', { timeout: 60_000 }, async () => {
+    // 20 USDT over the ladder of 1 + 1 + 2 first orders: a first order of 4.99 USDT, under the 5 USDT minimum.
+    wizardDraft.update({ sizing: 'invest', investAmount: '20' });
+    const app = await renderApp('/trade/add', api());
+    await findHeading('添加交易对');
+    await waitFor(() => expect(card('balanced').dataset.belowMin).toBe('true'), LONG);
+    const warning = card('balanced').querySelector('[data-warning="below-min"]')!;
+    expect(warning.textContent).toMatch(/^按当前金额，首单为 4\.99 USDT：此模板有订单低于交易所最低下单额（5\.00 USDT），会被交易所拒绝。 投入至少 \d+\.00 USDT（首单 \d+\.\d\d USDT）才能使用。$/);
+    expect(within(card('balanced')).getByLabelText('应用 均衡型')).toBeDisabled();
+    expect(card('aggressive').dataset.belowMin).toBe('true');
+    // One level only: 20 USDT make a first order of 9.99 USDT, which passes.
+    expect(card('conservative').dataset.belowMin).toBeUndefined();
+    expect(card('conservative').querySelector('[data-warning]')).toBeNull();
+    expect(within(card('conservative')).getByLabelText('应用 稳健型')).toBeEnabled();
+
+    // Sized by a first order the exchange takes, every preset may be applied.
+    wizardDraft.update({ sizing: 'firstOrder', firstOrderAmount: '10' });
+    await waitFor(() => expect(document.querySelector('[data-below-min]')).toBeNull());
+    await userEvent.click(screen.getByLabelText('应用 均衡型'));
+    await waitFor(() => expect(app.server.requests.filter((r) => r.path === '/api/strategy/add')).toHaveLength(1));
   });
 
   it("asks a real exchange's history for the chosen pair, and shows a refusal in the user's language", { timeout: 60_000 }, async () => {

@@ -3,10 +3,11 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
 import { PRESET_FIRST_ORDER, SAMPLE_SYMBOL, type PresetFigures, type PresetSource } from '../../api/backtest';
-import { formatCount, formatPercent } from '../../api/format';
+import { formatCount, formatMoney, formatPercent } from '../../api/format';
 import { sameSettings, type StrategySettings } from '../../api/strategy';
 import { RECOMMENDED_TEMPLATE, templateLabel } from '../kit/templateText';
 import { useApi } from './api';
+import { presetShortfall, type PresetSizing } from './presetMinimum';
 
 /** The periods offered: the bundled history holds 21 days. */
 const DAYS: Record<PresetSource, number[]> = { sample: [7, 14, 21], exchange: [7, 30, 90] };
@@ -24,6 +25,8 @@ export interface PresetCardsProps {
   chosen: StrategySettings | undefined;
   /** False while the account is not known yet: nothing is asked before it is. */
   ready: boolean;
+  /** The wizard's sizing: a preset whose ladder it makes too small for the exchange warns and cannot be applied. */
+  sizing: PresetSizing;
   onApply: (preset: PresetFigures) => void;
 }
 
@@ -31,7 +34,7 @@ export interface PresetCardsProps {
  * The system templates as cards with their backtested figures (issue 28), on the chosen pair and period:
  * computed by the server once per pair and day. Stacked on a phone, side by side on a wide screen.
  */
-export const PresetCards = ({ exchange, symbol, chosen, ready, onApply }: PresetCardsProps) => {
+export const PresetCards = ({ exchange, symbol, chosen, ready, sizing, onApply }: PresetCardsProps) => {
   const translate = useTranslate();
   const [locale] = useLocaleState();
   const api = useApi();
@@ -88,6 +91,8 @@ export const PresetCards = ({ exchange, symbol, chosen, ready, onApply }: Preset
                 {data.presets.map((preset) => {
                   const name = templateLabel({ name: preset.name, system: true }, translate);
                   const isChosen = chosen !== undefined && sameSettings(chosen, preset.settings);
+                  // The server's check before a task runs, on the figures' market: the exchange would refuse this ladder at this sizing.
+                  const short = presetShortfall(data, preset.settings, sizing);
                   const f = preset.figures;
                   const rows: [string, string][] = [
                     [translate('wizard.presets.returnPercent'), percent(f.returnPercent)],
@@ -102,6 +107,7 @@ export const PresetCards = ({ exchange, symbol, chosen, ready, onApply }: Preset
                       variant="outlined"
                       data-preset={preset.name}
                       data-chosen={isChosen ? true : undefined}
+                      data-below-min={short ? true : undefined}
                       sx={{ p: 1.5, minWidth: 0, borderColor: isChosen ? 'primary.main' : undefined, borderWidth: isChosen ? 2 : 1 }}
                     >
                       <Stack spacing={1}>
@@ -123,7 +129,20 @@ export const PresetCards = ({ exchange, symbol, chosen, ready, onApply }: Preset
                             </Box>
                           ))}
                         </Box>
-                        <Button variant={isChosen ? 'contained' : 'outlined'} size="small" onClick={() => onApply(preset)} aria-label={translate('wizard.presets.applyNamed', { name })}>
+                        {short && (
+                          <Alert severity="warning" data-warning="below-min">
+                            {translate('wizard.presets.belowMin', { first: formatMoney(short.firstOrder, locale), minCost: formatMoney(short.minCost, locale) })}
+                            {short.minFirstOrder !== null &&
+                              ` ${translate(short.minInvest !== null ? 'wizard.presets.belowMinInvest' : 'wizard.presets.belowMinFirst', { invest: formatMoney(short.minInvest ?? '0', locale), min: formatMoney(short.minFirstOrder, locale) })}`}
+                          </Alert>
+                        )}
+                        <Button
+                          variant={isChosen ? 'contained' : 'outlined'}
+                          size="small"
+                          disabled={short !== null}
+                          onClick={() => onApply(preset)}
+                          aria-label={translate('wizard.presets.applyNamed', { name })}
+                        >
                           {translate('wizard.presets.apply')}
                         </Button>
                       </Stack>

@@ -6,16 +6,18 @@ import { LabelledFields } from '../kit/LabelledFields';
 import { SectionTitle, sectionSx as section } from '../kit/Section';
 import { useIsPhone } from '../kit/responsive';
 import { baseOf, formatPrice, formatQuantity, formatQuote } from '../kit/money';
-import { taskLadder, type TaskLadderRow } from './taskLadder';
+import { taskLadder, type TaskLadderRow, type TaskTargetRow } from './taskLadder';
 
 const COLUMNS = ['trigger', 'amount', 'state', 'averageAfter', 'takeProfitAfter', 'fundsNeeded'] as const;
 type Column = (typeof COLUMNS)[number];
+const TARGET_COLUMNS = ['share', 'price', 'state'] as const;
 
 /**
  * Every level of the task's ladder, the first order first: its trigger price
  * and amount, bought (with its fill) or pending, the average and take profit
- * after it, and the funds the pending levels need. A table on a desktop, one
- * card per level on a phone.
+ * after it, and the funds the pending levels need; with several take-profit
+ * targets, each target's share and price, and its sale once it sold. A table
+ * on a desktop, one card per level and per target on a phone.
  */
 export const TaskLadderSection = ({ task, orders }: { task: TradeTaskDetail; orders: TradeOrder[] }) => {
   const translate = useTranslate();
@@ -41,6 +43,15 @@ export const TaskLadderSection = ({ task, orders }: { task: TradeTaskDetail; ord
     ['fundsNeeded', row.fundsNeeded === null ? '—' : `${formatQuote(row.fundsNeeded, locale)} USDT`],
   ];
   const tone = (row: TaskLadderRow) => (row.bought ? 'success' : row.next ? 'primary' : 'default');
+  const targetName = (row: TaskTargetRow) => translate('tasks.ladder.target', { target: row.target });
+  const targetState = (row: TaskTargetRow) => translate(row.sold ? 'tasks.ladder.targetSold' : 'tasks.ladder.targetPending');
+  const targetSale = (row: TaskTargetRow) =>
+    row.sold && translate('tasks.ladder.targetSale', { price: price(row.sold.price), quantity: `${formatQuantity(row.sold.quantity, locale, task.amountStep)} ${base}`, proceeds: formatQuote(row.sold.proceeds, locale) });
+  const targetCells = (row: TaskTargetRow): [(typeof TARGET_COLUMNS)[number], string][] => [
+    ['share', translate(row.target === ladder.targets.length ? 'tasks.ladder.shareRest' : 'tasks.ladder.share', { share: formatPercent(row.sharePercent, locale) })],
+    ['price', `${price(row.price)} (${formatPercent(row.profitPercent, locale, { signed: true })})`],
+    ['state', targetSale(row) || targetState(row)],
+  ];
 
   return (
     <Paper sx={section} data-section="ladder">
@@ -108,6 +119,65 @@ export const TaskLadderSection = ({ task, orders }: { task: TradeTaskDetail; ord
           </Table>
         </TableContainer>
       )}
+      {ladder.targets.length > 0 &&
+        (isPhone ? (
+          <Box component="ol" sx={{ m: 0, mt: 1, p: 0 }} aria-label={translate('tasks.ladder.targets')} data-layout="target-cards">
+            {ladder.targets.map((row) => (
+              <Box component="li" key={row.target} sx={{ listStyle: 'none', py: 1, borderTop: 1, borderColor: 'divider' }} data-target={row.target} data-sold={row.sold ? 'true' : 'false'}>
+                <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
+                  <Typography sx={{ fontWeight: 600 }}>{targetName(row)}</Typography>
+                  <Chip size="small" color={row.sold ? 'success' : 'default'} variant={row.sold ? 'filled' : 'outlined'} label={targetState(row)} />
+                </Box>
+                <LabelledFields
+                  wrap
+                  fields={targetCells(row)
+                    .filter(([key]) => key !== 'state' || row.sold)
+                    .map(([key, value]) => ({ key, label: translate(`tasks.ladder.targetColumn.${key}`), value, wide: key === 'state' }))}
+                />
+              </Box>
+            ))}
+          </Box>
+        ) : (
+          <TableContainer sx={{ width: '100%', overflowX: 'auto', mt: 2 }}>
+            <Table size="small" aria-label={translate('tasks.ladder.targets')} sx={{ '& th, & td': { whiteSpace: 'nowrap' } }}>
+              <TableHead>
+                <TableRow>
+                  <TableCell>{translate('tasks.ladder.targetColumn.target')}</TableCell>
+                  {TARGET_COLUMNS.map((key) => (
+                    <TableCell key={key} align={key === 'state' ? 'left' : 'right'}>
+                      {translate(`tasks.ladder.targetColumn.${key}`)}
+                    </TableCell>
+                  ))}
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {ladder.targets.map((row) => (
+                  <TableRow key={row.target} data-target={row.target} data-sold={row.sold ? 'true' : 'false'}>
+                    <TableCell>{targetName(row)}</TableCell>
+                    {targetCells(row).map(([key, value]) =>
+                      key === 'state' ? (
+                        <TableCell key={key} data-field={key} aria-label={value}>
+                          <Typography variant="body2" color={row.sold ? 'success.main' : undefined}>
+                            {targetState(row)}
+                          </Typography>
+                          {row.sold && (
+                            <Typography variant="caption" color="text.secondary" sx={{ fontVariantNumeric: 'tabular-nums' }}>
+                              {targetSale(row)}
+                            </Typography>
+                          )}
+                        </TableCell>
+                      ) : (
+                        <TableCell key={key} align="right" sx={{ fontVariantNumeric: 'tabular-nums' }} data-field={key}>
+                          {value}
+                        </TableCell>
+                      ),
+                    )}
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </TableContainer>
+        ))}
       <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 1 }}>
         {translate('tasks.ladder.note')}
       </Typography>

@@ -5,7 +5,7 @@ import type { ExchangeCatalogEntry } from '../../api/exchange';
 import type { CandleTimeframe, OhlcvAnswer, OhlcvCandle, TradeOrder, TradeTask, TradeTaskDetail } from '../../api/trade';
 import { fail, ok, type Handler, type RecordedRequest } from '../../testing/fakeServer';
 import { findHeading, identityRoute, renderApp, startSignedInZhCN } from '../../testing/renderApp';
-import { balancedSettings, btcTask, tradeOrder } from '../../testing/tasks';
+import { balancedSettings, btcTask, tradeOrder, twoTargetOrders, twoTargetTask } from '../../testing/tasks';
 import type { CandleChartProps } from './CandleChart';
 
 const me = identityRoute;
@@ -293,6 +293,22 @@ describe('task detail', () => {
     await findHeading('任务详情');
     expect(await screen.findByText('本轮状态')).toBeInTheDocument();
     expect(document.querySelectorAll('[data-event]').length).toBe(detail.events.length);
+  });
+
+  it('marks the take-profit target that sold in the ladder: its share, price and proceeds', async () => {
+    await renderApp(
+      '/trade/detail/a0000000-0000-4000-8000-000000000001',
+      api({ 'GET /api/trade/detail/a0000000-0000-4000-8000-000000000001': () => ok(twoTargetTask), 'GET /api/trade/order-history': () => ok({ list: twoTargetOrders, total: 2 }) }),
+    );
+    await findHeading('任务详情');
+    const table = await screen.findByRole('table', { name: '止盈目标' });
+    await waitFor(() => expect(table.querySelector('[data-target="1"]')).toHaveAttribute('data-sold', 'true'));
+    const cell = (target: number, field: string) => table.querySelector(`[data-target="${target}"] [data-field="${field}"]`)?.textContent;
+    expect(cell(1, 'share')).toBe('剩余持仓的 50%');
+    expect(cell(1, 'state')).toBe('已卖出101.60 卖出 0.05000 BTC，得 5.07 USDT');
+    expect(table.querySelector('[data-target="2"]')).toHaveAttribute('data-sold', 'false');
+    expect(cell(2, 'share')).toBe('剩余全部');
+    expect(cell(2, 'state')).toBe('待卖出');
   });
 
   it("shows the detail's prices, ladder lines and events to the market's tick", async () => {

@@ -360,6 +360,11 @@ export const TradeAddPage = () => {
               chosen={template}
               // The account the wizard chooses by itself (the only one, or `?exchange=`) first: no ask for the wrong history.
               ready={accounts.data !== undefined && !params.has('exchange') && !(draft.selectedApi === null && accounts.data.length === 1)}
+              sizing={{
+                firstOrderAmount: investing ? null : String(draft.firstOrderAmount).trim(),
+                invest: investing && investOk ? { amount: draft.investAmount.trim(), pairs: pairCount } : null,
+                firstOrderMultiple: draft.firstOrderLeverage,
+              }}
               onApply={applyPreset}
             />
             <TextField

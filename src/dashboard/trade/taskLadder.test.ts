@@ -96,6 +96,22 @@ describe('the task ladder', () => {
     expect(ladder.rows[0]!.fill?.cost).toBe('100');
   });
 
+  it('marks the take-profit target that sold: its price, amount and proceeds net of a quote fee', () => {
+    const targets = { ...strategy, takeProfitTargets: [{ sharePercent: '40', profitPercent: '1', trailing: false }, { sharePercent: '60', profitPercent: '2', trailing: false }] };
+    const first = buy(0, '100000', '100', '0.1', 'USDT');
+    const sale: TradeOrder = { ...first, id: 'sell', side: 'sell', reason: 'take_profit', target: 1, price: '101000', amount: '0.0004', cost: '40.4', fee: '0.0404' };
+    // The position after target 1 sold 40 %: 60 % of what the first order bought, at the same average.
+    const task = { ...taskOf([first]), strategy: targets, cost: '60.06', quantity: '0.0006' };
+    const ladder = taskLadder(task, [first, sale])!;
+    expect(ladder.targets).toEqual([
+      { target: 1, sharePercent: '40', profitPercent: '1', price: '101101', sold: { price: '101000', quantity: '0.0004', proceeds: '40.3596' } },
+      { target: 2, sharePercent: '60', profitPercent: '2', price: '102102', sold: null },
+    ]);
+    // A sale without a target (a single take profit, an older order) marks none; a single target lists none.
+    expect(taskLadder(task, [first, { ...sale, target: undefined }])!.targets.map((row) => row.sold)).toEqual([null, null]);
+    expect(taskLadder({ ...task, strategy }, [first, sale])!.targets).toEqual([]);
+  });
+
   it('without a cycle under way, is the ladder a cycle opened at the last price would get', () => {
     const task = taskOf([]);
     const ladder = taskLadder(task, [])!;

@@ -1,5 +1,5 @@
 import Big from 'big.js';
-import { ladder } from '../../api/strategy';
+import { ladder, targetsOf } from '../../api/strategy';
 import type { DecimalString } from '../../api/types';
 import type { TradeOrder, TradeTaskDetail } from '../../api/trade';
 import { baseOf, quoteOf } from '../kit/money';
@@ -34,8 +34,23 @@ export interface TaskLadderRow {
   fundsNeeded: DecimalString | null;
 }
 
+/** A take-profit target of the cycle (strategies with several): its share and price, and its sale once it sold. */
+export interface TaskTargetRow {
+  /** 1-based, as the engine numbers them. */
+  target: number;
+  /** Percent of what is left that the target sells (the last one: all of it). */
+  sharePercent: DecimalString;
+  profitPercent: DecimalString;
+  /** Where it sells: the average now, plus its profit percent (fees aside). */
+  price: DecimalString;
+  /** Its sale in the cycle under way (price, base sold, quote received net of a quote fee); null while pending. */
+  sold: { price: DecimalString; quantity: DecimalString; proceeds: DecimalString } | null;
+}
+
 export interface TaskLadder {
   rows: TaskLadderRow[];
+  /** The take-profit targets, for a strategy with more than one (else empty). */
+  targets: TaskTargetRow[];
   /** The ladder is the one a cycle opened now would get (no first fill yet): prices from the last price. */
   projected: boolean;
   /** Quote the pending levels still need in all. */
@@ -131,5 +146,27 @@ export const taskLadder = (task: LadderTask, orders: TradeOrder[]): TaskLadder |
       fundsNeeded: bought(row.level) ? null : needed.round(QUOTE_DP).toFixed(),
     };
   });
-  return { rows, projected: !inCycle, fundsNeeded: needed.round(QUOTE_DP).toFixed() };
+  const held = new Big(task.quantity);
+  const average = inCycle && held.gt(0) ? new Big(task.cost).div(held) : new Big(rows[0]?.averageAfter ?? anchor);
+  return { rows, targets: targetRows(task, inCycle ? orders : [], average), projected: !inCycle, fundsNeeded: needed.round(QUOTE_DP).toFixed() };
+};
+
+/** The targets of a strategy with several, each with its sale among the cycle's orders (summed over its fills). */
+const targetRows = (task: LadderTask, orders: TradeOrder[], average: Big): TaskTargetRow[] => {
+  const targets = targetsOf(task.strategy);
+  if (targets.length < 2) return [];
+  const quote = quoteOf(task.symbol);
+  return targets.map((target, i): TaskTargetRow => {
+    const sales = orders.filter((order) => order.side === 'sell' && order.status === 'closed' && order.target === i + 1 && new Big(order.amount).gt(0));
+    const quantity = sales.reduce((sum, order) => sum.plus(order.amount), new Big(0));
+    const paid = sales.reduce((sum, order) => sum.plus(order.cost), new Big(0));
+    const fees = sales.reduce((sum, order) => sum.plus(order.feeCurrency === quote ? order.fee || '0' : 0), new Big(0));
+    return {
+      target: i + 1,
+      sharePercent: target.sharePercent,
+      profitPercent: target.profitPercent,
+      price: average.times(new Big(target.profitPercent).div(100).plus(1)).round(PRICE_DP).toFixed(),
+      sold: quantity.gt(0) ? { price: paid.div(quantity).round(PRICE_DP).toFixed(), quantity: quantity.toFixed(), proceeds: paid.minus(fees).round(QUOTE_DP).toFixed() } : null,
+    };
+  });
 };
