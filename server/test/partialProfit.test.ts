@@ -69,7 +69,7 @@ describe('a partial take-profit sale', () => {
     const detail = (await call('GET', `/api/trade/detail/${taskId}`)).data as { realizedProfit: string; phase: string };
     expect(detail.phase).toBe('open');
     expect(new Big(detail.realizedProfit).eq(profit)).toBe(true);
-    const list = (await call('GET', '/api/trade/list?page=1&pageSize=10')).data as { list: { id: string; realizedProfit: string }[] };
+    const list = (await call('GET', '/api/trade/list?page=1&pageSize=10&sort=realizedProfit&order=DESC')).data as { list: { id: string; realizedProfit: string }[] };
     expect(new Big(list.list.find((t) => t.id === taskId)!.realizedProfit).eq(profit)).toBe(true);
     const returns = (await call('GET', `/api/trade/returns?taskId=${taskId}`)).data as { realizedProfit: string };
     expect(new Big(returns.realizedProfit).eq(profit)).toBe(true);

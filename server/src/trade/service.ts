@@ -78,6 +78,9 @@ const toPair = (info: MarketInfo, ticker: Ticker): TradePair => ({
 /** How long a task answer waits for an exchange's markets not loaded yet (they go on loading for the next one). */
 const MARKETS_WAIT_MS = 1_000;
 
+/** A task's closed cycles' realized profit (their (task_id, cycle) index), not a sum over every task's. */
+const CLOSED_REALIZED = sql`(select coalesce(sum(cycles.realized_profit), 0) from cycles where cycles.task_id = trade_tasks.id)`;
+
 const SORT_COLUMNS: Record<TaskSort, string> = {
   createdAt: 'trade_tasks.created_at',
   symbol: 'trade_tasks.symbol',
@@ -226,13 +229,11 @@ export const createTradeService = ({ db, engine, listCache }: { db: Db; engine: 
       .selectFrom('trade_tasks')
       .innerJoin('exchange_accounts', 'exchange_accounts.id', 'trade_tasks.exchange_account_id')
       .innerJoin('strategies', 'strategies.id', 'trade_tasks.strategy_id')
-      // The task's own cycles only (their (task_id, cycle) index), not a sum over every task's.
       .select([
         ...TASK_COLUMNS,
-        sql<string>`(select coalesce(sum(cycles.realized_profit), 0) from cycles where cycles.task_id = trade_tasks.id)`.as('realized'),
+        sql<string>`${CLOSED_REALIZED}`.as('realized'),
         // The order of "realized profit": the closed cycles' and the open cycle's partial sales (fills.ts partialProfit) as stored.
-        sql<string>`(select coalesce(sum(cycles.realized_profit), 0) from cycles where cycles.task_id = trade_tasks.id)
-          + coalesce((trade_tasks.state->'partial'->>'proceeds')::numeric - (trade_tasks.state->'partial'->>'basis')::numeric, 0)`.as('realized_order'),
+        sql<string>`${CLOSED_REALIZED} + coalesce((trade_tasks.state->'partial'->>'proceeds')::numeric - (trade_tasks.state->'partial'->>'basis')::numeric, 0)`.as('realized_order'),
         sql<number>`coalesce((trade_tasks.state->>'cyclesDone')::int, 0)`.as('cycles_done'),
       ])
       .where('trade_tasks.user_id', '=', userId);
