@@ -1,12 +1,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { ALERT_ACTIONS } from '../../src/api/conditions';
 import { TRADINGVIEW_ADDRESSES } from '../../src/api/webhook';
 import { ConfigError, loadConfig } from '../src/config';
 import { eventLine } from '../src/notify/texts';
-import { readAlertBody } from '../src/trade/webhook';
+import { readAlertBody, type WebhookDeps } from '../src/trade/webhook';
+import { tradingViewHook } from '../src/trade/webhookRoutes';
 
 describe('TradingView alerts: texts, the message, the addresses', () => {
   it('tells a received alert by its action in every language of the channels outside the dashboard', () => {
@@ -39,5 +42,23 @@ describe('TradingView alerts: texts, the message, the addresses', () => {
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
+  });
+
+  it('takes alerts only from the configured addresses, refusing others before reading them', async () => {
+    // Nothing of the database or the engine is reached by these requests: a refused address stops first, an allowed one at its unreadable message.
+    const deps = { masterKey: randomBytes(32).toString('hex') } as WebhookDeps;
+    const answer = async (addresses: readonly string[] | null) => {
+      const app = Fastify();
+      await app.register(tradingViewHook({ ...deps, addresses }));
+      try {
+        const response = await app.inject({ method: 'POST', url: '/hooks/tradingview/abc', headers: { 'content-type': 'text/plain' }, payload: 'not json' });
+        return { status: response.statusCode, body: response.json() };
+      } finally {
+        await app.close();
+      }
+    };
+    expect(await answer(['52.89.214.238'])).toEqual({ status: 403, body: { code: 11005, message: 'alerts are taken from TradingView addresses only', data: null } });
+    expect((await answer(['52.89.214.238', '127.0.0.1'])).status).toBe(400);
+    expect((await answer(null)).status).toBe(400);
   });
 });
