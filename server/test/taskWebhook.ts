@@ -123,22 +123,6 @@ export const describeTaskWebhook = (backend: 'pglite' | 'postgres', part: 'life'
         expect(off.body).toMatchObject({ code: 11005 });
       });
 
-      it('never writes the secret to the log or shows it in any answer but the owner’s webhook call', async () => {
-        const hook = await save();
-        await post(hook.url, alert(hook.secret));
-        await post(hook.url, alert(`${hook.secret}-wrong`));
-        await post(hook.url, 'not json');
-        const answers = [
-          await call('GET', `/api/trade/detail/${taskId}`),
-          await call('GET', '/api/trade/list'),
-          await call('GET', '/api/notifications'),
-        ];
-        for (const answer of answers) expect(JSON.stringify(answer.body)).not.toContain(hook.secret);
-        expect(server.logs.join('')).not.toContain(hook.secret);
-        const written = await sql<{ text: string }>`select (select coalesce(string_agg(data::text, ''), '') from task_events) || (select coalesce(string_agg(payload::text, ''), '') from notification_events) || (select coalesce(string_agg(detail::text, ''), '') from task_alerts) as text`.execute(server.db);
-        expect(written.rows[0]!.text).not.toContain(hook.secret);
-      });
-
       if (backend === 'postgres') {
         it('reaches the live task through engine_commands when another process takes the alert', async () => {
           const hook = await save();
@@ -166,6 +150,22 @@ export const describeTaskWebhook = (backend: 'pglite' | 'postgres', part: 'life'
     }
 
     if (part === 'refusals') {
+      it('never writes the secret to the log or shows it in any answer but the owner’s webhook call', async () => {
+        const hook = await save();
+        await post(hook.url, alert(hook.secret));
+        await post(hook.url, alert(`${hook.secret}-wrong`));
+        await post(hook.url, 'not json');
+        const answers = [
+          await call('GET', `/api/trade/detail/${taskId}`),
+          await call('GET', '/api/trade/list'),
+          await call('GET', '/api/notifications'),
+        ];
+        for (const answer of answers) expect(JSON.stringify(answer.body)).not.toContain(hook.secret);
+        expect(server.logs.join('')).not.toContain(hook.secret);
+        const written = await sql<{ text: string }>`select (select coalesce(string_agg(data::text, ''), '') from task_events) || (select coalesce(string_agg(payload::text, ''), '') from notification_events) || (select coalesce(string_agg(detail::text, ''), '') from task_alerts) as text`.execute(server.db);
+        expect(written.rows[0]!.text).not.toContain(hook.secret);
+      });
+
       it('refuses a wrong or missing secret the same way as an unknown hook, and writes nothing', async () => {
         const hook = await save();
         const wrong = await post(hook.url, alert(`${hook.secret.slice(0, -1)}x`));
