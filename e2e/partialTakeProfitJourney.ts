@@ -119,7 +119,11 @@ export const partialTakeProfitJourney = (viewport: 'phone' | 'desktop') =>
       await ladder.waitFor();
       await ladder.locator('[data-level="0"][data-filled="true"]').waitFor();
       if (viewport === 'phone') await ladder.locator('[data-layout="cards"]').waitFor();
-      else await ladder.locator('table').waitFor();
+      else await ladder.getByRole('table', { name: '补仓梯度' }).waitFor();
+      // The ladder marks the target that sold, and the one still to sell.
+      await ladder.locator('[data-target="1"][data-sold="true"]').waitFor();
+      expect(await ladder.locator('[data-target="1"] [data-field="state"]').innerText()).toMatch(/卖出 0\.\d+ BTC，得 [\d,.]+ USDT/);
+      expect(await ladder.locator('[data-target="2"]').getAttribute('data-sold')).toBe('false');
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
       await shot('task');
     });

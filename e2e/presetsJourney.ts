@@ -95,7 +95,7 @@ export const presetJourney = (viewport: 'phone' | 'desktop') =>
       const ladder = page.locator('[data-section="ladder"]');
       await ladder.waitFor({ timeout: 15_000 });
       if (viewport === 'phone') await ladder.locator('[data-layout="cards"]').waitFor();
-      else await ladder.locator('table').waitFor();
+      else await ladder.getByRole('table', { name: '补仓梯度' }).waitFor();
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
       await shot('task-ladder');
     });

@@ -11,6 +11,98 @@ import { taskLadder, type TaskLadderRow, type TaskTargetRow } from './taskLadder
 const COLUMNS = ['trigger', 'amount', 'state', 'averageAfter', 'takeProfitAfter', 'fundsNeeded'] as const;
 type Column = (typeof COLUMNS)[number];
 const TARGET_COLUMNS = ['share', 'price', 'state'] as const;
+type TargetColumn = (typeof TARGET_COLUMNS)[number];
+
+/** A level or a target as a line of the ladder: a table row on a desktop, a card on a phone. */
+interface Line {
+  id: number;
+  /** The line's data attributes (which level or target, and whether it filled or sold). */
+  attrs: Record<string, string>;
+  name: string;
+  status: string;
+  tone: 'success' | 'primary' | 'default';
+  done: boolean;
+  next?: boolean;
+  /** Its columns in order; `state` is where the status goes. */
+  cells: [string, string][];
+  /** What filled or sold: in full (a card's field, the cell's label) and short (under the status in a table). */
+  detail: { full: string; short: string } | null;
+}
+
+interface LadderLinesProps {
+  lines: Line[];
+  label: string;
+  /** The first column's heading (the lines' names). */
+  first: string;
+  columns: readonly string[];
+  labelOf: (key: string) => string;
+  isPhone: boolean;
+  /** The phone list's `data-layout`. */
+  cards: string;
+}
+
+/** The lines as cards on a phone or as a table on a desktop, each column labelled by `labelOf`. */
+const LadderLines = ({ lines, label, first, columns, labelOf, isPhone, cards }: LadderLinesProps) =>
+  isPhone ? (
+    <Box component="ol" sx={{ m: 0, p: 0 }} aria-label={label} data-layout={cards}>
+      {lines.map((line) => (
+        <Box component="li" key={line.id} sx={{ listStyle: 'none', py: 1, borderTop: 1, borderColor: 'divider' }} {...line.attrs}>
+          <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
+            <Typography sx={{ fontWeight: 600 }}>{line.name}</Typography>
+            <Chip size="small" color={line.tone} variant={line.done ? 'filled' : 'outlined'} label={line.status} />
+          </Box>
+          <LabelledFields
+            wrap
+            fields={line.cells
+              .filter(([key]) => key !== 'state' || line.detail)
+              .map(([key, value]) => ({ key, label: labelOf(key), value: key === 'state' ? line.detail!.full : value, wide: key === 'state' }))}
+          />
+        </Box>
+      ))}
+    </Box>
+  ) : (
+    <TableContainer sx={{ width: '100%', overflowX: 'auto' }}>
+      <Table size="small" aria-label={label} sx={{ '& th, & td': { whiteSpace: 'nowrap' } }}>
+        <TableHead>
+          <TableRow>
+            <TableCell>{first}</TableCell>
+            {columns.map((key) => (
+              <TableCell key={key} align={key === 'state' ? 'left' : 'right'}>
+                {labelOf(key)}
+              </TableCell>
+            ))}
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {lines.map((line) => (
+            <TableRow key={line.id} {...line.attrs} selected={line.next}>
+              <TableCell>{line.name}</TableCell>
+              {line.cells.map(([key, value]) =>
+                key === 'state' ? (
+                  // Two short lines: the status, and under it what filled or sold, so the table fits a desktop's width.
+                  <TableCell key={key} data-field={key} aria-label={line.detail?.full ?? line.status}>
+                    <Typography variant="body2" color={line.done ? 'success.main' : undefined}>
+                      {line.status}
+                    </Typography>
+                    {line.detail && (
+                      <Typography variant="caption" color="text.secondary" sx={{ fontVariantNumeric: 'tabular-nums' }}>
+                        {line.detail.short}
+                      </Typography>
+                    )}
+                  </TableCell>
+                ) : (
+                  <TableCell key={key} align="right" sx={{ fontVariantNumeric: 'tabular-nums' }} data-field={key}>
+                    {value}
+                  </TableCell>
+                ),
+              )}
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+
 
 /**
  * Every level of the task's ladder, the first order first: its trigger price
@@ -27,31 +119,45 @@ export const TaskLadderSection = ({ task, orders }: { task: TradeTaskDetail; ord
   if (!ladder) return null;
   const base = baseOf(task.symbol);
   const price = (value: string) => formatPrice(value, locale, task.tickSize);
-  const levelName = (row: TaskLadderRow) =>
-    row.level === 0 ? translate('tasks.ladder.first') : translate('tasks.ladder.level', { level: row.level, drop: formatPercent(`-${row.dropPercent}`, locale, { signed: true }) });
-  const stateName = (row: TaskLadderRow) => translate(row.bought ? 'tasks.ladder.bought' : row.next ? 'tasks.ladder.next' : 'tasks.ladder.pending');
-  const state = (row: TaskLadderRow) =>
-    row.fill
-      ? translate('tasks.ladder.filled', { price: price(row.fill.price), cost: formatQuote(row.fill.cost, locale), quantity: `${formatQuantity(row.fill.quantity, locale, task.amountStep)} ${base}` })
-      : stateName(row);
-  const cells = (row: TaskLadderRow): [Column, string][] => [
-    ['trigger', price(row.trigger)],
-    ['amount', `${formatQuote(row.amount, locale)} USDT`],
-    ['state', state(row)],
-    ['averageAfter', price(row.averageAfter)],
-    ['takeProfitAfter', price(row.takeProfitAfter)],
-    ['fundsNeeded', row.fundsNeeded === null ? '—' : `${formatQuote(row.fundsNeeded, locale)} USDT`],
-  ];
-  const tone = (row: TaskLadderRow) => (row.bought ? 'success' : row.next ? 'primary' : 'default');
-  const targetName = (row: TaskTargetRow) => translate('tasks.ladder.target', { target: row.target });
-  const targetState = (row: TaskTargetRow) => translate(row.sold ? 'tasks.ladder.targetSold' : 'tasks.ladder.targetPending');
-  const targetSale = (row: TaskTargetRow) =>
-    row.sold && translate('tasks.ladder.targetSale', { price: price(row.sold.price), quantity: `${formatQuantity(row.sold.quantity, locale, task.amountStep)} ${base}`, proceeds: formatQuote(row.sold.proceeds, locale) });
-  const targetCells = (row: TaskTargetRow): [(typeof TARGET_COLUMNS)[number], string][] => [
-    ['share', translate(row.target === ladder.targets.length ? 'tasks.ladder.shareRest' : 'tasks.ladder.share', { share: formatPercent(row.sharePercent, locale) })],
-    ['price', `${price(row.price)} (${formatPercent(row.profitPercent, locale, { signed: true })})`],
-    ['state', targetSale(row) || targetState(row)],
-  ];
+  const quantity = (value: string) => `${formatQuantity(value, locale, task.amountStep)} ${base}`;
+  const levelLine = (row: TaskLadderRow): Line => ({
+    id: row.level,
+    attrs: { 'data-level': String(row.level), 'data-filled': row.bought ? 'true' : 'false' },
+    name: row.level === 0 ? translate('tasks.ladder.first') : translate('tasks.ladder.level', { level: row.level, drop: formatPercent(`-${row.dropPercent}`, locale, { signed: true }) }),
+    status: translate(row.bought ? 'tasks.ladder.bought' : row.next ? 'tasks.ladder.next' : 'tasks.ladder.pending'),
+    tone: row.bought ? 'success' : row.next ? 'primary' : 'default',
+    done: row.bought,
+    next: row.next,
+    cells: [
+      ['trigger', price(row.trigger)],
+      ['amount', `${formatQuote(row.amount, locale)} USDT`],
+      ['state', ''],
+      ['averageAfter', price(row.averageAfter)],
+      ['takeProfitAfter', price(row.takeProfitAfter)],
+      ['fundsNeeded', row.fundsNeeded === null ? '—' : `${formatQuote(row.fundsNeeded, locale)} USDT`],
+    ] satisfies [Column, string][],
+    detail: row.fill && {
+      full: translate('tasks.ladder.filled', { price: price(row.fill.price), cost: formatQuote(row.fill.cost, locale), quantity: quantity(row.fill.quantity) }),
+      short: translate('tasks.ladder.fillShort', { price: price(row.fill.price), cost: formatQuote(row.fill.cost, locale) }),
+    },
+  });
+  const targetLine = (row: TaskTargetRow): Line => {
+    const sale = row.sold && translate('tasks.ladder.targetSale', { price: price(row.sold.price), quantity: quantity(row.sold.quantity), proceeds: formatQuote(row.sold.proceeds, locale) });
+    return {
+      id: row.target,
+      attrs: { 'data-target': String(row.target), 'data-sold': row.sold ? 'true' : 'false' },
+      name: translate('tasks.ladder.target', { target: row.target }),
+      status: translate(row.sold ? 'tasks.ladder.targetSold' : 'tasks.ladder.targetPending'),
+      tone: row.sold ? 'success' : 'default',
+      done: row.sold !== null,
+      cells: [
+        ['share', translate(row.target === ladder.targets.length ? 'tasks.ladder.shareRest' : 'tasks.ladder.share', { share: formatPercent(row.sharePercent, locale) })],
+        ['price', `${price(row.price)} (${formatPercent(row.profitPercent, locale, { signed: true })})`],
+        ['state', ''],
+      ] satisfies [TargetColumn, string][],
+      detail: sale ? { full: sale, short: sale } : null,
+    };
+  };
 
   return (
     <Paper sx={section} data-section="ladder">
@@ -60,124 +166,28 @@ export const TaskLadderSection = ({ task, orders }: { task: TradeTaskDetail; ord
         {translate(ladder.projected ? 'tasks.ladder.projected' : 'tasks.ladder.intro', { price: price(task.lastPrice ?? '0') })}{' '}
         {translate('tasks.ladder.fundsNeeded', { amount: formatQuote(ladder.fundsNeeded, locale) })}
       </Typography>
-      {isPhone ? (
-        <Box component="ol" sx={{ m: 0, p: 0 }} aria-label={translate('tasks.ladder.title')} data-layout="cards">
-          {ladder.rows.map((row) => (
-            <Box component="li" key={row.level} sx={{ listStyle: 'none', py: 1, borderTop: 1, borderColor: 'divider' }} data-level={row.level} data-filled={row.bought ? 'true' : 'false'}>
-              <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
-                <Typography sx={{ fontWeight: 600 }}>{levelName(row)}</Typography>
-                <Chip size="small" color={tone(row)} variant={row.bought ? 'filled' : 'outlined'} label={stateName(row)} />
-              </Box>
-              <LabelledFields
-                wrap
-                fields={cells(row)
-                  .filter(([key]) => key !== 'state' || row.fill)
-                  .map(([key, value]) => ({ key, label: translate(`tasks.ladder.column.${key}`), value, wide: key === 'state' }))}
-              />
-            </Box>
-          ))}
+      <LadderLines
+        lines={ladder.rows.map(levelLine)}
+        label={translate('tasks.ladder.title')}
+        first={translate('tasks.ladder.column.level')}
+        columns={COLUMNS}
+        labelOf={(key) => translate(`tasks.ladder.column.${key}`)}
+        isPhone={isPhone}
+        cards="cards"
+      />
+      {ladder.targets.length > 0 && (
+        <Box sx={{ mt: 2 }} data-ladder-targets>
+          <LadderLines
+            lines={ladder.targets.map(targetLine)}
+            label={translate('tasks.ladder.targets')}
+            first={translate('tasks.ladder.targetColumn.target')}
+            columns={TARGET_COLUMNS}
+            labelOf={(key) => translate(`tasks.ladder.targetColumn.${key}`)}
+            isPhone={isPhone}
+            cards="target-cards"
+          />
         </Box>
-      ) : (
-        <TableContainer sx={{ width: '100%', overflowX: 'auto' }}>
-          <Table size="small" aria-label={translate('tasks.ladder.title')} sx={{ '& th, & td': { whiteSpace: 'nowrap' } }}>
-            <TableHead>
-              <TableRow>
-                <TableCell>{translate('tasks.ladder.column.level')}</TableCell>
-                {COLUMNS.map((key) => (
-                  <TableCell key={key} align={key === 'state' ? 'left' : 'right'}>
-                    {translate(`tasks.ladder.column.${key}`)}
-                  </TableCell>
-                ))}
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {ladder.rows.map((row) => (
-                <TableRow key={row.level} data-level={row.level} data-filled={row.bought ? 'true' : 'false'} selected={row.next}>
-                  <TableCell>{levelName(row)}</TableCell>
-                  {cells(row).map(([key, value]) =>
-                    key === 'state' ? (
-                      // Two short lines: the state, and under it what was filled (price and cost), so the table fits a desktop's width.
-                      <TableCell key={key} data-field={key} aria-label={value}>
-                        <Typography variant="body2" color={row.bought ? 'success.main' : undefined}>
-                          {stateName(row)}
-                        </Typography>
-                        {row.fill && (
-                          <Typography variant="caption" color="text.secondary" sx={{ fontVariantNumeric: 'tabular-nums' }}>
-                            {translate('tasks.ladder.fillShort', { price: price(row.fill.price), cost: formatQuote(row.fill.cost, locale) })}
-                          </Typography>
-                        )}
-                      </TableCell>
-                    ) : (
-                      <TableCell key={key} align="right" sx={{ fontVariantNumeric: 'tabular-nums' }} data-field={key}>
-                        {value}
-                      </TableCell>
-                    ),
-                  )}
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </TableContainer>
       )}
-      {ladder.targets.length > 0 &&
-        (isPhone ? (
-          <Box component="ol" sx={{ m: 0, mt: 1, p: 0 }} aria-label={translate('tasks.ladder.targets')} data-layout="target-cards">
-            {ladder.targets.map((row) => (
-              <Box component="li" key={row.target} sx={{ listStyle: 'none', py: 1, borderTop: 1, borderColor: 'divider' }} data-target={row.target} data-sold={row.sold ? 'true' : 'false'}>
-                <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
-                  <Typography sx={{ fontWeight: 600 }}>{targetName(row)}</Typography>
-                  <Chip size="small" color={row.sold ? 'success' : 'default'} variant={row.sold ? 'filled' : 'outlined'} label={targetState(row)} />
-                </Box>
-                <LabelledFields
-                  wrap
-                  fields={targetCells(row)
-                    .filter(([key]) => key !== 'state' || row.sold)
-                    .map(([key, value]) => ({ key, label: translate(`tasks.ladder.targetColumn.${key}`), value, wide: key === 'state' }))}
-                />
-              </Box>
-            ))}
-          </Box>
-        ) : (
-          <TableContainer sx={{ width: '100%', overflowX: 'auto', mt: 2 }}>
-            <Table size="small" aria-label={translate('tasks.ladder.targets')} sx={{ '& th, & td': { whiteSpace: 'nowrap' } }}>
-              <TableHead>
-                <TableRow>
-                  <TableCell>{translate('tasks.ladder.targetColumn.target')}</TableCell>
-                  {TARGET_COLUMNS.map((key) => (
-                    <TableCell key={key} align={key === 'state' ? 'left' : 'right'}>
-                      {translate(`tasks.ladder.targetColumn.${key}`)}
-                    </TableCell>
-                  ))}
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {ladder.targets.map((row) => (
-                  <TableRow key={row.target} data-target={row.target} data-sold={row.sold ? 'true' : 'false'}>
-                    <TableCell>{targetName(row)}</TableCell>
-                    {targetCells(row).map(([key, value]) =>
-                      key === 'state' ? (
-                        <TableCell key={key} data-field={key} aria-label={value}>
-                          <Typography variant="body2" color={row.sold ? 'success.main' : undefined}>
-                            {targetState(row)}
-                          </Typography>
-                          {row.sold && (
-                            <Typography variant="caption" color="text.secondary" sx={{ fontVariantNumeric: 'tabular-nums' }}>
-                              {targetSale(row)}
-                            </Typography>
-                          )}
-                        </TableCell>
-                      ) : (
-                        <TableCell key={key} align="right" sx={{ fontVariantNumeric: 'tabular-nums' }} data-field={key}>
-                          {value}
-                        </TableCell>
-                      ),
-                    )}
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </TableContainer>
-        ))}
       <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 1 }}>
         {translate('tasks.ladder.note')}
       </Typography>
