@@ -5,6 +5,7 @@
  *
  * Money and prices are decimal strings; times are epoch milliseconds.
  */
+import { ALERT_ACTIONS, type AlertAction } from './conditions';
 import Big from 'big.js';
 import { stepScaleDrops, type StrategySettings } from './strategy';
 import type { DecimalString } from './types';
@@ -41,6 +42,31 @@ export const GENERIC_MARKET_RULES: MarketRules = { feeRate: '0.001', feeAsset: '
 /** Up to a year of minutes in one backtest. */
 export const MAX_BACKTEST_CANDLES = 525_600;
 export const MAX_VARIANTS = 50;
+/** TradingView alerts one backtest may replay. */
+export const MAX_BACKTEST_ALERTS = 10_000;
+
+/** A TradingView alert a backtest replays (issue 29): its time (ISO-8601 or epoch ms) and what it does. */
+export interface BacktestAlertInput {
+  time: string;
+  action: AlertAction;
+}
+
+/**
+ * A list of alert times as a user keeps it, `time,action` per line (a header
+ * line and empty lines are skipped), into the backtest's `alerts`; the server
+ * checks each time. Throws a RangeError naming the first bad line.
+ */
+export const parseAlertsCsv = (text: string): BacktestAlertInput[] => {
+  const alerts: BacktestAlertInput[] = [];
+  text.split('\n').forEach((raw, index) => {
+    const [time = '', action = ''] = raw.split(',').map((field) => field.trim().replace(/^"(.*)"$/, '$1'));
+    if (time === '' || (index === 0 && time.toLowerCase() === 'time')) return;
+    if (!(ALERT_ACTIONS as readonly string[]).includes(action)) throw new RangeError(`line ${index + 1}: the action must be one of ${ALERT_ACTIONS.join(', ')}`);
+    alerts.push({ time, action: action as AlertAction });
+  });
+  if (alerts.length > MAX_BACKTEST_ALERTS) throw new RangeError(`at most ${MAX_BACKTEST_ALERTS} alerts`);
+  return alerts;
+};
 /** Candles times variants one request may compute (50 variants of 200,000 candles). */
 export const MAX_BACKTEST_WORK = 10_000_000;
 
@@ -91,6 +117,8 @@ export interface BacktestRequest {
   market?: Partial<MarketRules>;
   variants?: BacktestVariant[];
   rankBy?: RankBy;
+  /** Alerts replayed against the template and every variant: each forces its action at the first price at or after its time. */
+  alerts?: BacktestAlertInput[];
 }
 
 export interface OpenPosition {
@@ -176,7 +204,7 @@ export interface BacktestCycle {
   proceeds: DecimalString;
   profit: DecimalString;
   fees: DecimalString;
-  exitReason: 'take_profit' | 'stop_loss' | 'close';
+  exitReason: 'take_profit' | 'stop_loss' | 'close' | 'signal';
   /** A stop's kind when a stop ended it. */
   stop?: BacktestStopKind;
 }
@@ -184,7 +212,7 @@ export interface BacktestCycle {
 export interface BacktestTrade {
   time: number;
   side: 'buy' | 'sell';
-  reason: 'first' | 'replenish' | 'take_profit' | 'stop_loss';
+  reason: 'first' | 'replenish' | 'take_profit' | 'stop_loss' | 'signal';
   cycle: number;
   level: number;
   price: DecimalString;
