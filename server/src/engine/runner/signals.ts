@@ -111,28 +111,33 @@ export const createSignals = (engine: EngineContext) => {
   const evaluations = new WeakMap<LiveTask, Evaluation>();
   let gateEvaluations = 0;
 
-  /** Paper tasks read their venue's prices; real ones their exchange's. */
-  const feedKeyOf = (task: LiveTask) => (task.real ? `${task.exchange}|${task.symbol}` : `${engine.venues.venueFor(task).key}|${task.symbol}`);
   const replayed = (feed: Feed) => feed.key === `${SIMULATOR}|${engine.market.replay?.symbol}` && engine.options.replay !== undefined;
   const isSimulator = (feed: Feed) => feed.key.startsWith(`${SIMULATOR}|`);
 
+  /** Each task's feed, found again while its conditions and venue stay the same (asked for every task at every turn). */
+  const taskFeeds = new WeakMap<LiveTask, { conditions: StrategyConditions; venue: string; feed: Feed }>();
   const feedOf = (task: LiveTask): Feed | null => {
-    if (!hasConditions(task.strategy.conditions)) return null;
-    const key = feedKeyOf(task);
+    const conditions = task.strategy.conditions;
+    if (!conditions || !hasConditions(conditions)) return null;
+    const venue = task.real ? task.exchange : engine.venues.venueFor(task).key;
+    const known = taskFeeds.get(task);
+    if (known && known.conditions === conditions && known.venue === venue) return known.feed;
+    const key = `${venue}|${task.symbol}`;
     let feed = feeds.get(key);
     if (!feed) {
       feed = { key, symbol: task.symbol, indicators: new SharedIndicators(), cold: [], seen: null, readMinute: 0, reading: null };
       feeds.set(key, feed);
     }
-    feed.cold.push(...feed.indicators.addKeys(indicatorKeysOf(task.strategy.conditions)));
+    feed.cold.push(...feed.indicators.addKeys(indicatorKeysOf(conditions)));
+    taskFeeds.set(task, { conditions, venue, feed });
     return feed;
   };
 
-  /** The replayed candles closed by now (those before the one on show). */
-  const replayClosed = () => {
+  /** The replayed candles closed by now (those before the one on show), or only the last `last` of them. */
+  const replayClosed = (last?: number) => {
     const candles = engine.options.replay!.candles;
     const current = engine.market.replay!.status().played - 1;
-    return candles.slice(0, Math.max(0, current));
+    return candles.slice(last === undefined ? 0 : Math.max(0, current - last), Math.max(0, current));
   };
 
   /** The simulator's history of a symbol: hourly candles (for timeframes of an hour or more) before its kept minutes. */
@@ -210,7 +215,7 @@ export const createSignals = (engine: EngineContext) => {
       for (const feed of feeds.values()) {
         if (!isSimulator(feed)) continue;
         if (replayed(feed)) {
-          for (const candle of replayClosed().slice(-2)) feed.indicators.push(candle);
+          for (const candle of replayClosed(2)) feed.indicators.push(candle);
           continue;
         }
         const minute = Math.floor(engine.now() / MINUTE_MS) * MINUTE_MS;
@@ -222,6 +227,7 @@ export const createSignals = (engine: EngineContext) => {
     /** Before paper tasks decide: their feeds exist and are warmed up (history read once). */
     async preparePaper(tasks: readonly LiveTask[]) {
       for (const task of tasks) {
+        // Paper tasks read their venue's prices; real ones their exchange's (prepareReal).
         const feed = feedOf(task);
         if (!feed || feed.cold.length === 0) continue;
         if (isSimulator(feed)) await warm(feed, null);
