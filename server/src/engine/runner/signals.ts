@@ -109,6 +109,8 @@ interface Evaluation {
 export const createSignals = (engine: EngineContext) => {
   const feeds = new Map<string, Feed>();
   const evaluations = new WeakMap<LiveTask, Evaluation>();
+  /** What each task's waiting status was last worked out from. */
+  const waited = new WeakMap<LiveTask, { evaluation: Evaluation | undefined; state: LiveTask['state']; params: LiveTask['params']; finished: boolean }>();
   let gateEvaluations = 0;
 
   const replayed = (feed: Feed) => feed.key === `${SIMULATOR}|${engine.market.replay?.symbol}` && engine.options.replay !== undefined;
@@ -278,6 +280,10 @@ export const createSignals = (engine: EngineContext) => {
      */
     updateWaiting(task: LiveTask) {
       const evaluation = evaluations.get(task);
+      // Nothing it reads changed since the last time: the same gates, the same state (a new object on every change), the same settings.
+      const last = waited.get(task);
+      if (last && last.evaluation === evaluation && last.state === task.state && last.params === task.params && last.finished === task.finished) return;
+      waited.set(task, { evaluation, state: task.state, params: task.params, finished: task.finished });
       let waiting: TaskWaiting | null = null;
       if (evaluation && task.params.running && !task.finished && !task.state.pendingOrder) {
         const { results } = evaluation;
