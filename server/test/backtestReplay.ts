@@ -124,7 +124,7 @@ export const describeBacktestReplay = (backend: 'pglite' | 'postgres', variant: 
     const cycles = await server.db.selectFrom('cycles').select(['cycle', 'realized_profit', 'buy_cost', 'levels_filled', 'exit_reason']).where('task_id', '=', taskId).orderBy('cycle').execute();
 
     const paper = PAPER_MARKETS.find((m) => m.symbol === SYMBOL)!;
-    const backtestInput = {
+    const backtestInput: Parameters<typeof runBacktest>[0] = {
       // The runner decides from the first candle on, as the backtest does.
       candles,
       interval,
@@ -135,7 +135,7 @@ export const describeBacktestReplay = (backend: 'pglite' | 'postgres', variant: 
       cycleCount: 9999,
       market: { feeRate: '0.001', feeAsset: 'received', amountStep: paper.amountStep, minAmount: paper.minAmount, minCost: paper.minCost },
       tickSize: paper.tickSize,
-      fill: 'close' as const,
+      fill: 'close',
       detail: true,
     };
     const backtest = runBacktest(backtestInput);

@@ -27,9 +27,10 @@ describe('signal conditions in the runner (pglite)', () => {
     const task = server.app.engine.tasks.get(taskId)!;
     task.strategy = { ...task.strategy, conditions };
   };
-  /** Plays a minute of market time in one-second ticks. */
+  /** Plays a minute of market time: a tick of one second, then one of 59 (each tick reads the simulator's minute). */
   const minute = async () => {
-    for (let i = 0; i < 60; i += 1) await server.app.engine.tick();
+    await server.app.engine.tick(1);
+    await server.app.engine.tick(59);
   };
 
   beforeEach(async () => {
