@@ -88,6 +88,8 @@ interface Feed {
   /** Exchanges: the wall-clock minute of the last candle read (one read per minute and feed). */
   readMinute: number;
   reading: Promise<void> | null;
+  /** Per template's conditions: their gates at the feed's last minute, shared by the template's tasks. */
+  evaluations: WeakMap<StrategyConditions, Evaluation>;
 }
 
 /** A task's gates at one minute of its feed. */
@@ -112,6 +114,14 @@ export const createSignals = (engine: EngineContext) => {
   /** What each task's waiting status was last worked out from. */
   const waited = new WeakMap<LiveTask, { evaluation: Evaluation | undefined; state: LiveTask['state']; params: LiveTask['params']; finished: boolean }>();
   let gateEvaluations = 0;
+  const unwritten = new Set<LiveTask>();
+  /** A gate's text, once per group object. */
+  const texts = new WeakMap<object, string>();
+  const textOf = (group: NonNullable<StrategyConditions['start']>) => {
+    let text = texts.get(group);
+    if (text === undefined) texts.set(group, (text = describeGroup(group)));
+    return text;
+  };
 
   const replayed = (feed: Feed) => feed.key === `${SIMULATOR}|${engine.market.replay?.symbol}` && engine.options.replay !== undefined;
   const isSimulator = (feed: Feed) => feed.key.startsWith(`${SIMULATOR}|`);
@@ -127,7 +137,7 @@ export const createSignals = (engine: EngineContext) => {
     const key = `${venue}|${task.symbol}`;
     let feed = feeds.get(key);
     if (!feed) {
-      feed = { key, symbol: task.symbol, indicators: new SharedIndicators(), cold: [], seen: null, readMinute: 0, reading: null };
+      feed = { key, symbol: task.symbol, indicators: new SharedIndicators(), cold: [], seen: null, readMinute: 0, reading: null, evaluations: new WeakMap() };
       feeds.set(key, feed);
     }
     feed.cold.push(...feed.indicators.addKeys(indicatorKeysOf(conditions)));
@@ -258,20 +268,26 @@ export const createSignals = (engine: EngineContext) => {
       const minute = feed.indicators.minute;
       const known = evaluations.get(task);
       if (known && known.minute === minute && known.conditions === conditions) return known.signals;
-      const results: Evaluation['results'] = {};
-      for (const gate of ['start', 'replenish', 'close'] as const) {
-        const group = conditions[gate];
-        if (!group) continue;
-        results[gate] = evaluateGate(group, feed.indicators);
-        gateEvaluations += 1;
+      // Tasks of one template on one feed share its evaluation: once per minute for all of them.
+      let evaluation = feed.evaluations.get(conditions);
+      if (!evaluation || evaluation.minute !== minute) {
+        const results: Evaluation['results'] = {};
+        for (const gate of ['start', 'replenish', 'close'] as const) {
+          const group = conditions[gate];
+          if (!group) continue;
+          results[gate] = evaluateGate(group, feed.indicators);
+          gateEvaluations += 1;
+        }
+        const signals: GateSignals = {
+          start: results.start?.holds ?? true,
+          replenish: results.replenish?.holds ?? true,
+          close: results.close?.holds ?? false,
+        };
+        evaluation = { minute, conditions, results, signals };
+        feed.evaluations.set(conditions, evaluation);
       }
-      const signals: GateSignals = {
-        start: results.start?.holds ?? true,
-        replenish: results.replenish?.holds ?? true,
-        close: results.close?.holds ?? false,
-      };
-      evaluations.set(task, { minute, conditions, results, signals });
-      return signals;
+      evaluations.set(task, evaluation);
+      return evaluation.signals;
     },
 
     /**
@@ -300,14 +316,22 @@ export const createSignals = (engine: EngineContext) => {
                 : null;
         if (gate) {
           const since = task.waiting?.gate === gate ? task.waiting.since : new Date(engine.now()).toISOString();
-          waiting = { gate, since, readings: results[gate]!.readings, text: describeGroup(evaluation.conditions[gate]!) };
+          waiting = { gate, since, readings: results[gate]!.readings, text: textOf(evaluation.conditions[gate]!) };
         }
       }
       const before = task.waiting ?? null;
       const same = before === waiting || (before !== null && waiting !== null && JSON.stringify(before) === JSON.stringify(waiting));
       if (same) return;
       task.waiting = waiting;
-      task.dirty = true;
+      // Written with the next flush of states (every FLUSH_EVERY_TICKS), not in the tick's own commit.
+      unwritten.add(task);
+    },
+
+    /** The tasks whose waiting status changed since the last flush; the flush writes them. */
+    takeUnwritten() {
+      const tasks = [...unwritten];
+      unwritten.clear();
+      return tasks;
     },
 
     /** When a task with conditions must decide again although its price stays quiet: when the next minute has closed. */
