@@ -17,15 +17,16 @@ describe('signal conditions in the runner (pglite)', () => {
   let strategyId: string;
   const call = (method: string, path: string, body?: unknown) => server.call(method, path, body, { token });
   const events = (taskId: string) => server.db.selectFrom('task_events').select(['kind', 'data']).where('task_id', '=', taskId).orderBy('id').execute();
-  const addTask = async (symbol: string) => {
-    const created = await call('POST', '/api/trade/add', taskPayload(exchangeId, strategyId, { coinIdList: [symbol] }));
+  const addTask = async (symbol: string, strategy = strategyId) => {
+    const created = await call('POST', '/api/trade/add', taskPayload(exchangeId, strategy, { coinIdList: [symbol] }));
     expect(created.body.code).toBe(0);
     return created.body.data[0].id as string;
   };
-  /** Gives the live task's template these conditions (the strategy calls store them; the engine reads them with the template). */
-  const gate = (taskId: string, conditions: StrategyConditions) => {
-    const task = server.app.engine.tasks.get(taskId)!;
-    task.strategy = { ...task.strategy, conditions };
+  /** A template with these conditions, saved through the strategy calls. */
+  const gatedStrategy = async (conditions: StrategyConditions) => {
+    const saved = await call('POST', '/api/strategy/add', { ...quickStrategy, name: 'Gated', conditions });
+    expect(saved.body.code).toBe(0);
+    return saved.body.data.id as string;
   };
   /** Plays a minute of market time: a tick of one second, then one of 59 (each tick reads the simulator's minute). */
   const minute = async () => {
@@ -43,9 +44,8 @@ describe('signal conditions in the runner (pglite)', () => {
 
   it('waits for its start gate, shows what it waits for, and an alert starts the cycle once', async () => {
     const engine = server.app.engine;
-    const gated = await addTask('ETH/USDT');
+    const gated = await addTask('ETH/USDT', await gatedStrategy({ start: { mode: 'all', conditions: [{ kind: 'price_range', min: null, max: '0.0001' }] } }));
     const plain = await addTask('SOL/USDT');
-    gate(gated, { start: { mode: 'all', conditions: [{ kind: 'price_range', min: null, max: '0.0001' }] } });
 
     await minute();
     await minute();
