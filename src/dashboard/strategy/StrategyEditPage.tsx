@@ -141,7 +141,7 @@ const PreviewAndSave = () => {
         </Typography>
         {problem ? (
           <Typography color="error" role="alert">
-            {translate(`strategy.problem.${problem.code}`, { level: problem.level, floor: problem.floor, target: problem.target })}
+            {translate(`strategy.problem.${problem.code}`, { level: problem.level, floor: problem.floor, target: problem.target, condition: problem.condition })}
           </Typography>
         ) : (
           <LadderPreview settings={settings} footer={settings ? (rows, formatAt) => <ExitExamples settings={settings} rows={rows} formatAt={formatAt} /> : undefined} />
