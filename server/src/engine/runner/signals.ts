@@ -257,12 +257,14 @@ export const createSignals = (engine: EngineContext) => {
       for (const task of tasks) {
         // Paper tasks read their venue's prices; real ones their exchange's (prepareReal).
         const feed = feedOf(task);
-        if (!feed || feed.cold.length === 0) continue;
-        if (isSimulator(feed)) await warm(feed, null);
-        else {
-          const live = engine.venues.venueFor(task).live;
-          if (live) await readExchange(feed, live.client, live.exchangeId);
+        if (!feed) continue;
+        if (isSimulator(feed)) {
+          if (feed.cold.length > 0) await warm(feed, null);
+          continue;
         }
+        // A live public market: its exchange's candles, as for a real account.
+        const live = engine.venues.venueFor(task).live;
+        if (live) await readExchange(feed, live.client, live.exchangeId);
       }
     },
 
