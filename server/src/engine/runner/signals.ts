@@ -187,7 +187,9 @@ export const createSignals = (engine: EngineContext) => {
     /** A timeframe is warm once its history is in (a failed read leaves it cold, to be read again). */
     const warmed = (tf: Timeframe) => feed.cold.splice(feed.cold.indexOf(tf), 1);
     if (replayed(feed)) {
-      const closed = replayClosed();
+      // The minute before the first candle closed at its open (as the backtest takes it: a running market's last minute), then the candles played.
+      const { candles, interval } = engine.options.replay!;
+      const closed = [{ time: candles[0]!.time - interval, close: candles[0]!.open }, ...replayClosed()];
       for (const tf of timeframes) {
         feed.indicators.warm(tf, closed);
         warmed(tf);
