@@ -130,7 +130,7 @@ const paperRun = async (taskCount: number, tickCount: number, processes: number,
   try {
     await seed(db, taskCount);
     if (conditions) await seedHistory(db);
-    let gated: { tasks: number; orders: number; gateEvaluations: number } | undefined;
+    let gated: { tasks: number; orders: number; feeds: number; gateEvaluations: number } | undefined;
     // The first orders land on the first tick that has prices (a process that mirrors the market gets them a tick later).
     const summary = (durations: number[]) => {
       const steady = durations.slice(3).sort((a, b) => a - b);
@@ -176,7 +176,7 @@ const paperRun = async (taskCount: number, tickCount: number, processes: number,
       await runner.stop();
       if (conditions === 'with') {
         const placed = await sql<{ n: string }>`select count(*) as n from orders where task_id = any(${gatedIds}::uuid[])`.execute(db);
-        gated = { tasks: gatedIds.length, orders: Number(placed.rows[0]!.n), gateEvaluations: runner.signalCounts().gateEvaluations };
+        gated = { tasks: gatedIds.length, orders: Number(placed.rows[0]!.n), ...runner.signalCounts() };
       }
       const memory = process.memoryUsage();
       timing = {
