@@ -35,24 +35,44 @@ export interface GateResult {
 
 const isGroup = (item: Condition | ConditionGroup): item is ConditionGroup => 'mode' in item;
 
+/**
+ * Per condition object (settings are kept, not rebuilt, per tick): its
+ * indicator key, and its last RSI comparison, since an RSI value changes
+ * once per timeframe candle while the gates are evaluated every minute.
+ */
+const memo = new WeakMap<Condition, { key: string | null; value?: DecimalString; holds?: boolean }>();
+const memoOf = (condition: Condition) => {
+  let found = memo.get(condition);
+  if (!found) {
+    found = { key: indicatorKeyOf(condition) };
+    memo.set(condition, found);
+  }
+  return found;
+};
+
 /** Whether one condition holds, and the value it compared. */
 export const evaluateCondition = (condition: Condition, readings: IndicatorReadings): { current: DecimalString | null; holds: boolean } => {
   const close = readings.close;
   switch (condition.kind) {
     case 'rsi': {
-      const current = readings.value(indicatorKeyOf(condition)!);
+      const remembered = memoOf(condition);
+      const current = readings.value(remembered.key!);
       if (current === null) return { current, holds: false };
-      const order = new Big(current).cmp(condition.value);
-      return { current, holds: condition.op === 'below' ? order < 0 : order > 0 };
+      if (remembered.value !== current) {
+        const order = new Big(current).cmp(condition.value);
+        remembered.value = current;
+        remembered.holds = condition.op === 'below' ? order < 0 : order > 0;
+      }
+      return { current, holds: remembered.holds! };
     }
     case 'ma_cross': {
-      const key = indicatorKeyOf(condition)!;
+      const key = memoOf(condition).key!;
       const current = readings.value(key);
       const previous = readings.previousSide(key);
       return { current, holds: readings.side(key) === condition.side && previous !== null && previous !== condition.side };
     }
     case 'bollinger': {
-      const current = readings.value(indicatorKeyOf(condition)!);
+      const current = readings.value(memoOf(condition).key!);
       if (current === null || close === null) return { current, holds: false };
       const order = new Big(close).cmp(current);
       return { current, holds: condition.band === 'lower' ? order <= 0 : order >= 0 };
@@ -65,6 +85,16 @@ export const evaluateCondition = (condition: Condition, readings: IndicatorReadi
     default:
       return { current: null, holds: false };
   }
+};
+
+/** Whether a gate's group holds (evaluateGate without the readings, for every minute's decision). */
+export const gateHolds = (group: ConditionGroup, readings: IndicatorReadings): boolean => {
+  const all = group.mode === 'all';
+  for (const item of group.conditions) {
+    const holds = isGroup(item) ? gateHolds(item, readings) : evaluateCondition(item, readings).holds;
+    if (holds !== all) return holds;
+  }
+  return all;
 };
 
 /** Whether a gate's group holds, with the reading of each of its plain conditions (in order, nested ones included). */
@@ -102,9 +132,9 @@ export interface GateSignals {
  * "always held" would sell every position at its break-even).
  */
 export const gateSignals = (conditions: StrategyConditions | null | undefined, readings: IndicatorReadings, force?: AlertAction | null): GateSignals => ({
-  start: conditions?.start ? evaluateGate(conditions.start, readings).holds : true,
-  replenish: conditions?.replenish ? evaluateGate(conditions.replenish, readings).holds : true,
-  close: conditions?.close ? evaluateGate(conditions.close, readings).holds : false,
+  start: conditions?.start ? gateHolds(conditions.start, readings) : true,
+  replenish: conditions?.replenish ? gateHolds(conditions.replenish, readings) : true,
+  close: conditions?.close ? gateHolds(conditions.close, readings) : false,
   ...(force ? { force } : {}),
 });
 
