@@ -128,7 +128,8 @@ const paperRun = async (taskCount: number, tickCount: number, processes: number,
   const db = url ? await openDatabase({ url, schema }) : await openDatabase({ pglite: new PGlite() });
   await migrate(db, schema);
   try {
-    await seed(db, taskCount);
+    // With conditions, every second task's template has them (as saved by the strategy calls, loaded by the engine).
+    const gatedIds = await seed(db, taskCount, conditions === 'with' ? BENCH_CONDITIONS : undefined);
     if (conditions) await seedHistory(db);
     let gated: { tasks: number; orders: number; feeds: number; gateEvaluations: number } | undefined;
     // The first orders land on the first tick that has prices (a process that mirrors the market gets them a tick later).
@@ -148,18 +149,6 @@ const paperRun = async (taskCount: number, tickCount: number, processes: number,
     } else {
       const runner = createRunner({ db, domains: engineDomains, log: Fastify({ logger: { level: 'silent' } }).log, seed: 42, tickMs: 0, cluster: Boolean(url) });
       await runner.start();
-      const gatedIds: string[] = [];
-      if (conditions === 'with') {
-        // Every second task's template gains the conditions (one strategy object per ladder, as the engine loads them).
-        const gatedStrategies = new Map<object, typeof strategy>();
-        [...runner.tasks.values()].forEach((task, i) => {
-          if (i % 2 === 0) return;
-          let gatedStrategy = gatedStrategies.get(task.strategy);
-          if (!gatedStrategy) gatedStrategies.set(task.strategy, (gatedStrategy = { ...task.strategy, conditions: BENCH_CONDITIONS }));
-          task.strategy = gatedStrategy;
-          gatedIds.push(task.id);
-        });
-      }
       const durations: number[] = [];
       const cpuStart = process.cpuUsage();
       const wallStart = performance.now();

@@ -4,13 +4,12 @@
  * the simulated symbols and three ladders, so that they really trade.
  */
 import { initialCycleState } from '../server/src/engine/core/decide';
-import { PAPER_MARKETS } from '../server/src/engine/venues/paper/market';
+import { sql } from 'kysely';
+import { DEFAULT_START_MS, PAPER_MARKETS } from '../server/src/engine/venues/paper/market';
 import type { Db } from '../server/src/db/database';
 import { post, system, user as ledgerUser } from '../server/src/wallet/ledger';
 import type { StrategyConditions } from '../src/api/conditions';
 import type { StrategySettings } from '../src/api/strategy';
-import { DEFAULT_START_MS } from '../server/src/engine/venues/paper/market';
-import { sql } from 'kysely';
 
 /** The system templates' balanced ladder. */
 export const strategy: StrategySettings = {
@@ -64,9 +63,15 @@ export const LADDERS: { name: string; settings: StrategySettings }[] = [
 
 export const USERS = 100;
 
-/** Users activated and fuelled, one paper account each with funds for all its tasks, and the tasks spread over the symbols and ladders. */
-export const seed = async (db: Db, taskCount: number) => {
+/**
+ * Users activated and fuelled, one paper account each with funds for all its
+ * tasks, and the tasks spread over the symbols and ladders; with `gated`,
+ * every second task's template is its ladder with these conditions. Answers
+ * the gated tasks' ids.
+ */
+export const seed = async (db: Db, taskCount: number, gated?: StrategyConditions): Promise<string[]> => {
   const strategyIds: string[] = [];
+  const gatedIds: string[] = [];
   const owners: { userId: string; accountId: string }[] = [];
   const perUser = Math.ceil(taskCount / USERS);
   for (let u = 0; u < USERS; u += 1) {
@@ -101,6 +106,23 @@ export const seed = async (db: Db, taskCount: number) => {
           .returning('id')
           .executeTakeFirstOrThrow();
         strategyIds.push(row.id);
+        if (!gated) continue;
+        const gatedRow = await db
+          .insertInto('strategies')
+          .values({
+            user_id: owner.id,
+            name: `${ladder.name} (gated)`,
+            levels: JSON.stringify(ladder.settings.levels),
+            take_profit_percent: ladder.settings.takeProfitPercent,
+            take_profit_callback_percent: ladder.settings.takeProfitCallbackPercent,
+            replenish_callback_percent: ladder.settings.replenishCallbackPercent,
+            stop_loss_percent: ladder.settings.stopLossPercent,
+            cooldown_seconds: ladder.settings.cooldownSeconds,
+            conditions: JSON.stringify(gated),
+          } as never)
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        gatedIds.push(gatedRow.id);
       }
     }
   }
@@ -115,7 +137,7 @@ export const seed = async (db: Db, taskCount: number) => {
             user_id: owner.userId,
             exchange_account_id: owner.accountId,
             symbol: PAPER_MARKETS[Math.floor(i / USERS) % PAPER_MARKETS.length]!.symbol,
-            strategy_id: strategyIds[i % strategyIds.length]!,
+            strategy_id: (gated && i % 2 === 1 ? gatedIds : strategyIds)[i % strategyIds.length]!,
             // 10 to 20 USDT, so that tasks of one symbol do not all act on the same tick.
             first_order_amount: String(10 + (i % 11)),
             first_order_multiple: false,
@@ -128,6 +150,9 @@ export const seed = async (db: Db, taskCount: number) => {
       )
       .execute();
   }
+  if (gatedIds.length === 0) return [];
+  const rows = await db.selectFrom('trade_tasks').select('id').where('strategy_id', 'in', gatedIds).execute();
+  return rows.map((row) => row.id);
 };
 
 /**

@@ -98,8 +98,8 @@ interface Feed {
   /** Exchanges: the wall-clock minute of the last candle read (one read per minute and feed). */
   readMinute: number;
   reading: Promise<void> | null;
-  /** Per template's conditions: their gates at the feed's last minute, shared by the template's tasks. */
-  evaluations: WeakMap<StrategyConditions, Evaluation>;
+  /** Per conditions (by their text: each task loads its template's own copy): their gates at the feed's last minute, shared by the tasks. */
+  evaluations: Map<string, Evaluation>;
 }
 
 /** A task's gates at one minute of its feed. */
@@ -125,6 +125,8 @@ export const createSignals = (engine: EngineContext) => {
   const waited = new WeakMap<LiveTask, { evaluation: Evaluation | undefined; state: LiveTask['state']; params: LiveTask['params']; finished: boolean }>();
   let gateEvaluations = 0;
   const unwritten = new Set<LiveTask>();
+  /** Conditions as text, once per object: the key that tasks of one template (or equal conditions) share their evaluation by. */
+  const conditionTexts = new WeakMap<StrategyConditions, string>();
   /** A gate's text, once per group object. */
   const texts = new WeakMap<object, string>();
   const textOf = (group: NonNullable<StrategyConditions['start']>) => {
@@ -147,7 +149,7 @@ export const createSignals = (engine: EngineContext) => {
     const key = `${venue}|${task.symbol}`;
     let feed = feeds.get(key);
     if (!feed) {
-      feed = { key, symbol: task.symbol, indicators: new SharedIndicators(), cold: [], seen: null, readMinute: 0, reading: null, evaluations: new WeakMap() };
+      feed = { key, symbol: task.symbol, indicators: new SharedIndicators(), cold: [], seen: null, readMinute: 0, reading: null, evaluations: new Map() };
       feeds.set(key, feed);
     }
     feed.cold.push(...feed.indicators.addKeys(indicatorKeysOf(conditions)));
@@ -289,7 +291,9 @@ export const createSignals = (engine: EngineContext) => {
       const known = evaluations.get(task);
       if (known && known.minute === minute && known.conditions === conditions) return known.signals;
       // Tasks of one template on one feed share its evaluation: once per minute for all of them.
-      let evaluation = feed.evaluations.get(conditions);
+      let text = conditionTexts.get(conditions);
+      if (text === undefined) conditionTexts.set(conditions, (text = JSON.stringify(conditions)));
+      let evaluation = feed.evaluations.get(text);
       if (!evaluation || evaluation.minute !== minute) {
         const results: Evaluation['results'] = {};
         for (const gate of ['start', 'replenish', 'close'] as const) {
@@ -304,7 +308,7 @@ export const createSignals = (engine: EngineContext) => {
           close: results.close?.holds ?? false,
         };
         evaluation = { minute, conditions, results, signals };
-        feed.evaluations.set(conditions, evaluation);
+        feed.evaluations.set(text, evaluation);
       }
       evaluations.set(task, evaluation);
       return evaluation.signals;
