@@ -4,9 +4,11 @@
  * the simulated symbols and three ladders, so that they really trade.
  */
 import { initialCycleState } from '../server/src/engine/core/decide';
-import { PAPER_MARKETS } from '../server/src/engine/venues/paper/market';
+import { sql } from 'kysely';
+import { DEFAULT_START_MS, PAPER_MARKETS } from '../server/src/engine/venues/paper/market';
 import type { Db } from '../server/src/db/database';
 import { post, system, user as ledgerUser } from '../server/src/wallet/ledger';
+import type { StrategyConditions } from '../src/api/conditions';
 import type { StrategySettings } from '../src/api/strategy';
 
 /** The system templates' balanced ladder. */
@@ -61,9 +63,15 @@ export const LADDERS: { name: string; settings: StrategySettings }[] = [
 
 export const USERS = 100;
 
-/** Users activated and fuelled, one paper account each with funds for all its tasks, and the tasks spread over the symbols and ladders. */
-export const seed = async (db: Db, taskCount: number) => {
+/**
+ * Users activated and fuelled, one paper account each with funds for all its
+ * tasks, and the tasks spread over the symbols and ladders; with `gated`,
+ * every second task's template is its ladder with these conditions. Answers
+ * the gated tasks' ids.
+ */
+export const seed = async (db: Db, taskCount: number, gated?: StrategyConditions): Promise<string[]> => {
   const strategyIds: string[] = [];
+  const gatedIds: string[] = [];
   const owners: { userId: string; accountId: string }[] = [];
   const perUser = Math.ceil(taskCount / USERS);
   for (let u = 0; u < USERS; u += 1) {
@@ -98,6 +106,23 @@ export const seed = async (db: Db, taskCount: number) => {
           .returning('id')
           .executeTakeFirstOrThrow();
         strategyIds.push(row.id);
+        if (!gated) continue;
+        const gatedRow = await db
+          .insertInto('strategies')
+          .values({
+            user_id: owner.id,
+            name: `${ladder.name} (gated)`,
+            levels: JSON.stringify(ladder.settings.levels),
+            take_profit_percent: ladder.settings.takeProfitPercent,
+            take_profit_callback_percent: ladder.settings.takeProfitCallbackPercent,
+            replenish_callback_percent: ladder.settings.replenishCallbackPercent,
+            stop_loss_percent: ladder.settings.stopLossPercent,
+            cooldown_seconds: ladder.settings.cooldownSeconds,
+            conditions: JSON.stringify(gated),
+          } as never)
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        gatedIds.push(gatedRow.id);
       }
     }
   }
@@ -112,7 +137,7 @@ export const seed = async (db: Db, taskCount: number) => {
             user_id: owner.userId,
             exchange_account_id: owner.accountId,
             symbol: PAPER_MARKETS[Math.floor(i / USERS) % PAPER_MARKETS.length]!.symbol,
-            strategy_id: strategyIds[i % strategyIds.length]!,
+            strategy_id: (gated && i % 2 === 1 ? gatedIds : strategyIds)[i % strategyIds.length]!,
             // 10 to 20 USDT, so that tasks of one symbol do not all act on the same tick.
             first_order_amount: String(10 + (i % 11)),
             first_order_multiple: false,
@@ -124,5 +149,50 @@ export const seed = async (db: Db, taskCount: number) => {
         }),
       )
       .execute();
+  }
+  if (gatedIds.length === 0) return [];
+  const rows = await db.selectFrom('trade_tasks').select('id').where('strategy_id', 'in', gatedIds).execute();
+  return rows.map((row) => row.id);
+};
+
+/**
+ * Signal conditions of the bench's conditions mode (issue 29), on three
+ * timeframes: a cycle starts while RSI(14,1m) is below 70 or the price
+ * crosses above EMA(20,5m); a level buys while RSI(14,5m) is below 80; the
+ * position closes at the upper Bollinger band of 15m.
+ */
+export const BENCH_CONDITIONS: StrategyConditions = {
+  start: {
+    mode: 'any',
+    conditions: [
+      { kind: 'rsi', period: 14, timeframe: '1m', op: 'below', value: '70' },
+      { kind: 'ma_cross', average: 'ema', period: 20, timeframe: '5m', side: 'above' },
+    ],
+  },
+  replenish: { mode: 'all', conditions: [{ kind: 'rsi', period: 14, timeframe: '5m', op: 'below', value: '80' }] },
+  close: { mode: 'all', conditions: [{ kind: 'bollinger', period: 20, deviations: '2', timeframe: '15m', band: 'upper' }] },
+};
+
+/**
+ * A day of the simulator's minutes before the market's start for every
+ * symbol (a seeded walk that ends at its start price), as the engine keeps
+ * them in `paper_candles`: the conditions warm up from it at the start.
+ */
+export const seedHistory = async (db: Db, minutes = 1440) => {
+  let seed = 11;
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  for (const market of PAPER_MARKETS) {
+    const rows: { minute: number; close: string }[] = [];
+    const decimals = (market.tickSize.split('.')[1] ?? '').length;
+    let price = Number(market.startPrice);
+    for (let m = 1; m <= minutes; m += 1) {
+      rows.push({ minute: DEFAULT_START_MS - m * 60_000, close: price.toFixed(decimals) });
+      price *= 1 + (random() - 0.5) * 0.004;
+    }
+    const closes = rows.map((row) => row.close);
+    await sql`
+      insert into paper_candles (symbol, minute, open, high, low, close, volume)
+      select ${market.symbol}, m, c::numeric, c::numeric, c::numeric, c::numeric, 0
+      from unnest(${rows.map((row) => String(row.minute))}::bigint[], ${closes}::text[]) as x(m, c)`.execute(db);
   }
 };

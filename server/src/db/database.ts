@@ -35,6 +35,7 @@ import * as emailChangeCodes from './migrations/031_email_change_codes';
 import * as strategyConditions from './migrations/032_strategy_conditions';
 import * as taskWebhooks from './migrations/033_task_webhooks';
 import * as orderExits from './migrations/034_order_exits';
+import * as taskWaiting from './migrations/035_task_waiting';
 import type { Database } from './schema';
 import { subscribe, type ChangeHandlers, type ChangeSubscription, type FeedSource } from './changeFeed';
 
@@ -70,6 +71,7 @@ const migrations: Record<string, Migration> = {
   '032_strategy_conditions': strategyConditions,
   '033_task_webhooks': taskWebhooks,
   '034_order_exits': orderExits,
+  '035_task_waiting': taskWaiting,
 };
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
