@@ -40,6 +40,7 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['src/**/*.test.{ts,tsx}'],
           setupFiles: ['src/testing/setup.ts'],
+          isolate: process.env.JSDOM_ISOLATE !== '0',
         },
       },
       {
@@ -67,6 +68,7 @@ export default defineConfig({
           globalSetup: ['server/test/globalSetup.ts', 'e2e/globalSetup.ts'],
           testTimeout: 60000,
           hookTimeout: 120000,
+          isolate: process.env.JOURNEYS_ISOLATE !== '0',
           // A page under a loaded machine can take seconds to show what a poll waits for (the default is 1 s).
           expect: { poll: { timeout: 10000 } },
           // The journeys share the workers with the other layers (two files at once on two cores), each worker's
