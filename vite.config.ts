@@ -40,7 +40,11 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['src/**/*.test.{ts,tsx}'],
           setupFiles: ['src/testing/setup.ts'],
-          isolate: process.env.JSDOM_ISOLATE !== '0',
+          // A worker runs its files in one jsdom and one module graph: jsdom, React, MUI and react-admin load once a
+          // worker, not once a file. The setup file (src/testing/setup.ts) has each file leave nothing behind: the
+          // app's own modules evaluate anew for the next file (the remembered identity of an access token, the
+          // language), and the document and MUI's style cache are emptied.
+          isolate: false,
         },
       },
       {
@@ -68,7 +72,9 @@ export default defineConfig({
           globalSetup: ['server/test/globalSetup.ts', 'e2e/globalSetup.ts'],
           testTimeout: 60000,
           hookTimeout: 120000,
-          isolate: process.env.JOURNEYS_ISOLATE !== '0',
+          // As the server files: a worker's journeys share its module graph (the server's modules load once a worker)
+          // and its PGlite, each server in a schema of its own; a journey closes every server it starts.
+          isolate: false,
           // A page under a loaded machine can take seconds to show what a poll waits for (the default is 1 s).
           expect: { poll: { timeout: 10000 } },
           // The journeys share the workers with the other layers (two files at once on two cores), each worker's
