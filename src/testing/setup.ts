@@ -15,13 +15,15 @@ afterEach(() => {
 });
 
 /**
- * A worker runs its files one after another in one jsdom and one module graph
- * (vite.config.ts: `isolate: false`): the libraries (React, MUI, react-admin)
- * load once a worker. What a file leaves behind goes with it, so the next file
+ * With TEST_JSDOM_SHARED=1 (vite.config.ts) a worker runs its files one after
+ * another in one jsdom and one module graph: the libraries (React, MUI,
+ * react-admin) load once a worker. What a file leaves behind goes with it (an
+ * isolated file's process ends anyway), so the next file
  * starts as in a fresh page: the app's own modules evaluate anew (their state:
  * the remembered identity of an access token, the i18n instance and its
  * language, caches, listeners), the globals a file stubbed and its fake timers
- * are restored, and the document is emptied.
+ * are restored, and the document, MUI's style cache and the DOM's patches are
+ * emptied.
  */
 afterAll(() => {
   cleanup();
@@ -32,6 +34,7 @@ afterAll(() => {
   globalThis.sessionStorage?.clear();
   document.body.innerHTML = '';
   forgetStyles();
+  forgetPatches();
   document.documentElement.removeAttribute('lang');
   document.documentElement.removeAttribute('dir');
   vi.resetModules();
@@ -53,6 +56,22 @@ const forgetStyles = () => {
   const { sheet, inserted } = cache as EmotionCache;
   sheet.flush();
   for (const name of Object.keys(inserted)) delete inserted[name];
+};
+
+/** The DOM's own properties as jsdom made them, noted by the worker's first file (the setup runs again for each). */
+const pristine = ((globalThis as { pristineElementProperties?: Set<string> }).pristineElementProperties ??= new Set(
+  Object.getOwnPropertyNames(Element.prototype),
+));
+
+/**
+ * Removes what a file put on the DOM itself, which jsdom lacks (a test's `Element.prototype.scrollIntoView`), and a
+ * clipboard a test put on `navigator` as a value (user-event's own is a getter and stays).
+ */
+const forgetPatches = () => {
+  for (const name of Object.getOwnPropertyNames(Element.prototype)) {
+    if (!pristine.has(name)) delete (Element.prototype as unknown as Record<string, unknown>)[name];
+  }
+  if (Object.getOwnPropertyDescriptor(navigator, 'clipboard')?.value) delete (navigator as unknown as Record<string, unknown>).clipboard;
 };
 
 // jsdom has no layout: react-admin's lists scroll to the top on a page change.
