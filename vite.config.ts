@@ -40,6 +40,10 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['src/**/*.test.{ts,tsx}'],
           setupFiles: ['src/testing/setup.ts'],
+          // TEST_JSDOM_SHARED=1: a worker runs its files in one jsdom and one module graph (jsdom, React, MUI and
+          // react-admin load once a worker, not once a file), each file leaving nothing behind (src/testing/setup.ts).
+          // Isolated by default until a whole run of this project passes that way (README, "Speed and its budget").
+          isolate: process.env.TEST_JSDOM_SHARED !== '1',
         },
       },
       {
@@ -67,6 +71,9 @@ export default defineConfig({
           globalSetup: ['server/test/globalSetup.ts', 'e2e/globalSetup.ts'],
           testTimeout: 60000,
           hookTimeout: 120000,
+          // As the server files: a worker's journeys share its module graph (the server's modules load once a worker)
+          // and its PGlite, each server in a schema of its own; a journey closes every server it starts.
+          isolate: false,
           // A page under a loaded machine can take seconds to show what a poll waits for (the default is 1 s).
           expect: { poll: { timeout: 10000 } },
           // The journeys share the workers with the other layers (two files at once on two cores), each worker's
