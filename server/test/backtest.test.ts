@@ -90,6 +90,27 @@ describe.each(BACKENDS)('backtests over the API (%s)', (backend) => {
     expect(job.result).toMatchObject({ candles: 7 * 1440, rankBy: 'realizedProfit' });
   });
 
+  it('compares a variant with an RSI start and one without, replays alerts, and refuses an alert without a time', async () => {
+    const conditions = { start: { mode: 'all', conditions: [{ kind: 'rsi', period: 14, timeframe: '1h', op: 'below', value: '30' }] } };
+    const week = { from: '2023-03-08T00:00:00Z', to: '2023-03-15T00:00:00Z' };
+    const refused = await call('POST', '/api/strategy/backtest', { ...sampleRun, ...week, alerts: [{ time: 'soon', action: 'start_cycle' }] });
+    expect(refused.body).toMatchObject({ code: 10003, data: { field: 'alerts', alert: 1 } });
+    const started = await call('POST', '/api/strategy/backtest', {
+      ...sampleRun,
+      ...week,
+      variants: [{ label: 'RSI<30', conditions }],
+      alerts: [{ time: '2023-03-08T00:10:00Z', action: 'close_position' }],
+    });
+    const { job } = await settle(started.body.data);
+    expect(job.status).toBe('done');
+    const [plain, rsi] = [0, 1].map((index) => job.result!.variants!.find((v) => v.index === index)!);
+    expect(plain!.settings).not.toHaveProperty('conditions');
+    expect(rsi).toMatchObject({ label: 'RSI<30', settings: { conditions } });
+    expect(rsi!.figures.cycles).toBeLessThan(plain!.figures.cycles);
+    // The close alert sold the first cycle's position at 00:10.
+    expect(job.result!.trades[1]).toMatchObject({ side: 'sell', reason: 'signal', time: Date.parse('2023-03-08T00:10:00Z') });
+  });
+
   /** Starts a run without waiting for the answer (which waits for short runs to finish): its id, once stored, and the answer. */
   const startInBackground = async (body: unknown) => {
     const known = new Set((await server.db.selectFrom('backtest_runs').select('id').execute()).map((r) => r.id));

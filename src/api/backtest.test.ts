@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rankResults, sweepSize, sweepVariants, type BacktestFigures } from './backtest';
+import { parseAlertsCsv, rankResults, sweepSize, sweepVariants, type BacktestFigures } from './backtest';
 import { buildLevels, levelMultiples, stepScaleDrops, type StrategySettings } from './strategy';
 
 const base: StrategySettings = {
@@ -40,5 +40,16 @@ describe('ranking', () => {
     expect(rankResults(results, 'maxDrawdown').map((r) => r.index)).toEqual([0, 2, 1]);
     // Decimals, not text: '10' ranks above '2.5'.
     expect(rankResults([result(0, { realizedProfit: '2.5' }), result(1, { realizedProfit: '10' })], 'realizedProfit').map((r) => r.index)).toEqual([1, 0]);
+  });
+});
+
+describe('alert lists (issue 29)', () => {
+  it('reads time,action lines, with or without a header, and names the first bad line', () => {
+    expect(parseAlertsCsv('time,action\r\n2023-03-08T00:10:00Z,start_cycle\n\n1678234800000,"close_position"\n')).toEqual([
+      { time: '2023-03-08T00:10:00Z', action: 'start_cycle' },
+      { time: '1678234800000', action: 'close_position' },
+    ]);
+    expect(parseAlertsCsv('')).toEqual([]);
+    expect(() => parseAlertsCsv('2023-03-08T00:10:00Z,start_cycle\n2023-03-08T00:20:00Z,sell')).toThrow('line 2');
   });
 });

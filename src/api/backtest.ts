@@ -5,7 +5,7 @@
  *
  * Money and prices are decimal strings; times are epoch milliseconds.
  */
-import type { AlertAction } from './conditions';
+import { ALERT_ACTIONS, type AlertAction } from './conditions';
 import Big from 'big.js';
 import { stepScaleDrops, type StrategySettings } from './strategy';
 import type { DecimalString } from './types';
@@ -50,6 +50,23 @@ export interface BacktestAlertInput {
   time: string;
   action: AlertAction;
 }
+
+/**
+ * A list of alert times as a user keeps it, `time,action` per line (a header
+ * line and empty lines are skipped), into the backtest's `alerts`; the server
+ * checks each time. Throws a RangeError naming the first bad line.
+ */
+export const parseAlertsCsv = (text: string): BacktestAlertInput[] => {
+  const alerts: BacktestAlertInput[] = [];
+  text.split('\n').forEach((raw, index) => {
+    const [time = '', action = ''] = raw.split(',').map((field) => field.trim().replace(/^"(.*)"$/, '$1'));
+    if (time === '' || (index === 0 && time.toLowerCase() === 'time')) return;
+    if (!(ALERT_ACTIONS as readonly string[]).includes(action)) throw new RangeError(`line ${index + 1}: the action must be one of ${ALERT_ACTIONS.join(', ')}`);
+    alerts.push({ time, action: action as AlertAction });
+  });
+  if (alerts.length > MAX_BACKTEST_ALERTS) throw new RangeError(`at most ${MAX_BACKTEST_ALERTS} alerts`);
+  return alerts;
+};
 /** Candles times variants one request may compute (50 variants of 200,000 candles). */
 export const MAX_BACKTEST_WORK = 10_000_000;
 

@@ -66,3 +66,6 @@ export type AlertAction = (typeof ALERT_ACTIONS)[number];
 
 export const MAX_CONDITIONS = 8;
 export const MAX_INDICATOR_PERIOD = 200;
+
+/** Whether an item of a group is a nested group rather than a plain condition. */
+export const isConditionGroup = (item: Condition | ConditionGroup): item is ConditionGroup => typeof item === 'object' && item !== null && 'mode' in item;

@@ -5,7 +5,7 @@
  * the editor's preview and the engine, so both compute the same numbers.
  */
 import Big from 'big.js';
-import { MAX_CONDITIONS, MAX_INDICATOR_PERIOD, type Condition, type ConditionGroup, type Gate, type StrategyConditions } from './conditions';
+import { isConditionGroup as isGroup, MAX_CONDITIONS, MAX_INDICATOR_PERIOD, type Condition, type ConditionGroup, type Gate, type StrategyConditions } from './conditions';
 import type { DecimalString } from './types';
 
 export interface ReplenishLevel {
@@ -427,7 +427,6 @@ const exitProblem = (settings: StrategySettings, floor: DecimalString): Strategy
   return conditionsProblem(settings.conditions);
 };
 
-const isGroup = (item: Condition | ConditionGroup): item is ConditionGroup => typeof item === 'object' && item !== null && 'mode' in item;
 const DECIMAL = /^\d+(\.\d+)?$/;
 const positive = (value: unknown): boolean => typeof value === 'string' && DECIMAL.test(value) && new Big(value).gt(0);
 

@@ -16,7 +16,7 @@
  * on float rounding.
  */
 import Big from 'big.js';
-import type { AlertAction, Condition, ConditionGroup, StrategyConditions } from '../../../../src/api/conditions';
+import { isConditionGroup as isGroup, type AlertAction, type Condition, type ConditionGroup, type StrategyConditions } from '../../../../src/api/conditions';
 import type { DecimalString } from '../../../../src/api/types';
 import { indicatorKeyOf, type IndicatorReadings } from './indicators';
 
@@ -33,7 +33,6 @@ export interface GateResult {
   readings: ConditionReading[];
 }
 
-const isGroup = (item: Condition | ConditionGroup): item is ConditionGroup => 'mode' in item;
 
 /**
  * Per condition object (settings are kept, not rebuilt, per tick): its

@@ -30,7 +30,7 @@
  */
 import Big from 'big.js';
 import { BollingerBands, EMA, RSI, SMA } from 'trading-signals';
-import { TIMEFRAME_MS, TIMEFRAMES, type Condition, type ConditionGroup, type StrategyConditions, type Timeframe } from '../../../../src/api/conditions';
+import { isConditionGroup as isGroup, TIMEFRAME_MS, TIMEFRAMES, type Condition, type ConditionGroup, type StrategyConditions, type Timeframe } from '../../../../src/api/conditions';
 import type { DecimalString } from '../../../../src/api/types';
 import type { Candle } from './candles';
 
@@ -55,7 +55,6 @@ export const indicatorKeyOf = (condition: Condition): IndicatorKey | null => {
   }
 };
 
-const isGroup = (item: Condition | ConditionGroup): item is ConditionGroup => 'mode' in item;
 
 /** Every plain condition of a group, nested ones included, with its path of indexes. */
 export const plainConditions = (group: ConditionGroup, path: number[] = []): Array<{ path: number[]; condition: Condition }> =>
