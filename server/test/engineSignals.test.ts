@@ -69,7 +69,7 @@ describe('signal conditions in the runner (pglite)', () => {
 
     // The gates are read once per closed minute, not once per tick.
     const evaluations = engine.signalCounts().gateEvaluations;
-    for (let i = 0; i < 10; i += 1) await engine.tick();
+    for (let i = 0; i < 3; i += 1) await engine.tick();
     expect(engine.signalCounts().gateEvaluations - evaluations).toBeLessThanOrEqual(1);
 
     engine.tasks.get(gated)!.alert = { id: 'tv-1', action: 'start_cycle', receivedAt: Date.now() };

@@ -115,8 +115,9 @@ interface Evaluation {
  * (venue, symbol), created only for tasks whose strategy has conditions, fed
  * closed minutes (the simulator's prices, the replayed candles, or an
  * exchange's `fetchOHLCV`, one read per minute and symbol, in the exchange's
- * shared request budget), warmed up from history at the start; and each
- * task's gates, evaluated at most once per closed minute.
+ * shared request budget), warmed up from history at the start; and the
+ * tasks' gates, evaluated once per closed minute for all the tasks of a feed
+ * with equal conditions.
  */
 export const createSignals = (engine: EngineContext) => {
   const feeds = new Map<string, Feed>();
