@@ -80,6 +80,10 @@ export const describeTaskWebhook = (backend: 'pglite' | 'postgres', part: 'life'
         const closing = await post(hook.url, alert(hook.secret, { id: 'a-2', action: 'close_position' }), 'application/json');
         expect(closing.body).toMatchObject({ code: 0, data: { action: 'close_position' } });
         expect(liveTask()!.alert).toMatchObject({ id: 'a-2', action: 'close_position' });
+        // The engine acts on it at its next tick, whatever the price does: the position is sold, once.
+        await server.app.engine.tick(1);
+        expect(liveTask()!.alert ?? null).toBeNull();
+        expect((await events('alert_acted')).map((e) => e.data)).toEqual([expect.objectContaining({ alert: 'a-2', action: 'close_position', side: 'sell' })]);
 
         // The task's log and the owner's webhook call show them, newest first.
         const detail = (await call('GET', `/api/trade/detail/${taskId}`)).body.data;

@@ -71,6 +71,8 @@ export const createCommands = (engine: EngineContext, turn: Turn, lanes: Lanes, 
     if (kind === 'alert') {
       if (!alert) throw new Error('an alert command carries its alert');
       task.alert = { ...alert };
+      // Filed again: a task with an alert is due at the next tick, whatever the price does.
+      engine.place(task);
       return { kind: 'ok' };
     }
     await lanes.laneOf(task.accountId);
