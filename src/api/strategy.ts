@@ -5,6 +5,7 @@
  * the editor's preview and the engine, so both compute the same numbers.
  */
 import Big from 'big.js';
+import type { StrategyConditions } from './conditions';
 import type { DecimalString } from './types';
 
 export interface ReplenishLevel {
@@ -60,6 +61,8 @@ export interface StrategySettings {
   timeStopHours?: number | null;
   /** After the first target sold, the stop moves to the break-even: the average cost plus the sell's fee. */
   breakEven?: boolean;
+  /** Gates of the cycle start, the level buys and a signal close (issue 29); absent or null: none. */
+  conditions?: StrategyConditions | null;
 }
 
 /** The settings of issue 28's exits: optional, a template without them sells as before. */

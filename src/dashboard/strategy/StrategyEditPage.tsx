@@ -23,6 +23,7 @@ import { sectionSx as section } from '../kit/Section';
 import { Screen } from '../layout/Screen';
 import { STRATEGIES } from './api';
 import { ScrollToFirstError } from '../kit/ScrollToFirstError';
+import { ConditionFields } from './ConditionFields';
 import { ExitExamples, ExitFields } from './ExitFields';
 import { LadderPreview } from './LadderPreview';
 import { templateLabel } from '../kit/templateText';
@@ -188,6 +189,7 @@ const StrategyForm = ({ draft }: { draft: StrategyDraft }) => {
           </Stack>
         </Paper>
         <ExitFields />
+        <ConditionFields />
         <Generator />
         <Levels />
         <PreviewAndSave />

@@ -1,4 +1,5 @@
 import type { Messages as LocaleMessages } from '../../i18n/i18nProvider';
+import { conditionMessages } from './conditionMessages';
 
 /** Texts of the strategy pages (the list and the template editor). */
 const enUS = {
@@ -102,6 +103,7 @@ const enUS = {
       time_stop: 'The time stop must be whole hours, 1 to 8760',
       break_even_targets: 'Moving the stop to the break-even needs at least two take-profit targets',
     },
+    condition: conditionMessages['en-US'],
     templateName: {
       conservative: 'Conservative',
       balanced: 'Balanced',
@@ -213,6 +215,7 @@ const zhCN: Messages = {
       time_stop: '时间止损必须是 1 到 8760 的整数小时',
       break_even_targets: '移到保本价需要至少两个止盈目标',
     },
+    condition: conditionMessages['zh-CN'],
     templateName: {
       conservative: '稳健型',
       balanced: '均衡型',
@@ -322,6 +325,7 @@ const zhTW: Messages = {
       time_stop: '時間停損必須是 1 到 8760 的整數小時',
       break_even_targets: '移到保本價需要至少兩個停利目標',
     },
+    condition: conditionMessages['zh-TW'],
     templateName: {
       conservative: '穩健型',
       balanced: '均衡型',
