@@ -10,12 +10,21 @@
  *     steady ticks' p50 / p99 / max, the memory, and the orders, fills,
  *     cycles and events stored; fails when no order was stored.
  *
+ *  3. With `--conditions` (issue 29): the same paper run twice in one
+ *     process, first without conditions, then with half the tasks gated by
+ *     signal conditions on 3 timeframes (paperTasks.ts BENCH_CONDITIONS),
+ *     both on a day of seeded minute history; prints both steady p50s, their
+ *     ratio (target <= 1.2), the orders placed (all, and by the gated
+ *     tasks), the gated tasks and the gate evaluations, and fails when a
+ *     count is zero.
+ *
  * With BENCH_DATABASE_URL the run is on PostgreSQL, in cluster mode; with
  * BENCH_PROCESSES=2 (or more) it runs that many engine processes
  * (bench/engineWorker.ts) sharing the tasks by leased shards, and prints each
  * one's tick times and the cluster's capacity in task decisions per second.
  *
  *   npm run bench:engine     (BENCH_TASKS, BENCH_TICKS, BENCH_DATABASE_URL, BENCH_PROCESSES)
+ *   npm run bench:engine -- --conditions
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -29,7 +38,7 @@ import { SHARD_COUNT } from '../server/src/engine/store/journal';
 import { createRunner } from '../server/src/engine/runner/runner';
 import { engineDomains } from '../server/src/engineDomains';
 import { dropSchema, migrate, openDatabase, type Db } from '../server/src/db/database';
-import { seed, strategy } from './paperTasks';
+import { BENCH_CONDITIONS, seed, seedHistory, strategy } from './paperTasks';
 
 const params: TaskParams = { firstOrderAmount: '10', firstOrderMultiple: false, cycleCount: 9999, replenishStatus: 'replenish_open', running: true, feeRate: '0.001' };
 
@@ -112,7 +121,7 @@ const runProcesses = async (db: Db, processes: number, url: string, schema: stri
   return { results, wall };
 };
 
-const paperRun = async (taskCount: number, tickCount: number, processes: number) => {
+const paperRun = async (taskCount: number, tickCount: number, processes: number, conditions?: 'with' | 'without') => {
   const url = process.env.BENCH_DATABASE_URL;
   if (processes > 1 && !url) throw new Error('BENCH_PROCESSES > 1 needs BENCH_DATABASE_URL: the embedded database is one process\'s');
   const schema = url ? `bench_${process.pid}` : 'public';
@@ -120,6 +129,8 @@ const paperRun = async (taskCount: number, tickCount: number, processes: number)
   await migrate(db, schema);
   try {
     await seed(db, taskCount);
+    if (conditions) await seedHistory(db);
+    let gated: { tasks: number; orders: number; gateEvaluations: number } | undefined;
     // The first orders land on the first tick that has prices (a process that mirrors the market gets them a tick later).
     const summary = (durations: number[]) => {
       const steady = durations.slice(3).sort((a, b) => a - b);
@@ -137,6 +148,18 @@ const paperRun = async (taskCount: number, tickCount: number, processes: number)
     } else {
       const runner = createRunner({ db, domains: engineDomains, log: Fastify({ logger: { level: 'silent' } }).log, seed: 42, tickMs: 0, cluster: Boolean(url) });
       await runner.start();
+      const gatedIds: string[] = [];
+      if (conditions === 'with') {
+        // Every second task's template gains the conditions (one strategy object per ladder, as the engine loads them).
+        const gatedStrategies = new Map<object, typeof strategy>();
+        [...runner.tasks.values()].forEach((task, i) => {
+          if (i % 2 === 0) return;
+          let gatedStrategy = gatedStrategies.get(task.strategy);
+          if (!gatedStrategy) gatedStrategies.set(task.strategy, (gatedStrategy = { ...task.strategy, conditions: BENCH_CONDITIONS }));
+          task.strategy = gatedStrategy;
+          gatedIds.push(task.id);
+        });
+      }
       const durations: number[] = [];
       const cpuStart = process.cpuUsage();
       const wallStart = performance.now();
@@ -151,6 +174,10 @@ const paperRun = async (taskCount: number, tickCount: number, processes: number)
       const wall = performance.now() - wallStart;
       const cpu = process.cpuUsage(cpuStart);
       await runner.stop();
+      if (conditions === 'with') {
+        const placed = await sql<{ n: string }>`select count(*) as n from orders where task_id = any(${gatedIds}::uuid[])`.execute(db);
+        gated = { tasks: gatedIds.length, orders: Number(placed.rows[0]!.n), gateEvaluations: runner.signalCounts().gateEvaluations };
+      }
       const memory = process.memoryUsage();
       timing = {
         ...summary(durations),
@@ -160,17 +187,33 @@ const paperRun = async (taskCount: number, tickCount: number, processes: number)
         taskTicksPerSecond: Math.round((taskCount * tickCount) / (durations.reduce((a, b) => a + b, 0) / 1000)),
       };
     }
-    return { database: url ? 'postgresql' : 'pglite', tasks: taskCount, ticks: tickCount, processes, work: await count(db), ...timing };
+    return { database: url ? 'postgresql' : 'pglite', tasks: taskCount, ticks: tickCount, processes, work: await count(db), ...(gated ? { gated } : {}), ...timing };
   } finally {
     if (url) await dropSchema(db, schema);
     await db.destroy();
   }
 };
 
-const decided = decisions();
-const run = await paperRun(Number(process.env.BENCH_TASKS ?? 10_000), Number(process.env.BENCH_TICKS ?? 300), Number(process.env.BENCH_PROCESSES ?? 1));
-console.log(JSON.stringify({ decide: decided, paperRun: run }, null, 2));
-if (run.work.fills === 0 || run.work.cycles === 0) {
-  console.error('The paper run stored no fills or closed no cycle: the benchmark measured no trading.');
-  process.exit(1);
+const taskCount = Number(process.env.BENCH_TASKS ?? 10_000);
+const tickCount = Number(process.env.BENCH_TICKS ?? 300);
+if (process.argv.includes('--conditions')) {
+  // The same run without and with conditions, in this process, one after the other.
+  const without = await paperRun(taskCount, tickCount, 1, 'without');
+  const withConditions = await paperRun(taskCount, tickCount, 1, 'with');
+  const p50 = (run: typeof without) => (run as unknown as { steadyTickMs: { p50: number } }).steadyTickMs.p50;
+  const ratio = Number((p50(withConditions) / p50(without)).toFixed(2));
+  console.log(JSON.stringify({ without, with: withConditions, steadyP50: { without: p50(without), with: p50(withConditions), ratio, target: 1.2 } }, null, 2));
+  const gated = withConditions.gated!;
+  if (without.work.orders === 0 || withConditions.work.orders === 0 || gated.tasks === 0 || gated.orders === 0 || gated.gateEvaluations === 0) {
+    console.error('A count is zero (orders, gated tasks, their orders or gate evaluations): the benchmark measured no conditions at work.');
+    process.exit(1);
+  }
+} else {
+  const decided = decisions();
+  const run = await paperRun(taskCount, tickCount, Number(process.env.BENCH_PROCESSES ?? 1));
+  console.log(JSON.stringify({ decide: decided, paperRun: run }, null, 2));
+  if (run.work.fills === 0 || run.work.cycles === 0) {
+    console.error('The paper run stored no fills or closed no cycle: the benchmark measured no trading.');
+    process.exit(1);
+  }
 }

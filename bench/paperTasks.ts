@@ -7,7 +7,10 @@ import { initialCycleState } from '../server/src/engine/core/decide';
 import { PAPER_MARKETS } from '../server/src/engine/venues/paper/market';
 import type { Db } from '../server/src/db/database';
 import { post, system, user as ledgerUser } from '../server/src/wallet/ledger';
+import type { StrategyConditions } from '../src/api/conditions';
 import type { StrategySettings } from '../src/api/strategy';
+import { DEFAULT_START_MS } from '../server/src/engine/venues/paper/market';
+import { sql } from 'kysely';
 
 /** The system templates' balanced ladder. */
 export const strategy: StrategySettings = {
@@ -124,5 +127,47 @@ export const seed = async (db: Db, taskCount: number) => {
         }),
       )
       .execute();
+  }
+};
+
+/**
+ * Signal conditions of the bench's conditions mode (issue 29), on three
+ * timeframes: a cycle starts while RSI(14,1m) is below 70 or the price
+ * crosses above EMA(20,5m); a level buys while RSI(14,5m) is below 80; the
+ * position closes at the upper Bollinger band of 15m.
+ */
+export const BENCH_CONDITIONS: StrategyConditions = {
+  start: {
+    mode: 'any',
+    conditions: [
+      { kind: 'rsi', period: 14, timeframe: '1m', op: 'below', value: '70' },
+      { kind: 'ma_cross', average: 'ema', period: 20, timeframe: '5m', side: 'above' },
+    ],
+  },
+  replenish: { mode: 'all', conditions: [{ kind: 'rsi', period: 14, timeframe: '5m', op: 'below', value: '80' }] },
+  close: { mode: 'all', conditions: [{ kind: 'bollinger', period: 20, deviations: '2', timeframe: '15m', band: 'upper' }] },
+};
+
+/**
+ * A day of the simulator's minutes before the market's start for every
+ * symbol (a seeded walk that ends at its start price), as the engine keeps
+ * them in `paper_candles`: the conditions warm up from it at the start.
+ */
+export const seedHistory = async (db: Db, minutes = 1440) => {
+  let seed = 11;
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  for (const market of PAPER_MARKETS) {
+    const rows: { minute: number; close: string }[] = [];
+    const decimals = (market.tickSize.split('.')[1] ?? '').length;
+    let price = Number(market.startPrice);
+    for (let m = 1; m <= minutes; m += 1) {
+      rows.push({ minute: DEFAULT_START_MS - m * 60_000, close: price.toFixed(decimals) });
+      price *= 1 + (random() - 0.5) * 0.004;
+    }
+    const closes = rows.map((row) => row.close);
+    await sql`
+      insert into paper_candles (symbol, minute, open, high, low, close, volume)
+      select ${market.symbol}, m, c::numeric, c::numeric, c::numeric, c::numeric, 0
+      from unnest(${rows.map((row) => String(row.minute))}::bigint[], ${closes}::text[]) as x(m, c)`.execute(db);
   }
 };

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Big from 'big.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { StrategyConditions } from '../../src/api/conditions';
 import type { StrategySettings } from '../../src/api/strategy';
 import { runBacktest } from '../src/backtest/run';
 import { candleInterval, parseCandlesCsv } from '../src/engine/core/candles';
@@ -42,10 +43,23 @@ const exitSettings: StrategySettings = {
   timeStopHours: 12,
 };
 
+/**
+ * Signals (issue 29): a cycle starts only while RSI(14,5m) is below 45, and a
+ * triggered level buys only on the minute the price crosses back above its
+ * SMA(20,1m); a stop loss ends the cycles the fall keeps waiting.
+ */
+const signalConditions: StrategyConditions = {
+  start: { mode: 'all', conditions: [{ kind: 'rsi', period: 14, timeframe: '5m', op: 'below', value: '45' }] },
+  replenish: { mode: 'all', conditions: [{ kind: 'ma_cross', average: 'sma', period: 20, timeframe: '1m', side: 'above' }] },
+};
+const signalSettings: StrategySettings = { ...settings, takeProfitCallbackPercent: '0', cooldownSeconds: 0, conditions: signalConditions };
+
 const VARIANTS = {
   // Ten days, 6 to 15 March: the fall of the USDC de-peg fills four levels, and the rally closes cycle after cycle.
   callbacks: { settings, firstOrderAmount: '10', name: 'Six levels', from: 7_200, to: 21_600 },
   exits: { settings: exitSettings, firstOrderAmount: '25', name: 'Targets and stops', from: 18_200, to: 20_000 },
+  // 9 March 08:00 to 11 March 00:00: the fall of the de-peg, then its first rebound.
+  signals: { settings: signalSettings, firstOrderAmount: '10', name: 'RSI start, SMA levels', from: 12_000, to: 14_400 },
 };
 
 /**
@@ -73,8 +87,9 @@ export const describeBacktestReplay = (backend: 'pglite' | 'postgres', variant: 
     await adjustBalance(server, session.user.id, 'FUEL', '1000');
     const call = (method: string, path: string, body?: unknown) => server.call(method, path, body, { token: session.accessToken });
     const exchangeId = (await call('POST', '/api/exchange/add', { exchange: 'paper', name: 'Replay' })).body.data.id;
-    const strategyId = (await call('POST', '/api/strategy/add', { name, ...settings })).body.data.id;
-    expect((await call('GET', `/api/strategy/detail/${strategyId}`)).body.data).toMatchObject(settings);
+    const { conditions, ...template } = settings;
+    const strategyId = (await call('POST', '/api/strategy/add', { name, ...template })).body.data.id;
+    expect((await call('GET', `/api/strategy/detail/${strategyId}`)).body.data).toMatchObject(template);
     const created = await call('POST', '/api/trade/add', {
       exchangeId,
       coinIdList: [SYMBOL],
@@ -87,9 +102,14 @@ export const describeBacktestReplay = (backend: 'pglite' | 'postgres', variant: 
     });
     expect(created.body).toMatchObject({ code: 0 });
     const taskId = created.body.data[0].id as string;
+    const engine = server.app.engine;
+    if (conditions) {
+      // The conditions as the engine reads them from the template (the strategy calls store them: tested with them).
+      const live = engine.tasks.get(taskId)!;
+      live.strategy = { ...live.strategy, conditions };
+    }
 
     // The replay waits at the first candle; the first tick starts it and decides on that candle, each next tick plays the next.
-    const engine = server.app.engine;
     for (let i = 0; i < candles.length; i += 1) await engine.tick();
     expect(engine.market.replay!.status()).toMatchObject({ played: candles.length, done: true });
     await engine.flush();
@@ -104,7 +124,7 @@ export const describeBacktestReplay = (backend: 'pglite' | 'postgres', variant: 
     const cycles = await server.db.selectFrom('cycles').select(['cycle', 'realized_profit', 'buy_cost', 'levels_filled', 'exit_reason']).where('task_id', '=', taskId).orderBy('cycle').execute();
 
     const paper = PAPER_MARKETS.find((m) => m.symbol === SYMBOL)!;
-    const backtest = runBacktest({
+    const backtestInput = {
       // The runner decides from the first candle on, as the backtest does.
       candles,
       interval,
@@ -115,15 +135,31 @@ export const describeBacktestReplay = (backend: 'pglite' | 'postgres', variant: 
       cycleCount: 9999,
       market: { feeRate: '0.001', feeAsset: 'received', amountStep: paper.amountStep, minAmount: paper.minAmount, minCost: paper.minCost },
       tickSize: paper.tickSize,
-      fill: 'close',
+      fill: 'close' as const,
       detail: true,
-    });
+    };
+    const backtest = runBacktest(backtestInput);
 
     expect(orders.every((o) => o.status === 'closed')).toBe(true);
-    expect(orders.length).toBeGreaterThan(variant === 'callbacks' ? 20 : 15);
-    expect(cycles.length).toBeGreaterThan(5);
+    expect(orders.length).toBeGreaterThan(variant === 'callbacks' ? 20 : variant === 'signals' ? 8 : 15);
+    expect(cycles.length).toBeGreaterThan(variant === 'signals' ? 2 : 5);
     if (variant === 'callbacks') expect(cycles.some((c) => c.levels_filled >= 4)).toBe(true);
-    else {
+    else if (variant === 'signals') {
+      // The conditions changed the trading: without them the same candles give other orders.
+      const unconditioned = runBacktest({ ...backtestInput, settings: { ...settings, conditions: null } });
+      expect(unconditioned.trades.map((t) => `${t.side}${t.level}@${t.price}`)).not.toEqual(backtest.trades.map((t) => `${t.side}${t.level}@${t.price}`));
+      expect(cycles.some((c) => c.levels_filled >= 1)).toBe(true);
+      // The gates were read from the shared indicators, once per minute, and the waits are in the task's log.
+      expect(engine.signalCounts()).toMatchObject({ feeds: 1 });
+      expect(engine.signalCounts().gateEvaluations).toBeGreaterThan(candles.length / 2);
+      const waits = await server.db.selectFrom('task_events').select('id').where('task_id', '=', taskId).where('kind', '=', 'condition_wait').execute();
+      expect(waits.length).toBeGreaterThan(0);
+      // What the task waits for is stored with its state, as the task's page reads it.
+      const detail = (await call('GET', `/api/trade/detail/${taskId}`)).body.data;
+      const { waiting } = await server.db.selectFrom('trade_tasks').select('waiting').where('id', '=', taskId).executeTakeFirstOrThrow();
+      expect(detail.waiting).toEqual(waiting);
+      if (detail.waiting) expect(detail.waiting.text).toMatch(/RSI\(14,5m\) < 45|SMA\(20,1m\)/);
+    } else {
       // Every exit happened: partial sales by target, the last target's, and each stop.
       expect(backtest.trades.filter((t) => t.partial).length).toBeGreaterThan(1);
       expect(backtest.trades.some((t) => t.target === 2)).toBe(true);

@@ -1,4 +1,5 @@
 /** Trading tasks, orders and market data as the /api/trade/* calls answer them. */
+import type { Gate } from './conditions';
 import type { StrategySettings } from './strategy';
 import type { DecimalString, ReplenishStatus } from './types';
 
@@ -31,6 +32,29 @@ export interface TaskAttention {
   detail: Record<string, string>;
   /** The engine tries again by itself. */
   retrying: boolean;
+}
+
+/** One condition's reading while a task waits (issue 29): its place in the gate's group, the value now, whether it holds. */
+export interface ConditionReading {
+  /** Indexes into the gate's group (a nested group's condition has two). */
+  path: number[];
+  /** The indicator's value (the price for a price range) at the last closed minute; null while it has too few candles. */
+  current: DecimalString | null;
+  holds: boolean;
+}
+
+/**
+ * What a running task waits for while a condition of its strategy does not
+ * hold: a cycle's start, a level's buy or a signal close ("等待条件：RSI(14,1h) <
+ * 30，当前 41.2").
+ */
+export interface TaskWaiting {
+  gate: Gate;
+  /** Since when it waits, ISO-8601 (market time). */
+  since: string;
+  readings: ConditionReading[];
+  /** The gate's conditions as text: "RSI(14,1h) < 30". */
+  text: string;
 }
 
 export interface TradeTask {
@@ -69,6 +93,8 @@ export interface TradeTask {
   amountStep: DecimalString | null;
   /** Set while the task needs the user (see AttentionReason). */
   attention: TaskAttention | null;
+  /** Set while a condition of its strategy holds it back (issue 29). */
+  waiting: TaskWaiting | null;
   /**
    * The prices it trades on: a real account's exchange (live), or a paper
    * account's source ('simulator', or an exchange's public market: live, or

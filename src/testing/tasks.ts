@@ -51,6 +51,7 @@ export const btcTask: TradeTask = {
   tickSize: '0.01',
   amountStep: '0.00001',
   attention: null,
+  waiting: null,
   prices: { source: 'simulator', live: false },
   createdAt: '2026-03-01T08:00:00.000Z',
 };

@@ -35,6 +35,7 @@ const task = (id: string, symbol: string, extra: Partial<TradeTask> = {}): Trade
   tickSize: null,
   amountStep: null,
   attention: null,
+  waiting: null,
   prices: { source: 'simulator', live: false },
   createdAt: '2025-01-01T00:00:00Z',
   ...extra,

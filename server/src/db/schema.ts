@@ -129,6 +129,8 @@ export interface TradeTasksTable {
   last_error: string | null;
   /** Why the engine stopped trading the task and what the user can do (TaskAttention); null while all is well. */
   attention: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+  /** What the task waits for while a condition of its strategy does not hold (TaskWaiting); null otherwise. */
+  waiting: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }

@@ -1,5 +1,5 @@
 /** The JSON schemas of the trade calls: the validation, the OpenAPI document and (by their shape) the handlers' inputs. */
-import { CANDLE_TIMEFRAMES, type CloseResult, type OhlcvAnswer, type ProfitSummary, type TaskAttention, type TradeOrder, type TradePair, type TradeTask, type TradeTaskDetail } from '../../../src/api/trade';
+import { CANDLE_TIMEFRAMES, type CloseResult, type OhlcvAnswer, type ProfitSummary, type TaskAttention, type TaskWaiting, type TradeOrder, type TradePair, type TradeTask, type TradeTaskDetail } from '../../../src/api/trade';
 import type { ReturnsOverview, TaskCycle, TaskReturns } from '../../../src/api/returns';
 import type { Static, TProperties } from 'typebox';
 import type { CreateTradePayload, Page, TradeActionPayload, UpdateTradePayload } from '../../../src/api/types';
@@ -108,6 +108,12 @@ const attention = Type.Object({
   detail: Type.Record(Type.String(), Type.String()),
   retrying: Type.Boolean(),
 });
+const waiting = Type.Object({
+  gate: StringEnum(['start', 'replenish', 'close']),
+  since: text,
+  readings: Type.Array(Type.Object({ path: Type.Array(Type.Integer()), current: Nullable('string'), holds: Type.Boolean() })),
+  text,
+});
 const taskProperties = {
   id: text,
   exchangeId: text,
@@ -135,6 +141,7 @@ const taskProperties = {
   tickSize: Nullable('string'),
   amountStep: Nullable('string'),
   attention: Type.Union([attention, Type.Null()]),
+  waiting: Type.Union([waiting, Type.Null()], { description: 'What the task waits for while a condition of its strategy does not hold (issue 29); null otherwise' }),
   prices,
   createdAt: text,
 };
@@ -175,6 +182,7 @@ const coinPrices = Type.Record(Type.String(), Type.String());
 // The contract's answers (src/api/trade.ts, what the pages read) and these schemas describe the same values.
 SameShape<Same<Static<typeof tradePair>, TradePair>>();
 SameShape<Same<Static<typeof attention>, TaskAttention>>();
+SameShape<Same<Static<typeof waiting>, TaskWaiting>>();
 SameShape<Same<Static<typeof task>, TradeTask>>();
 SameShape<Same<Static<typeof taskDetail>, TradeTaskDetail>>();
 SameShape<Same<Static<typeof tradeOrder>, TradeOrder>>();

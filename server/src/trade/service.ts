@@ -10,7 +10,7 @@ import { sql } from 'kysely';
 import { MAX_TASKS_PER_COIN } from '../../../src/api/defaults';
 import { ErrorCode } from '../../../src/api/errors';
 import { isTestnetExchange, PAPER_EXCHANGE } from '../../../src/api/exchange';
-import type { CloseResult, OhlcvAnswer, TaskAttention, TaskEvent, TradeOrder, TradePair, TradeTask, TradeTaskDetail } from '../../../src/api/trade';
+import type { CloseResult, OhlcvAnswer, TaskAttention, TaskEvent, TaskWaiting, TradeOrder, TradePair, TradeTask, TradeTaskDetail } from '../../../src/api/trade';
 import type { Db } from '../db/database';
 import { averagePrice, initialCycleState, type CycleState } from '../engine/core/decide';
 import { ExchangeClientError, type ExchangeClient, type MarketInfo, type Ticker } from '../engine/venues/exchangeClient';
@@ -37,6 +37,7 @@ const TASK_COLUMNS = [
   'trade_tasks.status',
   'trade_tasks.state',
   'trade_tasks.attention',
+  'trade_tasks.waiting',
   'trade_tasks.created_at',
   'exchange_accounts.name as exchange_name',
   'exchange_accounts.exchange',
@@ -281,17 +282,18 @@ export const createTradeService = ({ db, engine, listCache }: { db: Db; engine: 
       state: live?.state ?? { ...initialCycleState(), ...(row.state as Partial<CycleState>) },
       running: live?.params.running ?? row.running,
       attention: live ? live.attention : ((row.attention as TaskAttention | null) ?? null),
+      waiting: live ? (live.waiting ?? null) : ((row.waiting as TaskWaiting | null) ?? null),
       lastPrice: row.exchange !== PAPER_EXCHANGE ? engine.lastPrice(row.exchange_account_id, row.symbol) : engine.paperPriceOf(row),
       prices: engine.taskPrices(row),
     };
   };
   type Live = ReturnType<typeof liveOf>;
   /** The values of `liveOf` an answer shows, as text: equal texts, equal answers (with the same stored rows and rules). */
-  const liveKey = ({ state, running, attention, lastPrice, prices }: Live) =>
-    `${state.cyclesDone}|${state.phase}|${state.quantity}|${state.cost}|${state.levelsFilled}|${running}|${idOf(attention)}|${lastPrice}|${prices.source}|${prices.live}`;
+  const liveKey = ({ state, running, attention, waiting, lastPrice, prices }: Live) =>
+    `${state.cyclesDone}|${state.phase}|${state.quantity}|${state.cost}|${state.levelsFilled}|${running}|${idOf(attention)}|${idOf(waiting)}|${lastPrice}|${prices.source}|${prices.live}`;
 
   /** A task as the pages show it. */
-  const toTask = (row: TaskRow, markets: Map<string, Map<string, MarketInfo>>, { state, running, attention, lastPrice, prices }: Live = liveOf(row)): TradeTask => {
+  const toTask = (row: TaskRow, markets: Map<string, Map<string, MarketInfo>>, { state, running, attention, waiting, lastPrice, prices }: Live = liveOf(row)): TradeTask => {
     const info = markets.get(row.exchange_account_id)?.get(row.symbol);
     const { average, floating } = positionFigures(state.quantity, state.cost, lastPrice);
     return {
@@ -321,6 +323,7 @@ export const createTradeService = ({ db, engine, listCache }: { db: Db; engine: 
       tickSize: info?.precision.price ?? null,
       amountStep: info?.precision.amount ?? null,
       attention,
+      waiting,
       prices,
       createdAt: new Date(row.created_at).toISOString(),
     };
@@ -577,7 +580,7 @@ export const createTradeService = ({ db, engine, listCache }: { db: Db; engine: 
         await db.transaction().execute(async (trx) => {
           await trx
             .updateTable('trade_tasks')
-            .set({ running, ...(running ? { attention: null } : {}), updated_at: sql`now()` })
+            .set({ running, ...(running ? { attention: null } : { waiting: null }), updated_at: sql`now()` })
             .where('id', '=', id)
             .execute();
           await trx.insertInto('task_events').values({ task_id: id, kind: running ? 'started' : 'stopped', data: '{}' }).execute();

@@ -38,6 +38,7 @@ const task: TradeTask = {
   tickSize: '0.01',
   amountStep: '0.0001',
   attention: null,
+  waiting: null,
   prices: { source: 'okx', live: true },
   createdAt: '2026-03-01T08:00:00.000Z',
 };

@@ -35,6 +35,19 @@ describe('the task index', () => {
     expect(index.due(new Map(), 10 ** 9, 10 ** 6)).toEqual([]);
   });
 
+  it('hands out a task filed by price with a time at that time too, once, whichever comes first', () => {
+    const index = createTaskIndex();
+    index.place('gated', { by: 'price', symbol: 'BTC/USDT', above: 99, below: 101, at: 60_000 });
+    const btc = (price: number) => new Map([['BTC/USDT', price]]);
+    expect(index.due(btc(100), 59_999, 1)).toEqual([]);
+    expect(index.due(btc(100), 60_000, 2)).toEqual(['gated']);
+    // Its price entries went stale with the time's: not handed out again.
+    expect(index.due(btc(90), 60_000, 3)).toEqual([]);
+    index.place('gated', { by: 'price', symbol: 'BTC/USDT', above: 99, below: 101, at: 120_000 });
+    expect(index.due(btc(98), 60_000, 4)).toEqual(['gated']);
+    expect(index.due(btc(100), 120_000, 5)).toEqual([]);
+  });
+
   it('keeps its heaps small however often tasks are filed again', () => {
     const index = createTaskIndex();
     for (let round = 0; round < 200; round += 1) {

@@ -5,7 +5,9 @@ import { Heap } from 'heap-js';
  * threshold the price crossed cost, not what all tasks cost (design: 10 000
  * tasks, one tick a second). A task is filed in one of four ways:
  * - by price: an open cycle's quiet interval (decide.ts quietBounds), in two
- *   heaps per symbol: due when the price falls to `above` or rises to `below`;
+ *   heaps per symbol: due when the price falls to `above` or rises to `below`,
+ *   or, with `at`, also at that market time (a signal gate read again when
+ *   the next minute closes), whichever comes first;
  * - by time: a cooldown's end, a retry after a refusal, a fuel re-check
  *   (market milliseconds);
  * - by tick: a backoff after failures (counted in ticks);
@@ -15,7 +17,7 @@ import { Heap } from 'heap-js';
  * entries are dropped as they surface.
  */
 export type Placement =
-  | { by: 'price'; symbol: string; above: number; below: number }
+  | { by: 'price'; symbol: string; above: number; below: number; at?: number }
   | { by: 'time'; at: number }
   | { by: 'tick'; at: number }
   | { by: 'every' }
@@ -89,6 +91,7 @@ export const createTaskIndex = () => {
           const heaps = heapsOf(placement.symbol);
           heaps.lows.push({ id, version, key: placement.above });
           heaps.highs.push({ id, version, key: placement.below });
+          if (placement.at !== undefined) times.push({ id, version, key: placement.at });
           break;
         }
         case 'time':

@@ -221,7 +221,7 @@ export interface EngineContext {
   place(task: LiveTask): void;
 }
 
-export const stateWrite = (task: LiveTask) => ({ id: task.id, state: task.state, finished: task.finished, running: task.params.running, attention: task.attention });
+export const stateWrite = (task: LiveTask) => ({ id: task.id, state: task.state, finished: task.finished, running: task.params.running, attention: task.attention, waiting: task.waiting ?? null });
 
 export const contextOf = (engine: Pick<EngineContext, 'options'>, action: OrderRequest, before: CycleState): OrderContext => ({
   clientOrderId: (engine.options.clientOrderIds ?? newClientOrderId)(),

@@ -6,6 +6,7 @@ import { emptyWrites, isOrderStoredAlready, type Writes } from '../store/journal
 import { ExchangeClientError, type ExchangeClient, type Order, type Ticker } from '../venues/exchangeClient';
 import { contextOf, EXCHANGE_CANCELS_LIMIT, INTENT_GRACE_MS, STUCK_ORDER_MS, isUsablePrice, orderRow, requestOf, stateWrite, storedFee, type EngineContext, type LiveTask, type OrderContext, type OrderRequest } from './context';
 import { reportDown, reportUp } from './episodes';
+import type { Signals } from './signals';
 import type { Turn } from './turn';
 
 /**
@@ -13,8 +14,8 @@ import type { Turn } from './turn';
  * the tick: intent committed, order sent, outcome applied (crash-safe, never
  * sent twice). A task's turn in its lane reconciles its pending order first.
  */
-export const createLanes = (engine: EngineContext, turn: Turn) => {
-  const { fillWrites, refusalWrites, decideFor, wantsCycle, onTaskFailure } = turn;
+export const createLanes = (engine: EngineContext, turn: Turn, signals: Signals) => {
+  const { fillWrites, refusalWrites, decideFor, dropAlert, wantsCycle, onTaskFailure } = turn;
   /** Real accounts' lanes: one chain of work per account, off the tick. */
   const lanes = new Map<string, Promise<void>>();
   /** The last price seen per (account, symbol) of a real account. */
@@ -254,7 +255,13 @@ export const createLanes = (engine: EngineContext, turn: Turn) => {
       await reconcileIntent(task, client, intent);
       return;
     }
-    if (task.finished || !task.params.running || engine.now() < task.retryAfter) return;
+    if (task.finished || !task.params.running) {
+      const writes = emptyWrites();
+      dropAlert(task, writes);
+      if (writes.events.length > 0) await engine.journal(writes, engine.fenceFor([task]));
+      return;
+    }
+    if (engine.now() < task.retryAfter) return;
     // While its exchange is down for everyone, one task a tick asks whether it is back; the others wait their turn.
     const exchangeId = engine.clients.exchangeOf(task.accountId);
     if (exchangeId) {
@@ -269,6 +276,7 @@ export const createLanes = (engine: EngineContext, turn: Turn) => {
     // The market's limits, for a target's partial sale (loaded once by the client).
     const market = (task.strategy.takeProfitTargets?.length ?? 0) > 1 ? (await client.loadMarkets()).find((m) => m.symbol === task.symbol) : undefined;
     const limits = market && { amountStep: market.precision.amount, minAmount: market.limits.amount.min, minCost: market.limits.cost.min };
+    await signals.prepareReal(task, client);
     const order = decideFor(task, price, fee, fuelled, writes, limits);
     if (writes.events.length > 0) await engine.journal(writes, engine.fenceFor([task]));
     if (order) await placeReal(task, order, client);

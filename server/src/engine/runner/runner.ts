@@ -17,6 +17,7 @@ import { createIntents } from './intents';
 import { createLanes } from './lanes';
 import { createOutages } from './outages';
 import { createPriceNotices } from './priceNotices';
+import { createSignals } from './signals';
 import { createTurn, type PaperPriceNotices } from './turn';
 
 export {
@@ -128,8 +129,9 @@ export const createRunner = (options: EngineOptions) => {
     place: (task) => index.place(task.id, placementOf(task)),
   };
   const { journal, fenceFor, place, badPrices } = ctx;
-  const turn = createTurn(ctx);
-  const lanes = createLanes(ctx, turn);
+  const signals = createSignals(ctx);
+  const turn = createTurn(ctx, signals);
+  const lanes = createLanes(ctx, turn, signals);
   const intents = createIntents(ctx);
   const commands = createCommands(ctx, turn, lanes, intents);
   const { priceKeyOf } = turn;
@@ -137,17 +139,23 @@ export const createRunner = (options: EngineOptions) => {
   /** Where the index files a task now, from its state (see core/taskIndex.ts). */
   const placementOf = (task: LiveTask): Placement => {
     const { state } = task;
+    // A TradingView alert is acted on (or refused with its reason) at the next tick, whatever the task is doing.
+    if (task.alert) return { by: 'every' };
     if (task.finished || !task.params.running) return { by: 'none' };
     if (task.backoffUntilTick > run.ticks) return { by: 'tick', at: task.backoffUntilTick };
     if (task.retryAfter === Number.POSITIVE_INFINITY) return { by: 'none' };
     if (task.retryAfter > now()) return { by: 'time', at: task.retryAfter };
     if (task.real || state.pendingOrder) return { by: 'every' };
+    // A task with conditions decides again when the next minute closes (its gates may change), even at a quiet price.
+    const nextMinute = signals.nextMinute(task);
     if (state.phase === 'open') {
       const bounds = quietBounds({ ...task.params, feeRate: paperFeeRate }, task.strategy, state);
-      return bounds ? { by: 'price', symbol: priceKeyOf(task), ...bounds } : { by: 'every' };
+      return bounds ? { by: 'price', symbol: priceKeyOf(task), ...bounds, ...(nextMinute === undefined ? {} : { at: nextMinute }) } : { by: 'every' };
     }
     if (task.fuelWaitUntil !== null && task.fuelWaitUntil > now()) return { by: 'time', at: task.fuelWaitUntil };
     if (state.phase === 'cooldown' && state.cooldownUntil !== null && state.cooldownUntil > now()) return { by: 'time', at: state.cooldownUntil };
+    // Waiting for its start gate: nothing changes before the next minute closes.
+    if (nextMinute !== undefined && !signals.startHolds(task)) return { by: 'time', at: nextMinute };
     return { by: 'every' };
   };
 
@@ -284,6 +292,7 @@ export const createRunner = (options: EngineOptions) => {
       let due: LiveTask[] = [];
       try {
         await moveMarket(seconds);
+        signals.onTick();
         run.ticks += 1;
         await commands.runCommands();
         const prices = tickPrices();
@@ -291,6 +300,7 @@ export const createRunner = (options: EngineOptions) => {
         due = index.due(numeric, now(), run.ticks).flatMap((id) => tasks.get(id) ?? []);
         const paperDue = due.filter((task) => !task.real && run.ticks >= task.backoffUntilTick);
         try {
+          await signals.preparePaper(paperDue);
           await turn.runPaper(paperDue, prices, paperPriceNotices());
         } finally {
           for (const task of paperDue) if (tasks.has(task.id)) place(task);
@@ -394,6 +404,8 @@ export const createRunner = (options: EngineOptions) => {
     cluster: () => run.leases?.view() ?? Promise.resolve(null),
     /** Runs a lease round now (cluster mode; tests). */
     leaseRound: () => run.leases?.round() ?? Promise.resolve(),
+    /** The signal conditions' shared indicators (feeds) and gate evaluations so far. */
+    signalCounts: signals.counts,
     /** The fee a paper fill pays, a fraction. */
     paperFeeRate,
     /** The account's exchange client; null for a paper account. */

@@ -6,6 +6,7 @@ import { ExchangeClientError, type ExchangeFailure } from '../venues/exchangeCli
 import { reportDown } from './episodes';
 import { paperClient } from '../venues/paperClient';
 import type { PaperVenue } from '../venues/paperVenues';
+import type { Signals } from './signals';
 import {
   attentionOf,
   contextOf,
@@ -38,7 +39,7 @@ export interface PaperPriceNotices {
   told: () => void;
 }
 
-export const createTurn = (engine: EngineContext) => {
+export const createTurn = (engine: EngineContext, signals: Signals) => {
   /** A task's prices in this tick's map and in the index: by venue and symbol. */
   const priceKeyOf = (task: LiveTask) => `${engine.venues.venueFor(task).key}|${task.symbol}`;
 
@@ -119,11 +120,19 @@ export const createTurn = (engine: EngineContext) => {
   /**
    * Decides for a task at a price; the decision's events go to `writes`. A
    * task that would open a cycle without fuel waits (one 'fuel_empty' event)
-   * and asks again every FUEL_RECHECK_MS. Answers the order to place, if any.
+   * and asks again every FUEL_RECHECK_MS. A task whose strategy has
+   * conditions decides with its gates (signals.ts) and a TradingView alert
+   * waiting for it forces its action once (issue 29); any other task takes
+   * the old path. Answers the order to place, if any.
    */
   const decideFor = (task: LiveTask, price: string, feeRate: string, fuelled: boolean, writes: Writes, limits?: MarketLimits): OrderRequest | null => {
     const mayOpen = !wantsCycle(task) || fuelled;
-    const decision = decide({ ...task.params, feeRate, limits }, task.strategy, task.state, price, engine.now(), mayOpen);
+    const gates = signals.gatesOf(task);
+    // An alert waits while an order is out: it acts on the outcome.
+    const alert = task.alert && !task.state.pendingOrder ? task.alert : null;
+    const forced = alert ? { ...(gates ?? { start: true, replenish: true, close: false }), force: alert.action } : gates;
+    const params = { ...task.params, feeRate, limits };
+    const decision = forced ? decide(params, task.strategy, task.state, price, engine.now(), mayOpen, forced) : decide(params, task.strategy, task.state, price, engine.now(), mayOpen);
     if (wantsCycle(task)) {
       if (!fuelled && task.fuelWaitUntil === null) writes.events.push({ taskId: task.id, kind: 'fuel_empty', data: { cycle: task.state.cyclesDone + 1 } });
       task.fuelWaitUntil = fuelled ? null : engine.now() + FUEL_RECHECK_MS;
@@ -137,11 +146,44 @@ export const createTurn = (engine: EngineContext) => {
         order = action;
       }
     }
+    if (alert) alertWrites(task, alert, order, mayOpen, writes);
     if (decision.state !== task.state) {
       task.state = decision.state;
       task.dirty = true;
     }
+    if (gates) signals.updateWaiting(task);
     return order;
+  };
+
+  /** What a TradingView alert did: the order it placed, or why it placed none. The alert is consumed either way. */
+  const alertWrites = (task: LiveTask, alert: NonNullable<LiveTask['alert']>, order: OrderRequest | null, mayOpen: boolean, writes: Writes) => {
+    task.alert = null;
+    const acted =
+      order !== null &&
+      (alert.action === 'start_cycle' ? order.kind === 'buy' && order.reason === 'first' : alert.action === 'buy_level' ? order.kind === 'buy' && order.reason === 'replenish' : order.kind === 'sell');
+    if (acted) {
+      writes.events.push({ taskId: task.id, kind: 'alert_acted', data: { alert: alert.id, action: alert.action, side: order.kind, level: order.kind === 'buy' ? order.level : task.state.levelsFilled } });
+      return;
+    }
+    writes.events.push({ taskId: task.id, kind: 'alert_ignored', data: { alert: alert.id, action: alert.action, reason: alertRefusal(task, alert.action, mayOpen) } });
+  };
+
+  /** Why an alert's action could not be taken now. */
+  const alertRefusal = (task: LiveTask, action: NonNullable<LiveTask['alert']>['action'], mayOpen = true): string => {
+    const { state } = task;
+    if (task.finished || state.phase === 'finished') return 'finished';
+    if (!task.params.running) return 'stopped';
+    if (action === 'start_cycle') return state.phase === 'open' ? 'cycle_open' : mayOpen ? 'not_now' : 'fuel_empty';
+    if (state.phase !== 'open') return 'no_cycle';
+    if (action === 'buy_level') return state.levelsFilled >= task.strategy.levels.length ? 'no_level_left' : task.params.replenishStatus === 'replenish_closed' ? 'replenish_closed' : 'not_now';
+    return 'not_now';
+  };
+
+  /** A stopped or finished task's alert: consumed with the reason, without a decision (commands and lanes call it). */
+  const dropAlert = (task: LiveTask, writes: Writes) => {
+    if (!task.alert) return;
+    writes.events.push({ taskId: task.id, kind: 'alert_ignored', data: { alert: task.alert.id, action: task.alert.action, reason: alertRefusal(task, task.alert.action) } });
+    task.alert = null;
   };
 
   /**
@@ -191,7 +233,7 @@ export const createTurn = (engine: EngineContext) => {
   const runPaper = async (due: LiveTask[], prices: ReadonlyMap<string, string>, notices?: PaperPriceNotices): Promise<void> => {
     const writes = emptyWrites();
     if (notices) writes.prices.push(...notices.notices);
-    const before = new Map(due.map((task) => [task.id, { state: task.state, attention: task.attention, finished: task.finished, fuelWaitUntil: task.fuelWaitUntil, retryAfter: task.retryAfter, dirty: task.dirty }]));
+    const before = new Map(due.map((task) => [task.id, { state: task.state, attention: task.attention, finished: task.finished, fuelWaitUntil: task.fuelWaitUntil, retryAfter: task.retryAfter, dirty: task.dirty, alert: task.alert, waiting: task.waiting }]));
     const failed: { task: LiveTask; error: unknown }[] = [];
     const plans: PaperOrderPlan[] = [];
     const fuelled = await engine.store.fuelOf(due.filter((task) => wantsCycle(task) && (task.fuelWaitUntil === null || task.fuelWaitUntil <= engine.now())).map((task) => task.userId));
@@ -253,7 +295,7 @@ export const createTurn = (engine: EngineContext) => {
     for (const { task, error } of failed) await onTaskFailure(task, error);
   };
 
-  return { priceKeyOf, fillWrites, refusalWrites, executePaper, wantsCycle, decideFor, onTaskFailure, runPaper };
+  return { priceKeyOf, fillWrites, refusalWrites, executePaper, wantsCycle, decideFor, dropAlert, onTaskFailure, runPaper };
 };
 
 export type Turn = ReturnType<typeof createTurn>;

@@ -10,7 +10,7 @@
 import Big from 'big.js';
 import { sql, type Selectable } from 'kysely';
 import type { DecimalString } from '../../../../src/api/types';
-import type { TaskAttention } from '../../../../src/api/trade';
+import type { TaskAttention, TaskWaiting } from '../../../../src/api/trade';
 import type { StrategySettings } from '../../../../src/api/strategy';
 import type { Db } from '../../db/database';
 import type { StrategiesTable } from '../../db/schema';
@@ -75,6 +75,8 @@ export interface StoredTask {
   state: CycleState;
   finished: boolean;
   attention: TaskAttention | null;
+  /** What it waits for while a condition of its strategy does not hold (issue 29). */
+  waiting?: TaskWaiting | null;
 }
 
 /** What the exchange answered for an order (absent on a real order's intent). */
@@ -143,6 +145,8 @@ export interface StateWrite {
   finished: boolean;
   running: boolean;
   attention: TaskAttention | null;
+  /** What the task waits for (issue 29); absent: left as stored. */
+  waiting?: TaskWaiting | null;
 }
 
 export interface BalanceWrite {
@@ -187,6 +191,7 @@ const TASK_COLUMNS = [
   'trade_tasks.status',
   'trade_tasks.state',
   'trade_tasks.attention',
+  'trade_tasks.waiting',
   'exchange_accounts.exchange',
   'exchange_accounts.price_source',
   'strategies.levels',
@@ -246,6 +251,7 @@ export const createEngineStore = (db: Db, domains: EngineDomains | null = null) 
       state: { ...initialCycleState(), ...(row.state as Partial<CycleState>) },
       finished: row.status === 'finished',
       attention: (row.attention as TaskAttention | null) ?? null,
+      waiting: (row.waiting as TaskWaiting | null) ?? null,
     }));
   };
 
@@ -269,10 +275,13 @@ export const createEngineStore = (db: Db, domains: EngineDomains | null = null) 
   const writeStates = async (trx: Db, states: StateWrite[]) => {
     if (states.length === 0) return;
     await sql`
-      update trade_tasks set state = x.state::jsonb, status = x.status, running = x.running, attention = x.attention::jsonb, updated_at = now()
+      update trade_tasks set state = x.state::jsonb, status = x.status, running = x.running, attention = x.attention::jsonb,
+             waiting = case when x.keep then trade_tasks.waiting else x.waiting::jsonb end, updated_at = now()
       from unnest(${states.map((s) => s.id)}::uuid[], ${states.map((s) => JSON.stringify(s.state))}::text[],
                   ${states.map((s) => (s.finished ? 'finished' : 'active'))}::text[], ${states.map((s) => s.running)}::boolean[],
-                  ${text(states.map((s) => (s.attention ? JSON.stringify(s.attention) : null)))}::text[]) as x(id, state, status, running, attention)
+                  ${text(states.map((s) => (s.attention ? JSON.stringify(s.attention) : null)))}::text[],
+                  ${text(states.map((s) => (s.waiting ? JSON.stringify(s.waiting) : null)))}::text[],
+                  ${states.map((s) => s.waiting === undefined)}::boolean[]) as x(id, state, status, running, attention, waiting, keep)
       where trade_tasks.id = x.id`.execute(trx);
   };
 
