@@ -28,6 +28,7 @@ import { secondFactors } from './security/plugin';
 import { securityDomain } from './security/routes';
 import { strategyDomain } from './strategy/routes';
 import { tradeDomain } from './trade/routes';
+import { tradingViewHook } from './trade/webhookRoutes';
 import { userDomain } from './user/routes';
 import { walletDomain } from './wallet/routes';
 import { widgetDomain } from './widget/routes';
@@ -138,6 +139,8 @@ export const buildApp = async (config: ServerConfig, options: BuildOptions = {})
   await app.register(exchangeDomain, { createExchange: exchangeFactory });
   await app.register(strategyDomain);
   await app.register(tradeDomain);
+  // TradingView's alerts to a task's webhook: public, the secret in the message authenticates.
+  await app.register(tradingViewHook({ db, engine: app.engineFacade, throttle: app.throttle, masterKey: config.exchangeMasterKey, addresses: config.tradingViewAddresses, now: options.now }));
   await app.register(backtestDomain, { createExchange: exchangeFactory });
   // Membership, fuel, invites, and the profit pages.
   await app.register(memberDomain);

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isTestnetExchange, TESTNET_EXCHANGES } from '../../src/api/exchange';
 import { DEV_SIGN_SECRET } from '../../src/api/signing';
 import type { OhlcvCandle } from '../../src/api/trade';
+import { TRADINGVIEW_ADDRESSES } from '../../src/api/webhook';
 import { generateVapidKeys } from './notify/channels/vapid';
 
 export interface ServerConfig {
@@ -56,6 +58,8 @@ export interface ServerConfig {
    * processes need PostgreSQL; the embedded database is one process's.
    */
   engine?: 'on' | 'off' | 'only';
+  /** The addresses TradingView alerts are taken from (TRADINGVIEW_ADDRESSES); unset or null: any. */
+  tradingViewAddresses?: readonly string[] | null | undefined;
   /** The dashboard's public address (PUBLIC_URL), for absolute links in notifications; unset: none. */
   publicUrl?: string | undefined;
   /** TELEGRAM_BOT_TOKEN: unset, no Telegram channel anywhere. */
@@ -83,6 +87,21 @@ export interface PaperReplay {
   /** Milliseconds per candle. */
   interval: number;
 }
+
+/**
+ * TRADINGVIEW_ADDRESSES: unset, alerts from any address; `tradingview`, only
+ * from the addresses TradingView documents; or a comma-separated list of IP
+ * addresses. Null: any address.
+ */
+const alertAddresses = (env: NodeJS.ProcessEnv): readonly string[] | null => {
+  const text = env.TRADINGVIEW_ADDRESSES?.trim();
+  if (!text) return null;
+  if (text === 'tradingview') return TRADINGVIEW_ADDRESSES;
+  const list = text.split(',').map((part) => part.trim()).filter(Boolean);
+  const bad = list.find((address) => isIP(address) === 0);
+  if (bad !== undefined) throw new ConfigError(`TRADINGVIEW_ADDRESSES: "${bad}" is not an IP address (or say "tradingview")`);
+  return list;
+};
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -271,6 +290,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env, root: string = 
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom: env.MAIL_FROM || 'Quant Trader <no-reply@quant-trader.local>',
     publicUrl: url(env, 'PUBLIC_URL', ['http:', 'https:']),
+    tradingViewAddresses: alertAddresses(env),
     corsOrigins,
     accessTokenTtlSeconds: integer(env, 'ACCESS_TOKEN_TTL', 15 * 60, 5, 24 * 3600),
     refreshTokenTtlDays: integer(env, 'REFRESH_TOKEN_TTL_DAYS', 30, 1, 365),

@@ -35,6 +35,9 @@ export const Endpoint = {
   tradeCycles: '/api/trade/cycles',
   tradeOverview: '/api/trade/overview',
   tradeCloseOrder: (id: string) => `/api/trade/close-order/${encodeURIComponent(id)}`,
+  taskWebhook: '/api/trade/task/webhook',
+  taskWebhookOf: (id: string) => `/api/trade/task/webhook/${encodeURIComponent(id)}`,
+  taskWebhookOff: '/api/trade/task/webhook/off',
   exchangeCatalog: '/api/exchange/catalog',
   exchangeBalance: (id: string) => `/api/exchange/balance/${encodeURIComponent(id)}`,
 

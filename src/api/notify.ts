@@ -9,6 +9,8 @@ export const NOTIFICATION_KINDS = [
   // A paper account on a live price source: it fell back to simulated prices, or came back (one notice per account and change).
   'trade.paper_fallback',
   'trade.paper_live',
+  // A TradingView alert reached a task's webhook and was handed to the robot (issue 29).
+  'trade.alert',
   'member.fuel_low',
   'member.fuel_empty',
   'wallet.deposit_credited',

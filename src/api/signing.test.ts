@@ -124,7 +124,7 @@ describe('signing: published test vectors', () => {
 });
 
 describe('signing: the table of signed calls', () => {
-  it('has exactly the 11 signed calls with the documented field order', () => {
+  it('has exactly the 13 signed calls with the documented field order', () => {
     expect(SIGNED_CALLS).toEqual({
       'POST /api/user/login': ['email', 'password'],
       'POST /api/user/register': ['email', 'nickname', 'password', 'secondPassword', 'captcha', 'inviteCode'],
@@ -137,8 +137,10 @@ describe('signing: the table of signed calls', () => {
       'POST /api/wallet/transfer': ['to', 'amount', 'idempotencyKey'],
       'POST /api/wallet/exchange': ['from', 'to', 'amount', 'idempotencyKey'],
       'POST /api/wallet/points-transfer': ['to', 'amount', 'idempotencyKey'],
+      'POST /api/trade/task/webhook': ['id', 'action'],
+      'POST /api/trade/task/webhook/off': ['id'],
     });
-    expect(Object.keys(SIGNED_CALLS)).toHaveLength(11);
+    expect(Object.keys(SIGNED_CALLS)).toHaveLength(13);
   });
 
   it('recognises only those calls as signed', () => {

@@ -27,6 +27,8 @@ export const SIGNED_CALLS = {
   'POST /api/wallet/transfer': ['to', 'amount', 'idempotencyKey'],
   'POST /api/wallet/exchange': ['from', 'to', 'amount', 'idempotencyKey'],
   'POST /api/wallet/points-transfer': ['to', 'amount', 'idempotencyKey'],
+  'POST /api/trade/task/webhook': ['id', 'action'],
+  'POST /api/trade/task/webhook/off': ['id'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type SignedCall = keyof typeof SIGNED_CALLS;

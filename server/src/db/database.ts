@@ -32,6 +32,7 @@ import * as withdrawalAddresses from './migrations/028_withdrawal_addresses';
 import * as passkeys from './migrations/029_passkeys';
 import * as strategyExits from './migrations/030_strategy_exits';
 import * as emailChangeCodes from './migrations/031_email_change_codes';
+import * as taskWebhooks from './migrations/033_task_webhooks';
 import * as taskWaiting from './migrations/034_task_waiting';
 import type { Database } from './schema';
 import { subscribe, type ChangeHandlers, type ChangeSubscription, type FeedSource } from './changeFeed';
@@ -65,6 +66,7 @@ const migrations: Record<string, Migration> = {
   '029_passkeys': passkeys,
   '030_strategy_exits': strategyExits,
   '031_email_change_codes': emailChangeCodes,
+  '033_task_webhooks': taskWebhooks,
   '034_task_waiting': taskWaiting,
 };
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -396,11 +396,35 @@ export interface EngineNodesTable {
   status: ColumnType<Record<string, unknown>, string | undefined, string>;
 }
 
+/** A task's TradingView webhook (migration 033): the secret sealed with the exchange master key. */
+export interface TaskWebhooksTable {
+  task_id: string;
+  hook_id: string;
+  secret_sealed: string;
+  action: 'start_cycle' | 'buy_level' | 'close_position';
+  created_at: CreatedAt;
+  rotated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** An alert a task's webhook received (migration 033); its alert id is unique per task. */
+export interface TaskAlertsTable {
+  id: Generated<string>;
+  task_id: string;
+  alert_id: string;
+  action: string;
+  outcome: 'accepted' | 'task_stopped' | 'undelivered';
+  detail: ColumnType<Record<string, unknown>, string | undefined, string>;
+  alert_time: ColumnType<Date, Date | string, Date | string>;
+  received_at: CreatedAt;
+}
+
 export interface EngineCommandsTable {
   id: Generated<string>;
   task_id: string;
   shard: number;
-  kind: 'reload' | 'replenish' | 'close';
+  kind: 'reload' | 'replenish' | 'close' | 'alert';
+  /** An alert command's alert (migration 033). */
+  payload: ColumnType<unknown, string | null | undefined, string | null>;
   created_at: CreatedAt;
   done_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   result: ColumnType<unknown, string | null | undefined, string | null>;
@@ -477,6 +501,8 @@ export interface Database {
   engine_leases: EngineLeasesTable;
   engine_nodes: EngineNodesTable;
   engine_commands: EngineCommandsTable;
+  task_webhooks: TaskWebhooksTable;
+  task_alerts: TaskAlertsTable;
   paper_prices: PaperPricesTable;
   paper_candles: PaperCandlesTable;
   paper_candles_hourly: PaperCandlesHourlyTable;

@@ -8,7 +8,8 @@
  *   mirrors the process that does, venues/paper/sharedMarket.ts).
  * - Paper balances and tasks' states: the database, the engine's journal,
  *   overlaid with the live state when this process drives the task.
- * - Actions on a task (reload after an edit, replenish now, close): carried
+ * - Actions on a task (reload after an edit, replenish now, close, a
+ *   webhook's alert): carried
  *   out here when this process drives the task, otherwise left as a command
  *   in `engine_commands` for the process that does, whose answer is awaited.
  */
@@ -29,7 +30,7 @@ import { paperMarketInfo, type PaperMarketInfo } from './venues/paper/exchange';
 import { createSharedMarket } from './venues/paper/sharedMarket';
 import { toMarketInfo } from './venues/paperClient';
 import { PAPER_MARKETS } from './venues/paper/market';
-import type { CommandKind, CommandResult, LiveTask, Runner } from './runner/runner';
+import type { CommandKind, CommandResult, LiveTask, Runner, TaskAlert } from './runner/runner';
 import { createEngineStore, shardOf } from './store/journal';
 
 /** How long the API waits for another process to carry out a command. */
@@ -76,16 +77,20 @@ export const createEngineFacade = ({ db, log, runner, paperFeeRate, seed, exchan
 
   const markets: PaperMarketInfo[] = (runner?.market.markets ?? PAPER_MARKETS).map((spec) => paperMarketInfo(spec, paperFeeRate));
 
-  /** Carries out an action where the task is driven; the answer comes back either way. */
-  const command = async (taskId: string, kind: CommandKind): Promise<CommandResult> => {
+  /** Carries out an action where the task is driven; the answer comes back either way. An alert command carries its alert. */
+  const command = async (taskId: string, kind: CommandKind, alert?: TaskAlert): Promise<CommandResult> => {
     if (runner) {
-      if (runner.drives(taskId)) return runner.command(taskId, kind);
+      if (runner.drives(taskId)) return runner.command(taskId, kind, alert);
       const row = await db.selectFrom('trade_tasks').select(shardOf('exchange_account_id').as('shard')).where('id', '=', taskId).executeTakeFirst();
-      if (!row || runner.holdsShard(Number(row.shard))) return runner.command(taskId, kind);
+      if (!row || runner.holdsShard(Number(row.shard))) return runner.command(taskId, kind, alert);
     }
     const shard = await db.selectFrom('trade_tasks').select(shardOf('exchange_account_id').as('shard')).where('id', '=', taskId).executeTakeFirst();
     if (!shard) return { kind: 'not_loaded' };
-    const { id } = await db.insertInto('engine_commands').values({ task_id: taskId, shard: Number(shard.shard), kind }).returning('id').executeTakeFirstOrThrow();
+    const { id } = await db
+      .insertInto('engine_commands')
+      .values({ task_id: taskId, shard: Number(shard.shard), kind, payload: alert ? JSON.stringify(alert) : null })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const deadline = Date.now() + COMMAND_WAIT_MS;
     while (Date.now() < deadline) {
       const row = await db.selectFrom('engine_commands').select(['done_at', 'result']).where('id', '=', id).executeTakeFirstOrThrow();
@@ -320,6 +325,8 @@ export const createEngineFacade = ({ db, log, runner, paperFeeRate, seed, exchan
       await reloadTasks(ids.map((row) => row.id).filter((id) => !runner?.drives(id)));
     },
     command,
+    /** A webhook's alert for a task (issue 29): kept on the live task, where its next decision acts on it. */
+    alert: (taskId: string, alert: TaskAlert) => command(taskId, 'alert', alert),
     /** After the API changed a task: the engine reads it again. */
     taskChanged: (taskId: string) => command(taskId, 'reload').then(() => undefined),
     /** New tasks reach the engine in one step, whatever their number (see reloadTasks). */

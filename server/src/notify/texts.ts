@@ -33,6 +33,9 @@ const TEXTS: Record<NotifyLocale, Record<string, string>> = {
     'trade.ladder_full': '{symbol} filled its last level ({levels}) in cycle {cycle}: no funds will be added to this position',
     'trade.paper_fallback': 'Paper account "{account}" trades on simulated prices: {sourceName} cannot be reached. Its tasks go on, and live prices return by themselves.',
     'trade.paper_live': 'Paper account "{account}" trades on {sourceName} live prices again.',
+    'trade.alert.start_cycle': '{symbol}: a TradingView alert arrived to start a cycle',
+    'trade.alert.buy_level': '{symbol}: a TradingView alert arrived to buy the next level',
+    'trade.alert.close_position': '{symbol}: a TradingView alert arrived to close the position',
     'user.email_changed': 'The e-mail address of your account was changed. Not you? Reset your password now.',
     'user.security_changed': 'The security settings of your account were changed. Not you? Reset your password now.',
     'user.channel_disabled.telegram': 'Telegram notifications are off: the bot could not reach your chat (blocked?). Unblock the bot, then link Telegram again in the notification channels.',
@@ -68,6 +71,9 @@ const TEXTS: Record<NotifyLocale, Record<string, string>> = {
     'trade.ladder_full': '{symbol} 第 {cycle} 轮已买满最后一档（共 {levels} 档），不会再补仓',
     'trade.paper_fallback': '模拟账户「{account}」改按模拟行情交易：无法连接 {sourceName}。任务照常运行，恢复后自动切回实时行情。',
     'trade.paper_live': '模拟账户「{account}」已恢复 {sourceName} 实时行情。',
+    'trade.alert.start_cycle': '{symbol} 收到 TradingView 警报：开始新一轮',
+    'trade.alert.buy_level': '{symbol} 收到 TradingView 警报：买入下一档',
+    'trade.alert.close_position': '{symbol} 收到 TradingView 警报：平仓',
     'user.email_changed': '你的账户邮箱已修改。如非本人操作，请立即重置密码。',
     'user.security_changed': '你的账户安全设置已修改。如非本人操作，请立即重置密码。',
     'user.channel_disabled.telegram': 'Telegram 通知已关闭：机器人无法联系你的会话（可能已被屏蔽）。请解除屏蔽，再到通知渠道中重新绑定 Telegram。',
@@ -103,6 +109,9 @@ const TEXTS: Record<NotifyLocale, Record<string, string>> = {
     'trade.ladder_full': '{symbol} 第 {cycle} 輪已買滿最後一檔（共 {levels} 檔），不會再補倉',
     'trade.paper_fallback': '模擬帳戶「{account}」改依模擬行情交易：無法連線 {sourceName}。任務照常運行，恢復後自動切回即時行情。',
     'trade.paper_live': '模擬帳戶「{account}」已恢復 {sourceName} 即時行情。',
+    'trade.alert.start_cycle': '{symbol} 收到 TradingView 警報：開始新一輪',
+    'trade.alert.buy_level': '{symbol} 收到 TradingView 警報：買入下一檔',
+    'trade.alert.close_position': '{symbol} 收到 TradingView 警報：平倉',
     'user.email_changed': '你的帳戶信箱已修改。如非本人操作，請立即重設密碼。',
     'user.security_changed': '你的帳戶安全設定已修改。如非本人操作，請立即重設密碼。',
     'user.channel_disabled.telegram': 'Telegram 通知已關閉：機器人無法聯繫你的對話（可能已被封鎖）。請解除封鎖，再到通知管道中重新綁定 Telegram。',
@@ -139,8 +148,8 @@ export const eventLine = (locale: NotifyLocale, kind: string, payload: Fields): 
   const key =
     kind === 'trade.fill'
       ? `trade.fill.${payload['side'] === 'sell' ? 'sell' : 'buy'}`
-      : kind === 'user.channel_disabled'
-        ? `${kind}.${field(payload, 'channel')}`
+      : kind === 'user.channel_disabled' || kind === 'trade.alert'
+        ? `${kind}.${field(payload, kind === 'trade.alert' ? 'action' : 'channel')}`
         : kind === 'trade.stop_loss' && TEXTS[locale][`${kind}.${field(payload, 'stop')}`]
           ? `${kind}.${field(payload, 'stop')}`
           : kind;

@@ -6,6 +6,7 @@ import { typed } from '../http/schemas';
 import { returnsRoutes } from './returnsRoutes';
 import { schemas } from './schemas';
 import { createTradeService } from './service';
+import { webhookRoutes } from './webhookRoutes';
 
 /**
  * Trading tasks, their orders and the market data the wizard needs (spec section 7); their returns (returnsRoutes.ts).
@@ -48,6 +49,7 @@ export const tradeDomain: FastifyPluginAsync = async (instance) => {
     ok(await trade.profitSummary(request.user!.id, request.query.timeZone)),
   );
   await app.register(returnsRoutes({ ...deps, trade }));
+  await app.register(webhookRoutes({ ...deps, throttle: instance.throttle, masterKey: instance.config.exchangeMasterKey, publicUrl: instance.config.publicUrl }));
   app.get('/api/trade/ohlcv', { schema: schemas.ohlcv }, async (request) => ok(await trade.ohlcv(request.user!.id, request.query)));
   app.get('/api/trade/order-history', { schema: schemas.orderHistory }, async (request) => ok(await trade.orderHistory(request.user!.id, request.query)));
 };

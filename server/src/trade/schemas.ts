@@ -6,6 +6,10 @@ import type { CreateTradePayload, Page, TradeActionPayload, UpdateTradePayload }
 import { Answer, DecimalText, Nullable, PageOf } from '../http/answers';
 import { Body, IdParams, Query, SafeText, SameShape, StringEnum, TimeZone, Type, Uuid, pagingProperties, type Same } from '../http/schemas';
 import { settingsSchema as templateSettingsSchema } from '../strategy/schemas';
+import { ALERT_ACTIONS } from '../../../src/api/conditions';
+import type { SignatureFields } from '../../../src/api/signing';
+import { ALERT_OUTCOMES, type TaskAlertRecord, type TaskWebhook, type TaskWebhookPayload } from '../../../src/api/webhook';
+import { signatureProperties } from '../http/signature';
 
 /** A curve has at most this many points: cycles closed in one time bucket make one point. */
 export const MAX_CURVE_POINTS = 500;
@@ -289,4 +293,38 @@ export const returnsSchemas = {
     summary: 'Total assets (wallet USDT and every exchange account valued in USDT) and the return of all tasks',
     response: { 200: Answer(overview) },
   },
+};
+
+/* A task's TradingView webhook (webhookRoutes.ts, webhook.ts): its owner's calls; the alerts' own endpoint is public. */
+const alertAction = StringEnum(ALERT_ACTIONS);
+const webhookBody = Body({ id: uuid, action: alertAction, ...signatureProperties });
+const webhookOffBody = Body({ id: uuid, ...signatureProperties });
+const taskAlertRecord = Type.Object({
+  alertId: text,
+  action: alertAction,
+  outcome: StringEnum(ALERT_OUTCOMES),
+  ticker: Nullable('string'),
+  price: Nullable('string'),
+  time: text,
+  receivedAt: text,
+});
+const taskWebhook = Type.Object({
+  taskId: text,
+  url: text,
+  secret: text,
+  action: alertAction,
+  template: text,
+  createdAt: text,
+  rotatedAt: text,
+  alerts: Type.Array(taskAlertRecord),
+});
+
+SameShape<Same<Static<typeof webhookBody>, TaskWebhookPayload & SignatureFields>>();
+SameShape<Same<Static<typeof taskAlertRecord>, TaskAlertRecord>>();
+SameShape<Same<Static<typeof taskWebhook>, TaskWebhook>>();
+
+export const webhookSchemas = {
+  get: { summary: "A task's TradingView webhook: its address, secret, message template and last alerts (null when it has none)", params: IdParams(), response: { 200: Answer(Type.Union([taskWebhook, Type.Null()])) } },
+  save: { summary: "Create a task's TradingView webhook, or give it a new secret and default action (the old secret stops working)", body: webhookBody, response: { 200: Answer(taskWebhook) } },
+  off: { summary: "Turn a task's TradingView webhook off", body: webhookOffBody, response: { 200: Answer(Type.Null()) } },
 };

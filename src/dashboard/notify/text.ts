@@ -2,6 +2,9 @@ import type { Notification } from '../../api/notify';
 import { attentionRemedy } from '../../api/attentionRemedy';
 import { notificationFigures } from '../../api/notifyFigures';
 import { isTaskStop } from '../../api/trade';
+import { ALERT_ACTIONS, type AlertAction } from '../../api/conditions';
+
+const isAlertAction = (value: unknown): value is AlertAction => ALERT_ACTIONS.includes(value as AlertAction);
 
 type Translate = (key: string, options?: Record<string, unknown>) => string;
 
@@ -58,6 +61,8 @@ export const notificationText = (item: Notification, translate: Translate, local
       return translate('notify.text.paperFallback', values);
     case 'paper_live':
       return translate('notify.text.paperLive', values);
+    case 'alert':
+      return translate(`notify.text.alert.${isAlertAction(p['action']) ? p['action'] : 'start_cycle'}`, values);
     case 'email_changed':
       return translate('notify.text.emailChanged', values);
     case 'security_changed':

@@ -123,6 +123,12 @@ export const eventText = (event: TaskEvent, translate: Translate, locale: string
     }
     case 'exchange_up':
       return translate('tasks.event.exchange_up', { seconds: text(data.seconds) });
+    case 'alert_received': {
+      // A TradingView alert (issue 29): what it asked, with its ticker and price when the message carried them.
+      const action = translate(`tasks.alertActions.${text(data.action)}`, { _: text(data.action) });
+      if (!text(data.price)) return translate('tasks.event.alert_received', { action });
+      return translate('tasks.event.alert_received_price', { action, ticker: text(data.ticker) || '—', price: formatPrice(text(data.price), locale, market.tickSize) });
+    }
     case 'created':
     case 'started':
     case 'updated':
@@ -147,7 +153,7 @@ export const eventTone = ({ kind, data }: Pick<TaskEvent, 'kind' | 'data'>): Eve
   if (kind === 'exchange_down' || kind === 'exchange_canceled') return 'warning';
   if (kind === 'sold' || kind === 'cycle_complete') return Number(data?.profit ?? 0) < 0 ? 'error' : 'success';
   if (kind === 'take_profit_armed') return 'success';
-  if (kind === 'cycle_started' || kind === 'replenished') return 'info';
+  if (kind === 'cycle_started' || kind === 'replenished' || kind === 'alert_received') return 'info';
   if (kind === 'replenish_touched' || kind === 'take_profit_disarmed' || kind === 'cycle_wait' || kind === 'fuel_empty') return 'warning';
   return 'default';
 };

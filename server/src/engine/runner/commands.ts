@@ -1,15 +1,15 @@
 import Big from 'big.js';
 import { emptyWrites, type Writes } from '../store/journal';
 import { paperClient } from '../venues/paperClient';
-import { contextOf, messageOf, stateWrite, type CommandKind, type CommandResult, type EngineContext, type LiveTask, type OrderRequest } from './context';
+import { contextOf, messageOf, stateWrite, type CommandKind, type CommandResult, type EngineContext, type LiveTask, type OrderRequest, type TaskAlert } from './context';
 import type { Intents } from './intents';
 import type { Lanes } from './lanes';
 import type { Turn } from './turn';
 
 /**
  * The user's actions on a task the engine drives here: reload (after an
- * edit), replenish now, close the position; in cluster mode also those the
- * API left in `engine_commands` for this process's shards.
+ * edit), replenish now, close the position, and a webhook's alert; in cluster
+ * mode also those the API left in `engine_commands` for this process's shards.
  */
 export const createCommands = (engine: EngineContext, turn: Turn, lanes: Lanes, intents: Intents) => {
   const { executePaper } = turn;
@@ -57,15 +57,22 @@ export const createCommands = (engine: EngineContext, turn: Turn, lanes: Lanes, 
   /**
    * The user's actions on a task the engine drives here: reload (after an
    * edit), replenish now, close the position. `done` adds the command's
-   * answer to the same transaction (cluster mode).
+   * answer to the same transaction (cluster mode). An alert is only kept on
+   * the live task: the task's next decision acts on it (a newer alert
+   * replaces one not acted on yet).
    */
-  const runCommand = async (taskId: string, kind: CommandKind, done?: (result: CommandResult) => (writes: Writes) => void): Promise<CommandResult> => {
+  const runCommand = async (taskId: string, kind: CommandKind, done?: (result: CommandResult) => (writes: Writes) => void, alert?: TaskAlert): Promise<CommandResult> => {
     if (kind === 'reload') {
       await reloadTask(taskId);
       return { kind: 'ok' };
     }
     const task = engine.tasks.get(taskId);
     if (!task) return { kind: 'not_loaded' };
+    if (kind === 'alert') {
+      if (!alert) throw new Error('an alert command carries its alert');
+      task.alert = { ...alert };
+      return { kind: 'ok' };
+    }
     await lanes.laneOf(task.accountId);
     const state = task.state;
     if (kind === 'replenish') {
@@ -127,10 +134,15 @@ export const createCommands = (engine: EngineContext, turn: Turn, lanes: Lanes, 
       const finish = (result: CommandResult) => (writes: Writes) => writes.commands.push({ id: command.id, result });
       try {
         let written = false;
-        const result = await runCommand(command.taskId, command.kind as CommandKind, (r) => {
-          written = true;
-          return finish(r);
-        });
+        const result = await runCommand(
+          command.taskId,
+          command.kind as CommandKind,
+          (r) => {
+            written = true;
+            return finish(r);
+          },
+          (command.payload ?? undefined) as TaskAlert | undefined,
+        );
         if (!written) await engine.journal({ ...emptyWrites(), commands: [{ id: command.id, result }] }, engine.fenceFor([]));
       } catch (error) {
         engine.log.error({ err: error, command }, 'command failed');

@@ -50,7 +50,14 @@ export interface LiveTask extends StoredTask {
   /** Waiting for fuel to open its next cycle ('fuel_empty' written once), checked again at this market time. */
   fuelWaitUntil: number | null;
   /** A TradingView alert (issue 29) the engine has not acted on yet: set by the webhook's command, consumed by the next decision. */
-  alert?: { id: string; action: AlertAction; receivedAt: number } | null;
+  alert?: TaskAlert | null;
+}
+
+/** A TradingView alert as the engine keeps it on its task: the alert's own id, what it asks, when it arrived (ms). */
+export interface TaskAlert {
+  id: string;
+  action: AlertAction;
+  receivedAt: number;
 }
 
 export interface EngineOptions {
@@ -125,7 +132,8 @@ export type CommandResult =
   | { kind: 'below_min'; quantity: string; sellable: string; value: string; minAmount: string; minCost: string }
   | { kind: 'refused'; attention: TaskAttention | null };
 
-export type CommandKind = 'reload' | 'replenish' | 'close';
+/** The user's actions on a task, and a webhook's alert for it (issue 29), which carries the alert. */
+export type CommandKind = 'reload' | 'replenish' | 'close' | 'alert';
 
 /** A refused buy for want of funds is tried again this often, quietly, until it passes or the user acts. */
 export const FUNDS_RETRY_MS = 5 * 60_000;

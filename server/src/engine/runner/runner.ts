@@ -12,7 +12,7 @@ import { PAPER_MARKETS } from '../venues/paper/market';
 import { createSharedMarket } from '../venues/paper/sharedMarket';
 import { createPaperVenues, type PaperVenue } from '../venues/paperVenues';
 import { createCommands } from './commands';
-import { FLUSH_EVERY_TICKS, isUsablePrice, stateWrite, type CommandKind, type EngineContext, type EngineOptions, type LiveTask } from './context';
+import { FLUSH_EVERY_TICKS, isUsablePrice, stateWrite, type CommandKind, type EngineContext, type EngineOptions, type LiveTask, type TaskAlert } from './context';
 import { createIntents } from './intents';
 import { createLanes } from './lanes';
 import { createOutages } from './outages';
@@ -29,6 +29,7 @@ export {
   type EngineOptions,
   type LiveTask,
   type OrderRequest,
+  type TaskAlert,
 } from './context';
 
 /**
@@ -422,7 +423,7 @@ export const createRunner = (options: EngineOptions) => {
     /** Whether this process drives the tasks of this shard. */
     holdsShard: (shard: number) => !run.leases || run.leases.holdsShard(shard),
     /** Carries out a user's action on a task this process drives, between run.ticks. */
-    command: (taskId: string, kind: CommandKind) => serialize(() => commands.runCommand(taskId, kind)),
+    command: (taskId: string, kind: CommandKind, alert?: TaskAlert) => serialize(() => commands.runCommand(taskId, kind, undefined, alert)),
     /** (Re)reads one task after the API changed it. */
     reload: (taskId: string) => serialize(() => intents.reloadTask(taskId)),
     /** Reads new or changed tasks in one turn between ticks (a multi-pair creation waits for one turn, not one per pair). */

@@ -458,12 +458,12 @@ export const createEngineStore = (db: Db, domains: EngineDomains | null = null) 
 
   /** Commands the API left for tasks of these shards, oldest first. */
   const pendingCommands = async (shards: readonly number[] | null) => {
-    let query = db.selectFrom('engine_commands').select(['id', 'task_id', 'kind']).where('done_at', 'is', null);
+    let query = db.selectFrom('engine_commands').select(['id', 'task_id', 'kind', 'payload']).where('done_at', 'is', null);
     if (shards) {
       if (shards.length === 0) return [];
       query = query.where('shard', 'in', [...shards]);
     }
-    return (await query.orderBy('id').limit(500).execute()).map((row) => ({ id: String(row.id), taskId: row.task_id, kind: row.kind }));
+    return (await query.orderBy('id').limit(500).execute()).map((row) => ({ id: String(row.id), taskId: row.task_id, kind: row.kind, payload: row.payload }));
   };
 
   return {
