@@ -2,7 +2,8 @@ import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import { Box, Button, IconButton, MenuItem, Paper, Stack, TextField, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
 import type { ComponentProps } from 'react';
-import { BooleanInput, TextInput, useLocaleState, useTranslate } from 'react-admin';
+import { BooleanInput, TextInput, useLocaleState, useTranslate, type TranslateFunction as Translate } from 'react-admin';
+import type { StrategyProblem } from '../../api/strategy';
 import { useFieldArray, useFormContext, useWatch } from 'react-hook-form';
 import { MAX_CONDITIONS, TIMEFRAMES, type Condition, type ConditionGroup, type ConditionKind, type Gate } from '../../api/conditions';
 import { conditionText, groupText } from '../kit/conditionText';
@@ -169,6 +170,13 @@ const GateFields = ({ gate }: { gate: Gate }) => {
       )}
     </Box>
   );
+};
+
+/** Which gate (and condition of it) a problem is about: "开始周期第 2 个条件". */
+export const conditionWhere = ({ gate, condition }: Pick<StrategyProblem, 'gate' | 'condition'>, translate: Translate) => {
+  if (!gate) return '';
+  const name = translate(`strategy.condition.gate.${gate}`);
+  return condition ? translate('strategy.condition.where', { gate: name, condition }) : name;
 };
 
 /** The conditions (issue 29): when a cycle starts, a level buys and the position closes; their own section of the editor. */

@@ -32,6 +32,7 @@ const enUS = {
   add: 'Add condition',
   remove: 'Remove condition {{index}} of {{gate}}',
   alertHint: "Turn on the task's TradingView webhook on its page: the condition holds when an alert arrives.",
+  where: '{{gate}}, condition {{condition}}',
   join_all: ' and ',
   join_any: ' or ',
   text: {
@@ -83,6 +84,7 @@ const zhCN: Messages = {
   add: '添加条件',
   remove: '删除{{gate}}的第 {{index}} 个条件',
   alertHint: '在任务详情页开启 TradingView Webhook：收到警报时此条件成立。',
+  where: '{{gate}}第 {{condition}} 个条件',
   join_all: ' 且 ',
   join_any: ' 或 ',
   text: {
@@ -132,6 +134,7 @@ const zhTW: Messages = {
   add: '新增條件',
   remove: '刪除{{gate}}的第 {{index}} 個條件',
   alertHint: '在任務詳情頁開啟 TradingView Webhook：收到警報時此條件成立。',
+  where: '{{gate}}第 {{condition}} 個條件',
   join_all: ' 且 ',
   join_any: ' 或 ',
   text: {
