@@ -176,7 +176,7 @@ export interface BacktestCycle {
   proceeds: DecimalString;
   profit: DecimalString;
   fees: DecimalString;
-  exitReason: 'take_profit' | 'stop_loss' | 'close';
+  exitReason: 'take_profit' | 'stop_loss' | 'close' | 'signal';
   /** A stop's kind when a stop ended it. */
   stop?: BacktestStopKind;
 }
@@ -184,7 +184,7 @@ export interface BacktestCycle {
 export interface BacktestTrade {
   time: number;
   side: 'buy' | 'sell';
-  reason: 'first' | 'replenish' | 'take_profit' | 'stop_loss';
+  reason: 'first' | 'replenish' | 'take_profit' | 'stop_loss' | 'signal';
   cycle: number;
   level: number;
   price: DecimalString;

@@ -70,7 +70,7 @@ export interface TaskCycle {
   fees: DecimalString;
   /** realizedProfit / fundsUsed x 100, 4 decimals; null when nothing was used. */
   roi: DecimalString | null;
-  exitReason: 'take_profit' | 'stop_loss' | 'close' | null;
+  exitReason: 'take_profit' | 'stop_loss' | 'close' | 'signal' | null;
 }
 
 /** An exchange account's holdings valued in USDT; value null when they could not be asked now. */

@@ -5,7 +5,7 @@
  * the editor's preview and the engine, so both compute the same numbers.
  */
 import Big from 'big.js';
-import type { StrategyConditions } from './conditions';
+import { MAX_CONDITIONS, MAX_INDICATOR_PERIOD, type Condition, type ConditionGroup, type Gate, type StrategyConditions } from './conditions';
 import type { DecimalString } from './types';
 
 export interface ReplenishLevel {
@@ -61,9 +61,23 @@ export interface StrategySettings {
   timeStopHours?: number | null;
   /** After the first target sold, the stop moves to the break-even: the average cost plus the sell's fee. */
   breakEven?: boolean;
-  /** Gates of the cycle start, the level buys and a signal close (issue 29); absent or null: none. */
+  /** Signal conditions gating the cycle start, the level buys and a signal close (issue 29); absent or null: none. */
   conditions?: StrategyConditions | null;
 }
+
+/** The gates a template sets, without the absent ones (what the store keeps); null when it sets none. */
+export const conditionsOf = (settings: Pick<StrategySettings, 'conditions'>): StrategyConditions | null => {
+  const conditions: StrategyConditions = {};
+  for (const gate of GATES) {
+    const group = settings.conditions?.[gate];
+    if (group) conditions[gate] = group;
+  }
+  return Object.keys(conditions).length > 0 ? conditions : null;
+};
+
+const GATES: readonly Gate[] = ['start', 'replenish', 'close'];
+/** The widest Bollinger band, in standard deviations. */
+export const MAX_BOLLINGER_DEVIATIONS = 10;
 
 /** The settings of issue 28's exits: optional, a template without them sells as before. */
 export type StrategyExits = Pick<StrategySettings, 'takeProfitTargets' | 'stopLossBase' | 'stopLossAfterLastLevel' | 'timeStopHours' | 'breakEven'>;
@@ -269,7 +283,13 @@ export type StrategyProblemCode =
   | 'target_profit_increase'
   | 'target_floor'
   | 'time_stop'
-  | 'break_even_targets';
+  | 'break_even_targets'
+  | 'conditions_count'
+  | 'conditions_nesting'
+  | 'indicator_period'
+  | 'rsi_value'
+  | 'bollinger_deviations'
+  | 'price_range';
 
 export interface StrategyProblem {
   code: StrategyProblemCode;
@@ -279,6 +299,10 @@ export interface StrategyProblem {
   target?: number;
   /** take_profit_floor: the lowest take profit after its callback, percent. */
   floor?: DecimalString;
+  /** The gate of the conditions concerned (issue 29). */
+  gate?: Gate;
+  /** The 1-based condition concerned, counting the gate's plain conditions in order, nested ones included. */
+  condition?: number;
 }
 
 const PROBLEM_TEXT: Record<StrategyProblemCode, string> = {
@@ -301,12 +325,19 @@ const PROBLEM_TEXT: Record<StrategyProblemCode, string> = {
   target_floor: 'the target\'s profit after its callback must cover the fees of a buy and a sell',
   time_stop: `the time stop must be whole hours, 1 to ${MAX_TIME_STOP_HOURS}`,
   break_even_targets: 'moving the stop to the break-even needs at least two take-profit targets',
+  conditions_count: `a gate (and each group in it) needs 1 to ${MAX_CONDITIONS} conditions`,
+  conditions_nesting: 'a group may hold groups of plain conditions, no deeper',
+  indicator_period: `the indicator's period must be whole, 2 to ${MAX_INDICATOR_PERIOD}`,
+  rsi_value: 'the RSI value must be above 0 and below 100',
+  bollinger_deviations: `the band's width must be above 0 and at most ${MAX_BOLLINGER_DEVIATIONS} standard deviations`,
+  price_range: 'the price range needs a bound, bounds above 0 and the lower one below the upper one',
 };
 
 /** English text of a problem (API messages); the dashboard shows `strategy.problem.<code>` instead. */
 export const describeProblem = (problem: StrategyProblem): string => {
   const text = problem.floor ? `${PROBLEM_TEXT[problem.code]}: at least ${problem.floor} %` : PROBLEM_TEXT[problem.code];
   if (problem.target) return `target ${problem.target}: ${text}`;
+  if (problem.gate) return `${problem.gate} conditions${problem.condition ? `, condition ${problem.condition}` : ''}: ${text}`;
   return problem.level ? `level ${problem.level}: ${text}` : text;
 };
 
@@ -393,6 +424,57 @@ const exitProblem = (settings: StrategySettings, floor: DecimalString): Strategy
   const hours = settings.timeStopHours;
   if (hours !== undefined && hours !== null && (!Number.isInteger(hours) || hours < 1 || hours > MAX_TIME_STOP_HOURS)) return { code: 'time_stop' };
   if (settings.breakEven && targets.length < 2) return { code: 'break_even_targets' };
+  return conditionsProblem(settings.conditions);
+};
+
+const isGroup = (item: Condition | ConditionGroup): item is ConditionGroup => typeof item === 'object' && item !== null && 'mode' in item;
+const DECIMAL = /^\d+(\.\d+)?$/;
+const positive = (value: unknown): boolean => typeof value === 'string' && DECIMAL.test(value) && new Big(value).gt(0);
+
+/** Why one plain condition cannot be saved, or null. */
+const conditionProblem = (condition: Condition): StrategyProblemCode | null => {
+  if ('period' in condition && (!Number.isInteger(condition.period) || condition.period < 2 || condition.period > MAX_INDICATOR_PERIOD)) return 'indicator_period';
+  switch (condition.kind) {
+    case 'rsi':
+      return positive(condition.value) && new Big(condition.value).lt(100) ? null : 'rsi_value';
+    case 'bollinger':
+      return positive(condition.deviations) && new Big(condition.deviations).lte(MAX_BOLLINGER_DEVIATIONS) ? null : 'bollinger_deviations';
+    case 'price_range': {
+      const { min, max } = condition;
+      if (min === null && max === null) return 'price_range';
+      if ((min !== null && !positive(min)) || (max !== null && !positive(max))) return 'price_range';
+      return min !== null && max !== null && new Big(min).gte(max) ? 'price_range' : null;
+    }
+    default:
+      return null;
+  }
+};
+
+/** The signal conditions (issue 29): why they cannot be saved, or null. */
+const conditionsProblem = (conditions: StrategyConditions | null | undefined): StrategyProblem | null => {
+  for (const gate of GATES) {
+    const group = conditions?.[gate];
+    if (!group) continue;
+    let count = 0;
+    const walk = (node: ConditionGroup, depth: number): StrategyProblem | null => {
+      if (node.conditions.length === 0 || node.conditions.length > MAX_CONDITIONS) return { code: 'conditions_count', gate };
+      for (const item of node.conditions) {
+        if (isGroup(item)) {
+          if (depth > 0) return { code: 'conditions_nesting', gate };
+          const problem = walk(item, depth + 1);
+          if (problem) return problem;
+          continue;
+        }
+        count += 1;
+        if (count > MAX_CONDITIONS) return { code: 'conditions_count', gate };
+        const code = conditionProblem(item);
+        if (code) return { code, gate, condition: count };
+      }
+      return null;
+    };
+    const problem = walk(group, 0);
+    if (problem) return problem;
+  }
   return null;
 };
 
@@ -407,7 +489,42 @@ export const sameSettings = (a: StrategySettings, b: StrategySettings): boolean 
   sameNumber(a.replenishCallbackPercent, b.replenishCallbackPercent) &&
   sameNumber(a.stopLossPercent, b.stopLossPercent) &&
   a.cooldownSeconds === b.cooldownSeconds &&
-  sameExits(exitsOf(a), exitsOf(b));
+  sameExits(exitsOf(a), exitsOf(b)) &&
+  sameConditions(conditionsOf(a), conditionsOf(b));
+
+/** A condition's decimals written alike ('30' and '30.0' are one RSI value), for comparing. */
+const normalized = (item: Condition | ConditionGroup): unknown => {
+  if (isGroup(item)) return { mode: item.mode, conditions: item.conditions.map(normalized) };
+  const plain = (value: DecimalString | null) => (value === null ? null : new Big(value).toString());
+  switch (item.kind) {
+    case 'rsi':
+      return { ...item, value: plain(item.value) };
+    case 'bollinger':
+      return { ...item, deviations: plain(item.deviations) };
+    case 'price_range':
+      return { ...item, min: plain(item.min), max: plain(item.max) };
+    default:
+      return item;
+  }
+};
+
+/** Whether two templates' gates (conditionsOf) hold alike: the same conditions in the same order. */
+const sameConditions = (a: StrategyConditions | null, b: StrategyConditions | null): boolean =>
+  GATES.every((gate) => {
+    const [ga, gb] = [a?.[gate] ?? null, b?.[gate] ?? null];
+    if (ga === null || gb === null) return ga === gb;
+    return canonical(normalized(ga)) === canonical(normalized(gb));
+  });
+
+/** JSON with the keys sorted, so key order (a request's against the store's) does not matter. */
+const canonical = (value: unknown): string => {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    return `{${Object.keys(record).sort().map((key) => `${JSON.stringify(key)}:${canonical(record[key])}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+};
 
 /** Whether two templates' exits (exitsOf) sell alike: the same targets in order, stop base and arming, time stop and break-even. */
 const sameExits = (a: StrategyExits | null, b: StrategyExits | null): boolean => {

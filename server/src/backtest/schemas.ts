@@ -16,7 +16,7 @@ import {
 import type { Page } from '../../../src/api/types';
 import { Answer, DecimalText, Nullable, PageOf } from '../http/answers';
 import { Body, IdParams, Query, SafeText, SameShape, StringEnum, Type, Uuid, type Same } from '../http/schemas';
-import { EXIT_KEYS, settingsAnswerProperties, settingsProperties } from '../strategy/schemas';
+import { OPTIONAL_SETTING_KEYS, settingsAnswerProperties, settingsProperties } from '../strategy/schemas';
 
 /** Amounts, steps and minimums: plain decimals, up to 8 places. */
 const decimal = Type.String({ pattern: '^\\d{1,12}(\\.\\d{1,8})?$' });
@@ -26,7 +26,7 @@ const time = Type.String({ minLength: 1, maxLength: 40 });
 export const SYMBOL_PATTERN = '^[A-Z0-9]{1,15}/[A-Z0-9]{1,10}$';
 /** The backtest calls take the strategy settings as templates take them (strategy/schemas.ts). */
 const SETTINGS_REQUIRED = (Object.keys(settingsProperties) as (keyof typeof settingsProperties)[]).filter(
-  (key): key is Exclude<keyof typeof settingsProperties, (typeof EXIT_KEYS)[number]> => !(EXIT_KEYS as readonly string[]).includes(key),
+  (key): key is Exclude<keyof typeof settingsProperties, (typeof OPTIONAL_SETTING_KEYS)[number]> => !(OPTIONAL_SETTING_KEYS as readonly string[]).includes(key),
 );
 
 /** The value an object of `body` takes: the required fields, and the others optional. */
@@ -133,13 +133,13 @@ const cycleSchema = Type.Object({
   proceeds: text,
   profit: text,
   fees: text,
-  exitReason: StringEnum(['take_profit', 'stop_loss', 'close'] as const),
+  exitReason: StringEnum(['take_profit', 'stop_loss', 'close', 'signal'] as const),
   stop: Type.Optional(stopKind),
 });
 const tradeSchema = Type.Object({
   time: Type.Integer(),
   side: StringEnum(['buy', 'sell'] as const),
-  reason: StringEnum(['first', 'replenish', 'take_profit', 'stop_loss'] as const),
+  reason: StringEnum(['first', 'replenish', 'take_profit', 'stop_loss', 'signal'] as const),
   cycle: Type.Integer(),
   level: Type.Integer(),
   price: text,

@@ -32,6 +32,7 @@ import * as withdrawalAddresses from './migrations/028_withdrawal_addresses';
 import * as passkeys from './migrations/029_passkeys';
 import * as strategyExits from './migrations/030_strategy_exits';
 import * as emailChangeCodes from './migrations/031_email_change_codes';
+import * as strategyConditions from './migrations/032_strategy_conditions';
 import * as taskWebhooks from './migrations/033_task_webhooks';
 import * as taskWaiting from './migrations/034_task_waiting';
 import type { Database } from './schema';
@@ -66,6 +67,7 @@ const migrations: Record<string, Migration> = {
   '029_passkeys': passkeys,
   '030_strategy_exits': strategyExits,
   '031_email_change_codes': emailChangeCodes,
+  '032_strategy_conditions': strategyConditions,
   '033_task_webhooks': taskWebhooks,
   '034_task_waiting': taskWaiting,
 };

@@ -1,5 +1,6 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { StrategyExits } from '../../../src/api/strategy';
+import type { StrategyConditions } from '../../../src/api/conditions';
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -87,6 +88,8 @@ export interface StrategiesTable {
   cooldown_seconds: number;
   /** The exits beyond the single take profit and stop loss (StrategyExits); null: none. */
   exits: ColumnType<StrategyExits | null, string | null | undefined, string | null>;
+  /** The signal conditions (StrategyConditions, issue 29); null: none. */
+  conditions: ColumnType<StrategyConditions | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
@@ -186,7 +189,7 @@ export interface CyclesTable {
   remainder_cost: Generated<string>;
   /** Quote value of every fee the cycle paid. */
   fees: Generated<string>;
-  exit_reason: 'take_profit' | 'stop_loss' | 'close' | null;
+  exit_reason: 'take_profit' | 'stop_loss' | 'close' | 'signal' | null;
   closed_at: CreatedAt;
 }
 

@@ -1,5 +1,6 @@
 /** The schemas of the strategy calls: validation, the OpenAPI document and (through the type provider) the handlers' types. */
 import type { Static } from 'typebox';
+import { TIMEFRAMES, type ConditionGroup, type StrategyConditions } from '../../../src/api/conditions';
 import { MAX_LEVELS, MAX_TARGETS, MAX_TIME_STOP_HOURS, type StrategySettings, type StrategyTemplate } from '../../../src/api/strategy';
 import type { Page } from '../../../src/api/types';
 import { Answer, DecimalText, Nullable, PageOf } from '../http/answers';
@@ -8,6 +9,31 @@ import { Body, IdParams, Query, SafeText, SameShape, StringEnum, Type, UNSAFE_CH
 /** Percents to 4 decimals, multiples to 8. */
 const percent = Type.String({ pattern: '^\\d{1,3}(\\.\\d{1,4})?$' });
 const multiple = Type.String({ pattern: '^\\d{1,4}(\\.\\d{1,8})?$' });
+
+/**
+ * Signal conditions (issue 29) as they are sent and answered: the shape here
+ * (kinds, fields, timeframes, one level of nested groups), the ranges in
+ * strategyProblem, which names each problem (periods, RSI values, bands,
+ * price ranges, how many conditions).
+ */
+const period = Type.Integer({ minimum: 0, maximum: 100_000 });
+const timeframe = StringEnum(TIMEFRAMES);
+const price = Type.String({ pattern: '^\\d{1,12}(\\.\\d{1,12})?$' });
+const condition = Type.Union([
+  Body({ kind: Type.Literal('rsi'), period, timeframe, op: StringEnum(['below', 'above'] as const), value: percent }),
+  Body({ kind: Type.Literal('ma_cross'), average: StringEnum(['sma', 'ema'] as const), period, timeframe, side: StringEnum(['above', 'below'] as const) }),
+  Body({ kind: Type.Literal('bollinger'), period, deviations: percent, timeframe, band: StringEnum(['lower', 'upper'] as const) }),
+  Body({ kind: Type.Literal('price_range'), min: Type.Union([price, Type.Null()]), max: Type.Union([price, Type.Null()]) }),
+  Body({ kind: Type.Literal('alert') }),
+]);
+/** More than strategyProblem allows, so it is the one that answers with conditions_count. */
+const MAX_ITEMS = 32;
+const mode = StringEnum(['all', 'any'] as const);
+const group = Type.Unsafe<ConditionGroup>(
+  Body({ mode, conditions: Type.Array(Type.Union([condition, Body({ mode, conditions: Type.Array(condition, { maxItems: MAX_ITEMS }) })]), { maxItems: MAX_ITEMS }) }),
+);
+const gate = Type.Optional(Type.Union([group, Type.Null()]));
+export const conditionsSchema = Type.Unsafe<StrategyConditions>(Body({ start: gate, replenish: gate, close: gate }));
 
 /** A template's settings as they are sent: here, in backtests (backtest/schemas.ts) and in the backtest command's strategy file. */
 export const settingsProperties = {
@@ -23,9 +49,10 @@ export const settingsProperties = {
   stopLossAfterLastLevel: Type.Optional(Type.Boolean()),
   timeStopHours: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: MAX_TIME_STOP_HOURS }), Type.Null()])),
   breakEven: Type.Optional(Type.Boolean()),
+  conditions: Type.Optional(Type.Union([conditionsSchema, Type.Null()])),
 };
-/** The optional fields of the settings (issue 28's exits): a template without them sells as before. */
-export const EXIT_KEYS = ['takeProfitTargets', 'stopLossBase', 'stopLossAfterLastLevel', 'timeStopHours', 'breakEven'] as const;
+/** The optional fields of the settings (issue 28's exits, issue 29's conditions): a template without them trades as before. */
+export const OPTIONAL_SETTING_KEYS = ['takeProfitTargets', 'stopLossBase', 'stopLossAfterLastLevel', 'timeStopHours', 'breakEven', 'conditions'] as const;
 /** The settings alone, every field required (other fields are the caller's business). */
 export const settingsSchema = Type.Object(settingsProperties);
 
@@ -59,6 +86,7 @@ export const settingsAnswerProperties = {
   stopLossAfterLastLevel: Type.Optional(Type.Boolean()),
   timeStopHours: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
   breakEven: Type.Optional(Type.Boolean()),
+  conditions: Type.Optional(Type.Union([conditionsSchema, Type.Null()])),
 };
 
 /** A template as answered. */

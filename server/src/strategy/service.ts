@@ -1,6 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import { ErrorCode } from '../../../src/api/errors';
-import { describeProblem, exitsOf, strategyProblem, type StrategySettings, type StrategyTemplate } from '../../../src/api/strategy';
+import { conditionsOf, describeProblem, exitsOf, strategyProblem, type StrategySettings, type StrategyTemplate } from '../../../src/api/strategy';
 import type { Page } from '../../../src/api/types';
 import type { Db } from '../db/database';
 import type { StrategiesTable } from '../db/schema';
@@ -14,7 +14,7 @@ type Row = Omit<Selectable<StrategiesTable>, 'created_at' | 'updated_at'>;
 
 /** A stored template's settings, as the ladder math and the engine take them. */
 export const settingsOf = (
-  row: Pick<Row, 'levels' | 'take_profit_percent' | 'take_profit_callback_percent' | 'replenish_callback_percent' | 'stop_loss_percent' | 'cooldown_seconds'> & { exits?: Row['exits'] },
+  row: Pick<Row, 'levels' | 'take_profit_percent' | 'take_profit_callback_percent' | 'replenish_callback_percent' | 'stop_loss_percent' | 'cooldown_seconds'> & { exits?: Row['exits']; conditions?: Row['conditions'] },
 ): StrategySettings => ({
   levels: row.levels,
   takeProfitPercent: row.take_profit_percent,
@@ -24,6 +24,8 @@ export const settingsOf = (
   cooldownSeconds: row.cooldown_seconds,
   // Several targets, stop base and arming, time stop, break-even (issue 28): only those the template sets.
   ...(row.exits ?? {}),
+  // Signal conditions (issue 29): only when the template sets them.
+  ...(row.conditions ? { conditions: row.conditions } : {}),
 });
 
 export const toTemplate = (row: Row): StrategyTemplate => ({ id: row.id, name: row.name, system: row.user_id === null, ...settingsOf(row) });
@@ -37,6 +39,7 @@ const toColumns = (body: StrategyBody) => ({
   stop_loss_percent: body.stopLossPercent,
   cooldown_seconds: body.cooldownSeconds,
   exits: ((exits) => (exits ? JSON.stringify(exits) : null))(exitsOf(body)),
+  conditions: ((conditions) => (conditions ? JSON.stringify(conditions) : null))(conditionsOf(body)),
 });
 
 const COLUMNS = [
@@ -50,6 +53,7 @@ const COLUMNS = [
   'stop_loss_percent',
   'cooldown_seconds',
   'exits',
+  'conditions',
 ] as const;
 
 /** The list's sort keys and their columns. */

@@ -252,7 +252,7 @@ const taskCycle = closedObject({
   realizedProfit: signedDecimal,
   fees: signedDecimal,
   roi: nullableDecimal,
-  exitReason: Type.Union([StringEnum(['take_profit', 'stop_loss', 'close']), Type.Null()]),
+  exitReason: Type.Union([StringEnum(['take_profit', 'stop_loss', 'close', 'signal']), Type.Null()]),
 });
 const cyclePage = closedObject({ list: Type.Array(taskCycle), total: count });
 const overview = closedObject({

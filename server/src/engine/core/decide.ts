@@ -4,7 +4,7 @@
  * state and the actions the runner carries out. No I/O, no clock, no
  * randomness: the same inputs always give the same decision.
  *
- *   decide(params, strategy, state, price, nowMs, mayOpenCycle) -> { state, actions }
+ *   decide(params, strategy, state, price, nowMs, mayOpenCycle, signals?) -> { state, actions }
  *
  * - `ready`: places the first order (level 0) when `mayOpenCycle`.
  * - `open`: stop loss first, then take profit (arm, trail the high, sell or
@@ -21,6 +21,26 @@
  *   `cooldown` to `finished` with a `finished` event; an open cycle always
  *   runs to its end.
  * - A stopped task, a pending order or a finished task: nothing.
+ *
+ * Signals (issue 29), the optional last argument (`Signals`; absent: the
+ * gates hold, no signal close, no alert), evaluated by the caller from the
+ * strategy's conditions (conditions.ts gateSignals) once per closed minute:
+ * - `start` false: no first order; `condition_wait` is emitted once when the
+ *   task starts waiting (state `conditionWait`), as `cycle_wait` is;
+ * - `replenish` false: a triggered level does not buy. Its trailing goes on
+ *   (touch, trail the low), only the buy waits, and happens on the first
+ *   price at which the gate holds and the level's buy condition still does;
+ * - `close` true: sells the whole position (reason `signal`) after the stops
+ *   and before take profit, only when the sale covers the position's cost
+ *   after the taker fee: a signal close never books a loss;
+ * - `force` (a TradingView alert, the user's explicit choice; actions carry
+ *   `alert: true`): `start_cycle` opens a cycle now when between cycles with
+ *   cycles left and `mayOpenCycle` (skipping the cooldown and the start
+ *   gate); `buy_level` buys the next unfilled level now at the price when a
+ *   cycle is open, levels remain and no target sold (whatever the replenish
+ *   status and gate); `close_position` sells the whole position now, before
+ *   any other rule, even at a loss (reason `signal`). A force that cannot act
+ *   changes nothing: alertOutcome() tells the runner whether to keep it.
  *
  * Exits (issue 28), checked in this order while a cycle is open:
  * - the time stop (`timeStopHours` after the cycle's first fill) sells all;
@@ -58,6 +78,7 @@
  */
 import Big from 'big.js';
 import type { DecimalString } from '../../../../src/api/types';
+import type { AlertAction } from '../../../../src/api/conditions';
 import { targetsOf, type StrategySettings } from '../../../../src/api/strategy';
 
 /** `cycleCount` that never finishes: the task runs until it is stopped. */
@@ -117,13 +138,37 @@ export interface CycleState {
   partial?: { sold: DecimalString; basis: DecimalString; proceeds: DecimalString } | null;
   /** An order is out; nothing is decided until its outcome is applied. */
   pendingOrder: boolean;
+  /** Waiting in `ready` for the start conditions (`condition_wait` emitted); absent: not waiting. */
+  conditionWait?: boolean;
 }
 
+/**
+ * The gates of a strategy's conditions at this decision (issue 29), and an
+ * alert to act on; see the top of this file. Absent: `{ start: true,
+ * replenish: true, close: false }`.
+ */
+export interface Signals {
+  start: boolean;
+  replenish: boolean;
+  close: boolean;
+  force?: AlertAction | null;
+}
+
+const NO_SIGNALS: Signals = Object.freeze({ start: true, replenish: true, close: false });
+
 export type Action =
-  | { kind: 'buy'; reason: 'first' | 'replenish'; level: number; quoteAmount: DecimalString }
+  | {
+      kind: 'buy';
+      reason: 'first' | 'replenish';
+      level: number;
+      quoteAmount: DecimalString;
+      /** Forced by a TradingView alert (issue 29). */
+      alert?: true;
+    }
   | {
       kind: 'sell';
-      reason: 'take_profit' | 'stop_loss';
+      /** `signal`: the close conditions held, or an alert closed the position. */
+      reason: 'take_profit' | 'stop_loss' | 'signal';
       quantity: DecimalString;
       /** Take profit: the 1-based target it sells for. */
       target?: number;
@@ -133,10 +178,12 @@ export type Action =
       stop?: StopKind;
       /** The stop loss measured from the last level's trigger price (absent: from the average cost). */
       fromLastLevel?: true;
+      /** Forced by a TradingView alert (issue 29). */
+      alert?: true;
     }
   | {
       kind: 'event';
-      event: 'take_profit_armed' | 'take_profit_disarmed' | 'replenish_touched' | 'cycle_wait' | 'finished';
+      event: 'take_profit_armed' | 'take_profit_disarmed' | 'replenish_touched' | 'cycle_wait' | 'condition_wait' | 'finished';
       level?: number;
     };
 
@@ -310,17 +357,29 @@ export const applyOrderFailed = (state: CycleState): CycleState => ({ ...state, 
 const cyclesReached = (params: TaskParams, state: CycleState): boolean =>
   params.cycleCount !== UNTIL_STOPPED && state.cyclesDone >= params.cycleCount;
 
+/** `state` no longer waiting for the start conditions. */
+const notWaiting = (state: CycleState): CycleState => {
+  if (!state.conditionWait) return state;
+  const { conditionWait: _, ...rest } = state;
+  return rest;
+};
+
 /** The decision for `ready` and `cooldown`: finish, wait, or open the next cycle. */
-const decideBetweenCycles = (params: TaskParams, state: CycleState, nowMs: number, mayOpenCycle: boolean): Decision => {
+const decideBetweenCycles = (params: TaskParams, state: CycleState, nowMs: number, mayOpenCycle: boolean, signals: Signals): Decision => {
   if (cyclesReached(params, state)) {
-    return { state: { ...state, phase: 'finished', cooldownUntil: null }, actions: [{ kind: 'event', event: 'finished' }] };
+    return { state: { ...notWaiting(state), phase: 'finished', cooldownUntil: null }, actions: [{ kind: 'event', event: 'finished' }] };
   }
-  if (state.phase === 'cooldown' && state.cooldownUntil !== null && nowMs < state.cooldownUntil) return { state, actions: NO_ACTIONS };
-  if (mayOpenCycle) {
+  const forced = signals.force === 'start_cycle';
+  if (!forced && state.phase === 'cooldown' && state.cooldownUntil !== null && nowMs < state.cooldownUntil) return { state, actions: NO_ACTIONS };
+  if (mayOpenCycle && (forced || signals.start)) {
     return {
-      state: { ...state, phase: 'ready', cooldownUntil: null, pendingOrder: true },
-      actions: [{ kind: 'buy', reason: 'first', level: 0, quoteAmount: firstOrderQuote(params) }],
+      state: { ...notWaiting(state), phase: 'ready', cooldownUntil: null, pendingOrder: true },
+      actions: [{ kind: 'buy', reason: 'first', level: 0, quoteAmount: firstOrderQuote(params), ...(forced ? { alert: true as const } : {}) }],
     };
+  }
+  if (mayOpenCycle) {
+    if (state.phase === 'ready' && state.conditionWait) return { state, actions: NO_ACTIONS };
+    return { state: { ...state, phase: 'ready', cooldownUntil: null, conditionWait: true }, actions: [{ kind: 'event', event: 'condition_wait' }] };
   }
   if (state.phase === 'cooldown') {
     return { state: { ...state, phase: 'ready', cooldownUntil: null }, actions: [{ kind: 'event', event: 'cycle_wait' }] };
@@ -404,7 +463,7 @@ const factorsOf = (strategy: StrategySettings): Factors => {
  * The exact decision for an open cycle, in decimals: every threshold is
  * compared as 100·p·q against cost·factor (or 100·p against price·factor).
  */
-const decideOpen = (params: TaskParams, strategy: StrategySettings, state: CycleState, price: DecimalString, nowMs: number): Decision => {
+const decideOpen = (params: TaskParams, strategy: StrategySettings, state: CycleState, price: DecimalString, nowMs: number, signals: Signals): Decision => {
   const p = new Dec(price);
   if (p.lte(0)) throw new RangeError(`price must be above 0: ${price}`);
   const quantity = new Dec(state.quantity);
@@ -435,6 +494,23 @@ const decideOpen = (params: TaskParams, strategy: StrategySettings, state: Cycle
     };
   };
 
+  const nextLevel = state.levelsFilled + 1;
+  const buyLevel = (alert: boolean): Action => ({
+    kind: 'buy',
+    reason: 'replenish',
+    level: nextLevel,
+    quoteAmount: new Dec(params.firstOrderAmount).times(strategy.levels[nextLevel - 1]!.multiple).toFixed(),
+    ...(alert ? { alert: true as const } : {}),
+  });
+  const sellAll = (alert: boolean): Decision => ({
+    state: { ...state, pendingOrder: true },
+    actions: [{ kind: 'sell', reason: 'signal', quantity: state.quantity, ...(alert ? { alert: true as const } : {}) }],
+  });
+  if (signals.force === 'close_position') return sellAll(true);
+  if (signals.force === 'buy_level' && nextLevel <= strategy.levels.length && state.firstFillPrice !== null && targetsDone === 0) {
+    return { state: { ...state, pendingOrder: true }, actions: [buyLevel(true)] };
+  }
+
   if (factors.timeStopMs !== null && state.openedAt != null && nowMs - state.openedAt >= factors.timeStopMs) return stopAll('time');
   if (strategy.breakEven && targetsDone > 0 && !covered) return stopAll('break_even');
   if (factors.stopLoss && (!strategy.stopLossAfterLastLevel || state.levelsFilled >= strategy.levels.length)) {
@@ -446,6 +522,7 @@ const decideOpen = (params: TaskParams, strategy: StrategySettings, state: Cycle
       if (p100.times(100).lte(new Dec(state.firstFillPrice).times(lastTrigger).times(factors.stopLoss))) return stopAll('loss', true);
     }
   }
+  if (signals.close && covered) return sellAll(false);
 
   const actions: Action[] = [];
   let trailingSell = state.trailingSell;
@@ -474,23 +551,18 @@ const decideOpen = (params: TaskParams, strategy: StrategySettings, state: Cycle
     levelsAllowed = false;
   }
 
-  const nextLevel = state.levelsFilled + 1;
   const trigger = factors.levelTriggers[nextLevel - 1];
   let buy: Action | null = null;
   if (!levelsAllowed || params.replenishStatus !== 'replenish_open' || !trigger || state.firstFillPrice === null) {
     trailingBuy = null;
   } else {
     if (trailingBuy && trailingBuy.level !== nextLevel) trailingBuy = null;
-    const buyLevel = (): Action => ({
-      kind: 'buy',
-      reason: 'replenish',
-      level: nextLevel,
-      quoteAmount: new Dec(params.firstOrderAmount).times(strategy.levels[nextLevel - 1]!.multiple).toFixed(),
-    });
+    // The replenish gate holds back only the buy itself: the touch and the trailing low go on.
     if (!trailingBuy) {
       if (p100.lte(new Dec(state.firstFillPrice).times(trigger))) {
-        if (!factors.replenishCallback) buy = buyLevel();
-        else {
+        if (!factors.replenishCallback) {
+          if (signals.replenish) buy = buyLevel(false);
+        } else {
           trailingBuy = { level: nextLevel, low: price };
           actions.push({ kind: 'event', event: 'replenish_touched', level: nextLevel });
         }
@@ -498,7 +570,7 @@ const decideOpen = (params: TaskParams, strategy: StrategySettings, state: Cycle
     } else {
       const low = new Dec(trailingBuy.low);
       if (p.lt(low)) trailingBuy = { level: nextLevel, low: price };
-      else if (p100.gte(low.times(factors.replenishCallback ?? 100))) buy = buyLevel();
+      else if (signals.replenish && p100.gte(low.times(factors.replenishCallback ?? 100))) buy = buyLevel(false);
     }
   }
 
@@ -539,6 +611,8 @@ interface QuietRange {
   idle: Decision;
   /** The strategy's time stop (ms) and the state's cycle start: past both, no price is quiet. */
   timeStopAt: number;
+  /** With the close signal on: prices below this (the break-even, margin applied) cannot close. */
+  closeBelow: number;
 }
 
 const quietRanges = new WeakMap<CycleState, QuietRange>();
@@ -551,11 +625,11 @@ const quietRanges = new WeakMap<CycleState, QuietRange>();
 const quietRange = (params: TaskParams, strategy: StrategySettings, state: CycleState): QuietRange => {
   const timeStopMs = factorsOf(strategy).timeStopMs;
   const timeStopAt = timeStopMs !== null && state.openedAt != null ? state.openedAt + timeStopMs : Infinity;
-  const range = { strategy, replenishStatus: params.replenishStatus, feeRate: params.feeRate, above: Infinity, below: -Infinity, idle: { state, actions: NO_ACTIONS }, timeStopAt };
+  const range = { strategy, replenishStatus: params.replenishStatus, feeRate: params.feeRate, above: Infinity, below: -Infinity, idle: { state, actions: NO_ACTIONS }, timeStopAt, closeBelow: -Infinity };
   const quantity = Number(state.quantity);
   if (!(quantity > 0)) {
     // decideOpen changes nothing without a position (a price not above 0 still goes the exact way and throws).
-    return { ...range, above: 0, below: Infinity };
+    return { ...range, above: 0, below: Infinity, closeBelow: Infinity };
   }
   const all = factorsOf(strategy);
   const factors = all.approx;
@@ -596,7 +670,7 @@ const quietRange = (params: TaskParams, strategy: StrategySettings, state: Cycle
   above *= 1 + MARGIN;
   below *= 1 - MARGIN;
   if (!Number.isFinite(above) || !Number.isFinite(below) || !(above < below)) return range;
-  return { ...range, above, below };
+  return { ...range, above, below, closeBelow: breakEven * (1 - MARGIN) };
 };
 
 /** The quiet range of an open state, computed once per (state, strategy, status, fee). */
@@ -615,19 +689,40 @@ const cachedRange = (params: TaskParams, strategy: StrategySettings, state: Cycl
  * so the engine can leave the task alone until the price leaves it. Null when
  * every price may matter (a trail on both sides, no position, not open).
  */
-export const quietBounds = (params: TaskParams, strategy: StrategySettings, state: CycleState): { above: number; below: number } | null => {
-  if (!params.running || state.pendingOrder || state.phase !== 'open') return null;
+export const quietBounds = (params: TaskParams, strategy: StrategySettings, state: CycleState, signals: Signals = NO_SIGNALS): { above: number; below: number } | null => {
+  if (!params.running || state.pendingOrder || state.phase !== 'open' || signals.force) return null;
   // A time stop sells whatever the price: the task must be decided on every tick.
   if (factorsOf(strategy).timeStopMs !== null) return null;
   const range = cachedRange(params, strategy, state);
-  return range.above < range.below ? { above: range.above, below: range.below } : null;
+  const below = signals.close ? Math.min(range.below, range.closeBelow) : range.below;
+  return range.above < below ? { above: range.above, below } : null;
 };
 
 /** The decision when no cycle is open to price (stopped, waiting on an order, finished, between cycles), else null. */
-const decideUnlessOpen = (params: TaskParams, state: CycleState, nowMs: number, mayOpenCycle: boolean): Decision | null => {
+const decideUnlessOpen = (params: TaskParams, state: CycleState, nowMs: number, mayOpenCycle: boolean, signals: Signals): Decision | null => {
   if (!params.running || state.pendingOrder || state.phase === 'finished') return { state, actions: NO_ACTIONS };
-  if (state.phase !== 'open') return decideBetweenCycles(params, state, nowMs, mayOpenCycle);
+  if (state.phase !== 'open') return decideBetweenCycles(params, state, nowMs, mayOpenCycle, signals);
   return null;
+};
+
+/**
+ * What an alert's action does to a task now: `acts` (pass it as
+ * `signals.force`, then it is spent), `later` (an order is out or the task
+ * is paused: keep it), or `never` (nothing to act on: no cycle to open, no
+ * level left, no position; drop it and say so).
+ */
+export const alertOutcome = (params: TaskParams, strategy: StrategySettings, state: CycleState, action: AlertAction): 'acts' | 'later' | 'never' => {
+  if (state.phase === 'finished') return 'never';
+  if (!params.running || state.pendingOrder) return 'later';
+  const open = state.phase === 'open';
+  switch (action) {
+    case 'start_cycle':
+      return !open && !cyclesReached(params, state) ? 'acts' : 'never';
+    case 'buy_level':
+      return open && state.levelsFilled < strategy.levels.length && state.firstFillPrice !== null && (state.targetsDone ?? 0) === 0 ? 'acts' : 'never';
+    default:
+      return open && new Dec(state.quantity).gt(0) ? 'acts' : 'never';
+  }
 };
 
 /**
@@ -645,13 +740,18 @@ export const decide = (
   price: DecimalString,
   nowMs: number,
   mayOpenCycle: boolean,
+  signals: Signals = NO_SIGNALS,
 ): Decision => {
-  const early = decideUnlessOpen(params, state, nowMs, mayOpenCycle);
+  const early = decideUnlessOpen(params, state, nowMs, mayOpenCycle, signals);
   if (early) return early;
+  // An alert is decided exactly: the quiet range knows nothing of it.
+  if (signals.force) return decideOpen(params, strategy, state, price, nowMs, signals);
   const range = cachedRange(params, strategy, state);
   const p = +price;
-  if (nowMs < range.timeStopAt && p > range.above && p < range.below) return range.idle;
-  const decision = decideOpen(params, strategy, state, price, nowMs);
+  // A replenish gate that does not hold only holds back buys, so the range stays quiet; a close signal narrows it to below the break-even.
+  const below = signals.close ? Math.min(range.below, range.closeBelow) : range.below;
+  if (nowMs < range.timeStopAt && p > range.above && p < below) return range.idle;
+  const decision = decideOpen(params, strategy, state, price, nowMs, signals);
   return decision.state === state ? range.idle : decision;
 };
 
@@ -663,4 +763,5 @@ export const decideExact = (
   price: DecimalString,
   nowMs: number,
   mayOpenCycle: boolean,
-): Decision => decideUnlessOpen(params, state, nowMs, mayOpenCycle) ?? decideOpen(params, strategy, state, price, nowMs);
+  signals: Signals = NO_SIGNALS,
+): Decision => decideUnlessOpen(params, state, nowMs, mayOpenCycle, signals) ?? decideOpen(params, strategy, state, price, nowMs, signals);

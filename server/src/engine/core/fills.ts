@@ -37,7 +37,8 @@ export interface Fill {
   fees: FillFee[];
 }
 
-export type SellReason = 'take_profit' | 'stop_loss' | 'close';
+/** Why a position was sold: take profit, a stop, the user's close, or a signal (issue 29: the close conditions or an alert). */
+export type SellReason = 'take_profit' | 'stop_loss' | 'close' | 'signal';
 
 export interface FillContext {
   symbol: string;

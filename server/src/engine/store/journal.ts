@@ -45,7 +45,7 @@ export interface FuelDue {
 /** A strategy template's stored settings, as the tasks' query reads them. */
 export type StrategyColumns = Pick<
   Selectable<StrategiesTable>,
-  'levels' | 'take_profit_percent' | 'take_profit_callback_percent' | 'replenish_callback_percent' | 'stop_loss_percent' | 'cooldown_seconds' | 'exits'
+  'levels' | 'take_profit_percent' | 'take_profit_callback_percent' | 'replenish_callback_percent' | 'stop_loss_percent' | 'cooldown_seconds' | 'exits' | 'conditions'
 >;
 
 /**
@@ -201,6 +201,7 @@ const TASK_COLUMNS = [
   'strategies.stop_loss_percent',
   'strategies.cooldown_seconds',
   'strategies.exits',
+  'strategies.conditions',
 ] as const;
 
 const text = (values: readonly (string | null | undefined)[]) => values.map((value) => value ?? null);
