@@ -50,13 +50,11 @@ describe('strategy editor: conditions', () => {
     await enterText(value, '25');
     await waitFor(() => expect(example()).toHaveTextContent('等到 RSI(14,1h) < 25 时'));
 
-    // A second condition, any of the two: a price crossing above EMA(50) on 4 h.
+    // A second condition, any of the two: a price crossing above EMA(50).
     await pageUser.click(within(start).getByRole('button', { name: '添加条件' }));
-    const second = start.querySelector<HTMLElement>('[data-condition="start-2"]')!;
-    await choose(second, '条件', '价格穿越均线');
-    await choose(second, 'K 线周期', '4h');
+    await choose(start.querySelector<HTMLElement>('[data-condition="start-2"]')!, '条件', '价格穿越均线');
     await pageUser.click(within(start).getByRole('button', { name: '任一满足' }));
-    await waitFor(() => expect(example()).toHaveTextContent('等到 RSI(14,1h) < 25 或 价格上穿 EMA(50,4h) 时才买入首单。'));
+    await waitFor(() => expect(example()).toHaveTextContent('等到 RSI(14,1h) < 25 或 价格上穿 EMA(50,1h) 时才买入首单。'));
 
     // The close gate: the upper Bollinger band.
     await pageUser.click(within(section).getByLabelText('满足条件时平仓'));
@@ -76,14 +74,14 @@ describe('strategy editor: conditions', () => {
         mode: 'any',
         conditions: [
           { kind: 'rsi', period: 14, timeframe: '1h', op: 'below', value: '25' },
-          { kind: 'ma_cross', average: 'ema', period: 50, timeframe: '4h', side: 'above' },
+          { kind: 'ma_cross', average: 'ema', period: 50, timeframe: '1h', side: 'above' },
         ],
       },
       close: { mode: 'all', conditions: [{ kind: 'bollinger', period: 20, deviations: '2', timeframe: '1h', band: 'upper' }] },
     });
   });
 
-  it("a template's conditions load into the editor; removing the last one sends the template without them", { timeout: 60_000 }, async () => {
+  it("a template's conditions load into the editor, a value out of range is named; removing the last one sends the template without them", { timeout: 60_000 }, async () => {
     const gated = strategyTemplate('b0000000-0000-4000-8000-000000000030', 'RSI 起步', {
       system: false,
       conditions: { start: { mode: 'all', conditions: [{ kind: 'rsi', period: 14, timeframe: '1h', op: 'below', value: '30' }, { kind: 'price_range', min: '20000', max: null }] } },
@@ -98,6 +96,10 @@ describe('strategy editor: conditions', () => {
     await findHeading('编辑策略');
     const start = await found('[data-gate="start"]');
     await waitFor(() => expect(start.querySelector('[data-example="condition-start"]')).toHaveTextContent('等到 RSI(14,1h) < 30 且 价格不低于 20,000.00 时才买入首单。'));
+    // Out of range: the template's problem names the gate and the condition, and the template cannot be saved.
+    await enterText(within(start).getByRole('textbox', { name: 'RSI 值' }), '100');
+    expect(await screen.findByRole('alert')).toHaveTextContent('开始周期第 1 个条件：RSI 值必须大于 0 且小于 100');
+    expect(screen.getByRole('button', { name: '保存' })).toBeDisabled();
     await pageUser.click(within(start).getByRole('button', { name: '删除开始周期的第 2 个条件' }));
     await pageUser.click(within(start).getByRole('button', { name: '删除开始周期的第 1 个条件' }));
     await pageUser.click(screen.getByRole('button', { name: '保存' }));
