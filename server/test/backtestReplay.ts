@@ -44,22 +44,34 @@ const exitSettings: StrategySettings = {
 };
 
 /**
- * Signals (issue 29): a cycle starts only while RSI(14,5m) is below 45, and a
- * triggered level buys only on the minute the price crosses back above its
- * SMA(20,1m); a stop loss ends the cycles the fall keeps waiting.
+ * Signals (issue 29), on a tight ladder: a cycle starts only while RSI(14,5m)
+ * is below 45, and a triggered level buys only on the minute the price
+ * crosses back above its SMA(20,1m).
  */
 const signalConditions: StrategyConditions = {
   start: { mode: 'all', conditions: [{ kind: 'rsi', period: 14, timeframe: '5m', op: 'below', value: '45' }] },
   replenish: { mode: 'all', conditions: [{ kind: 'ma_cross', average: 'sma', period: 20, timeframe: '1m', side: 'above' }] },
 };
-const signalSettings: StrategySettings = { ...settings, takeProfitCallbackPercent: '0', cooldownSeconds: 0, conditions: signalConditions };
+const signalSettings: StrategySettings = {
+  levels: [
+    { dropPercent: '0.3', multiple: '1' },
+    { dropPercent: '0.7', multiple: '2' },
+    { dropPercent: '1.2', multiple: '3' },
+  ],
+  takeProfitPercent: '0.5',
+  takeProfitCallbackPercent: '0',
+  replenishCallbackPercent: '0.1',
+  stopLossPercent: null,
+  cooldownSeconds: 0,
+  conditions: signalConditions,
+};
 
 const VARIANTS = {
   // Ten days, 6 to 15 March: the fall of the USDC de-peg fills four levels, and the rally closes cycle after cycle.
   callbacks: { settings, firstOrderAmount: '10', name: 'Six levels', from: 7_200, to: 21_600 },
   exits: { settings: exitSettings, firstOrderAmount: '25', name: 'Targets and stops', from: 18_200, to: 20_000 },
-  // 9 March 08:00 to 11 March 00:00: the fall of the de-peg, then its first rebound.
-  signals: { settings: signalSettings, firstOrderAmount: '10', name: 'RSI start, SMA levels', from: 12_000, to: 14_400 },
+  // 15 hours of 10 March, 07:20 to 22:20: the fall of the de-peg (the gates move six cycles and eight level buys).
+  signals: { settings: signalSettings, firstOrderAmount: '10', name: 'RSI start, SMA levels', from: 13_400, to: 14_300 },
 };
 
 /**
@@ -87,9 +99,8 @@ export const describeBacktestReplay = (backend: 'pglite' | 'postgres', variant: 
     await adjustBalance(server, session.user.id, 'FUEL', '1000');
     const call = (method: string, path: string, body?: unknown) => server.call(method, path, body, { token: session.accessToken });
     const exchangeId = (await call('POST', '/api/exchange/add', { exchange: 'paper', name: 'Replay' })).body.data.id;
-    const { conditions, ...template } = settings;
-    const strategyId = (await call('POST', '/api/strategy/add', { name, ...template })).body.data.id;
-    expect((await call('GET', `/api/strategy/detail/${strategyId}`)).body.data).toMatchObject(template);
+    const strategyId = (await call('POST', '/api/strategy/add', { name, ...settings })).body.data.id;
+    expect((await call('GET', `/api/strategy/detail/${strategyId}`)).body.data).toMatchObject(settings);
     const created = await call('POST', '/api/trade/add', {
       exchangeId,
       coinIdList: [SYMBOL],
@@ -103,11 +114,8 @@ export const describeBacktestReplay = (backend: 'pglite' | 'postgres', variant: 
     expect(created.body).toMatchObject({ code: 0 });
     const taskId = created.body.data[0].id as string;
     const engine = server.app.engine;
-    if (conditions) {
-      // The conditions as the engine reads them from the template (the strategy calls store them: tested with them).
-      const live = engine.tasks.get(taskId)!;
-      live.strategy = { ...live.strategy, conditions };
-    }
+    // The engine reads the template's conditions as saved.
+    if (settings.conditions) expect(engine.tasks.get(taskId)!.strategy.conditions).toEqual(settings.conditions);
 
     // The replay waits at the first candle; the first tick starts it and decides on that candle, each next tick plays the next.
     for (let i = 0; i < candles.length; i += 1) await engine.tick();
@@ -124,7 +132,7 @@ export const describeBacktestReplay = (backend: 'pglite' | 'postgres', variant: 
     const cycles = await server.db.selectFrom('cycles').select(['cycle', 'realized_profit', 'buy_cost', 'levels_filled', 'exit_reason']).where('task_id', '=', taskId).orderBy('cycle').execute();
 
     const paper = PAPER_MARKETS.find((m) => m.symbol === SYMBOL)!;
-    const backtestInput = {
+    const backtestInput: Parameters<typeof runBacktest>[0] = {
       // The runner decides from the first candle on, as the backtest does.
       candles,
       interval,
@@ -135,7 +143,7 @@ export const describeBacktestReplay = (backend: 'pglite' | 'postgres', variant: 
       cycleCount: 9999,
       market: { feeRate: '0.001', feeAsset: 'received', amountStep: paper.amountStep, minAmount: paper.minAmount, minCost: paper.minCost },
       tickSize: paper.tickSize,
-      fill: 'close' as const,
+      fill: 'close',
       detail: true,
     };
     const backtest = runBacktest(backtestInput);

@@ -149,6 +149,33 @@ describe.each(BACKENDS)('strategy templates (%s)', (backend) => {
     expect((await server.call('GET', `/api/strategy/detail/${id}`, undefined, { token: alice })).body.data).not.toHaveProperty('takeProfitTargets');
   });
 
+  it('keeps signal conditions, answers none for a template without them, and refuses wrong ones with their problem, changing nothing', async () => {
+    const conditions = {
+      start: { mode: 'all', conditions: [{ kind: 'rsi', period: 14, timeframe: '1h', op: 'below', value: '30' }, { mode: 'any', conditions: [{ kind: 'alert' }, { kind: 'price_range', min: null, max: '30000' }] }] },
+      close: { mode: 'any', conditions: [{ kind: 'bollinger', period: 20, deviations: '2', timeframe: '4h', band: 'upper' }] },
+    };
+    const added = await server.call('POST', '/api/strategy/add', { ...template('Signals'), conditions }, { token: alice });
+    expect(added.body).toMatchObject({ code: 0, data: { conditions } });
+    const id = added.body.data.id;
+    expect((await server.call('GET', `/api/strategy/detail/${id}`, undefined, { token: alice })).body.data.conditions).toEqual(conditions);
+
+    const refused = async (body: object, expected: object) => {
+      const answer = await server.call('POST', '/api/strategy/edit', { id, ...template('Signals'), ...body }, { token: alice });
+      expect(answer.body).toMatchObject({ code: 10008, data: expected });
+    };
+    await refused({ conditions: { start: { mode: 'all', conditions: [] } } }, { code: 'conditions_count', gate: 'start' });
+    await refused({ conditions: { replenish: { mode: 'all', conditions: [{ kind: 'rsi', period: 500, timeframe: '1h', op: 'below', value: '30' }] } } }, { code: 'indicator_period', gate: 'replenish', condition: 1 });
+    await refused({ conditions: { start: { mode: 'all', conditions: [{ kind: 'price_range', min: '5', max: '1' }] } } }, { code: 'price_range' });
+    // Not a condition at all: the schema refuses it.
+    const malformed = await server.call('POST', '/api/strategy/edit', { id, ...template('Signals'), conditions: { start: { mode: 'all', conditions: [{ kind: 'macd' }] } } }, { token: alice });
+    expect(malformed.body.code).toBeGreaterThanOrEqual(10000);
+    expect(malformed.body.code).toBeLessThan(10009);
+    expect((await server.call('GET', `/api/strategy/detail/${id}`, undefined, { token: alice })).body.data.conditions).toEqual(conditions);
+
+    const plain = (await server.call('POST', '/api/strategy/edit', { id, ...template('Signals'), conditions: null }, { token: alice })).body.data;
+    expect(plain).not.toHaveProperty('conditions');
+  });
+
   it('needs a signed-in user', async () => {
     expect((await server.call('GET', '/api/strategy/list')).status).toBe(401);
     expect((await server.call('GET', '/api/trade/config-templates')).status).toBe(401);

@@ -16,6 +16,7 @@ import {
   takeProfitFloorPercent,
   type StrategySettings,
 } from './strategy';
+import { MAX_CONDITIONS, MAX_INDICATOR_PERIOD, type Condition, type ConditionGroup } from './conditions';
 
 const problem = (s: StrategySettings) => {
   const found = strategyProblem(s);
@@ -136,5 +137,39 @@ describe('sameSettings', () => {
     expect(sameSettings(settings, { ...settings, stopLossAfterLastLevel: true })).toBe(false);
     expect(sameSettings(settings, { ...settings, timeStopHours: 48 })).toBe(false);
     expect(sameSettings(withTargets, { ...withTargets, breakEven: true })).toBe(false);
+  });
+});
+
+describe('signal conditions (issue 29)', () => {
+  const rsi = { kind: 'rsi', period: 14, timeframe: '1h', op: 'below', value: '30' } as const;
+  const withStart = (...conditions: Array<Condition | ConditionGroup>): StrategySettings => ({ ...settings, conditions: { start: { mode: 'all', conditions } } });
+  const code = (s: StrategySettings) => strategyProblem(s);
+
+  it('takes valid gates and names what is wrong with the others, with the gate and the condition', () => {
+    expect(code(withStart(rsi, { mode: 'any', conditions: [{ kind: 'alert' }, { kind: 'price_range', min: '100', max: null }] }))).toBeNull();
+    expect(code({ ...settings, conditions: { start: null, replenish: null, close: null } })).toBeNull();
+    expect(code(withStart())).toEqual({ code: 'conditions_count', gate: 'start' });
+    expect(code(withStart(...Array.from({ length: MAX_CONDITIONS + 1 }, () => rsi)))).toEqual({ code: 'conditions_count', gate: 'start' });
+    expect(code(withStart({ mode: 'any', conditions: [{ mode: 'all', conditions: [rsi] }] }))).toEqual({ code: 'conditions_nesting', gate: 'start' });
+    expect(code(withStart(rsi, { ...rsi, period: 1 }))).toEqual({ code: 'indicator_period', gate: 'start', condition: 2 });
+    expect(code(withStart({ kind: 'ma_cross', average: 'ema', period: MAX_INDICATOR_PERIOD + 1, timeframe: '4h', side: 'above' }))).toMatchObject({ code: 'indicator_period' });
+    expect(code(withStart({ ...rsi, value: '100' }))).toMatchObject({ code: 'rsi_value' });
+    expect(code(withStart({ ...rsi, value: '0' }))).toMatchObject({ code: 'rsi_value' });
+    expect(code(withStart({ kind: 'bollinger', period: 20, deviations: '0', timeframe: '1h', band: 'lower' }))).toMatchObject({ code: 'bollinger_deviations' });
+    expect(code(withStart({ kind: 'price_range', min: null, max: null }))).toMatchObject({ code: 'price_range' });
+    expect(code(withStart({ kind: 'price_range', min: '200', max: '100' }))).toMatchObject({ code: 'price_range' });
+    expect(code({ ...settings, conditions: { close: { mode: 'any', conditions: [{ kind: 'alert' }, { ...rsi, op: 'above', value: '101' }] } } })).toEqual({ code: 'rsi_value', gate: 'close', condition: 2 });
+    expect(problem(withStart(rsi, { ...rsi, value: '100' }))).toBe('start conditions, condition 2: the RSI value must be above 0 and below 100');
+  });
+
+  it('compares gates by value, whatever the key order or the way a number is written', () => {
+    const a = withStart(rsi, { kind: 'bollinger', period: 20, deviations: '2', timeframe: '1h', band: 'lower' });
+    const b = withStart({ value: '30.0', op: 'below', timeframe: '1h', period: 14, kind: 'rsi' }, { kind: 'bollinger', period: 20, deviations: '2.00', timeframe: '1h', band: 'lower' });
+    expect(sameSettings(a, b)).toBe(true);
+    expect(sameSettings(settings, { ...settings, conditions: null })).toBe(true);
+    expect(sameSettings(settings, { ...settings, conditions: { start: null } })).toBe(true);
+    expect(sameSettings(a, withStart(rsi))).toBe(false);
+    expect(sameSettings(a, { ...a, conditions: { replenish: a.conditions!.start } })).toBe(false);
+    expect(sameSettings(withStart({ ...rsi, timeframe: '4h' }), withStart(rsi))).toBe(false);
   });
 });

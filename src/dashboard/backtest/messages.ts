@@ -117,7 +117,7 @@ const enUS = {
       unavailable: 'The chart cannot be drawn in this browser.',
     },
     cycles: { title: 'Cycles', cycle: 'Cycle', start: 'Start (UTC)', end: 'End (UTC)', firstPrice: 'First fill', levels: 'Levels', profit: 'Profit', exit: 'Exit' },
-    exit: { take_profit: 'Take profit', stop_loss: 'Stop loss', close: 'Closed' },
+    exit: { take_profit: 'Take profit', stop_loss: 'Stop loss', close: 'Closed', signal: 'Signal' },
     stopKind: { loss: 'Stop loss', time: 'Time stop', break_even: 'Break-even' },
     conditions: {
       title: 'With and without conditions',
@@ -292,7 +292,7 @@ const zhCN: BacktestMessages = {
       unavailable: '此浏览器无法绘制图表。',
     },
     cycles: { title: '每轮明细', cycle: '轮次', start: '开始（UTC）', end: '结束（UTC）', firstPrice: '首单成交价', levels: '补仓档数', profit: '收益', exit: '结束方式' },
-    exit: { take_profit: '止盈', stop_loss: '止损', close: '平仓' },
+    exit: { take_profit: '止盈', stop_loss: '止损', close: '平仓', signal: '信号平仓' },
     stopKind: { loss: '止损', time: '时间止损', break_even: '保本' },
     conditions: {
       title: '有无条件对比',
@@ -465,7 +465,7 @@ const zhTW: BacktestMessages = {
       unavailable: '此瀏覽器無法繪製圖表。',
     },
     cycles: { title: '每輪明細', cycle: '輪次', start: '開始（UTC）', end: '結束（UTC）', firstPrice: '首單成交價', levels: '補倉檔數', profit: '收益', exit: '結束方式' },
-    exit: { take_profit: '停利', stop_loss: '停損', close: '平倉' },
+    exit: { take_profit: '停利', stop_loss: '停損', close: '平倉', signal: '訊號平倉' },
     stopKind: { loss: '停損', time: '時間停損', break_even: '保本' },
     conditions: {
       title: '有無條件對比',

@@ -40,6 +40,7 @@ const enUS = {
       take_profit: 'Take profit',
       stop_loss: 'Stop loss',
       close: 'Closed by you',
+      signal: 'Closed on a signal',
     },
     home: {
       assets: 'Total assets',
@@ -114,6 +115,7 @@ const zhCN: Messages = {
       take_profit: '止盈',
       stop_loss: '止损',
       close: '手动平仓',
+      signal: '信号平仓',
     },
     home: {
       assets: '总资产',
@@ -186,6 +188,7 @@ const zhTW: Messages = {
       take_profit: '止盈',
       stop_loss: '止損',
       close: '手動平倉',
+      signal: '訊號平倉',
     },
     home: {
       assets: '總資產',

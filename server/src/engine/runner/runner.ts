@@ -163,12 +163,15 @@ export const createRunner = (options: EngineOptions) => {
   // ------------------------------------------------------------------ ticks
 
   const flush = async () => {
-    const dirty = [...tasks.values()].filter((task) => task.dirty);
+    // Also the tasks whose waiting status changed (signals.ts): written here, once per flush, not in each tick's commit.
+    const waits = signals.takeUnwritten().filter((task) => tasks.get(task.id) === task && !task.dirty);
+    const dirty = [...tasks.values()].filter((task) => task.dirty).concat(waits);
     if (dirty.length === 0) return;
     try {
       await journal({ ...emptyWrites(), states: dirty.map(stateWrite) }, fenceFor(dirty));
       for (const task of dirty) task.dirty = false;
     } catch (error) {
+      for (const task of waits) task.dirty = true;
       // While the database is down its outage is reported once, not at every flush.
       if (!outages.isDown('database')) log.error({ err: error, tasks: dirty.length }, 'task states could not be written; trying again at the next flush');
     }

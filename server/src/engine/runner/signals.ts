@@ -88,6 +88,8 @@ interface Feed {
   /** Exchanges: the wall-clock minute of the last candle read (one read per minute and feed). */
   readMinute: number;
   reading: Promise<void> | null;
+  /** Per template's conditions: their gates at the feed's last minute, shared by the template's tasks. */
+  evaluations: WeakMap<StrategyConditions, Evaluation>;
 }
 
 /** A task's gates at one minute of its feed. */
@@ -109,30 +111,45 @@ interface Evaluation {
 export const createSignals = (engine: EngineContext) => {
   const feeds = new Map<string, Feed>();
   const evaluations = new WeakMap<LiveTask, Evaluation>();
+  /** What each task's waiting status was last worked out from. */
+  const waited = new WeakMap<LiveTask, { evaluation: Evaluation | undefined; state: LiveTask['state']; params: LiveTask['params']; finished: boolean }>();
   let gateEvaluations = 0;
+  const unwritten = new Set<LiveTask>();
+  /** A gate's text, once per group object. */
+  const texts = new WeakMap<object, string>();
+  const textOf = (group: NonNullable<StrategyConditions['start']>) => {
+    let text = texts.get(group);
+    if (text === undefined) texts.set(group, (text = describeGroup(group)));
+    return text;
+  };
 
-  /** Paper tasks read their venue's prices; real ones their exchange's. */
-  const feedKeyOf = (task: LiveTask) => (task.real ? `${task.exchange}|${task.symbol}` : `${engine.venues.venueFor(task).key}|${task.symbol}`);
   const replayed = (feed: Feed) => feed.key === `${SIMULATOR}|${engine.market.replay?.symbol}` && engine.options.replay !== undefined;
   const isSimulator = (feed: Feed) => feed.key.startsWith(`${SIMULATOR}|`);
 
+  /** Each task's feed, found again while its conditions and venue stay the same (asked for every task at every turn). */
+  const taskFeeds = new WeakMap<LiveTask, { conditions: StrategyConditions; venue: string; feed: Feed }>();
   const feedOf = (task: LiveTask): Feed | null => {
-    if (!hasConditions(task.strategy.conditions)) return null;
-    const key = feedKeyOf(task);
+    const conditions = task.strategy.conditions;
+    if (!conditions || !hasConditions(conditions)) return null;
+    const venue = task.real ? task.exchange : engine.venues.venueFor(task).key;
+    const known = taskFeeds.get(task);
+    if (known && known.conditions === conditions && known.venue === venue) return known.feed;
+    const key = `${venue}|${task.symbol}`;
     let feed = feeds.get(key);
     if (!feed) {
-      feed = { key, symbol: task.symbol, indicators: new SharedIndicators(), cold: [], seen: null, readMinute: 0, reading: null };
+      feed = { key, symbol: task.symbol, indicators: new SharedIndicators(), cold: [], seen: null, readMinute: 0, reading: null, evaluations: new WeakMap() };
       feeds.set(key, feed);
     }
-    feed.cold.push(...feed.indicators.addKeys(indicatorKeysOf(task.strategy.conditions)));
+    feed.cold.push(...feed.indicators.addKeys(indicatorKeysOf(conditions)));
+    taskFeeds.set(task, { conditions, venue, feed });
     return feed;
   };
 
-  /** The replayed candles closed by now (those before the one on show). */
-  const replayClosed = () => {
+  /** The replayed candles closed by now (those before the one on show), or only the last `last` of them. */
+  const replayClosed = (last?: number) => {
     const candles = engine.options.replay!.candles;
     const current = engine.market.replay!.status().played - 1;
-    return candles.slice(0, Math.max(0, current));
+    return candles.slice(last === undefined ? 0 : Math.max(0, current - last), Math.max(0, current));
   };
 
   /** The simulator's history of a symbol: hourly candles (for timeframes of an hour or more) before its kept minutes. */
@@ -210,7 +227,7 @@ export const createSignals = (engine: EngineContext) => {
       for (const feed of feeds.values()) {
         if (!isSimulator(feed)) continue;
         if (replayed(feed)) {
-          for (const candle of replayClosed().slice(-2)) feed.indicators.push(candle);
+          for (const candle of replayClosed(2)) feed.indicators.push(candle);
           continue;
         }
         const minute = Math.floor(engine.now() / MINUTE_MS) * MINUTE_MS;
@@ -222,6 +239,7 @@ export const createSignals = (engine: EngineContext) => {
     /** Before paper tasks decide: their feeds exist and are warmed up (history read once). */
     async preparePaper(tasks: readonly LiveTask[]) {
       for (const task of tasks) {
+        // Paper tasks read their venue's prices; real ones their exchange's (prepareReal).
         const feed = feedOf(task);
         if (!feed || feed.cold.length === 0) continue;
         if (isSimulator(feed)) await warm(feed, null);
@@ -250,20 +268,26 @@ export const createSignals = (engine: EngineContext) => {
       const minute = feed.indicators.minute;
       const known = evaluations.get(task);
       if (known && known.minute === minute && known.conditions === conditions) return known.signals;
-      const results: Evaluation['results'] = {};
-      for (const gate of ['start', 'replenish', 'close'] as const) {
-        const group = conditions[gate];
-        if (!group) continue;
-        results[gate] = evaluateGate(group, feed.indicators);
-        gateEvaluations += 1;
+      // Tasks of one template on one feed share its evaluation: once per minute for all of them.
+      let evaluation = feed.evaluations.get(conditions);
+      if (!evaluation || evaluation.minute !== minute) {
+        const results: Evaluation['results'] = {};
+        for (const gate of ['start', 'replenish', 'close'] as const) {
+          const group = conditions[gate];
+          if (!group) continue;
+          results[gate] = evaluateGate(group, feed.indicators);
+          gateEvaluations += 1;
+        }
+        const signals: GateSignals = {
+          start: results.start?.holds ?? true,
+          replenish: results.replenish?.holds ?? true,
+          close: results.close?.holds ?? false,
+        };
+        evaluation = { minute, conditions, results, signals };
+        feed.evaluations.set(conditions, evaluation);
       }
-      const signals: GateSignals = {
-        start: results.start?.holds ?? true,
-        replenish: results.replenish?.holds ?? true,
-        close: results.close?.holds ?? false,
-      };
-      evaluations.set(task, { minute, conditions, results, signals });
-      return signals;
+      evaluations.set(task, evaluation);
+      return evaluation.signals;
     },
 
     /**
@@ -272,6 +296,10 @@ export const createSignals = (engine: EngineContext) => {
      */
     updateWaiting(task: LiveTask) {
       const evaluation = evaluations.get(task);
+      // Nothing it reads changed since the last time: the same gates, the same state (a new object on every change), the same settings.
+      const last = waited.get(task);
+      if (last && last.evaluation === evaluation && last.state === task.state && last.params === task.params && last.finished === task.finished) return;
+      waited.set(task, { evaluation, state: task.state, params: task.params, finished: task.finished });
       let waiting: TaskWaiting | null = null;
       if (evaluation && task.params.running && !task.finished && !task.state.pendingOrder) {
         const { results } = evaluation;
@@ -288,14 +316,22 @@ export const createSignals = (engine: EngineContext) => {
                 : null;
         if (gate) {
           const since = task.waiting?.gate === gate ? task.waiting.since : new Date(engine.now()).toISOString();
-          waiting = { gate, since, readings: results[gate]!.readings, text: describeGroup(evaluation.conditions[gate]!) };
+          waiting = { gate, since, readings: results[gate]!.readings, text: textOf(evaluation.conditions[gate]!) };
         }
       }
       const before = task.waiting ?? null;
       const same = before === waiting || (before !== null && waiting !== null && JSON.stringify(before) === JSON.stringify(waiting));
       if (same) return;
       task.waiting = waiting;
-      task.dirty = true;
+      // Written with the next flush of states (every FLUSH_EVERY_TICKS), not in the tick's own commit.
+      unwritten.add(task);
+    },
+
+    /** The tasks whose waiting status changed since the last flush; the flush writes them. */
+    takeUnwritten() {
+      const tasks = [...unwritten];
+      unwritten.clear();
+      return tasks;
     },
 
     /** When a task with conditions must decide again although its price stays quiet: when the next minute has closed. */
