@@ -1,0 +1,3 @@
+import { signalsJourney } from './signalsJourney';
+
+signalsJourney('desktop');
