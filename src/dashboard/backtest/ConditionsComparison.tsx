@@ -1,16 +1,14 @@
 import { Alert, Box, Button, LinearProgress, Stack, Typography } from '@mui/material';
 import { useLocaleState, useTranslate, type TranslateFunction as Translate } from 'react-admin';
 import type { BacktestFigures, VariantResult } from '../../api/backtest';
-import type { Gate, StrategyConditions } from '../../api/conditions';
+import type { StrategyConditions } from '../../api/conditions';
 import { formatPercent } from '../../api/format';
 import type { StrategySettings } from '../../api/strategy';
-import { groupText } from '../kit/conditionText';
+import { GATES, groupText } from '../kit/conditionText';
 import { profitColor } from '../kit/money';
 import { toRequest, type BacktestForm } from './backtestForm';
 import { backtestErrorText } from './backtestErrors';
 import { useBacktest } from './useBacktest';
-
-const GATES: readonly Gate[] = ['start', 'replenish', 'close'];
 
 /** A template's gates in a few words: "RSI(14,1h) < 30 起步 · 价格触及 BB(20,2,1h) 上轨 平仓". */
 export const conditionsLabel = (conditions: StrategyConditions, translate: Translate, locale: string) =>

@@ -1,6 +1,9 @@
 import type { TranslateFunction as Translate } from 'react-admin';
-import type { Condition, ConditionGroup } from '../../api/conditions';
+import type { Condition, ConditionGroup, Gate } from '../../api/conditions';
 import { formatPrice } from './money';
+
+/** The gates in the order the pages show them: a cycle's start, a level's buy, the close. */
+export const GATES: readonly Gate[] = ['start', 'replenish', 'close'];
 
 /**
  * A condition in a few words of the page's language ("RSI(14,1h) < 30",

@@ -6,9 +6,9 @@ import { BooleanInput, TextInput, useLocaleState, useTranslate, type TranslateFu
 import type { StrategyProblem } from '../../api/strategy';
 import { useFieldArray, useFormContext, useWatch } from 'react-hook-form';
 import { MAX_CONDITIONS, TIMEFRAMES, type Condition, type ConditionGroup, type ConditionKind, type Gate } from '../../api/conditions';
-import { conditionText, groupText } from '../kit/conditionText';
+import { conditionText, GATES, groupText } from '../kit/conditionText';
 import { sectionSx as section } from '../kit/Section';
-import { CONDITION_KINDS, GATES, newRow, toCondition, type ConditionRow } from './conditionDraft';
+import { CONDITION_KINDS, newRow, toCondition, type ConditionRow } from './conditionDraft';
 import type { StrategyDraft } from './strategyDraft';
 
 const decimalInput = { htmlInput: { inputMode: 'decimal' as const } };
@@ -16,7 +16,7 @@ const numericInput = { htmlInput: { inputMode: 'numeric' as const } };
 const DraftInput = (props: ComponentProps<typeof TextInput>) => <TextInput variant="outlined" size="small" parse={(value: string) => value} helperText={false} {...props} />;
 
 /** A choice of the row, written straight into the form (the row's own fields are plain strings). */
-const Choice = <K extends keyof ConditionRow>({ gate, index, field, options, label }: { gate: Gate; index: number; field: K; options: readonly { value: string; label: string }[]; label: string }) => {
+const Choice = ({ gate, index, field, options, label }: { gate: Gate; index: number; field: keyof ConditionRow; options: readonly { value: string; label: string }[]; label: string }) => {
   const { setValue } = useFormContext<StrategyDraft>();
   const value = useWatch<StrategyDraft>({ name: `conditions.${gate}.rows.${index}.${field}` }) as string;
   return (

@@ -1,7 +1,6 @@
 import type { Condition, ConditionGroup, ConditionKind, Gate, StrategyConditions, Timeframe } from '../../api/conditions';
+import { GATES } from '../kit/conditionText';
 
-/** The gates in the order the editor shows them. */
-export const GATES: readonly Gate[] = ['start', 'replenish', 'close'];
 export const CONDITION_KINDS: readonly ConditionKind[] = ['rsi', 'ma_cross', 'bollinger', 'price_range', 'alert'];
 
 /**

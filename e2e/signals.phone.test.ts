@@ -1,3 +1,0 @@
-import { signalsJourney } from './signalsJourney';
-
-signalsJourney('phone');
