@@ -41,13 +41,15 @@ const Row = ({ gate, index, onRemove }: { gate: Gate; index: number; onRemove: (
   const translate = useTranslate();
   const [locale] = useLocaleState();
   const { setValue, getValues } = useFormContext<StrategyDraft>();
-  const row = useWatch<StrategyDraft>({ name: `conditions.${gate}.rows.${index}` }) as ConditionRow;
+  const row = useWatch<StrategyDraft>({ name: `conditions.${gate}.rows.${index}` }) as ConditionRow | undefined;
   const t = (key: string) => translate(`strategy.condition.${key}`);
   /** Choices of a field whose texts are `<prefix>_<value>`. */
   const options = (prefix: string, ...values: string[]) => values.map((value) => ({ value, label: t(`${prefix}_${value}`) }));
   const name = (field: keyof ConditionRow) => `conditions.${gate}.rows.${index}.${field}`;
   const timeframe = <Choice gate={gate} index={index} field="timeframe" label={t('timeframe')} options={TIMEFRAMES.map((value) => ({ value, label: value }))} />;
   const period = <DraftInput source={name('period')} label={t('period')} slotProps={numericInput} />;
+  // A row just removed renders once more before it goes.
+  if (!row) return null;
   let fields = null;
   if (row.kind === 'rsi')
     fields = (

@@ -8,7 +8,7 @@ const enUS = {
   help: 'Wait for a better moment: a gate holds back its step until its conditions hold. Indicators are read on closed candles of the chosen timeframe.',
   gate: { start: 'Start a cycle', replenish: 'Replenish', close: 'Close the position' },
   gateEnabled: { start: 'Start a cycle only when conditions hold', replenish: 'Buy a level only when conditions hold', close: 'Close the position when conditions hold' },
-  mode: 'Conditions of {{gate}}',
+  mode: '{{gate}}: conditions',
   mode_all: 'All hold',
   mode_any: 'Any holds',
   kind: 'Condition',
