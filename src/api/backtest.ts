@@ -5,6 +5,7 @@
  *
  * Money and prices are decimal strings; times are epoch milliseconds.
  */
+import type { AlertAction } from './conditions';
 import Big from 'big.js';
 import { stepScaleDrops, type StrategySettings } from './strategy';
 import type { DecimalString } from './types';
@@ -41,6 +42,14 @@ export const GENERIC_MARKET_RULES: MarketRules = { feeRate: '0.001', feeAsset: '
 /** Up to a year of minutes in one backtest. */
 export const MAX_BACKTEST_CANDLES = 525_600;
 export const MAX_VARIANTS = 50;
+/** TradingView alerts one backtest may replay. */
+export const MAX_BACKTEST_ALERTS = 10_000;
+
+/** A TradingView alert a backtest replays (issue 29): its time (ISO-8601 or epoch ms) and what it does. */
+export interface BacktestAlertInput {
+  time: string;
+  action: AlertAction;
+}
 /** Candles times variants one request may compute (50 variants of 200,000 candles). */
 export const MAX_BACKTEST_WORK = 10_000_000;
 
@@ -91,6 +100,8 @@ export interface BacktestRequest {
   market?: Partial<MarketRules>;
   variants?: BacktestVariant[];
   rankBy?: RankBy;
+  /** Alerts replayed against the template and every variant: each forces its action at the first price at or after its time. */
+  alerts?: BacktestAlertInput[];
 }
 
 export interface OpenPosition {

@@ -41,6 +41,7 @@ export const backtestReport = (input: ReportInput): BacktestReport => {
       fill: input.fill,
       detail,
       onProgress: input.onProgress && ((done) => input.onProgress!(index * candles.length + done, total)),
+      ...(input.alerts ? { alerts: input.alerts } : {}),
     });
 
   const main = run(input.settings, 0, true);

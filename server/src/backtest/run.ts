@@ -20,6 +20,16 @@
  * Each tick is one decision, as each engine tick is: a price that gaps through
  * several levels buys one of them now and the next one a tick later.
  *
+ * Signals (issue 29), as the engine evaluates them: the strategy's conditions
+ * read a symbol's indicators fed the run's candles, each after its prices
+ * were decided, so the gates read at the prices of candle m+1 hold what they
+ * held at the end of candle m. The first candle's prices read a candle
+ * before it that closed at the first open (the minute a running engine would
+ * have closed last); indicators warm up from there. Alerts (`alerts`, times in epoch ms) force their action at the
+ * first tick at or after their time: a candle's close (`close`) or its open
+ * (`ohlc`); one that cannot act then (no position to close, no level left)
+ * is spent without effect, as the engine drops it.
+ *
  * Funds are unlimited (the figures say how much a cycle really used); an order
  * the exchange's rules refuse (below the minimum amount or cost) stops trading,
  * as it stops the live task until the user acts.
@@ -35,10 +45,13 @@ import type {
   FillModel,
   MarketRules,
 } from '../../../src/api/backtest';
+import type { AlertAction } from '../../../src/api/conditions';
 import type { StrategySettings } from '../../../src/api/strategy';
 import type { DecimalString } from '../../../src/api/types';
 import type { Candle } from '../engine/core/candles';
-import { applyOrderFailed, decide, initialCycleState, type Action, type CycleState, type Decision, type TaskParams } from '../engine/core/decide';
+import { gateSignals, hasConditions } from '../engine/core/conditions';
+import { alertOutcome, applyOrderFailed, decide, initialCycleState, type Action, type CycleState, type Decision, type Signals, type TaskParams } from '../engine/core/decide';
+import { indicatorKeysOf, SymbolIndicators } from '../engine/core/indicators';
 import { applyFill, baseOf, quoteOf, stopOf } from '../engine/core/fills';
 import { decimalsOf } from '../engine/core/decimal';
 import { createPaperExchange, PaperExchangeError, type PaperPriceFeed } from '../engine/venues/paper/exchange';
@@ -63,6 +76,14 @@ export interface RunOptions {
   detail: boolean;
   /** Called every few thousand candles with how many are done. */
   onProgress?: (candles: number) => void;
+  /** TradingView alerts to replay, in rising time (epoch ms). */
+  alerts?: readonly BacktestAlert[];
+}
+
+/** An alert the backtest replays: at `time`, the task's alert action. */
+export interface BacktestAlert {
+  time: number;
+  action: AlertAction;
 }
 
 export interface RunResult {
@@ -195,6 +216,15 @@ export const runBacktest = (options: RunOptions): RunResult => {
     limits: { amountStep: market.amountStep, minAmount: market.minAmount, minCost: market.minCost },
   };
 
+  // The gates: evaluated once per closed candle; undefined without conditions (decide's defaults).
+  const conditions = settings.conditions ?? null;
+  const indicators = hasConditions(conditions) ? new SymbolIndicators(indicatorKeysOf(conditions)) : null;
+  // The minute before the first candle, as a running engine would have closed it: at the first candle's open.
+  indicators?.push({ time: candles[0]!.time - interval, close: candles[0]!.open }, interval);
+  let gates: Signals | undefined = indicators ? gateSignals(conditions, indicators) : undefined;
+  const alerts = options.alerts ?? [];
+  let nextAlert = 0;
+
   let state: CycleState = initialCycleState();
   let trading = true;
   let stopped: BacktestStop | null = null;
@@ -308,10 +338,22 @@ export const runBacktest = (options: RunOptions): RunResult => {
     }
   };
 
+  /** The gates at a tick at `time`, with the alert due then, if any: spent whether or not it can act. */
+  const signalsAt = (time: number): Signals | undefined => {
+    let force: AlertAction | null = null;
+    while (nextAlert < alerts.length && alerts[nextAlert]!.time <= time) {
+      const action = alerts[nextAlert]!.action;
+      nextAlert += 1;
+      if (alertOutcome(params, settings, state, action) === 'acts') force = action;
+    }
+    if (!force) return gates;
+    return { ...(gates ?? { start: true, replenish: true, close: false }), force };
+  };
+
   /** One tick: the decision at `price` from `from` (the state, its trailing extremes moved along the path). */
-  const visit = (from: CycleState, price: DecimalString, priceNumber: number, time: number) => {
+  const visit = (from: CycleState, price: DecimalString, priceNumber: number, time: number, signals = gates) => {
     set(price, time);
-    if (trading) apply(decide(params, settings, from, price, time, true), price, priceNumber, time);
+    if (trading) apply(decide(params, settings, from, price, time, true, signals), price, priceNumber, time);
     equity.price(price, priceNumber);
   };
 
@@ -341,7 +383,7 @@ export const runBacktest = (options: RunOptions): RunResult => {
   const timeAt = (k: number, ka: number, ta: number, kb: number, tb: number) => ta + Math.round(((tb - ta) * (k - ka)) / (kb - ka));
 
   /** Whether the strategy acts at grid price `k` of a leg going `direction`, having come through every price before it. */
-  const actsAt = (k: number, direction: number, time: number) => decide(params, settings, tracked(k - direction, direction), priceAt(k), time, true).actions.length > 0;
+  const actsAt = (k: number, direction: number, time: number) => decide(params, settings, tracked(k - direction, direction), priceAt(k), time, true, gates).actions.length > 0;
 
   /**
    * The path from `a` (already ticked) to `b`: a tick at each first grid
@@ -356,7 +398,7 @@ export const runBacktest = (options: RunOptions): RunResult => {
     for (;;) {
       // Between cycles the decision depends on time only: the next tick is the leg's end.
       if (!trading || state.phase !== 'open') break;
-      const atEnd = decide(params, settings, tracked(kb - direction, direction), b, tb, true);
+      const atEnd = decide(params, settings, tracked(kb - direction, direction), b, tb, true, gates);
       if (atEnd.actions.length === 0) {
         set(b, tb);
         state = atEnd.state;
@@ -424,11 +466,11 @@ export const runBacktest = (options: RunOptions): RunResult => {
       }
     }
     if (options.fill === 'close') {
-      visit(state, candle.close, closing, close);
+      visit(state, candle.close, closing, close, signalsAt(close));
     } else {
       const opening = Number(candle.open);
       const third = Math.round(interval / 3);
-      visit(state, candle.open, opening, candle.time);
+      visit(state, candle.open, opening, candle.time, signalsAt(candle.time));
       if (closing >= opening) {
         leg(opening, candle.time, candle.low, low, candle.time + third);
         leg(low, candle.time + third, candle.high, high, candle.time + 2 * third);
@@ -438,6 +480,11 @@ export const runBacktest = (options: RunOptions): RunResult => {
         leg(high, candle.time + third, candle.low, low, candle.time + 2 * third);
         leg(low, candle.time + 2 * third, candle.close, closing, close);
       }
+    }
+    // The candle closed: the gates for the next one's prices.
+    if (indicators) {
+      indicators.push(candle, interval);
+      gates = gateSignals(conditions, indicators);
     }
     if (options.onProgress && (i + 1) % PROGRESS_EVERY === 0) options.onProgress(i + 1);
   }

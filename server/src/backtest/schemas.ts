@@ -3,6 +3,7 @@ import {
   FEE_ASSETS,
   FILL_MODELS,
   HISTORY_INTERVALS,
+  MAX_BACKTEST_ALERTS,
   MAX_VARIANTS,
   PRESET_DEFAULT_DAYS,
   PRESET_MAX_DAYS,
@@ -14,6 +15,7 @@ import {
   type PresetFiguresAnswer,
 } from '../../../src/api/backtest';
 import type { Page } from '../../../src/api/types';
+import { ALERT_ACTIONS } from '../../../src/api/conditions';
 import { Answer, DecimalText, Nullable, PageOf } from '../http/answers';
 import { Body, IdParams, Query, SafeText, SameShape, StringEnum, Type, Uuid, type Same } from '../http/schemas';
 import { OPTIONAL_SETTING_KEYS, settingsAnswerProperties, settingsProperties } from '../strategy/schemas';
@@ -69,6 +71,7 @@ const runBody = body(
     ),
     variants: list(body({ ...settingsProperties, label: Type.String({ maxLength: 60 }) }, []), MAX_VARIANTS),
     rankBy: StringEnum(RANK_BY),
+    alerts: list(body({ time, action: StringEnum(ALERT_ACTIONS) }, ['time', 'action']), MAX_BACKTEST_ALERTS),
   },
   ['symbol', 'source', 'firstOrderAmount'],
 );

@@ -48,6 +48,7 @@ import type { PresetsQuery, RunBody } from './schemas';
 import { DAY_MS, type History } from './history';
 import { WorkerError, type ParsedCandles, type WorkerPool } from './pool';
 import { variantSettings } from './report';
+import type { BacktestAlert } from './run';
 
 export const SAMPLE_FILE = join(import.meta.dirname, '..', '..', 'market-data', 'BTCUSDT-1m-2023-03-01_2023-03-21.csv');
 
@@ -103,6 +104,8 @@ interface Resolved {
   to: number;
   /** Candles the range holds at most. */
   estimate: number;
+  /** The alerts to replay, in rising time. */
+  alerts: BacktestAlert[];
 }
 
 interface Live {
@@ -165,6 +168,13 @@ export const createBacktestService = (deps: BacktestDeps) => {
       const found = strategyProblem(variantSettings(settings, variant), feeRate);
       if (found) fail(ErrorCode.INVALID, `variant ${i + 1}: ${describeProblem(found)}`, { field: 'variants', variant: i + 1, ...found });
     });
+    const alerts = (request.alerts ?? [])
+      .map((alert, i) => {
+        const time = parseTime(alert.time.trim());
+        if (time === null) fail(ErrorCode.PARAM_FORMAT, `alert ${i + 1}: the time is not a time (ISO-8601 or epoch milliseconds)`, { field: 'alerts', alert: i + 1 });
+        return { time: time!, action: alert.action };
+      })
+      .sort((a, b) => a.time - b.time);
     if (new Big(request.firstOrderAmount).lte(0)) fail(ErrorCode.PARAM_RANGE, 'the first order amount must be above 0', { field: 'firstOrderAmount' });
     const step = request.market?.amountStep;
     if (step !== undefined && new Big(step).lte(0)) fail(ErrorCode.PARAM_RANGE, 'the amount step must be above 0', { field: 'market.amountStep' });
@@ -210,7 +220,7 @@ export const createBacktestService = (deps: BacktestDeps) => {
     if (estimate > MAX_BACKTEST_CANDLES) fail(ErrorCode.PARAM_RANGE, `at most ${MAX_BACKTEST_CANDLES} candles in one backtest`, { field: 'from', limit: MAX_BACKTEST_CANDLES });
     const work = estimate * (1 + (request.variants?.length ?? 0));
     if (work > MAX_BACKTEST_WORK) fail(ErrorCode.PARAM_RANGE, `at most ${MAX_BACKTEST_WORK} candles times variants in one backtest`, { field: 'variants', limit: MAX_BACKTEST_WORK });
-    return { request, settings, candles, from, to, estimate };
+    return { request, settings, candles, from, to, estimate, alerts };
   };
 
   /** The pair's rules on the exchange the candles come from (the paper exchange for the sample and uploads), overridden by the request. */
@@ -304,6 +314,7 @@ export const createBacktestService = (deps: BacktestDeps) => {
       fill: request.fill ?? 'close',
       variants: request.variants ?? [],
       rankBy: request.rankBy ?? 'returnPercent',
+      ...(resolved.alerts.length > 0 ? { alerts: resolved.alerts } : {}),
     };
   };
 

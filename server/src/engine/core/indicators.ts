@@ -235,8 +235,13 @@ export class SymbolIndicators implements IndicatorReadings {
     }
   }
 
-  /** A closed 1-minute candle (open time `candle.time`); a candle not later than the last one is ignored. */
-  push(candle: Pick<Candle, 'time' | 'close'>): void {
+  /**
+   * A closed 1-minute candle (open time `candle.time`); a candle not later
+   * than the last one is ignored. A backtest over longer candles gives their
+   * length (`durationMs`, a whole number of minutes): a timeframe candle then
+   * closes with the candle that ends it.
+   */
+  push(candle: Pick<Candle, 'time' | 'close'>, durationMs = 60_000): void {
     if (this.#minute !== null && candle.time <= this.#minute) return;
     const close = Number(candle.close);
     for (const frame of this.#frames.values()) {
@@ -245,7 +250,7 @@ export class SymbolIndicators implements IndicatorReadings {
       if (frame.bucket !== null && frame.bucket !== bucket) this.#closeFrame(frame);
       frame.bucket = bucket;
       frame.close = close;
-      if ((candle.time + 60_000) % frame.ms === 0) this.#closeFrame(frame);
+      if ((candle.time + durationMs) % frame.ms === 0) this.#closeFrame(frame);
     }
     this.#minute = candle.time;
     this.#close = candle.close;
