@@ -70,8 +70,8 @@ const VARIANTS = {
   // Ten days, 6 to 15 March: the fall of the USDC de-peg fills four levels, and the rally closes cycle after cycle.
   callbacks: { settings, firstOrderAmount: '10', name: 'Six levels', from: 7_200, to: 21_600 },
   exits: { settings: exitSettings, firstOrderAmount: '25', name: 'Targets and stops', from: 18_200, to: 20_000 },
-  // 15 hours of 10 March, 07:20 to 22:20: the fall of the de-peg (the gates move six cycles and eight level buys).
-  signals: { settings: signalSettings, firstOrderAmount: '10', name: 'RSI start, SMA levels', from: 13_400, to: 14_300 },
+  // 7.5 hours of 10 March, 09:00 to 16:30, in the fall of the de-peg: the gates hold back two of five cycles, and five level buys wait for a cross.
+  signals: { settings: signalSettings, firstOrderAmount: '10', name: 'RSI start, SMA levels', from: 13_500, to: 13_950 },
 };
 
 /**

@@ -25,7 +25,7 @@ const timeframeOfKey = (key: IndicatorKey): Timeframe => (key.startsWith('bb:') 
  * closed minutes from then on. Read through one IndicatorReadings.
  */
 class SharedIndicators implements IndicatorReadings {
-  readonly frames = new Map<Timeframe, SymbolIndicators>();
+  #frames = new Map<Timeframe, SymbolIndicators>();
   #byKey = new Map<IndicatorKey, SymbolIndicators>();
   #minute: number | null = null;
   #close: string | null = null;
@@ -44,10 +44,10 @@ class SharedIndicators implements IndicatorReadings {
     for (const key of keys) {
       if (this.#byKey.has(key)) continue;
       const timeframe = timeframeOfKey(key);
-      let frame = this.frames.get(timeframe);
+      let frame = this.#frames.get(timeframe);
       if (!frame) {
         frame = new SymbolIndicators();
-        this.frames.set(timeframe, frame);
+        this.#frames.set(timeframe, frame);
         added.push(timeframe);
       }
       frame.addKeys([key]);
@@ -56,10 +56,20 @@ class SharedIndicators implements IndicatorReadings {
     return added;
   }
 
+  /** History for one timeframe (closed minutes, or a coarser candle as its last minute), oldest first. */
+  warm(timeframe: Timeframe, candles: ReadonlyArray<Pick<Candle, 'time' | 'close'>>) {
+    this.#frames.get(timeframe)!.warm(candles);
+    const last = candles[candles.length - 1];
+    if (last && (this.#minute === null || last.time > this.#minute)) {
+      this.#minute = last.time;
+      this.#close = last.close;
+    }
+  }
+
   /** A closed minute, to every timeframe. */
   push(candle: Pick<Candle, 'time' | 'close'>) {
     if (this.#minute !== null && candle.time <= this.#minute) return;
-    for (const frame of this.frames.values()) frame.push(candle);
+    for (const frame of this.#frames.values()) frame.push(candle);
     this.#minute = candle.time;
     this.#close = candle.close;
   }
@@ -172,18 +182,26 @@ export const createSignals = (engine: EngineContext) => {
 
   /** Warms up the timeframes just added: from the replay, the simulator's stored candles, or the exchange's. */
   const warm = async (feed: Feed, client: ExchangeClient | null) => {
-    const timeframes = feed.cold.splice(0);
+    const timeframes = [...feed.cold];
     if (timeframes.length === 0) return;
+    /** A timeframe is warm once its history is in (a failed read leaves it cold, to be read again). */
+    const warmed = (tf: Timeframe) => feed.cold.splice(feed.cold.indexOf(tf), 1);
     if (replayed(feed)) {
-      for (const candle of replayClosed()) for (const tf of timeframes) feed.indicators.frames.get(tf)!.push(candle);
+      // The minute before the first candle closed at its open (as the backtest takes it: a running market's last minute), then the candles played.
+      const { candles, interval } = engine.options.replay!;
+      const closed = [{ time: candles[0]!.time - interval, close: candles[0]!.open }, ...replayClosed()];
+      for (const tf of timeframes) {
+        feed.indicators.warm(tf, closed);
+        warmed(tf);
+      }
       return;
     }
     if (isSimulator(feed) || !client) {
       const { hours, minutes } = await simulatorHistory(feed, timeframes);
       for (const tf of timeframes) {
-        const frame = feed.indicators.frames.get(tf)!;
-        if (TIMEFRAME_MS[tf] >= 3_600_000) frame.warm(hours);
-        frame.warm(minutes);
+        if (TIMEFRAME_MS[tf] >= 3_600_000) feed.indicators.warm(tf, hours);
+        feed.indicators.warm(tf, minutes);
+        warmed(tf);
       }
       return;
     }
@@ -192,9 +210,9 @@ export const createSignals = (engine: EngineContext) => {
       const ms = TIMEFRAME_MS[tf];
       // Closed candles only: the one still open is fed minute by minute.
       const candles = (await client.fetchOHLCV(feed.symbol, tf, WARM_LIMIT)).filter((candle) => candle.time + ms <= now);
-      const frame = feed.indicators.frames.get(tf)!;
       // A coarse candle enters as its last minute: it closes its own bucket.
-      frame.warm(candles.map((candle) => ({ time: candle.time + ms - MINUTE_MS, close: candle.close })));
+      feed.indicators.warm(tf, candles.map((candle) => ({ time: candle.time + ms - MINUTE_MS, close: candle.close })));
+      warmed(tf);
     }
   };
 
@@ -241,12 +259,14 @@ export const createSignals = (engine: EngineContext) => {
       for (const task of tasks) {
         // Paper tasks read their venue's prices; real ones their exchange's (prepareReal).
         const feed = feedOf(task);
-        if (!feed || feed.cold.length === 0) continue;
-        if (isSimulator(feed)) await warm(feed, null);
-        else {
-          const live = engine.venues.venueFor(task).live;
-          if (live) await readExchange(feed, live.client, live.exchangeId);
+        if (!feed) continue;
+        if (isSimulator(feed)) {
+          if (feed.cold.length > 0) await warm(feed, null);
+          continue;
         }
+        // A live public market: its exchange's candles, as for a real account.
+        const live = engine.venues.venueFor(task).live;
+        if (live) await readExchange(feed, live.client, live.exchangeId);
       }
     },
 

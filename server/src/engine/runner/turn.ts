@@ -175,11 +175,11 @@ export const createTurn = (engine: EngineContext, signals: Signals) => {
     if (!task.params.running) return 'stopped';
     if (action === 'start_cycle') return state.phase === 'open' ? 'cycle_open' : mayOpen ? 'not_now' : 'fuel_empty';
     if (state.phase !== 'open') return 'no_cycle';
-    if (action === 'buy_level') return state.levelsFilled >= task.strategy.levels.length ? 'no_level_left' : task.params.replenishStatus === 'replenish_closed' ? 'replenish_closed' : 'not_now';
+    if (action === 'buy_level') return state.levelsFilled >= task.strategy.levels.length ? 'no_level_left' : (state.targetsDone ?? 0) > 0 ? 'target_sold' : 'not_now';
     return 'not_now';
   };
 
-  /** A stopped or finished task's alert: consumed with the reason, without a decision (commands and lanes call it). */
+  /** A stopped or finished real task's alert: consumed with the reason, without a decision (its lane does not decide for it). */
   const dropAlert = (task: LiveTask, writes: Writes) => {
     if (!task.alert) return;
     writes.events.push({ taskId: task.id, kind: 'alert_ignored', data: { alert: task.alert.id, action: task.alert.action, reason: alertRefusal(task, task.alert.action) } });
