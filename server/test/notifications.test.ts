@@ -81,6 +81,8 @@ describe.each(BACKENDS)('notifications (%s)', (backend) => {
       list.find((p: { kind: string; channel: string }) => p.kind === kind && p.channel === channel).enabled;
     expect(enabled('trade.fill', 'inapp')).toBe(true);
     expect(enabled('trade.fill', 'email')).toBe(false);
+    expect(enabled('trade.alert', 'inapp')).toBe(true);
+    expect(enabled('trade.alert', 'email')).toBe(false);
     expect(enabled('trade.cycle_closed', 'email')).toBe(true);
 
     const changed = await call('PUT', '/api/notifications/preferences', { list: [{ kind: 'trade.cycle_closed', channel: 'email', enabled: false }] });

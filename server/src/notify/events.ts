@@ -14,11 +14,11 @@ import type { NotifyChannel } from './channel';
 
 export type NotifyKind = NotificationKind;
 
-/** Default preferences: fills in-app only; cycles, attention and money on every linked channel; security always by e-mail. */
+/** Default preferences: fills and TradingView alerts (up to 30 an hour a task) in-app only; cycles, attention and money on every linked channel; security always by e-mail. */
 export const defaultEnabled = (kind: string, channel: NotifyChannel): boolean => {
   if (channel === 'inapp') return true;
   if (channel === 'email' && isAlwaysByEmail(kind)) return true;
-  if (kind === 'trade.fill') return false;
+  if (kind === 'trade.fill' || kind === 'trade.alert') return false;
   return true;
 };
 

@@ -1,0 +1,4 @@
+import { onDatabase } from './harness';
+import { describeTaskWebhook } from './taskWebhook';
+
+onDatabase('postgres', (backend) => describeTaskWebhook(backend, 'life'));
