@@ -38,7 +38,7 @@ const enUS = {
     alertLine: '{{action}} · {{outcome}}',
     alertPrice: '{{ticker}} at {{price}}',
     outcome: { accepted: 'handed to the robot', task_stopped: 'refused: the task is stopped', undelivered: 'not delivered to the robot' },
-    ignored: { finished: 'the task is finished', stopped: 'the task is stopped', cycle_open: 'a cycle is under way', not_now: 'not possible now', fuel_empty: 'out of fuel', no_cycle: 'no cycle under way', no_level_left: 'every level is bought', replenish_closed: 'replenish is off' },
+    ignored: { finished: 'the task is finished', stopped: 'the task is stopped', cycle_open: 'a cycle is under way', not_now: 'not possible now', fuel_empty: 'out of fuel', no_cycle: 'no cycle under way', no_level_left: 'every level is bought', target_sold: 'a take-profit target has sold in this cycle: no further level buys' },
     did: { acted: 'done', ignored: 'not done: {{reason}}' },
   },
 };
@@ -81,7 +81,7 @@ const zhCN: Messages = {
     alertLine: '{{action}} · {{outcome}}',
     alertPrice: '{{ticker}} 价格 {{price}}',
     outcome: { accepted: '已交给机器人', task_stopped: '已拒绝：任务已停止', undelivered: '未送达机器人' },
-    ignored: { finished: '任务已结束', stopped: '任务已停止', cycle_open: '本轮尚未结束', not_now: '此刻无法执行', fuel_empty: '燃料不足', no_cycle: '当前没有进行中的一轮', no_level_left: '所有档位都已买入', replenish_closed: '补仓已关闭' },
+    ignored: { finished: '任务已结束', stopped: '任务已停止', cycle_open: '本轮尚未结束', not_now: '此刻无法执行', fuel_empty: '燃料不足', no_cycle: '当前没有进行中的一轮', no_level_left: '所有档位都已买入', target_sold: '本轮已有止盈目标卖出，不再补仓' },
     did: { acted: '已执行', ignored: '未执行：{{reason}}' },
   },
 };
@@ -122,7 +122,7 @@ const zhTW: Messages = {
     alertLine: '{{action}} · {{outcome}}',
     alertPrice: '{{ticker}} 價格 {{price}}',
     outcome: { accepted: '已交給機器人', task_stopped: '已拒絕：任務已停止', undelivered: '未送達機器人' },
-    ignored: { finished: '任務已結束', stopped: '任務已停止', cycle_open: '本輪尚未結束', not_now: '此刻無法執行', fuel_empty: '燃料不足', no_cycle: '目前沒有進行中的一輪', no_level_left: '所有檔位都已買入', replenish_closed: '補倉已關閉' },
+    ignored: { finished: '任務已結束', stopped: '任務已停止', cycle_open: '本輪尚未結束', not_now: '此刻無法執行', fuel_empty: '燃料不足', no_cycle: '目前沒有進行中的一輪', no_level_left: '所有檔位都已買入', target_sold: '本輪已有停利目標賣出，不再補倉' },
     did: { acted: '已執行', ignored: '未執行：{{reason}}' },
   },
 };
