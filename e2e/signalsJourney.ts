@@ -54,6 +54,9 @@ export const signalsEditorJourney = (viewport: 'phone' | 'desktop') =>
       await expect.poll(() => lines.count(), { timeout: 150_000 }).toBe(2);
       expect(await lines.nth(0).innerText()).toMatch(/^RSI\(14,1m\) < 20 起步：年化 [+-]?[\d.,]+%，回撤 [\d.,]+%，\d+ 轮/);
       expect(await lines.nth(1).innerText()).toMatch(/^无条件：年化 [+-]?[\d.,]+%，回撤 [\d.,]+%，\d+ 轮/);
+      // The condition holds cycles back on the sample's three weeks: fewer of them than without it.
+      const cyclesOf = async (n: number) => Number(/(\d+) 轮/.exec(await lines.nth(n).innerText())![1]);
+      expect(await cyclesOf(0)).toBeLessThan(await cyclesOf(1));
       await fits();
       await comparison.scrollIntoViewIfNeeded();
       await shot('backtest');

@@ -74,6 +74,8 @@ describe('the backtest with and without conditions', () => {
 
     const variants = reportFor(sent).variants!;
     const [withConditions, without] = [variants.find((v) => v.index === 0)!.figures, variants.find((v) => v.index === 1)!.figures];
+    // The condition holds the start back: fewer cycles than without it.
+    expect(withConditions.cycles).toBeLessThan(without.cycles);
     const line = (label: string, f: typeof without) =>
       `${label}：年化 ${formatPercent(f.annualizedReturnPercent, 'zh-CN', { signed: true })}，回撤 ${formatPercent(f.maxDrawdownPercent, 'zh-CN')}，${f.cycles} 轮`;
     const lines = [...section.querySelectorAll('[data-comparison-line]')].map((item) => item.textContent);

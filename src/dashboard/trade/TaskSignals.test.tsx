@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { OhlcvAnswer, TradeTaskDetail } from '../../api/trade';
 import type { TaskWebhook } from '../../api/webhook';
 import { ok, type Handler } from '../../testing/fakeServer';
-import { findHeading, identityRoute, pageUser, renderApp, startSignedInZhCN } from '../../testing/renderApp';
+import { findElement, findHeading, identityRoute, pageUser, renderApp, startSignedInZhCN } from '../../testing/renderApp';
 import { balancedSettings, btcTask } from '../../testing/tasks';
 
 // jsdom has no canvas: the lazily loaded chart is left out of these page tests.
@@ -40,12 +40,6 @@ const api = (task: TradeTaskDetail, extra: Record<string, Handler> = {}): Record
   ...extra,
 });
 
-const found = (selector: string) =>
-  waitFor(() => {
-    const element = document.querySelector<HTMLElement>(selector);
-    if (!element) throw new Error(`nothing matches ${selector}`);
-    return element;
-  });
 
 beforeEach(startSignedInZhCN);
 
@@ -55,14 +49,14 @@ describe('a task waiting for its conditions', () => {
     await renderApp(DETAIL_PATH, api({ ...gated, waiting }));
     await findHeading('任务详情');
     // The price range holds: only the RSI is waited for.
-    expect(await found('[data-waiting-text]')).toHaveTextContent(/^等待条件：RSI\(14,1h\) < 30，当前 41\.2$/);
+    expect(await findElement('[data-waiting-text]')).toHaveTextContent(/^等待条件：RSI\(14,1h\) < 30，当前 41\.2$/);
     expect(document.querySelector('[data-waiting="start"]')).toHaveTextContent('自 ');
   });
 
   it('shows no waiting line while the task does not wait', async () => {
     await renderApp(DETAIL_PATH, api(gated));
     await findHeading('任务详情');
-    await found('[data-section="webhook"]');
+    await findElement('[data-section="webhook"]');
     expect(document.querySelector('[data-waiting]')).toBeNull();
   });
 });
@@ -100,7 +94,7 @@ describe("a task's TradingView webhook", () => {
       }),
     );
     await findHeading('任务详情');
-    const section = await found('[data-section="webhook"]');
+    const section = await findElement('[data-section="webhook"]');
     await within(section).findByText('未开启 Webhook：警报无法送达此任务。');
     await pageUser.click(within(section).getByRole('combobox', { name: '警报的动作' }));
     await pageUser.click(await screen.findByRole('option', { name: '买入下一档' }));
@@ -128,6 +122,7 @@ describe("a task's TradingView webhook", () => {
     await pageUser.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '确认' }));
     await waitFor(() => expect(app.server.requests.filter((r) => r.path === '/api/trade/task/webhook')).toHaveLength(2));
     await waitFor(() => expect(section).not.toHaveTextContent('first-secret'));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
 
     await pageUser.click(within(section).getByRole('button', { name: '关闭' }));
     await pageUser.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '确认' }));
@@ -143,7 +138,7 @@ describe("a task's TradingView webhook", () => {
     ];
     await renderApp(DETAIL_PATH, api({ ...gated, events }));
     await findHeading('任务详情');
-    const log = await found('[data-section="events"]');
+    const log = await findElement('[data-section="events"]');
     await waitFor(() => expect(log.querySelectorAll('[data-event^="alert_"]')).toHaveLength(3));
     const texts = [...log.querySelectorAll('[data-event^="alert_"]')].map((item) => item.textContent);
     expect(texts[0]).toContain('TradingView 警报已执行：买入第 2 档');
