@@ -53,11 +53,14 @@ export const findHeading = (name: string | RegExp) =>
 
 /** An element of the page by its selector, once it is there (a plain selector: no role query over a large page). */
 export const findElement = (selector: string) =>
-  waitFor(() => {
-    const element = document.querySelector<HTMLElement>(selector);
-    if (!element) throw new Error(`nothing matches ${selector}`);
-    return element;
-  });
+  waitFor(
+    () => {
+      const element = document.querySelector<HTMLElement>(selector);
+      if (!element) throw new Error(`nothing matches ${selector}`);
+      return element;
+    },
+    { timeout: 10_000 },
+  );
 
 export const signIn = (remember = true) => {
   if (remember) {

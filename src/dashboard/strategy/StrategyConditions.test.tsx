@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ok } from '../../testing/fakeServer';
-import { enterText, findElement, findHeading, identityRoute, pageUser, renderApp, startSignedInZhCN } from '../../testing/renderApp';
+import { enterText, findElement, identityRoute, pageUser, renderApp, startSignedInZhCN } from '../../testing/renderApp';
 import { strategyTemplate } from '../../testing/tasks';
 
 const me = identityRoute;
@@ -26,7 +26,6 @@ describe('strategy editor: conditions', () => {
       'GET /api/strategy/list': () => ok({ list: [], total: 0 }),
       'GET /api/trade/config-templates': () => ok([balanced]),
     });
-    await findHeading('新建策略');
     const section = await findElement('[data-section="conditions"]');
     await pageUser.click(within(section).getByLabelText('满足条件才开始新周期'));
     const start = section.querySelector<HTMLElement>('[data-gate="start"]')!;
