@@ -51,7 +51,9 @@ export const signalsEditorJourney = (viewport: 'phone' | 'desktop') =>
       const comparison = page.locator('[data-section="backtest-conditions"]');
       await comparison.getByRole('button', { name: '对比' }).click();
       const lines = comparison.locator('[data-comparison-line]');
-      await expect.poll(() => lines.count(), { timeout: 150_000 }).toBe(2);
+      // Both lines, or the refusal the panel shows instead.
+      const outcome = async () => ((await comparison.locator('[role="alert"]').count()) > 0 ? await comparison.locator('[role="alert"]').innerText() : await lines.count());
+      await expect.poll(outcome, { timeout: 150_000 }).toBe(2);
       expect(await lines.nth(0).innerText()).toMatch(/^RSI\(14,1m\) < 20 起步：年化 [+-]?[\d.,]+%，回撤 [\d.,]+%，\d+ 轮/);
       expect(await lines.nth(1).innerText()).toMatch(/^无条件：年化 [+-]?[\d.,]+%，回撤 [\d.,]+%，\d+ 轮/);
       // The condition holds cycles back on the sample's three weeks: fewer of them than without it.

@@ -130,11 +130,12 @@ describe("a task's TradingView webhook", () => {
     expect(app.server.requests.find((r) => r.path === '/api/trade/task/webhook/off')?.body).toMatchObject({ id: ID });
   });
 
-  it('the task log says what each alert did', async () => {
+  it('the task log says what each alert did, and when a cycle waits for its start conditions', async () => {
     const events = [
       { id: '3', kind: 'alert_acted', data: { alert: 'a-2', action: 'buy_level', side: 'buy', level: 2 }, createdAt: '2026-03-01T09:10:00.000Z' },
       { id: '2', kind: 'alert_acted', data: { alert: 'a-1', action: 'start_cycle', side: 'buy', level: 0 }, createdAt: '2026-03-01T09:05:00.000Z' },
       { id: '1', kind: 'alert_ignored', data: { alert: 'a-0', action: 'start_cycle', reason: 'cycle_open' }, createdAt: '2026-03-01T09:00:00.000Z' },
+      { id: '0', kind: 'condition_wait', data: {}, createdAt: '2026-03-01T08:55:00.000Z' },
     ];
     await renderApp(DETAIL_PATH, api({ ...gated, events }));
     await findHeading('任务详情');
@@ -144,5 +145,6 @@ describe("a task's TradingView webhook", () => {
     expect(texts[0]).toContain('TradingView 警报已执行：买入第 2 档');
     expect(texts[1]).toContain('TradingView 警报已执行：开始新一轮');
     expect(texts[2]).toContain('TradingView 警报未执行（开始新一轮）：本轮尚未结束');
+    expect(log.querySelector('[data-event="condition_wait"]')).toHaveTextContent('开始条件未满足：新一轮等待条件成立');
   });
 });

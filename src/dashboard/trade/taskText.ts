@@ -138,6 +138,7 @@ export const eventText = (event: TaskEvent, translate: Translate, locale: string
     case 'take_profit_armed':
     case 'take_profit_disarmed':
     case 'cycle_wait':
+    case 'condition_wait':
     case 'fuel_empty':
     case 'finished':
     case 'resumed':
@@ -166,7 +167,7 @@ export const eventTone = ({ kind, data }: Pick<TaskEvent, 'kind' | 'data'>): Eve
   if (kind === 'take_profit_armed') return 'success';
   if (kind === 'cycle_started' || kind === 'replenished' || kind === 'alert_received' || kind === 'alert_acted') return 'info';
   if (kind === 'alert_ignored') return 'warning';
-  if (kind === 'replenish_touched' || kind === 'take_profit_disarmed' || kind === 'cycle_wait' || kind === 'fuel_empty') return 'warning';
+  if (kind === 'replenish_touched' || kind === 'take_profit_disarmed' || kind === 'cycle_wait' || kind === 'condition_wait' || kind === 'fuel_empty') return 'warning';
   return 'default';
 };
 
