@@ -65,6 +65,7 @@ import type {
   VerifyCodePayload,
 } from '../api/types';
 import type { ReturnsOverview, TaskCycle, TaskReturns } from '../api/returns';
+import type { TaskWebhook, TaskWebhookPayload } from '../api/webhook';
 import type { WidgetGrant, WidgetGrantIssued, WidgetTokenRequest } from '../api/widget';
 import type { HttpClient } from './httpClient';
 import {
@@ -157,6 +158,10 @@ export const createApi = (http: HttpClient) => ({
   tradeUpdate: (payload: UpdateTradePayload) =>
     http.request<{ id: string }>('POST', Endpoint.tradeUpdate, { body: payload }),
   tradeCloseOrder: (id: string) => http.request<CloseResult>('POST', Endpoint.tradeCloseOrder(id)),
+  /** A task's TradingView webhook (null when it has none); create or rotate it (a new secret each time); turn it off. */
+  taskWebhook: (id: string, signal?: AbortSignal) => http.request<TaskWebhook | null>('GET', Endpoint.taskWebhookOf(id), { signal }),
+  taskWebhookSave: (payload: TaskWebhookPayload) => http.request<TaskWebhook>('POST', Endpoint.taskWebhook, { body: payload }),
+  taskWebhookOff: (id: string) => http.request<null>('POST', Endpoint.taskWebhookOff, { body: { id } }),
   /** The trading engine's health (operators). */
   engineStatus: (signal?: AbortSignal) => http.request<EngineStatus>('GET', Endpoint.engineStatus, { signal }),
   /** Realized profit in total and today; days follow the given time zone (the browser's). */

@@ -51,6 +51,17 @@ export const findHeading = (name: string | RegExp) =>
     { timeout: 5000 },
   );
 
+/** An element of the page by its selector, once it is there (a plain selector: no role query over a large page). */
+export const findElement = (selector: string) =>
+  waitFor(
+    () => {
+      const element = document.querySelector<HTMLElement>(selector);
+      if (!element) throw new Error(`nothing matches ${selector}`);
+      return element;
+    },
+    { timeout: 10_000 },
+  );
+
 export const signIn = (remember = true) => {
   if (remember) {
     localStorage.setItem('accessToken', 'access-1');

@@ -11,7 +11,7 @@ import { runSchema, uploadSchema } from '../../../server/src/backtest/schemas';
 import { validationCode } from '../../../server/src/http/errors';
 import type { Candle } from '../../../server/src/engine/core/candles';
 import { fail, ok, type Handler } from '../../testing/fakeServer';
-import { findHeading, identityRoute, renderApp, startSignedInZhCN } from '../../testing/renderApp';
+import { findElement, findHeading, identityRoute, renderApp, startSignedInZhCN } from '../../testing/renderApp';
 import { wizardDraft } from '../trade/wizard/draftStore';
 
 /**
@@ -59,9 +59,11 @@ const editorRoutes = (run: Handler): Record<string, Handler> => ({
 });
 
 const openPanel = async () => {
-  await userEvent.click(await screen.findByRole('button', { name: '回测' }));
+  // Asked of the backtest section only: role queries over the whole editor are slow in jsdom.
+  const section = await findElement('[data-section="backtest"]');
+  await userEvent.click(within(section).getByRole('button', { name: '回测' }));
   // The panel's code loads when it opens.
-  return screen.findByRole('button', { name: '开始回测' }, { timeout: 5000 });
+  return within(section).findByRole('button', { name: '开始回测' }, { timeout: 10_000 });
 };
 const figure = (name: string) => document.querySelector(`[data-figure="${name}"] > div:last-child`)?.textContent;
 

@@ -21,6 +21,7 @@ import { useTranslate } from 'react-admin';
 import { FEE_ASSETS, type BacktestReport, type BacktestVariant, type RankBy, type VariantResult } from '../../api/backtest';
 import type { StrategySettings } from '../../api/strategy';
 import { BacktestResults } from './BacktestResults';
+import { ConditionsComparison } from './ConditionsComparison';
 import { EMPTY_SWEEP, initialForm, toRequest, type BacktestForm } from './backtestForm';
 import type { BacktestDefaults } from '../kit/embeds';
 import { backtestErrorText } from './backtestErrors';
@@ -134,6 +135,7 @@ export const BacktestPanel = ({ settings, defaults, onApply }: { settings: Strat
       {job?.status === 'failed' && job.error && <Alert severity="error">{backtestErrorText(job.error, translate)}</Alert>}
       {job?.status === 'canceled' && <Alert severity="info">{translate('backtest.status.canceled')}</Alert>}
       {report && <BacktestResults key={job!.id} report={report} />}
+      <ConditionsComparison settings={settings} form={form} />
 
       <Divider />
       <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>

@@ -17,7 +17,7 @@ import {
   type VariantSweep,
 } from '../../api/backtest';
 import { UNLIMITED_CYCLES } from '../../api/defaults';
-import { sameSettings, type StrategySettings } from '../../api/strategy';
+import { conditionsOf, exitsOf, sameSettings, type StrategySettings } from '../../api/strategy';
 import type { BacktestDefaults } from '../kit/embeds';
 
 const DAY = 86_400_000;
@@ -110,11 +110,12 @@ export const toRequest = (form: BacktestForm, settings: StrategySettings): { req
     if (!DECIMAL.test(value)) return { problem: 'market' };
     market[key] = value;
   }
-  // Only the settings: a template also carries its id and name, which a backtest does not take.
+  // Only the settings: a template also carries its id and name, which a backtest does not take. Its exits and conditions trade too.
   const { levels, takeProfitPercent, takeProfitCallbackPercent, replenishCallbackPercent, stopLossPercent, cooldownSeconds } = settings;
+  const conditions = conditionsOf(settings);
   return {
     request: {
-      settings: { levels, takeProfitPercent, takeProfitCallbackPercent, replenishCallbackPercent, stopLossPercent, cooldownSeconds },
+      settings: { levels, takeProfitPercent, takeProfitCallbackPercent, replenishCallbackPercent, stopLossPercent, cooldownSeconds, ...exitsOf(settings), ...(conditions ? { conditions } : {}) },
       symbol: form.source === 'sample' ? SAMPLE_SYMBOL : symbol,
       source,
       from: new Date(from).toISOString(),

@@ -23,6 +23,7 @@ import { sectionSx as section } from '../kit/Section';
 import { Screen } from '../layout/Screen';
 import { STRATEGIES } from './api';
 import { ScrollToFirstError } from '../kit/ScrollToFirstError';
+import { ConditionFields, conditionWhere } from './ConditionFields';
 import { ExitExamples, ExitFields } from './ExitFields';
 import { LadderPreview } from './LadderPreview';
 import { templateLabel } from '../kit/templateText';
@@ -141,7 +142,7 @@ const PreviewAndSave = () => {
         </Typography>
         {problem ? (
           <Typography color="error" role="alert">
-            {translate(`strategy.problem.${problem.code}`, { level: problem.level, floor: problem.floor, target: problem.target, condition: problem.condition })}
+            {translate(`strategy.problem.${problem.code}`, { level: problem.level, floor: problem.floor, target: problem.target, where: conditionWhere(problem, translate) })}
           </Typography>
         ) : (
           <LadderPreview settings={settings} footer={settings ? (rows, formatAt) => <ExitExamples settings={settings} rows={rows} formatAt={formatAt} /> : undefined} />
@@ -188,6 +189,7 @@ const StrategyForm = ({ draft }: { draft: StrategyDraft }) => {
           </Stack>
         </Paper>
         <ExitFields />
+        <ConditionFields />
         <Generator />
         <Levels />
         <PreviewAndSave />

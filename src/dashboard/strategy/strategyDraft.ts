@@ -10,9 +10,10 @@ import {
   type StrategyTemplate,
   type TakeProfitTarget,
 } from '../../api/strategy';
+import { conditionsDraftFrom, NO_CONDITIONS, toConditions, type ConditionsDraft } from './conditionDraft';
 
 export interface StrategyDraft
-  extends Omit<StrategySettings, 'stopLossPercent' | 'cooldownSeconds' | 'takeProfitTargets' | 'stopLossBase' | 'stopLossAfterLastLevel' | 'timeStopHours' | 'breakEven'> {
+  extends Omit<StrategySettings, 'stopLossPercent' | 'cooldownSeconds' | 'takeProfitTargets' | 'stopLossBase' | 'stopLossAfterLastLevel' | 'timeStopHours' | 'breakEven' | 'conditions'> {
   name: string;
   stopLossEnabled: boolean;
   stopLossPercent: string;
@@ -25,6 +26,8 @@ export interface StrategyDraft
   timeStopEnabled: boolean;
   timeStopHours: string;
   breakEven: boolean;
+  /** The gates of issue 29: when a cycle starts, a level buys, the position closes. */
+  conditions: ConditionsDraft;
 }
 
 /** The two targets a template starts from when several are switched on: half at the take profit, the rest at twice it. */
@@ -89,6 +92,7 @@ export const DEFAULT_DRAFT: StrategyDraft = {
   timeStopEnabled: false,
   timeStopHours: '72',
   breakEven: false,
+  conditions: NO_CONDITIONS,
 };
 
 export const draftFrom = (template: StrategyTemplate, name = template.name): StrategyDraft => ({
@@ -107,6 +111,7 @@ export const draftFrom = (template: StrategyTemplate, name = template.name): Str
   timeStopEnabled: Boolean(template.timeStopHours),
   timeStopHours: template.timeStopHours ? String(template.timeStopHours) : DEFAULT_DRAFT.timeStopHours,
   breakEven: template.breakEven ?? false,
+  conditions: conditionsDraftFrom(template.conditions),
 });
 
 const DECIMAL = /^\d+(\.\d+)?$/;
@@ -123,6 +128,8 @@ export const toSettings = (draft: StrategyDraft): (StrategySettings & { name: st
   ];
   if (!decimals.every((value) => DECIMAL.test(value.trim())) || !/^\d+$/.test(draft.cooldownSeconds.trim())) return null;
   if (draft.timeStopEnabled && !/^\d+$/.test(draft.timeStopHours.trim())) return null;
+  const conditions = toConditions(draft.conditions);
+  if (conditions === null) return null;
   const targets = draft.targetsEnabled ? draft.targets.map((t) => ({ sharePercent: t.sharePercent.trim(), profitPercent: t.profitPercent.trim(), trailing: t.trailing })) : [];
   // Only the exits the draft sets: a template without them is sent as before.
   const exits: Pick<StrategySettings, 'takeProfitTargets' | 'stopLossBase' | 'stopLossAfterLastLevel' | 'timeStopHours' | 'breakEven'> = {};
@@ -141,6 +148,7 @@ export const toSettings = (draft: StrategyDraft): (StrategySettings & { name: st
     stopLossPercent: draft.stopLossEnabled ? draft.stopLossPercent.trim() : null,
     cooldownSeconds: Number(draft.cooldownSeconds.trim()),
     ...exits,
+    ...(conditions ? { conditions } : {}),
   };
 };
 

@@ -32,6 +32,8 @@ import { replenishPreview } from './replenish';
 import { TaskChart } from './TaskChart';
 import { TaskLadderSection } from './TaskLadderSection';
 import { TaskStatusChips } from './TaskStatusChips';
+import { TaskWebhookSection } from './TaskWebhookSection';
+import { WaitingLine } from './WaitingLine';
 import { cycleText, eventText, levelsText, eventTone, feesOf, formatTime, refusalText, taskState } from './taskText';
 import { baseOf, formatPrice, formatQuantity, formatQuote, formatSigned, profitColor, quoteOf } from '../kit/money';
 import { DETAIL, ORDERS, TASKS, useClosePosition, useTaskAction } from './api';
@@ -333,10 +335,12 @@ export const TaskDetailPage = () => {
           <Stack spacing={2}>
             <TaskHeader task={task} />
             <AttentionPanel task={task} />
+            <WaitingLine task={task} />
             <CycleState task={task} />
             <Ladder task={task} />
             <TaskReturns taskId={task.id} />
             <TaskChart task={task} />
+            <TaskWebhookSection task={task} />
             <Events task={task} />
           </Stack>
         )}

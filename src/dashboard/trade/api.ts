@@ -5,9 +5,12 @@
  */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useDataProvider } from 'react-admin';
+import type { AlertAction } from '../../api/conditions';
 import type { CandleTimeframe } from '../../api/trade';
+import type { TaskWebhook } from '../../api/webhook';
 import type { TradeActionPayload } from '../../api/types';
 import type { AppDataProvider } from '../../dataProvider/dataProvider';
+import { TASK_REFRESH_MS } from '../kit/queries';
 
 /** The order history of a task (react-admin resource, GET /api/trade/order-history). */
 export const ORDERS = 'orders';
@@ -27,6 +30,7 @@ export const tradeKeys = {
   pairs: (exchangeId: string | undefined, q: string) => ['trade', 'pairs', exchangeId, q] as const,
   hotPairs: (exchangeId: string | undefined, sort: string) => ['trade', 'hot-pairs', exchangeId, sort] as const,
   ohlcv: (taskId: string, timeframe: CandleTimeframe, limit: number) => ['trade', 'ohlcv', taskId, timeframe, limit] as const,
+  webhook: (taskId: string) => ['trade', 'webhook', taskId] as const,
 };
 
 /** The pairs an exchange account trades, by search text. */
@@ -81,4 +85,21 @@ export const useClosePosition = () => {
   const api = useApi();
   const refresh = useRefreshTrading();
   return useMutation({ mutationFn: (id: string) => api.tradeCloseOrder(id), onSuccess: refresh });
+};
+
+/** A task's TradingView webhook and its recent alerts, asked again with the task. */
+export const useTaskWebhook = (taskId: string) => {
+  const api = useApi();
+  return useQuery({ queryKey: tradeKeys.webhook(taskId), queryFn: ({ signal }) => api.taskWebhook(taskId, signal), refetchInterval: TASK_REFRESH_MS, refetchIntervalInBackground: false });
+};
+
+/** Turn on, change the action or rotate the secret (`save`), or turn off the webhook; the answer replaces what the page shows. */
+export const useTaskWebhookChange = (taskId: string) => {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const set = (webhook: TaskWebhook | null) => queryClient.setQueryData(tradeKeys.webhook(taskId), webhook);
+  return {
+    save: useMutation({ mutationFn: (action: AlertAction) => api.taskWebhookSave({ id: taskId, action }), onSuccess: set }),
+    off: useMutation({ mutationFn: () => api.taskWebhookOff(taskId), onSuccess: () => set(null) }),
+  };
 };

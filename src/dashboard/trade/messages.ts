@@ -1,4 +1,5 @@
 import type { Messages as LocaleMessages } from '../../i18n/i18nProvider';
+import { signalMessages } from './signalMessages';
 
 /** Texts of the task pages (the list, the wizard, a task, the order histories). */
 const enUS = {
@@ -211,10 +212,15 @@ const enUS = {
       fuel_empty: 'Out of fuel: the next cycle waits until fuel is topped up',
       alert_received: 'TradingView alert received: {{action}}',
       alert_received_price: 'TradingView alert received: {{action}} ({{ticker}} at {{price}})',
+      condition_wait: 'Start conditions not met: the next cycle waits for them',
+      alert_acted: 'TradingView alert done: {{action}}',
+      alert_acted_level: 'TradingView alert done: bought level {{level}}',
+      alert_ignored: 'TradingView alert not done ({{action}}): {{reason}}',
       finished: 'Every cycle is done: task finished',
       error: 'Order refused: {{reason}}',
       unknown: '{{kind}}',
     },
+    signals: signalMessages['en-US'],
     alertActions: {
       start_cycle: 'start a cycle',
       buy_level: 'buy the next level',
@@ -573,10 +579,15 @@ const zhCN: Messages = {
       fuel_empty: '燃料不足：充值燃料后再开启新一轮',
       alert_received: '收到 TradingView 警报：{{action}}',
       alert_received_price: '收到 TradingView 警报：{{action}}（{{ticker}} 价格 {{price}}）',
+      condition_wait: '开始条件未满足：新一轮等待条件成立',
+      alert_acted: 'TradingView 警报已执行：{{action}}',
+      alert_acted_level: 'TradingView 警报已执行：买入第 {{level}} 档',
+      alert_ignored: 'TradingView 警报未执行（{{action}}）：{{reason}}',
       finished: '所有轮次已完成，任务结束',
       error: '下单被拒绝：{{reason}}',
       unknown: '{{kind}}',
     },
+    signals: signalMessages['zh-CN'],
     alertActions: {
       start_cycle: '开始新一轮',
       buy_level: '买入下一档',
@@ -933,10 +944,15 @@ const zhTW: Messages = {
       fuel_empty: '燃料不足：儲值燃料後再開啟新一輪',
       alert_received: '收到 TradingView 警報：{{action}}',
       alert_received_price: '收到 TradingView 警報：{{action}}（{{ticker}} 價格 {{price}}）',
+      condition_wait: '開始條件未滿足：新一輪等待條件成立',
+      alert_acted: 'TradingView 警報已執行：{{action}}',
+      alert_acted_level: 'TradingView 警報已執行：買入第 {{level}} 檔',
+      alert_ignored: 'TradingView 警報未執行（{{action}}）：{{reason}}',
       finished: '所有輪次已完成，任務結束',
       error: '下單被拒絕：{{reason}}',
       unknown: '{{kind}}',
     },
+    signals: signalMessages['zh-TW'],
     alertActions: {
       start_cycle: '開始新一輪',
       buy_level: '買入下一檔',

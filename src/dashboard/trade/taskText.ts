@@ -129,12 +129,16 @@ export const eventText = (event: TaskEvent, translate: Translate, locale: string
       if (!text(data.price)) return translate('tasks.event.alert_received', { action });
       return translate('tasks.event.alert_received_price', { action, ticker: text(data.ticker) || '—', price: formatPrice(text(data.price), locale, market.tickSize) });
     }
+    case 'alert_acted':
+    case 'alert_ignored':
+      return alertOutcomeText(event, translate);
     case 'created':
     case 'started':
     case 'updated':
     case 'take_profit_armed':
     case 'take_profit_disarmed':
     case 'cycle_wait':
+    case 'condition_wait':
     case 'fuel_empty':
     case 'finished':
     case 'resumed':
@@ -142,6 +146,14 @@ export const eventText = (event: TaskEvent, translate: Translate, locale: string
     default:
       return translate('tasks.event.unknown', { kind: event.kind });
   }
+};
+
+/** What the robot did with a TradingView alert (issue 29): the action taken (a level bought names it), or why not. */
+export const alertOutcomeText = ({ kind, data }: Pick<TaskEvent, 'kind' | 'data'>, translate: Translate) => {
+  const action = translate(`tasks.alertActions.${String(data.action)}`, { _: String(data.action ?? '') });
+  if (kind === 'alert_acted') return data.action === 'buy_level' && data.level !== undefined ? translate('tasks.event.alert_acted_level', { level: String(data.level) }) : translate('tasks.event.alert_acted', { action });
+  const reason = translate(`tasks.signals.webhook.ignored.${String(data.reason)}`, { _: String(data.reason ?? '') });
+  return translate('tasks.event.alert_ignored', { action, reason });
 };
 
 export type EventTone = 'success' | 'error' | 'warning' | 'info' | 'default';
@@ -153,8 +165,9 @@ export const eventTone = ({ kind, data }: Pick<TaskEvent, 'kind' | 'data'>): Eve
   if (kind === 'exchange_down' || kind === 'exchange_canceled') return 'warning';
   if (kind === 'sold' || kind === 'cycle_complete') return Number(data?.profit ?? 0) < 0 ? 'error' : 'success';
   if (kind === 'take_profit_armed') return 'success';
-  if (kind === 'cycle_started' || kind === 'replenished' || kind === 'alert_received') return 'info';
-  if (kind === 'replenish_touched' || kind === 'take_profit_disarmed' || kind === 'cycle_wait' || kind === 'fuel_empty') return 'warning';
+  if (kind === 'cycle_started' || kind === 'replenished' || kind === 'alert_received' || kind === 'alert_acted') return 'info';
+  if (kind === 'alert_ignored') return 'warning';
+  if (kind === 'replenish_touched' || kind === 'take_profit_disarmed' || kind === 'cycle_wait' || kind === 'condition_wait' || kind === 'fuel_empty') return 'warning';
   return 'default';
 };
 

@@ -1,0 +1,3 @@
+import { signalsEditorJourney } from './signalsJourney';
+
+signalsEditorJourney('desktop');

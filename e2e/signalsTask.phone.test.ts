@@ -1,0 +1,3 @@
+import { signalsTaskJourney } from './signalsJourney';
+
+signalsTaskJourney('phone');
