@@ -71,9 +71,8 @@ export default defineConfig({
           globalSetup: ['server/test/globalSetup.ts', 'e2e/globalSetup.ts'],
           testTimeout: 60000,
           hookTimeout: 120000,
-          // As the server files: a worker's journeys share its module graph (the server's modules load once a worker)
-          // and its PGlite, each server in a schema of its own; a journey closes every server it starts.
-          isolate: false,
+          // Isolated: with the journeys in one module graph a worker's later files ran slower and slower (a server
+          // file after six journeys +24 %, the whole CI run 1,439 -> 2,060 s), though each journey file was faster.
           // A page under a loaded machine can take seconds to show what a poll waits for (the default is 1 s).
           expect: { poll: { timeout: 10000 } },
           // The journeys share the workers with the other layers (two files at once on two cores), each worker's
