@@ -71,8 +71,8 @@ export default defineConfig({
           globalSetup: ['server/test/globalSetup.ts', 'e2e/globalSetup.ts'],
           testTimeout: 60000,
           hookTimeout: 120000,
-          // Isolated: with the journeys in one module graph a worker's later files ran slower and slower (a server
-          // file after six journeys +24 %, the whole CI run 1,439 -> 2,060 s), though each journey file was faster.
+          // Isolated. Sharing a worker's module graph passed and made each journey file faster, but a server file
+          // after six journeys in one worker took +24 %, and a whole run took as long either way (2,060 s): no gain.
           // A page under a loaded machine can take seconds to show what a poll waits for (the default is 1 s).
           expect: { poll: { timeout: 10000 } },
           // The journeys share the workers with the other layers (two files at once on two cores), each worker's
