@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { act } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BacktestJob, BacktestReport, BacktestRequest } from '../../api/backtest';
-import { backtestReport } from '../../../server/src/backtest/report';
+import { reportOn } from '../../testing/backtestReports';
 import type { Candle } from '../../../server/src/engine/core/candles';
 import { ok, type Handler } from '../../testing/fakeServer';
 import { findHeading, identityRoute, renderApp, startSignedInZhCN } from '../../testing/renderApp';
@@ -16,20 +16,7 @@ const candles: Candle[] = Array.from({ length: 1440 }, (_, i) => {
   const close = (20_000 * (1 + 0.03 * Math.sin(i / 100))).toFixed(2);
   return { time: T0 + i * 60_000, open: close, high: close, low: close, close, volume: '1' };
 });
-const reportFor = (body: BacktestRequest): BacktestReport =>
-  backtestReport({
-    candles,
-    interval: 60_000,
-    symbol: body.symbol,
-    settings: body.settings!,
-    firstOrderAmount: body.firstOrderAmount,
-    firstOrderMultiple: body.firstOrderMultiple ?? false,
-    cycleCount: body.cycleCount ?? 9999,
-    market: { feeRate: '0.001', feeAsset: 'received', amountStep: '0.00001', minAmount: '0.00001', minCost: '5' },
-    fill: body.fill ?? 'close',
-    variants: body.variants ?? [],
-    rankBy: body.rankBy ?? 'returnPercent',
-  });
+const reportFor = (body: BacktestRequest): BacktestReport => reportOn(candles, body);
 const job = (result: BacktestReport): BacktestJob => ({ id: 'c0000000-0000-4000-8000-000000000001', status: 'done', progress: { done: 1, total: 1 }, createdAt: '2026-11-24T00:00:00.000Z', result, error: null });
 const routes: Record<string, Handler> = {
   ...identityRoute,

@@ -3,8 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BacktestJob, BacktestReport, BacktestRequest } from '../../api/backtest';
 import { formatPercent } from '../../api/format';
 import type { StrategyTemplate } from '../../api/strategy';
-import { backtestReport } from '../../../server/src/backtest/report';
-import type { Candle } from '../../../server/src/engine/core/candles';
+import { reportOn, risingSwingCandles } from '../../testing/backtestReports';
 import { ok, type Handler } from '../../testing/fakeServer';
 import { findHeading, identityRoute, pageUser, renderApp, startSignedInZhCN } from '../../testing/renderApp';
 import { strategyTemplate } from '../../testing/tasks';
@@ -13,27 +12,8 @@ import { strategyTemplate } from '../../testing/tasks';
  * The same template with and without its conditions (issue 29), figures from
  * the server's own backtest code on two days of swinging minutes.
  */
-const T0 = Date.UTC(2023, 2, 1);
-const candles: Candle[] = Array.from({ length: 2880 }, (_, i) => {
-  const price = (p: number) => (20_000 * (1 + 0.06 * (i / 2879)) * (1 + 0.02 * Math.sin(i / 120) + 0.003 * Math.sin(i * 1.7 + p))).toFixed(2);
-  const [open, close, a, b] = [price(0), price(1), price(2), price(3)];
-  const values = [open, close, a, b].map(Number);
-  return { time: T0 + i * 60_000, open, high: Math.max(...values).toFixed(2), low: Math.min(...values).toFixed(2), close, volume: '1' };
-});
-const reportFor = (body: BacktestRequest): BacktestReport =>
-  backtestReport({
-    candles,
-    interval: 60_000,
-    symbol: body.symbol,
-    settings: body.settings!,
-    firstOrderAmount: body.firstOrderAmount,
-    firstOrderMultiple: body.firstOrderMultiple ?? false,
-    cycleCount: body.cycleCount ?? 9999,
-    market: { feeRate: '0.001', feeAsset: 'received', amountStep: '0.00001', minAmount: '0.00001', minCost: '5', ...body.market },
-    fill: body.fill ?? 'close',
-    variants: body.variants ?? [],
-    rankBy: body.rankBy ?? 'returnPercent',
-  });
+const candles = risingSwingCandles;
+const reportFor = (body: BacktestRequest): BacktestReport => reportOn(candles, body);
 const job = (result: BacktestReport): BacktestJob => ({ id: 'c0000000-0000-4000-8000-000000000029', status: 'done', progress: { done: 1, total: 1 }, createdAt: '2026-11-24T00:00:00.000Z', result, error: null });
 
 const gated: StrategyTemplate = strategyTemplate('b0000000-0000-4000-8000-000000000031', 'RSI 起步', {

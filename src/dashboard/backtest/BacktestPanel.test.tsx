@@ -6,7 +6,8 @@ import addFormats from 'ajv-formats';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { rankResults, type BacktestJob, type BacktestReport, type BacktestRequest, type VariantResult } from '../../api/backtest';
 import { buildLevels, levelMultiples, stepScaleDrops } from '../../api/strategy';
-import { backtestReport, variantSettings } from '../../../server/src/backtest/report';
+import { variantSettings } from '../../../server/src/backtest/report';
+import { reportOn } from '../../testing/backtestReports';
 import { runSchema, uploadSchema } from '../../../server/src/backtest/schemas';
 import { validationCode } from '../../../server/src/http/errors';
 import type { Candle } from '../../../server/src/engine/core/candles';
@@ -35,20 +36,7 @@ const candles: Candle[] = Array.from({ length: 2880 }, (_, i) => {
   const values = [open, close, a, b].map(Number);
   return { time: T0 + i * 60_000, open, high: Math.max(...values).toFixed(2), low: Math.min(...values).toFixed(2), close, volume: '1' };
 });
-const reportFor = (body: BacktestRequest): BacktestReport =>
-  backtestReport({
-    candles,
-    interval: 60_000,
-    symbol: body.symbol,
-    settings: body.settings!,
-    firstOrderAmount: body.firstOrderAmount,
-    firstOrderMultiple: body.firstOrderMultiple ?? false,
-    cycleCount: body.cycleCount ?? 9999,
-    market: { feeRate: '0.001', feeAsset: 'received', amountStep: '0.00001', minAmount: '0.00001', minCost: '5', ...body.market },
-    fill: body.fill ?? 'close',
-    variants: body.variants ?? [],
-    rankBy: body.rankBy ?? 'returnPercent',
-  });
+const reportFor = (body: BacktestRequest): BacktestReport => reportOn(candles, body);
 const job = (overrides: Partial<BacktestJob>): BacktestJob => ({ id: 'c0000000-0000-4000-8000-000000000001', status: 'done', progress: { done: 2880, total: 2880 }, createdAt: '2026-11-24T00:00:00.000Z', result: null, error: null, ...overrides });
 const sentRuns = (app: Awaited<ReturnType<typeof renderApp>>) => app.server.requests.filter((r) => r.path === '/api/strategy/backtest').map((r) => r.body as unknown as BacktestRequest);
 
